@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCors from '@fastify/cors';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { MAX_UPLOAD_BYTES } from '../../src/contracts/constants.ts';
+import type { Config } from './config.ts';
+import { type Db, type Dialect, createDatabase } from './db/index.ts';
+import { migrateToLatest, sql } from './db/migrations.ts';
+import { AppError } from './errors.ts';
+import { authRoutes } from './features/auth/routes.ts';
+import { deleteExpiredSessions } from './features/auth/repository.ts';
+import type { AuthDeps } from './features/auth/service.ts';
+import { userRoutes } from './features/users/routes.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { registerErrorHandler } from './plugins/errors.ts';
+import { registerRealtime } from './plugins/realtime.ts';
+import { registerOriginCheck, registerSecurityHeaders } from './plugins/security.ts';
+import { registerApp, registerUploads, sendIndex, wantsAppShell } from './plugins/static.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    dialect: Dialect;
+    config: Config;
+  }
+}
+
+export interface BuildOptions {
+  /** Use this database instead of opening one from the config (tests share one per file). */
+  db?: { db: Db; dialect: Dialect };
+}
+
+const SESSION_SWEEP_MS = 60 * 60 * 1000;
+
+/** The whole server as a Fastify instance; it never listens (main.ts and tests decide that). */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    },
+    trustProxy: config.trustProxy,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 256 * 1024,
+    forceCloseConnections: 'idle',
+  });
+
+  const { db, dialect } = options.db ?? createDatabase(config);
+  const ownsDb = !options.db;
+  await migrateToLatest(db);
+  app.decorate('db', db);
+  app.decorate('dialect', dialect);
+  app.decorate('config', config);
+  if (ownsDb) app.addHook('onClose', () => db.destroy());
+
+  const deps: AuthDeps = { db, uploadsDir: config.uploadsDir, session: config.session };
+
+  registerErrorHandler(app);
+  await app.register(fastifyCookie);
+  await app.register(fastifyCors, {
+    origin: config.appOrigins,
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  });
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 40, fieldSize: 64 * 1024, parts: 50 },
+  });
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false }) : undefined;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: 'orbit-rl:' } : {}),
+    errorResponseBuilder: (_request, context) =>
+      new AppError(429, `Too many attempts. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`),
+  });
+
+  registerSecurityHeaders(app, config.appOrigins);
+  registerOriginCheck(app, config.appOrigins, config.session.cookie);
+  registerAuth(app, deps, config);
+  registerRealtime(app, deps, config);
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+      reply.header('Cache-Control', 'no-store');
+    }
+    return payload;
+  });
+
+  app.get('/healthz', async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(db);
+      return { status: 'ok', database: dialect };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable', database: dialect });
+    }
+  });
+
+  authRoutes(app, { deps, config });
+  userRoutes(app, { deps });
+  await registerUploads(app, config.uploadsDir);
+  const hasApp = await registerApp(app, config.staticDir);
+
+  app.setNotFoundHandler((request, reply) => {
+    if (hasApp && wantsAppShell(request)) return sendIndex(reply);
+    return reply.status(404).send({ error: `Not found: ${request.method} ${request.url.split('?')[0]}` });
+  });
+
+  const sweep = setInterval(() => {
+    deleteExpiredSessions(db, new Date().toISOString()).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'session sweep failed'),
+    );
+  }, SESSION_SWEEP_MS);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+
+  return app;
+}

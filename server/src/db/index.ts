@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseOptions {
+  databaseUrl: string | undefined;
+  sqlitePath: string;
+}
+
+/** SQLite file under the data directory by default; PostgreSQL when DATABASE_URL is set. */
+export function createDatabase(options: DatabaseOptions): { db: Db; dialect: Dialect } {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  }
+  fs.mkdirSync(path.dirname(options.sqlitePath), { recursive: true });
+  const sqlite = new SQLite(options.sqlitePath);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+}
+
+/** Unique-constraint violations look different per driver; services only need to know it happened. */
+export function isUniqueViolation(error: unknown): error is Error {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** Which unique column a violation names, read from the driver's message or constraint. */
+export function violatedColumn(error: Error): string {
+  const detail = error as { constraint?: string; detail?: string };
+  return `${detail.constraint ?? ''} ${detail.detail ?? ''} ${error.message}`;
+}

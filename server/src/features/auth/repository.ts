@@ -1,0 +1,87 @@
+import type { Db } from '../../db/index.ts';
+import type { NewUserRow, SessionRow, UserRow, UserUpdate } from '../../db/schema.ts';
+
+export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** An identifier is a username or an email; both are matched on their lower-cased keys. */
+export function findUserByIdentifier(db: Db, identifier: string): Promise<UserRow | undefined> {
+  const key = identifier.trim().toLowerCase();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb.or([eb('username_key', '=', key), eb('email_key', '=', key)]))
+    .executeTakeFirst();
+}
+
+export function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('username_key', '=', username.trim().toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function isUsernameTaken(db: Db, username: string, exceptUserId?: string): Promise<boolean> {
+  let query = db.selectFrom('users').select('id').where('username_key', '=', username.trim().toLowerCase());
+  if (exceptUserId) query = query.where('id', '!=', exceptUserId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function isEmailTaken(db: Db, email: string, exceptUserId?: string): Promise<boolean> {
+  let query = db.selectFrom('users').select('id').where('email_key', '=', email.trim().toLowerCase());
+  if (exceptUserId) query = query.where('id', '!=', exceptUserId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function isReferralCodeTaken(db: Db, code: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('referral_code', '=', code).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertUser(db: Db, row: NewUserRow): Promise<void> {
+  await db.insertInto('users').values(row).execute();
+}
+
+export async function updateUser(db: Db, id: string, update: UserUpdate): Promise<UserRow | undefined> {
+  await db.updateTable('users').set(update).where('id', '=', id).execute();
+  return findUserById(db, id);
+}
+
+export async function insertSession(db: Db, row: SessionRow): Promise<void> {
+  await db.insertInto('sessions').values(row).execute();
+}
+
+export async function findLiveSession(
+  db: Db,
+  id: string,
+  now: string,
+): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+  const session = await db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('id', '=', id)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (!session) return undefined;
+  const user = await findUserById(db, session.user_id);
+  return user ? { session, user } : undefined;
+}
+
+export async function deleteSession(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', id).execute();
+}
+
+/** Removes every session of a member except one; answers the removed ids. */
+export async function deleteOtherSessions(db: Db, userId: string, keepId: string | null): Promise<string[]> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keepId) query = query.where('id', '!=', keepId);
+  const rows = await query.returning('id').execute();
+  return rows.map((row) => row.id);
+}
+
+export async function deleteExpiredSessions(db: Db, now: string): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

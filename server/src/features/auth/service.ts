@@ -1,0 +1,324 @@
+import { randomUUID } from 'node:crypto';
+import type { User } from '../../../../src/contracts/user.ts';
+import { DEFAULT_THEME, type Theme } from '../../../../src/contracts/theme.ts';
+import {
+  MESSAGES,
+  type SignupInput,
+  emailError,
+  interestsError,
+  isValidUsername,
+  passwordError,
+  signupErrors,
+  textLengthError,
+  usernameError,
+} from '../../../../src/contracts/validation.ts';
+import { type Db, isUniqueViolation, violatedColumn } from '../../db/index.ts';
+import type { UserRow, UserUpdate } from '../../db/schema.ts';
+import { Conflict, Invalid, NotFound, Unauthorized } from '../../errors.ts';
+import { removeUpload, storeAvatar } from '../../lib/images.ts';
+import { hashSecret, normaliseAnswer, verifyDecoy, verifySecret } from '../../lib/passwords.ts';
+import { hashToken, newReferralCode, newToken } from '../../lib/tokens.ts';
+import { userRowToUser } from '../users/mapping.ts';
+import * as repo from './repository.ts';
+
+export interface AuthDeps {
+  db: Db;
+  uploadsDir: string;
+  session: { ttlMs: number; rememberMs: number };
+  now?: () => Date;
+}
+
+export interface IssuedSession {
+  token: string;
+  sessionId: string;
+  remember: boolean;
+  expiresAt: Date;
+}
+
+export const AUTH_MESSAGES = {
+  badCredentials: 'Wrong username/email or password.',
+  usernameTaken: 'Username already taken',
+  emailTaken: 'Email already in use',
+  noAccount: 'No account matches that username or email.',
+  noQuestion: 'This account has no security question.',
+  wrongAnswer: 'That answer does not match.',
+  wrongCurrentPassword: 'Your current password is not correct.',
+  avatarRequired: MESSAGES.profileImageRequired,
+} as const;
+
+const clock = (deps: AuthDeps) => (deps.now ? deps.now() : new Date());
+
+function conflictFrom(error: Error): Conflict {
+  return /email/i.test(violatedColumn(error))
+    ? new Conflict(AUTH_MESSAGES.emailTaken)
+    : new Conflict(AUTH_MESSAGES.usernameTaken);
+}
+
+export async function issueSession(deps: AuthDeps, userId: string, remember: boolean): Promise<IssuedSession> {
+  const token = newToken();
+  const now = clock(deps);
+  const expiresAt = new Date(now.getTime() + (remember ? deps.session.rememberMs : deps.session.ttlMs));
+  const sessionId = hashToken(token);
+  await repo.insertSession(deps.db, {
+    id: sessionId,
+    user_id: userId,
+    remember: remember ? 1 : 0,
+    created_at: now.toISOString(),
+    expires_at: expiresAt.toISOString(),
+  });
+  return { token, sessionId, remember, expiresAt };
+}
+
+export interface Authenticated {
+  user: UserRow;
+  sessionId: string;
+}
+
+export async function authenticate(deps: AuthDeps, token: string): Promise<Authenticated | null> {
+  if (!token || token.length > 200) return null;
+  const found = await repo.findLiveSession(deps.db, hashToken(token), clock(deps).toISOString());
+  return found ? { user: found.user, sessionId: found.session.id } : null;
+}
+
+async function uniqueReferralCode(db: Db): Promise<string> {
+  for (;;) {
+    const code = newReferralCode();
+    if (!(await repo.isReferralCodeTaken(db, code))) return code;
+  }
+}
+
+export async function signup(
+  deps: AuthDeps,
+  input: Omit<SignupInput, 'hasProfilePic'>,
+  profilePic: Buffer | undefined,
+  remember = false,
+): Promise<{ user: User; session: IssuedSession }> {
+  const first = signupErrors({ ...input, hasProfilePic: profilePic !== undefined }, clock(deps))[0];
+  if (first) throw new Invalid(first[1]);
+  if (await repo.isUsernameTaken(deps.db, input.username)) throw new Conflict(AUTH_MESSAGES.usernameTaken);
+  if (await repo.isEmailTaken(deps.db, input.email)) throw new Conflict(AUTH_MESSAGES.emailTaken);
+
+  const [passwordHash, answerHash, avatar] = await Promise.all([
+    hashSecret(input.password),
+    input.securityAnswer.trim() ? hashSecret(normaliseAnswer(input.securityAnswer)) : Promise.resolve(''),
+    storeAvatar(profilePic as Buffer, deps.uploadsDir),
+  ]);
+  const now = clock(deps).toISOString();
+  const id = randomUUID();
+  try {
+    await repo.insertUser(deps.db, {
+      id,
+      username: input.username.trim(),
+      username_key: input.username.trim().toLowerCase(),
+      email: input.email.trim(),
+      email_key: input.email.trim().toLowerCase(),
+      password_hash: passwordHash,
+      first_name: input.firstName.trim(),
+      last_name: input.lastName.trim(),
+      birthday: input.birthday.trim(),
+      profile_image: avatar,
+      interests: JSON.stringify(input.interests),
+      referral: input.referral.trim(),
+      referral_code: await uniqueReferralCode(deps.db),
+      theme: DEFAULT_THEME,
+      favorite_quote: input.favoriteQuote.trim(),
+      security_question: input.securityQuestion.trim(),
+      security_answer_hash: answerHash,
+      created_at: now,
+      updated_at: now,
+    });
+  } catch (error) {
+    await removeUpload(deps.uploadsDir, avatar);
+    if (isUniqueViolation(error)) throw conflictFrom(error);
+    throw error;
+  }
+  const row = await repo.findUserById(deps.db, id);
+  if (!row) throw new Error('signup: the new member could not be read back');
+  return { user: userRowToUser(row), session: await issueSession(deps, id, remember) };
+}
+
+export async function login(
+  deps: AuthDeps,
+  identifier: string,
+  password: string,
+  remember: boolean,
+): Promise<{ user: User; session: IssuedSession }> {
+  if (!identifier.trim() || !password) throw new Invalid(MESSAGES.loginRequired);
+  const row = await repo.findUserByIdentifier(deps.db, identifier);
+  if (!row) {
+    await verifyDecoy(password);
+    throw new Unauthorized(AUTH_MESSAGES.badCredentials);
+  }
+  if (!(await verifySecret(row.password_hash, password))) throw new Unauthorized(AUTH_MESSAGES.badCredentials);
+  return { user: userRowToUser(row), session: await issueSession(deps, row.id, remember) };
+}
+
+export function logout(deps: AuthDeps, sessionId: string): Promise<void> {
+  return repo.deleteSession(deps.db, sessionId);
+}
+
+/** Signup form check: `{available}` only (SPEC §7.1). */
+export async function isUsernameAvailable(deps: AuthDeps, username: string): Promise<boolean> {
+  if (usernameError(username)) return false;
+  return !(await repo.isUsernameTaken(deps.db, username));
+}
+
+export type UsernameReason = 'invalid' | 'taken' | 'current' | null;
+
+/** Settings check: one's own current name counts as available. */
+export async function checkUsernameFor(
+  deps: AuthDeps,
+  user: UserRow,
+  username: string,
+): Promise<{ available: boolean; reason: UsernameReason }> {
+  const value = username.trim();
+  if (!isValidUsername(value)) return { available: false, reason: 'invalid' };
+  if (value.toLowerCase() === user.username_key) return { available: true, reason: 'current' };
+  const taken = await repo.isUsernameTaken(deps.db, value, user.id);
+  return { available: !taken, reason: taken ? 'taken' : null };
+}
+
+export interface ProfilePatch {
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  username?: string | undefined;
+  email?: string | undefined;
+  referral?: string | undefined;
+  favoriteQuote?: string | undefined;
+  interests?: string[] | undefined;
+  securityQuestion?: string | undefined;
+  securityAnswer?: string | undefined;
+  theme?: Theme | undefined;
+}
+
+export async function updateProfile(
+  deps: AuthDeps,
+  user: UserRow,
+  patch: ProfilePatch,
+  profilePic?: Buffer,
+): Promise<User> {
+  const update: UserUpdate = {};
+  if (patch.username !== undefined) {
+    const username = patch.username.trim();
+    if (!isValidUsername(username)) throw new Invalid(MESSAGES.usernameRule);
+    if (await repo.isUsernameTaken(deps.db, username, user.id)) throw new Conflict(AUTH_MESSAGES.usernameTaken);
+    update.username = username;
+    update.username_key = username.toLowerCase();
+  }
+  if (patch.email !== undefined) {
+    const message = emailError(patch.email);
+    if (message) throw new Invalid(message);
+    if (await repo.isEmailTaken(deps.db, patch.email, user.id)) throw new Conflict(AUTH_MESSAGES.emailTaken);
+    update.email = patch.email.trim();
+    update.email_key = patch.email.trim().toLowerCase();
+  }
+  const texts = [
+    ['firstName', 'first_name'],
+    ['lastName', 'last_name'],
+    ['referral', 'referral'],
+    ['favoriteQuote', 'favorite_quote'],
+    ['securityQuestion', 'security_question'],
+  ] as const;
+  for (const [field, column] of texts) {
+    const value = patch[field];
+    if (value === undefined) continue;
+    const message = textLengthError(field, value.trim());
+    if (message) throw new Invalid(message);
+    update[column] = value.trim();
+  }
+  if (patch.securityAnswer !== undefined) {
+    const message = textLengthError('securityAnswer', patch.securityAnswer);
+    if (message) throw new Invalid(message);
+    update.security_answer_hash = patch.securityAnswer.trim()
+      ? await hashSecret(normaliseAnswer(patch.securityAnswer))
+      : '';
+  }
+  if (patch.interests !== undefined) {
+    const message = interestsError(patch.interests);
+    if (message) throw new Invalid(message);
+    update.interests = JSON.stringify(patch.interests);
+  }
+  if (patch.theme !== undefined) update.theme = patch.theme;
+
+  const previousAvatar = user.profile_image;
+  if (profilePic) {
+    update.profile_image = await storeAvatar(profilePic, deps.uploadsDir);
+    update.avatar_version = user.avatar_version + 1;
+  }
+  update.updated_at = clock(deps).toISOString();
+  let row: UserRow | undefined;
+  try {
+    row = await repo.updateUser(deps.db, user.id, update);
+  } catch (error) {
+    if (update.profile_image) await removeUpload(deps.uploadsDir, update.profile_image);
+    if (isUniqueViolation(error)) throw conflictFrom(error);
+    throw error;
+  }
+  if (!row) throw new NotFound();
+  if (update.profile_image && previousAvatar) await removeUpload(deps.uploadsDir, previousAvatar);
+  return userRowToUser(row);
+}
+
+export async function setTheme(deps: AuthDeps, user: UserRow, theme: Theme): Promise<Theme> {
+  await repo.updateUser(deps.db, user.id, { theme, updated_at: clock(deps).toISOString() });
+  return theme;
+}
+
+/** Changes the password and revokes every other session; answers the revoked session ids. */
+export async function changePassword(
+  deps: AuthDeps,
+  auth: Authenticated,
+  currentPassword: string,
+  newPassword: string,
+): Promise<string[]> {
+  if (!currentPassword) throw new Invalid(MESSAGES.currentPasswordRequired);
+  if (!newPassword) throw new Invalid(MESSAGES.newPasswordRequired);
+  const policy = passwordError(newPassword);
+  if (policy) throw new Invalid(policy);
+  if (!(await verifySecret(auth.user.password_hash, currentPassword))) {
+    throw new Invalid(AUTH_MESSAGES.wrongCurrentPassword);
+  }
+  await repo.updateUser(deps.db, auth.user.id, {
+    password_hash: await hashSecret(newPassword),
+    updated_at: clock(deps).toISOString(),
+  });
+  return repo.deleteOtherSessions(deps.db, auth.user.id, auth.sessionId);
+}
+
+/** Step one of the forgotten-password flow: the account's security question. */
+export async function securityQuestionFor(deps: AuthDeps, identifier: string): Promise<string> {
+  if (!identifier.trim()) throw new Invalid('Enter your username or email.');
+  const row = await repo.findUserByIdentifier(deps.db, identifier);
+  if (!row) throw new NotFound(AUTH_MESSAGES.noAccount);
+  if (!row.security_question || !row.security_answer_hash) throw new Invalid(AUTH_MESSAGES.noQuestion);
+  return row.security_question;
+}
+
+/** Step two: a right answer sets the new password and revokes every session; answers their ids. */
+export async function resetPassword(
+  deps: AuthDeps,
+  identifier: string,
+  answer: string,
+  newPassword: string,
+): Promise<string[]> {
+  await securityQuestionFor(deps, identifier);
+  const row = await repo.findUserByIdentifier(deps.db, identifier);
+  if (!row) throw new NotFound(AUTH_MESSAGES.noAccount);
+  if (!answer.trim()) throw new Invalid('Enter your answer.');
+  const policy = passwordError(newPassword);
+  if (policy) throw new Invalid(policy);
+  if (!(await verifySecret(row.security_answer_hash, normaliseAnswer(answer)))) {
+    throw new Invalid(AUTH_MESSAGES.wrongAnswer);
+  }
+  await repo.updateUser(deps.db, row.id, {
+    password_hash: await hashSecret(newPassword),
+    updated_at: clock(deps).toISOString(),
+  });
+  return repo.deleteOtherSessions(deps.db, row.id, null);
+}
+
+export async function publicProfile(deps: AuthDeps, username: string): Promise<UserRow> {
+  const row = await repo.findUserByUsername(deps.db, username);
+  if (!row) throw new NotFound('No member with that username.');
+  return row;
+}

@@ -1,0 +1,43 @@
+import type { PublicUser, User } from '../../../../src/contracts/user.ts';
+import { DEFAULT_THEME, isTheme } from '../../../../src/contracts/theme.ts';
+import type { UserRow } from '../../db/schema.ts';
+
+export function profileImageUrl(row: Pick<UserRow, 'profile_image'>): string {
+  return row.profile_image ? `/uploads/${row.profile_image}` : '';
+}
+
+function parseList(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function userRowToPublicUser(row: UserRow): PublicUser {
+  return {
+    _id: row.id,
+    id: row.id,
+    username: row.username,
+    fullName: [row.first_name, row.last_name].filter(Boolean).join(' '),
+    firstName: row.first_name,
+    lastName: row.last_name,
+    profileImage: profileImageUrl(row),
+    favoriteQuote: row.favorite_quote,
+    theme: isTheme(row.theme) ? row.theme : DEFAULT_THEME,
+    createdAt: row.created_at,
+  };
+}
+
+export function userRowToUser(row: UserRow): User {
+  return {
+    ...userRowToPublicUser(row),
+    email: row.email,
+    birthday: row.birthday,
+    interests: parseList(row.interests),
+    referral: row.referral,
+    referralCode: row.referral_code,
+    securityQuestion: row.security_question,
+  };
+}

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import sharp, { type Metadata } from 'sharp';
+import { UnsupportedMedia } from '../errors.ts';
+
+/** Formats decided by the file's content, never its name or declared type. */
+const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif']);
+/** Refuses decompression bombs before any pixels are decoded (about 50 megapixels). */
+export const MAX_INPUT_PIXELS = 50_000_000;
+export const NOT_AN_IMAGE = 'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
+
+export async function assertSupportedImage(input: Buffer): Promise<Metadata> {
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+  } catch {
+    throw new UnsupportedMedia(NOT_AN_IMAGE);
+  }
+  if (!metadata.format || !ACCEPTED_FORMATS.has(metadata.format)) throw new UnsupportedMedia(NOT_AN_IMAGE);
+  if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_INPUT_PIXELS) {
+    throw new UnsupportedMedia('That image has too many pixels (max 50 megapixels).');
+  }
+  return metadata;
+}
+
+/**
+ * Re-encodes a profile picture: orientation applied, square 512 px WebP, every metadata block
+ * (EXIF, GPS, XMP, ICC) dropped. Answers the path under the uploads directory.
+ */
+export async function storeAvatar(input: Buffer, uploadsDir: string): Promise<string> {
+  await assertSupportedImage(input);
+  let output: Buffer;
+  try {
+    output = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+      .rotate()
+      .resize(512, 512, { fit: 'cover', position: 'attention' })
+      .webp({ quality: 82 })
+      .toBuffer();
+  } catch {
+    throw new UnsupportedMedia(NOT_AN_IMAGE);
+  }
+  const relative = `avatars/${randomBytes(16).toString('hex')}.webp`;
+  await writeAtomically(path.join(uploadsDir, relative), output);
+  return relative;
+}
+
+/** Writes under a temporary name and renames, so a crash never leaves a half-written file served. */
+export async function writeAtomically(target: string, data: Buffer): Promise<void> {
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  const temp = `${target}.${randomBytes(6).toString('hex')}.partial`;
+  await fs.writeFile(temp, data);
+  await fs.rename(temp, target);
+}
+
+export async function removeUpload(uploadsDir: string, relative: string): Promise<void> {
+  if (!relative) return;
+  const target = path.resolve(uploadsDir, relative);
+  if (!target.startsWith(path.resolve(uploadsDir) + path.sep)) return;
+  await fs.rm(target, { force: true });
+}

@@ -1,0 +1,40 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ZodError } from 'zod';
+import { AppError } from '../errors.ts';
+
+export const INTERNAL_ERROR = 'Something went wrong on our side. Please try again.';
+
+const FASTIFY_MESSAGES: Record<string, string> = {
+  FST_REQ_FILE_TOO_LARGE: 'That file is too large (max 20 MB).',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'That request is too large.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty.',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'Send this form as multipart/form-data.',
+  FST_FILES_LIMIT: 'Send one file at a time.',
+  FST_PARTS_LIMIT: 'That form has too many fields.',
+  FST_FIELDS_LIMIT: 'That form has too many fields.',
+};
+
+/** One error body, `{error}`, with short human messages; a 5xx never shows internals. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
+    if (error instanceof ZodError) {
+      return reply.status(400).send({ error: error.issues[0]?.message ?? 'Invalid request.' });
+    }
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send({ error: error.message });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.status(500).send({ error: INTERNAL_ERROR });
+    }
+    const message =
+      FASTIFY_MESSAGES[error.code] ??
+      (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+        ? 'The request body is not valid JSON.'
+        : error.message);
+    return reply.status(status).send({ error: message });
+  });
+
+}

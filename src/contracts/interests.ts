@@ -1,0 +1,24 @@
+/** Interest choices of SPEC §3: the two lists differ only in Pets (signup) and Cosplay (settings). */
+const COMMON_HEAD = [
+  'Tech', 'Gaming', 'Music', 'Movies', 'Fitness', 'Travel', 'Anime', 'Fashion', 'Food', 'Art',
+  'Science', 'Education', 'Coding', 'Sports', 'Business', 'News', 'Photography', 'Writing', 'DIY',
+  'Parenting', 'Finance', 'Comics', 'Streaming',
+] as const;
+
+export const SIGNUP_INTERESTS: readonly string[] = [...COMMON_HEAD, 'Pets', 'History'];
+export const SETTINGS_INTERESTS: readonly string[] = [...COMMON_HEAD, 'Cosplay', 'History'];
+
+/** Interests travel comma-joined in multipart forms. */
+export function parseInterests(value: string | readonly string[] | undefined): string[] {
+  const parts = typeof value === 'string' ? value.split(',') : (value ?? []);
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of parts) {
+    const item = raw.trim();
+    if (item && !seen.has(item.toLowerCase())) {
+      seen.add(item.toLowerCase());
+      out.push(item);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,164 @@
+/**
+ * The validation rules of SPEC §5 with their messages. The signup form, the settings form and the
+ * server all call these, so a rule and its words live in one place.
+ */
+import { INTERESTS_MAX, MINIMUM_AGE, PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from './constants.ts';
+
+export const MESSAGES = {
+  loginRequired: 'Username/email and password are required.',
+  usernameRequired: 'Username required',
+  usernameShort: 'Min 3 chars',
+  usernameRule: '3–20 chars: letters, numbers, . _ -',
+  usernameNotAvailable: 'Not available',
+  emailRequired: 'Email required',
+  emailInvalid: 'Enter a valid email address.',
+  birthdayRequired: 'Birthday required',
+  birthdayInvalid: 'Enter a real date as YYYY-MM-DD.',
+  underAge: '18+ only',
+  passwordRequired: 'Required',
+  passwordPolicy: 'Password requirements not met',
+  passwordTooLong: `Password is too long (max ${PASSWORD_MAX} characters).`,
+  confirmRequired: 'Required',
+  confirmMismatch: 'Does not match',
+  profileImageRequired: 'Profile image required',
+  tooManyInterests: `Choose at most ${INTERESTS_MAX} interests.`,
+  currentPasswordRequired: 'Enter your current password.',
+  newPasswordRequired: 'Enter a new password.',
+  newPasswordMismatch: 'Passwords do not match.',
+} as const;
+
+const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
+// Deliberately simple: one @, something either side, a dot in the domain, no spaces.
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Signup rule (SPEC §5): required, at least 3; the settings charset and length keep names portable. */
+export function usernameError(username: string): string | null {
+  const value = username.trim();
+  if (!value) return MESSAGES.usernameRequired;
+  if (value.length < USERNAME_MIN) return MESSAGES.usernameShort;
+  return isValidUsername(value) ? null : MESSAGES.usernameRule;
+}
+
+/** Settings rule (SPEC §5): 3–20 characters of letters, digits, dot, underscore, hyphen. */
+export function isValidUsername(username: string): boolean {
+  return (
+    username.length >= USERNAME_MIN && username.length <= USERNAME_MAX && USERNAME_PATTERN.test(username)
+  );
+}
+
+export function emailError(email: string): string | null {
+  const value = email.trim();
+  if (!value) return MESSAGES.emailRequired;
+  return value.length <= 254 && EMAIL_PATTERN.test(value) ? null : MESSAGES.emailInvalid;
+}
+
+export interface PasswordChecks {
+  length: boolean;
+  upper: boolean;
+  lower: boolean;
+  digit: boolean;
+  symbol: boolean;
+}
+
+/** The strength checklist of SPEC §5 (8+ characters, uppercase, lowercase, number, symbol). */
+export function passwordChecks(password: string): PasswordChecks {
+  return {
+    length: password.length >= PASSWORD_MIN,
+    upper: /[A-Z]/.test(password),
+    lower: /[a-z]/.test(password),
+    digit: /\d/.test(password),
+    symbol: /[^A-Za-z0-9]/.test(password),
+  };
+}
+
+export function passwordError(password: string): string | null {
+  if (!password) return MESSAGES.passwordRequired;
+  if (password.length > PASSWORD_MAX) return MESSAGES.passwordTooLong;
+  return Object.values(passwordChecks(password)).every(Boolean) ? null : MESSAGES.passwordPolicy;
+}
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Parses YYYY-MM-DD into its parts, or null when it is not a real calendar date. */
+export function parseBirthday(value: string): { year: number; month: number; day: number } | null {
+  const match = DATE_PATTERN.exec(value.trim());
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+    return null;
+  }
+  return { year, month, day };
+}
+
+/** Whole years between a birthday and today. */
+export function ageOn(birthday: { year: number; month: number; day: number }, today: Date): number {
+  const beforeBirthday =
+    today.getMonth() + 1 < birthday.month ||
+    (today.getMonth() + 1 === birthday.month && today.getDate() < birthday.day);
+  return today.getFullYear() - birthday.year - (beforeBirthday ? 1 : 0);
+}
+
+export function birthdayError(value: string, today: Date = new Date()): string | null {
+  if (!value.trim()) return MESSAGES.birthdayRequired;
+  const parsed = parseBirthday(value);
+  if (!parsed || parsed.year < 1900) return MESSAGES.birthdayInvalid;
+  const age = ageOn(parsed, today);
+  if (age < 0) return MESSAGES.birthdayInvalid;
+  return age < MINIMUM_AGE ? MESSAGES.underAge : null;
+}
+
+export function interestsError(interests: readonly string[]): string | null {
+  return interests.length > INTERESTS_MAX ? MESSAGES.tooManyInterests : null;
+}
+
+/** Optional free-text fields and their upper bounds. */
+export const TEXT_LIMITS = {
+  firstName: { max: 50, label: 'First name' },
+  lastName: { max: 50, label: 'Last name' },
+  securityQuestion: { max: 200, label: 'Security question' },
+  securityAnswer: { max: 200, label: 'Security answer' },
+  favoriteQuote: { max: 280, label: 'Favorite quote' },
+  referral: { max: 40, label: 'Referral' },
+} as const;
+export type LimitedField = keyof typeof TEXT_LIMITS;
+
+export function textLengthError(field: LimitedField, value: string): string | null {
+  const { max, label } = TEXT_LIMITS[field];
+  return value.length > max ? `${label} is too long (max ${max} characters).` : null;
+}
+
+export interface SignupInput {
+  username: string;
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  birthday: string;
+  referral: string;
+  interests: string[];
+  securityQuestion: string;
+  securityAnswer: string;
+  favoriteQuote: string;
+  hasProfilePic: boolean;
+}
+export type SignupField = keyof Omit<SignupInput, 'hasProfilePic'> | 'profilePic';
+
+/** Every signup rule the server checks, in form order; the first entry is the one to report. */
+export function signupErrors(input: SignupInput, today: Date = new Date()): [SignupField, string][] {
+  const errors: [SignupField, string][] = [];
+  const add = (field: SignupField, message: string | null) => {
+    if (message) errors.push([field, message]);
+  };
+  add('username', usernameError(input.username));
+  add('email', emailError(input.email));
+  add('birthday', birthdayError(input.birthday, today));
+  add('password', passwordError(input.password));
+  for (const field of Object.keys(TEXT_LIMITS) as LimitedField[]) add(field, textLengthError(field, input[field]));
+  add('interests', interestsError(input.interests));
+  if (input.securityAnswer.trim() && !input.securityQuestion.trim()) {
+    add('securityQuestion', 'Add the question your answer belongs to.');
+  }
+  if (!input.hasProfilePic) add('profilePic', MESSAGES.profileImageRequired);
+  return errors;
+}
