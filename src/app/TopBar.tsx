@@ -1,0 +1,66 @@
+import { useEffect } from 'react';
+import { Link } from 'react-router-dom';
+import { AVATAR_PRELOAD_REMOVE_MS, PRODUCT_NAME, STORAGE_KEYS } from '../contracts/constants.ts';
+import { Avatar } from '../components/Avatar.tsx';
+import { avatarUrl } from '../components/avatarUrl.ts';
+import { Logo } from '../components/Logo.tsx';
+import { useSession } from '../features/auth/store.ts';
+import { ThemeToggle } from '../features/theme/ThemeToggle.tsx';
+import { readLocal } from '../lib/storage.ts';
+import { Bell } from './Bell.tsx';
+import { Menu } from './Menu.tsx';
+
+/** Warms the cache for the member's avatar, then removes the hint (SPEC §9: after 5 s). */
+function useAvatarPreload(href: string) {
+  useEffect(() => {
+    if (!href) return;
+    const link = document.createElement('link');
+    link.rel = 'preload';
+    link.as = 'image';
+    link.href = href;
+    document.head.appendChild(link);
+    const timer = setTimeout(() => link.remove(), AVATAR_PRELOAD_REMOVE_MS);
+    return () => {
+      clearTimeout(timer);
+      link.remove();
+    };
+  }, [href]);
+}
+
+export function TopBar() {
+  const user = useSession((state) => state.user);
+  const username = user?.username ?? '';
+  const version = readLocal(STORAGE_KEYS.avatarVersion);
+  useAvatarPreload(user?.profileImage ? avatarUrl(user.profileImage, version) : '');
+  return (
+    <header className="top-bar">
+      <Link to="/spacehub" className="top-bar-logo" aria-label={`${PRODUCT_NAME} home`}>
+        <Logo size={40} />
+        <span className="top-bar-name">{PRODUCT_NAME}</span>
+      </Link>
+      <form className="top-bar-search" role="search" onSubmit={(event) => event.preventDefault()}>
+        <label htmlFor="member-search" className="visually-hidden">
+          Search members
+        </label>
+        <input
+          id="member-search"
+          type="search"
+          placeholder={`Search ${PRODUCT_NAME} users...`}
+          autoComplete="off"
+        />
+      </form>
+      <div className="top-bar-actions">
+        <ThemeToggle />
+        <Bell />
+        <Link
+          to={username ? `/profile/${encodeURIComponent(username)}` : '/profile'}
+          className="top-bar-user"
+        >
+          <Avatar src={user?.profileImage ?? ''} username={username} size={36} version={version} decorative />
+          <span className="top-bar-username">{username || 'Guest'}</span>
+        </Link>
+        <Menu />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,28 @@
+export interface MenuItem {
+  to: string;
+  label: string;
+  /** Other paths at which this page counts as the current one. */
+  alsoCurrentAt?: readonly string[];
+}
+
+/** The menu's pages (SPEC §2.2), in order. */
+export function menuItems(username: string): MenuItem[] {
+  return [
+    { to: '/spacehub', label: 'SpaceHub', alsoCurrentAt: ['/'] },
+    { to: username ? `/profile/${encodeURIComponent(username)}` : '/profile', label: 'Profile' },
+    { to: '/settings', label: 'Settings' },
+    { to: '/store', label: 'Store' },
+    { to: '/events', label: 'Events' },
+    { to: '/blog', label: 'Blog' },
+    { to: '/podcast', label: 'Podcast' },
+    { to: '/creatorshub', label: 'CreatorsHub', alsoCurrentAt: ['/creators'] },
+  ];
+}
+
+/** The menu leaves out the page the member is on. */
+export function visibleMenuItems(username: string, pathname: string): MenuItem[] {
+  const path = decodeURIComponent(pathname.replace(/\/+$/, '') || '/');
+  return menuItems(username).filter(
+    (item) => decodeURIComponent(item.to) !== path && !item.alsoCurrentAt?.includes(path),
+  );
+}

@@ -1,0 +1,35 @@
+import { useState } from 'react';
+import { DEFAULT_AVATAR } from '../contracts/constants.ts';
+import { avatarUrl, initialAvatar } from './avatarUrl.ts';
+import './Avatar.css';
+
+interface AvatarProps {
+  src: string;
+  username: string;
+  size?: number;
+  version?: string | null;
+  /** Decorative when a name is shown beside it. */
+  decorative?: boolean;
+}
+
+/** The member's picture, then the default picture, then a generated initial. */
+export function Avatar({ src, username, size = 40, version = null, decorative = false }: AvatarProps) {
+  const [fallback, setFallback] = useState(0);
+  const [failedFor, setFailedFor] = useState(src);
+  if (failedFor !== src) {
+    setFailedFor(src);
+    setFallback(0);
+  }
+  const chain = [avatarUrl(src, version), DEFAULT_AVATAR, initialAvatar(username)];
+  const current = chain[Math.min(fallback, chain.length - 1)];
+  return (
+    <img
+      className="avatar"
+      src={current}
+      width={size}
+      height={size}
+      alt={decorative ? '' : `@${username || 'Guest'}`}
+      onError={() => setFallback((step) => Math.min(step + 1, chain.length - 1))}
+    />
+  );
+}

@@ -1,0 +1,80 @@
+import { type FormEvent, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { MESSAGES } from '../../contracts/validation.ts';
+import { Field, PasswordField } from '../../components/Field.tsx';
+import type { FromState } from '../../app/RequireAuth.tsx';
+import { loginErrorText } from './loginError.ts';
+import { useSession } from './store.ts';
+
+/** Where to go after signing in: the page the guard carried along, else the member's profile. */
+export function afterLoginPath(from: string | undefined, username: string): string {
+  if (from && from.startsWith('/') && !from.startsWith('//') && !/^\/(landing|signup)\b/.test(from)) return from;
+  return username ? `/profile/${encodeURIComponent(username)}` : '/spacehub';
+}
+
+export function LoginForm() {
+  const [identifier, setIdentifier] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const login = useSession((state) => state.login);
+  const navigate = useNavigate();
+  const location = useLocation();
+  const from = (location.state as FromState | null)?.from;
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = identifier.trim();
+    if (!trimmed || !password) {
+      setError(MESSAGES.loginRequired);
+      return;
+    }
+    setSubmitting(true);
+    setError(null);
+    try {
+      const user = await login({ identifier: trimmed, password, remember });
+      void navigate(afterLoginPath(from, user.username), { replace: true });
+    } catch (caught) {
+      setError(loginErrorText(caught));
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <form className="login-form" onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Log in">
+      <Field
+        label="Username or email"
+        name="identifier"
+        autoComplete="username"
+        value={identifier}
+        onChange={(event) => setIdentifier(event.target.value)}
+      />
+      <PasswordField
+        label="Password"
+        name="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+      />
+      <div className="login-row">
+        <label className="checkbox">
+          <input type="checkbox" checked={remember} onChange={(event) => setRemember(event.target.checked)} />
+          Remember me
+        </label>
+        <Link to="/forgot-password">Forgot password?</Link>
+      </div>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="button primary wide" disabled={submitting}>
+        {submitting ? 'Logging in...' : 'Login'}
+      </button>
+      <button type="button" className="button ghost wide" onClick={() => void navigate('/signup')}>
+        Sign Up
+      </button>
+    </form>
+  );
+}

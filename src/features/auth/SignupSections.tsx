@@ -1,0 +1,141 @@
+import { useEffect, useId, useMemo } from 'react';
+import { SIGNUP_INTERESTS } from '../../contracts/interests.ts';
+import { Field, PasswordField } from '../../components/Field.tsx';
+import { InterestPicker } from '../../components/InterestPicker.tsx';
+import { PasswordChecklist } from '../../components/PasswordChecklist.tsx';
+import type { Availability, SignupErrors, SignupValues } from './signupForm.ts';
+
+interface SectionsProps {
+  values: SignupValues;
+  errors: SignupErrors;
+  availability: Availability;
+  profilePic: File | null;
+  onChange: <K extends keyof SignupValues>(key: K, value: SignupValues[K]) => void;
+  onToggleInterest: (interest: string) => void;
+  onProfilePic: (file: File | null) => void;
+}
+
+const AVAILABILITY_TEXT: Record<Availability, string> = {
+  unknown: '',
+  available: 'Available',
+  unavailable: 'Not available',
+};
+
+function ProfilePicInput({ file, error, onPick }: { file: File | null; error?: string | undefined; onPick: (file: File | null) => void }) {
+  const id = useId();
+  const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
+  useEffect(() => () => {
+    if (preview) URL.revokeObjectURL(preview);
+  }, [preview]);
+  return (
+    <div className="field" data-field="profilePic">
+      <label htmlFor={id}>Profile image</label>
+      <div className="avatar-pick">
+        {file && preview && <img src={preview} alt="Chosen profile image" width={72} height={72} />}
+        <input
+          id={id}
+          type="file"
+          accept="image/jpeg,image/png,image/webp,image/gif,image/avif,image/heic,image/heif"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          onChange={(event) => onPick(event.target.files?.[0] ?? null)}
+        />
+      </div>
+      {error && (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function SignupSections({ values, errors, availability, profilePic, onChange, onToggleInterest, onProfilePic }: SectionsProps) {
+  const quoteId = useId();
+  const text = (key: keyof SignupValues) => ({
+    value: values[key] as string,
+    onChange: (event: { target: { value: string } }) => onChange(key, event.target.value),
+  });
+  return (
+    <>
+      <section id="basic-info" className="form-section" aria-labelledby="basic-info-title">
+        <h2 id="basic-info-title">Basic Info</h2>
+        <div data-field="username">
+          <Field
+            label="Username"
+            autoComplete="username"
+            {...text('username')}
+            error={errors.username}
+            after={
+              <span className={`availability ${availability}`} aria-live="polite" data-testid="username-availability">
+                {AVAILABILITY_TEXT[availability]}
+              </span>
+            }
+          />
+        </div>
+        <div className="field-pair">
+          <div data-field="firstName">
+            <Field label="First name" autoComplete="given-name" {...text('firstName')} error={errors.firstName} />
+          </div>
+          <div data-field="lastName">
+            <Field label="Last name" autoComplete="family-name" {...text('lastName')} error={errors.lastName} />
+          </div>
+        </div>
+        <div data-field="email">
+          <Field label="Email" type="email" autoComplete="email" {...text('email')} error={errors.email} />
+        </div>
+        <div data-field="birthday">
+          <Field label="Birthday" type="date" autoComplete="bday" {...text('birthday')} error={errors.birthday} />
+        </div>
+      </section>
+
+      <section id="security" className="form-section" aria-labelledby="security-title">
+        <h2 id="security-title">Security</h2>
+        <div data-field="password">
+          <PasswordField
+            label="Password"
+            autoComplete="new-password"
+            {...text('password')}
+            error={errors.password}
+            hint={<PasswordChecklist password={values.password} />}
+          />
+        </div>
+        <div data-field="confirmPassword">
+          <PasswordField
+            label="Confirm password"
+            autoComplete="new-password"
+            {...text('confirmPassword')}
+            error={errors.confirmPassword}
+          />
+        </div>
+        <div data-field="securityQuestion">
+          <Field label="Security question" {...text('securityQuestion')} error={errors.securityQuestion} />
+        </div>
+        <div data-field="securityAnswer">
+          <Field label="Security answer" autoComplete="off" {...text('securityAnswer')} error={errors.securityAnswer} />
+        </div>
+      </section>
+
+      <section id="profile" className="form-section" aria-labelledby="profile-title">
+        <h2 id="profile-title">Profile</h2>
+        <ProfilePicInput file={profilePic} error={errors.profilePic} onPick={onProfilePic} />
+        <div data-field="interests">
+          <InterestPicker choices={SIGNUP_INTERESTS} selected={values.interests} onToggle={onToggleInterest} />
+          {errors.interests && <p className="field-error">{errors.interests}</p>}
+        </div>
+        <div className="field" data-field="favoriteQuote">
+          <label htmlFor={quoteId}>Favorite quote</label>
+          <textarea id={quoteId} rows={3} {...text('favoriteQuote')} />
+          {errors.favoriteQuote && <p className="field-error">{errors.favoriteQuote}</p>}
+        </div>
+      </section>
+
+      <section id="referral" className="form-section" aria-labelledby="referral-title">
+        <h2 id="referral-title">Referral</h2>
+        <div data-field="referral">
+          <Field label="Referral code" {...text('referral')} error={errors.referral} />
+        </div>
+      </section>
+    </>
+  );
+}

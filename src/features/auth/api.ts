@@ -1,0 +1,23 @@
+import type { CheckUsernameResponse, ForgotResetBody, LoginBody } from '../../contracts/auth.ts';
+import type { Theme } from '../../contracts/theme.ts';
+import { http } from '../../lib/http.ts';
+
+export interface AuthBody {
+  user?: unknown;
+  token?: string;
+}
+
+export const authApi = {
+  me: () => http.get<unknown>('/api/auth/me', { cache: 'no-store' }),
+  login: (body: LoginBody) => http.post<AuthBody>('/api/auth/login', body),
+  logout: () => http.post<unknown>('/api/auth/logout'),
+  signup: (form: FormData) => http.postForm<AuthBody>('/api/auth/signup', form),
+  checkUsername: (username: string, signal?: AbortSignal) =>
+    http.get<CheckUsernameResponse>(`/api/check-username?username=${encodeURIComponent(username)}`, {
+      ...(signal ? { signal } : {}),
+    }),
+  securityQuestion: (identifier: string) =>
+    http.post<{ question: string }>('/api/auth/forgot-password/question', { identifier }),
+  resetPassword: (body: ForgotResetBody) => http.post<unknown>('/api/auth/forgot-password/reset', body),
+  saveTheme: (theme: Theme) => http.put<unknown>('/api/users/theme', { theme }),
+};

@@ -1,0 +1,130 @@
+import { create } from 'zustand';
+import { CHANNELS, STORAGE_KEYS, WINDOW_EVENTS } from '../../contracts/constants.ts';
+import type { LoginBody } from '../../contracts/auth.ts';
+import { openChannel } from '../../lib/crossTab.ts';
+import { HttpError } from '../../lib/http.ts';
+import { clearToken, storeToken } from '../../lib/storage.ts';
+import { authApi } from './api.ts';
+import { type CurrentUser, normaliseUser } from './user.ts';
+
+export type SessionStatus = 'loading' | 'signedIn' | 'signedOut';
+
+export const AUTH_UNREACHABLE = 'Failed to reach auth service';
+
+interface SessionState {
+  status: SessionStatus;
+  user: CurrentUser | null;
+  error: string | null;
+  /** GET /api/auth/me: the session is loading until it answers (SPEC §4.3). */
+  load: () => Promise<void>;
+  /** Sets the member here and tells the other tabs. */
+  setUser: (user: CurrentUser | null) => void;
+  login: (body: LoginBody) => Promise<CurrentUser>;
+  signup: (form: FormData, remember: boolean) => Promise<CurrentUser>;
+  logout: () => Promise<void>;
+}
+
+type AuthMessage = { type: 'user'; user: CurrentUser } | { type: 'logout' };
+
+let channel: ReturnType<typeof openChannel> | null = null;
+function broadcast(message: AuthMessage) {
+  channel?.post(message);
+}
+
+function signedIn(user: CurrentUser) {
+  return { status: 'signedIn' as const, user, error: null };
+}
+const signedOut = { status: 'signedOut' as const, user: null };
+
+export const useSession = create<SessionState>()((set, get) => ({
+  status: 'loading',
+  user: null,
+  error: null,
+
+  async load() {
+    try {
+      const user = normaliseUser(await authApi.me());
+      set(user ? signedIn(user) : { ...signedOut, error: null });
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 0) {
+        set({ ...signedOut, error: AUTH_UNREACHABLE });
+      } else {
+        if (!(error instanceof HttpError && error.status === 401)) console.warn('Auth check failed', error);
+        set({ ...signedOut, error: null });
+      }
+    }
+  },
+
+  setUser(user) {
+    if (user) {
+      set(signedIn(user));
+      broadcast({ type: 'user', user });
+      window.dispatchEvent(new CustomEvent(WINDOW_EVENTS.userUpdated, { detail: user }));
+    } else {
+      set({ ...signedOut, error: null });
+    }
+  },
+
+  async login(body) {
+    const response = await authApi.login(body);
+    if (response.token) storeToken(response.token, body.remember ?? false);
+    const user = normaliseUser(response);
+    if (!user) throw new Error('Login failed.');
+    get().setUser(user);
+    return user;
+  },
+
+  async signup(form, remember) {
+    const response = await authApi.signup(form);
+    if (response.token) storeToken(response.token, remember);
+    // SPEC §7.1: the signup answer is followed by GET /api/auth/me.
+    await get().load();
+    const user = get().user ?? normaliseUser(response);
+    if (!user) throw new Error('Signup failed.');
+    get().setUser(user);
+    return user;
+  },
+
+  async logout() {
+    await authApi.logout().catch(() => undefined);
+    clearToken();
+    set({ ...signedOut, error: null });
+    broadcast({ type: 'logout' });
+    window.dispatchEvent(new Event(WINDOW_EVENTS.logout));
+  },
+}));
+
+/** Applies what another tab said; never echoes it back. */
+export function receiveAuthMessage(data: unknown) {
+  const message = data as Partial<AuthMessage> | null;
+  if (message?.type === 'logout') {
+    clearToken();
+    useSession.setState({ ...signedOut, error: null });
+  } else if (message?.type === 'user') {
+    const user = normaliseUser({ user: message.user });
+    if (user) useSession.setState(signedIn(user));
+  }
+}
+
+/** Wires the session to the other tabs: BroadcastChannel `orbit:auth`, window events and storage events. */
+export function connectSessionAcrossTabs(): () => void {
+  channel = openChannel(CHANNELS.auth, receiveAuthMessage);
+  const onStorage = (event: StorageEvent) => {
+    // Another tab removed the token: that tab logged out.
+    if (event.key === STORAGE_KEYS.token && event.newValue === null && useSession.getState().user) {
+      receiveAuthMessage({ type: 'logout' });
+    }
+  };
+  const onUserUpdated = (event: Event) => {
+    const user = normaliseUser({ user: (event as CustomEvent<unknown>).detail });
+    if (user) useSession.setState(signedIn(user));
+  };
+  window.addEventListener('storage', onStorage);
+  window.addEventListener(WINDOW_EVENTS.userUpdated, onUserUpdated);
+  return () => {
+    channel?.close();
+    channel = null;
+    window.removeEventListener('storage', onStorage);
+    window.removeEventListener(WINDOW_EVENTS.userUpdated, onUserUpdated);
+  };
+}

@@ -1,0 +1,121 @@
+import { REQUEST_TIMEOUT_MS } from '../contracts/constants.ts';
+import { apiUrl } from './apiHost.ts';
+import { readToken, storeToken, tokenIsRemembered } from './storage.ts';
+
+/** A failed call: `status` 0 means the server could not be reached. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly serverMessage: string | null = null,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export interface RequestOptions {
+  json?: unknown;
+  form?: FormData;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Disables the 401 → token-bridge → retry-once rule for this call. */
+  noBridge?: boolean;
+  cache?: RequestCache;
+}
+
+/** Reads `{error}` or `{message}` from a failed response, if it carries one. */
+async function serverMessageOf(response: Response): Promise<string | null> {
+  try {
+    const body: unknown = await response.json();
+    if (body && typeof body === 'object') {
+      const { error, message } = body as { error?: unknown; message?: unknown };
+      if (typeof error === 'string' && error) return error;
+      if (typeof message === 'string' && message) return message;
+    }
+  } catch {
+    // Not JSON: the status says enough.
+  }
+  return null;
+}
+
+function withTimeout(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('Request timed out', 'TimeoutError')), ms);
+  const forward = () => controller.abort(signal?.reason);
+  if (signal?.aborted) forward();
+  signal?.addEventListener('abort', forward, { once: true });
+  return {
+    signal: controller.signal,
+    done: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', forward);
+    },
+  };
+}
+
+async function send(method: string, path: string, options: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = readToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let body: BodyInit | undefined;
+  if (options.form) body = options.form;
+  else if (options.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  }
+  const timed = withTimeout(options.signal, options.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  try {
+    return await fetch(apiUrl(path), {
+      method,
+      headers,
+      credentials: 'include',
+      signal: timed.signal,
+      ...(body !== undefined ? { body } : {}),
+      ...(options.cache ? { cache: options.cache } : {}),
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw new HttpError(0, 'Network error', null);
+  } finally {
+    timed.done();
+  }
+}
+
+/** GET /api/auth/token-bridge: the cookie's session as a bearer token, stored under `token`. */
+async function bridgeToken(): Promise<boolean> {
+  const response = await send('GET', '/api/auth/token-bridge', { noBridge: true, cache: 'no-store' });
+  if (!response.ok) return false;
+  const { token } = (await response.json()) as { token?: unknown };
+  if (typeof token !== 'string' || !token) return false;
+  storeToken(token, tokenIsRemembered());
+  return true;
+}
+
+/** Every server call: cookies included, bearer from storage, 8 s time-out, one retry after a 401 on GET. */
+export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  let response = await send(method, path, options);
+  if (response.status === 401 && method === 'GET' && !options.noBridge) {
+    if (await bridgeToken().catch(() => false)) response = await send(method, path, options);
+  }
+  if (!response.ok) {
+    const serverMessage = await serverMessageOf(response);
+    throw new HttpError(response.status, serverMessage ?? `${response.status} ${response.statusText}`, serverMessage);
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export const http = {
+  get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
+  post: <T>(path: string, json?: unknown, options?: RequestOptions) =>
+    request<T>('POST', path, { ...options, json }),
+  put: <T>(path: string, json?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, json }),
+  patch: <T>(path: string, json?: unknown, options?: RequestOptions) =>
+    request<T>('PATCH', path, { ...options, json }),
+  postForm: <T>(path: string, form: FormData, options?: RequestOptions) =>
+    request<T>('POST', path, { ...options, form }),
+  patchForm: <T>(path: string, form: FormData, options?: RequestOptions) =>
+    request<T>('PATCH', path, { ...options, form }),
+};
