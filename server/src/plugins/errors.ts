@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { AppError } from '../errors.ts';
 
@@ -15,12 +15,20 @@ const FASTIFY_MESSAGES: Record<string, string> = {
   FST_FIELDS_LIMIT: 'That form has too many fields.',
 };
 
+/** Our own schema messages are already the member's words; a wrong type names the field instead. */
+function zodMessage(error: ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid request.';
+  if (issue.code === 'invalid_type' && issue.path.length > 0) {
+    return `${issue.path.join('.')} must be ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}.`;
+  }
+  return issue.message;
+}
+
 /** One error body, `{error}`, with short human messages; a 5xx never shows internals. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
-    if (error instanceof ZodError) {
-      return reply.status(400).send({ error: error.issues[0]?.message ?? 'Invalid request.' });
-    }
+    if (error instanceof ZodError) return reply.status(400).send({ error: zodMessage(error) });
     if (error instanceof AppError) {
       return reply.status(error.statusCode).send({ error: error.message });
     }
@@ -36,5 +44,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
         : error.message);
     return reply.status(status).send({ error: message });
   });
+}
 
+/** Errors Fastify raises before routing (a malformed or over-long URL) get the same `{error}` body. */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode ?? 400;
+  const message =
+    status >= 500 ? INTERNAL_ERROR : status === 414 ? 'That address is too long.' : 'That address is not valid.';
+  void reply.status(status).send({ error: message });
 }

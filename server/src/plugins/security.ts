@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Forbidden } from '../errors.ts';
+import { bearerToken } from './auth.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -25,20 +26,28 @@ function originOf(request: FastifyRequest): string | undefined {
 }
 
 /**
+ * Whether the request was routed to an /api route. The router decodes the path (`/%61pi/…` reaches
+ * `/api/…`), so the matched route's pattern is tested, not the raw URL.
+ */
+export function isApiRoute(request: FastifyRequest): boolean {
+  return (request.routeOptions.url ?? request.url).startsWith('/api/');
+}
+
+/**
  * Cross-site request forgery guard: an unsafe request from a foreign page is refused, and one that
  * rides on the session cookie must name an allowed origin. Bearer-token calls carry no ambient
  * credential, so they need no origin.
  */
 export function registerOriginCheck(app: FastifyInstance, allowed: readonly string[], cookieName: string) {
-  app.addHook('onRequest', async (request) => {
-    if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/')) return;
+  const refused = (request: FastifyRequest): boolean => {
+    if (!UNSAFE.has(request.method) || !isApiRoute(request)) return false;
     const origin = originOf(request);
-    if (origin !== undefined) {
-      if (!isAllowedOrigin(origin, request, allowed)) throw new Forbidden('Request origin not allowed.');
-      return;
-    }
-    const usesCookie = request.cookies[cookieName] !== undefined && !request.headers.authorization;
-    if (usesCookie) throw new Forbidden('Request origin not allowed.');
+    if (origin !== undefined) return !isAllowedOrigin(origin, request, allowed);
+    // Exactly the case in which request.auth() falls back to the cookie.
+    return request.cookies[cookieName] !== undefined && !bearerToken(request.headers.authorization);
+  };
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(refused(request) ? new Forbidden('Request origin not allowed.') : undefined);
   });
 }
 

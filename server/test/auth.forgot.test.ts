@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ORIGIN,
+  SECURITY_ANSWER,
+  SECURITY_QUESTION,
+  asBearer,
+  forEachDialect,
+  getMe,
+  loginAs,
+  postLogin,
+  signupUser,
+  useTestApp,
+} from './helpers.ts';
+
+const NEW_PASSWORD = 'Comet#Tail42';
+
+forEachDialect((dialect) => {
+  const t = useTestApp(dialect);
+
+  const askQuestion = (identifier: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/forgot-password/question',
+      headers: { origin: ORIGIN },
+      payload: { identifier },
+    });
+  const reset = (payload: { identifier: string; answer: string; newPassword: string }) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/forgot-password/reset',
+      headers: { origin: ORIGIN },
+      payload,
+    });
+
+  describe('POST /api/auth/forgot-password/question', () => {
+    it('answers the security question for a username', async () => {
+      const member = await signupUser(t.app);
+
+      const response = await askQuestion(member.username);
+
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ question: SECURITY_QUESTION });
+    });
+
+    it('answers the security question for an email typed in another case', async () => {
+      const member = await signupUser(t.app);
+
+      const response = await askQuestion(member.email.toUpperCase());
+
+      expect(response.json()).toEqual({ question: SECURITY_QUESTION });
+    });
+
+    it('answers 404 for an unknown account', async () => {
+      const response = await askQuestion('nobody_at_all');
+
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ error: 'No account matches that username or email.' });
+    });
+
+    it('answers 400 "This account has no security question." for an account without one', async () => {
+      const member = await signupUser(t.app, { securityQuestion: '', securityAnswer: '' });
+
+      const response = await askQuestion(member.username);
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'This account has no security question.' });
+    });
+  });
+
+  describe('POST /api/auth/forgot-password/reset', () => {
+    it('answers 400 for a wrong answer and keeps the old password', async () => {
+      const member = await signupUser(t.app);
+
+      const response = await reset({
+        identifier: member.username,
+        answer: 'Apollo',
+        newPassword: NEW_PASSWORD,
+      });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'That answer does not match.' });
+      expect(
+        (await postLogin(t.app, { identifier: member.username, password: member.password }))
+          .statusCode,
+      ).toBe(200);
+    });
+
+    it('answers 400 "Password requirements not met" for a right answer with a weak password', async () => {
+      const member = await signupUser(t.app);
+
+      const response = await reset({
+        identifier: member.username,
+        answer: `  ${SECURITY_ANSWER.toUpperCase().replace(' ', '   ')} `,
+        newPassword: 'weakpass',
+      });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'Password requirements not met' });
+    });
+
+    it('accepts the answer in another case and spacing, and the new password then logs in', async () => {
+      const member = await signupUser(t.app);
+
+      const response = await reset({
+        identifier: member.email,
+        answer: `  ${SECURITY_ANSWER.toLowerCase().replace(' ', '   ')} `,
+        newPassword: NEW_PASSWORD,
+      });
+
+      expect(response.statusCode).toBe(200);
+      expect(
+        (await postLogin(t.app, { identifier: member.username, password: NEW_PASSWORD }))
+          .statusCode,
+      ).toBe(200);
+      expect(
+        (await postLogin(t.app, { identifier: member.username, password: member.password }))
+          .statusCode,
+      ).toBe(401);
+    });
+
+    it('revokes every session of the member', async () => {
+      const member = await signupUser(t.app);
+      const other = await loginAs(t.app, member);
+
+      await reset({
+        identifier: member.username,
+        answer: SECURITY_ANSWER,
+        newPassword: NEW_PASSWORD,
+      });
+
+      expect((await getMe(t.app, asBearer(member))).statusCode).toBe(401);
+      expect((await getMe(t.app, asBearer(other))).statusCode).toBe(401);
+    });
+
+    it('answers 404 for an unknown account', async () => {
+      const response = await reset({
+        identifier: 'nobody_at_all',
+        answer: 'x',
+        newPassword: NEW_PASSWORD,
+      });
+
+      expect(response.statusCode).toBe(404);
+    });
+
+    it('answers 400 for an account without a security question', async () => {
+      const member = await signupUser(t.app, { securityQuestion: '', securityAnswer: '' });
+
+      const response = await reset({
+        identifier: member.username,
+        answer: '',
+        newPassword: NEW_PASSWORD,
+      });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'This account has no security question.' });
+    });
+  });
+});

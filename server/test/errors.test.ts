@@ -1,0 +1,139 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ORIGIN, forEachDialect, useTestApp } from './helpers.ts';
+
+const INTERNAL_ERROR = 'Something went wrong on our side. Please try again.';
+
+forEachDialect((dialect) => {
+  const t = useTestApp(dialect);
+
+  beforeAll(() => {
+    // Registered before the app is ready: a route that fails the way a broken query would.
+    t.app.get('/api/test/explode', () => {
+      throw new Error('relation "users" does not exist at /srv/orbit/server/src/secret.ts:42');
+    });
+  });
+
+  describe('error responses', () => {
+    it('answers malformed JSON with 400 {error} and no stack', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { origin: ORIGIN, 'content-type': 'application/json' },
+        payload: '{"identifier": "ada", ',
+      });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'The request body is not valid JSON.' });
+      expect(response.body).not.toMatch(/stack|at .*\.js/i);
+    });
+
+    it.each([
+      { when: 'has no boundary', type: 'multipart/form-data', payload: 'username=ada' },
+      {
+        when: 'is cut off mid-part',
+        type: 'multipart/form-data; boundary=xyz',
+        payload: '--xyz\r\nContent-Disposition: form-data; name="username"\r\n\r\nada',
+      },
+    ])('answers a multipart body that $when with 400 {error}', async ({ type, payload }) => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/signup',
+        headers: { origin: ORIGIN, 'content-type': type },
+        payload,
+      });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        error: 'That form could not be read. Send it again as multipart/form-data.',
+      });
+    });
+
+    it('answers a malformed percent-encoding in the path with 400 {error}', async () => {
+      const response = await t.app.inject({ method: 'GET', url: '/api/users/profile/%E0%A4%A' });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'That address is not valid.' });
+    });
+
+    it('answers an over-long path parameter with 414 {error}', async () => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/users/profile/${'a'.repeat(300)}`,
+      });
+
+      expect(response.statusCode).toBe(414);
+      expect(response.json()).toEqual({ error: 'That address is too long.' });
+    });
+
+    it('marks API answers as no-store even when the path is percent-encoded', async () => {
+      const response = await t.app.inject({ method: 'GET', url: '/%61pi/auth/me' });
+
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['cache-control']).toBe('no-store');
+    });
+
+    it('answers an unknown /api path with 404 JSON', async () => {
+      const response = await t.app.inject({ method: 'GET', url: '/api/no/such/thing?x=1' });
+
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.json()).toEqual({ error: 'Not found: GET /api/no/such/thing' });
+    });
+
+    it('answers an unknown /api path with 404 JSON even when a browser asks for HTML', async () => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/nothing',
+        headers: { accept: 'text/html' },
+      });
+
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toHaveProperty('error');
+    });
+
+    it('answers a failure inside a handler with 500 {error} and no internals', async () => {
+      const response = await t.app.inject({ method: 'GET', url: '/api/test/explode' });
+
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual({ error: INTERNAL_ERROR });
+      expect(response.body).not.toMatch(/relation|secret|stack/);
+    });
+  });
+
+  describe('GET /healthz', () => {
+    it('answers 200 with the database in use', async () => {
+      const response = await t.app.inject({ method: 'GET', url: '/healthz' });
+
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ status: 'ok', database: dialect });
+    });
+  });
+});
+
+forEachDialect((dialect) => {
+  describe('with the database gone', () => {
+    const t = useTestApp(dialect);
+
+    beforeAll(async () => {
+      await t.app.ready();
+      await t.app.db.destroy();
+    });
+
+    it('answers an API call with 500 {error} and no internals', async () => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/check-username?username=someone',
+      });
+
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual({ error: INTERNAL_ERROR });
+    });
+
+    it('answers /healthz with 503', async () => {
+      const response = await t.app.inject({ method: 'GET', url: '/healthz' });
+
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({ status: 'unavailable', database: dialect });
+    });
+  });
+});

@@ -1,0 +1,227 @@
+/** Factories for tests: members signed up through the real endpoints, images, multipart bodies. */
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import sharp from 'sharp';
+import type { AuthResponse, User } from '../../src/contracts/user.ts';
+
+/** The allowed origin every unsafe cookie request names (in APP_ORIGIN by default). */
+export const ORIGIN = 'http://localhost:5000';
+/** Meets the signup policy: 8+ characters, upper, lower, digit, symbol. */
+export const PASSWORD = 'Orbit#Pass1';
+export const SECURITY_QUESTION = 'First rocket you built?';
+export const SECURITY_ANSWER = 'Saturn Five';
+
+// ---------------------------------------------------------------------------------------------
+// Images and multipart bodies
+
+export function pngImage(width = 64, height = 48): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: '#3355aa' } })
+    .png()
+    .toBuffer();
+}
+
+export interface FilePart {
+  data: Buffer;
+  filename?: string;
+  type?: string;
+}
+
+/** A real multipart/form-data body, encoded by the platform's FormData. */
+export async function multipart(
+  fields: Record<string, string | FilePart | undefined>,
+): Promise<{ payload: Buffer; headers: Record<string, string> }> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    if (typeof value === 'string') {
+      form.append(name, value);
+    } else {
+      const blob = new Blob([new Uint8Array(value.data)], {
+        type: value.type ?? 'application/octet-stream',
+      });
+      form.append(name, blob, value.filename ?? 'upload.bin');
+    }
+  }
+  const encoded = new Response(form);
+  return {
+    payload: Buffer.from(await encoded.arrayBuffer()),
+    headers: { 'content-type': encoded.headers.get('content-type') ?? '' },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Members
+
+let sequence = 0;
+/** A unique, valid username (at most 20 characters). */
+export function uniqueUsername(prefix = 'm'): string {
+  sequence += 1;
+  return `${prefix}${sequence}_${randomBytes(4).toString('hex')}`;
+}
+
+export interface Member {
+  user: User;
+  token: string;
+  /** `name=value`, ready for a Cookie header. */
+  cookie: string;
+  username: string;
+  email: string;
+  password: string;
+}
+
+export interface SignupOverrides {
+  username?: string;
+  email?: string;
+  password?: string;
+  firstName?: string;
+  lastName?: string;
+  birthday?: string;
+  referral?: string;
+  /** Comma-joined, as the signup form sends them. */
+  interests?: string;
+  securityQuestion?: string;
+  securityAnswer?: string;
+  favoriteQuote?: string;
+  remember?: string;
+  /** A file to send as profilePic; null sends none. */
+  profilePic?: FilePart | null;
+}
+
+export async function signupFields(overrides: SignupOverrides = {}) {
+  const { profilePic, ...fields } = overrides;
+  const username = fields.username ?? uniqueUsername();
+  const base: Record<string, string> = {
+    username,
+    email: `${username}@example.test`,
+    password: PASSWORD,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    birthday: '1990-05-17',
+    referral: '',
+    interests: 'Tech,Music',
+    securityQuestion: SECURITY_QUESTION,
+    securityAnswer: SECURITY_ANSWER,
+    favoriteQuote: 'Ad astra.',
+  };
+  const file =
+    profilePic === null
+      ? undefined
+      : (profilePic ?? { data: await pngImage(), filename: 'me.png', type: 'image/png' });
+  return multipart({ ...base, ...fields, profilePic: file });
+}
+
+export function postSignup(app: FastifyInstance, overrides: SignupOverrides = {}) {
+  return signupFields(overrides).then(({ payload, headers }) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload,
+      headers: { ...headers, origin: ORIGIN },
+    }),
+  );
+}
+
+export function sessionCookie(response: LightMyRequestResponse): string {
+  const cookie = response.cookies.find((item) => item.name === 'orbit_session');
+  if (!cookie)
+    throw new Error(`no session cookie in a ${response.statusCode} response: ${response.body}`);
+  return `${cookie.name}=${cookie.value}`;
+}
+
+/** Signs a member up through the real endpoint and answers their session. */
+export async function signupUser(
+  app: FastifyInstance,
+  overrides: SignupOverrides = {},
+): Promise<Member> {
+  const response = await postSignup(app, overrides);
+  if (response.statusCode !== 201)
+    throw new Error(`signup failed: ${response.statusCode} ${response.body}`);
+  const body = response.json<AuthResponse>();
+  return {
+    user: body.user,
+    token: body.token,
+    cookie: sessionCookie(response),
+    username: body.user.username,
+    email: body.user.email,
+    password: overrides.password ?? PASSWORD,
+  };
+}
+
+export function postLogin(
+  app: FastifyInstance,
+  body: { identifier?: string; password?: string; remember?: boolean },
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: body,
+    headers: { origin: ORIGIN },
+  });
+}
+
+/** Opens another session for a member. */
+export async function loginAs(
+  app: FastifyInstance,
+  member: Member,
+  password = member.password,
+): Promise<Member> {
+  const response = await postLogin(app, { identifier: member.username, password });
+  if (response.statusCode !== 200)
+    throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  const body = response.json<AuthResponse>();
+  return {
+    ...member,
+    user: body.user,
+    token: body.token,
+    cookie: sessionCookie(response),
+    password,
+  };
+}
+
+/** Headers of a browser call riding on the session cookie, from an allowed page. */
+export function asCookie(member: Pick<Member, 'cookie'>): Record<string, string> {
+  return { cookie: member.cookie, origin: ORIGIN };
+}
+
+/** Headers of a bearer-token call (no cookie, no Origin). */
+export function asBearer(member: Pick<Member, 'token'>): Record<string, string> {
+  return { authorization: `Bearer ${member.token}` };
+}
+
+export function getMe(app: FastifyInstance, headers: Record<string, string> = {}) {
+  return app.inject({ method: 'GET', url: '/api/auth/me', headers });
+}
+
+export function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+export function sessionsOf(app: FastifyInstance, userId: string) {
+  return app.db.selectFrom('sessions').selectAll().where('user_id', '=', userId).execute();
+}
+
+/** Every file under a directory, relative to it. */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+/** Whether an EXIF block (as sharp's metadata().exif gives it) holds a GPS IFD. */
+export function exifHasGps(exif: Buffer | undefined): boolean {
+  if (!exif) return false;
+  const tiff = exif.subarray(0, 6).toString('latin1') === 'Exif\0\0' ? exif.subarray(6) : exif;
+  const little = tiff.subarray(0, 2).toString('latin1') === 'II';
+  const u16 = (at: number) => (little ? tiff.readUInt16LE(at) : tiff.readUInt16BE(at));
+  const u32 = (at: number) => (little ? tiff.readUInt32LE(at) : tiff.readUInt32BE(at));
+  const ifd0 = u32(4);
+  const count = u16(ifd0);
+  for (let index = 0; index < count; index += 1) {
+    if (u16(ifd0 + 2 + index * 12) === 0x8825) return true;
+  }
+  return false;
+}

@@ -1,0 +1,140 @@
+/**
+ * Test harness: one app per dialect per test file, on a database of its own (a temporary SQLite
+ * data directory, or a freshly created PostgreSQL database). Factories live in factories.ts and
+ * are re-exported here, so a test imports from one place.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+
+export * from './factories.ts';
+
+export type TestDialect = 'sqlite' | 'postgres';
+
+const PG_TEST_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+function requestedDialects(): TestDialect[] {
+  const names = (process.env.DIALECTS ?? 'sqlite')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  for (const name of names) {
+    if (name !== 'sqlite' && name !== 'postgres')
+      throw new Error(`DIALECTS: unknown dialect "${name}"`);
+  }
+  return names as TestDialect[];
+}
+
+async function postgresProblem(): Promise<string | null> {
+  const client = new pg.Client({ connectionString: PG_TEST_URL, connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+export const dialects = requestedDialects();
+const postgresUnavailable = dialects.includes('postgres') ? await postgresProblem() : null;
+if (postgresUnavailable) {
+  const message = `PostgreSQL at ${PG_TEST_URL} is unreachable (${postgresUnavailable})`;
+  if (process.env.ORBIT_REQUIRE_ALL === '1')
+    throw new Error(`${message}; ORBIT_REQUIRE_ALL=1 requires it.`);
+  console.warn(`⚠ ${message}: skipping the postgres variant of these tests.`);
+}
+
+/** Runs a suite once per dialect in DIALECTS; an unreachable PostgreSQL is skipped (or fails, see above). */
+export function forEachDialect(suite: (dialect: TestDialect) => void): void {
+  for (const dialect of dialects) {
+    const run = dialect === 'postgres' && postgresUnavailable ? describe.skip : describe;
+    run(`on ${dialect}`, () => suite(dialect));
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  close(): Promise<void>;
+}
+
+async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `orbit_t_${randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: PG_TEST_URL });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(PG_TEST_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
+/** A fresh app on a fresh database; `env` overrides the test settings. */
+export async function buildTestApp(options: {
+  dialect: TestDialect;
+  env?: Record<string, string>;
+}): Promise<TestApp> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-test-'));
+  const database = options.dialect === 'postgres' ? await createPostgresDatabase() : undefined;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    STATIC_DIR: path.join(dataDir, 'no-static-build'),
+    AUTH_RATE_LIMIT: '1000',
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...options.env,
+  });
+  const app = await buildApp(config);
+  return {
+    app,
+    config,
+    async close() {
+      await app.close();
+      await database?.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Builds the app before the suite and closes it after; read `.app` / `.config` inside tests. */
+export function useTestApp(dialect: TestDialect, env: Record<string, string> = {}): TestApp {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    current = await buildTestApp({ dialect, env });
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  const get = () => {
+    if (!current) throw new Error('useTestApp: the app is built in beforeAll');
+    return current;
+  };
+  return {
+    get app() {
+      return get().app;
+    },
+    get config() {
+      return get().config;
+    },
+    close: () => get().close(),
+  };
+}

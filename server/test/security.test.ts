@@ -1,0 +1,158 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Member,
+  ORIGIN,
+  asBearer,
+  forEachDialect,
+  postLogin,
+  signupUser,
+  useTestApp,
+} from './helpers.ts';
+
+const EVIL = 'https://evil.example';
+
+forEachDialect((dialect) => {
+  describe('rate limits', () => {
+    const t = useTestApp(dialect, { AUTH_RATE_LIMIT: '3', AUTH_RATE_WINDOW_SECONDS: '60' });
+
+    it('answers the 4th login from one address within the window with 429, Retry-After and {error}', async () => {
+      const attempt = () => postLogin(t.app, { identifier: 'someone', password: 'Wrong#Pass1' });
+      for (let index = 0; index < 3; index += 1) expect((await attempt()).statusCode).toBe(401);
+
+      const response = await attempt();
+
+      expect(response.statusCode).toBe(429);
+      expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(response.headers['retry-after'])).toBeLessThanOrEqual(60);
+      expect(Object.keys(response.json<object>())).toEqual(['error']);
+      expect(response.json<{ error: string }>().error).toMatch(
+        /^Too many attempts\. Try again in \d+ seconds\.$/,
+      );
+    });
+
+    it('counts another address separately', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: '10.1.2.3',
+        payload: { identifier: 'someone', password: 'Wrong#Pass1' },
+      });
+
+      expect(response.statusCode).toBe(401);
+    });
+  });
+
+  describe('origin guard', () => {
+    const t = useTestApp(dialect);
+    let member: Member;
+    beforeAll(async () => {
+      member = await signupUser(t.app);
+    });
+
+    const unsafeCalls = [
+      { method: 'POST', url: '/api/auth/logout', payload: {} },
+      { method: 'PATCH', url: '/api/auth/profile', payload: { firstName: 'Mallory' } },
+      { method: 'PUT', url: '/api/users/theme', payload: { theme: 'dark' } },
+    ] as const;
+
+    it.each(unsafeCalls)(
+      'refuses a cookie $method $url from https://evil.example with 403',
+      async ({ method, url, payload }) => {
+        const response = await t.app.inject({
+          method,
+          url,
+          payload,
+          headers: { cookie: member.cookie, origin: EVIL },
+        });
+
+        expect(response.statusCode).toBe(403);
+        expect(response.json()).toEqual({ error: 'Request origin not allowed.' });
+      },
+    );
+
+    it.each(unsafeCalls)(
+      'refuses a cookie $method $url with neither Origin nor Referer with 403',
+      async ({ method, url, payload }) => {
+        const response = await t.app.inject({
+          method,
+          url,
+          payload,
+          headers: { cookie: member.cookie },
+        });
+
+        expect(response.statusCode).toBe(403);
+      },
+    );
+
+    it('refuses a cookie call to a percent-encoded /api path from https://evil.example', async () => {
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: '/%61pi/users/theme',
+        payload: { theme: 'dark' },
+        headers: { cookie: member.cookie, origin: EVIL },
+      });
+
+      expect(response.statusCode).toBe(403);
+    });
+
+    it('refuses a cookie call with no Origin whose Authorization header is not a bearer token', async () => {
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: '/api/users/theme',
+        payload: { theme: 'dark' },
+        headers: { cookie: member.cookie, authorization: 'Basic b3JiaXQ6b3JiaXQ=' },
+      });
+
+      expect(response.statusCode).toBe(403);
+    });
+
+    it('refuses a cookie call whose Referer is on a foreign site', async () => {
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: '/api/users/theme',
+        payload: { theme: 'dark' },
+        headers: { cookie: member.cookie, referer: `${EVIL}/page` },
+      });
+
+      expect(response.statusCode).toBe(403);
+    });
+
+    it('accepts a cookie call whose Referer is on an allowed origin', async () => {
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: '/api/users/theme',
+        payload: { theme: 'light' },
+        headers: { cookie: member.cookie, referer: `${ORIGIN}/settings` },
+      });
+
+      expect(response.statusCode).toBe(200);
+    });
+
+    it('accepts a bearer call with no Origin', async () => {
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: '/api/users/theme',
+        payload: { theme: 'dark' },
+        headers: asBearer(member),
+      });
+
+      expect(response.statusCode).toBe(200);
+    });
+
+    it('does not let the foreign cookie call change anything', async () => {
+      await t.app.inject({
+        method: 'PATCH',
+        url: '/api/auth/profile',
+        payload: { favoriteQuote: 'pwned' },
+        headers: { cookie: member.cookie, origin: EVIL },
+      });
+
+      const me = await t.app.inject({
+        method: 'GET',
+        url: '/api/auth/me',
+        headers: asBearer(member),
+      });
+      expect(me.json<{ user: { favoriteQuote: string } }>().user.favoriteQuote).not.toBe('pwned');
+    });
+  });
+});
