@@ -13,11 +13,12 @@ import { AppError } from './errors.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { deleteExpiredSessions } from './features/auth/repository.ts';
 import type { AuthDeps } from './features/auth/service.ts';
+import { friendRoutes } from './features/friends/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
 import { registerAuth } from './plugins/auth.ts';
-import { registerErrorHandler } from './plugins/errors.ts';
+import { frameworkErrors, registerErrorHandler } from './plugins/errors.ts';
 import { registerRealtime } from './plugins/realtime.ts';
-import { registerOriginCheck, registerSecurityHeaders } from './plugins/security.ts';
+import { isApiRoute, registerOriginCheck, registerSecurityHeaders } from './plugins/security.ts';
 import { registerApp, registerUploads, sendIndex, wantsAppShell } from './plugins/static.ts';
 
 declare module 'fastify' {
@@ -49,6 +50,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     bodyLimit: 256 * 1024,
     forceCloseConnections: 'idle',
+    frameworkErrors,
   });
 
   const { db, dialect } = options.db ?? createDatabase(config);
@@ -71,8 +73,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyMultipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 40, fieldSize: 64 * 1024, parts: 50 },
   });
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false }) : undefined;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+  // One connection for rate limits, one for the socket adapter (it holds a blocking read open).
+  const redis = config.redisUrl ? new Redis(config.redisUrl) : undefined;
+  const adapterRedis = config.redisUrl ? new Redis(config.redisUrl) : undefined;
+  app.addHook('onClose', async () => {
+    await Promise.all([redis?.quit(), adapterRedis?.quit()]);
+  });
   await app.register(fastifyRateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: 'orbit-rl:' } : {}),
@@ -83,9 +89,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerSecurityHeaders(app, config.appOrigins);
   registerOriginCheck(app, config.appOrigins, config.session.cookie);
   registerAuth(app, deps, config);
-  registerRealtime(app, deps, config);
+  const realtime = await registerRealtime(app, deps, config, { redis: adapterRedis });
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+    if (isApiRoute(request) && !reply.hasHeader('cache-control')) {
       reply.header('Cache-Control', 'no-store');
     }
     return payload;
@@ -102,6 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   authRoutes(app, { deps, config });
   userRoutes(app, { deps });
+  friendRoutes(app, { deps: { db, publish: realtime.publishFriendEvent } });
   await registerUploads(app, config.uploadsDir);
   const hasApp = await registerApp(app, config.staticDir);
 
@@ -116,7 +123,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     );
   }, SESSION_SWEEP_MS);
   sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(sweep);
+    done();
+  });
 
   return app;
 }

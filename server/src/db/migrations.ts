@@ -1,7 +1,10 @@
 import type { Database } from './schema.ts';
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { type Kysely, type Migration, PostgresAdapter, type MigrationProvider, Migrator, sql } from 'kysely';
 
-/** One migration set for both dialects: only portable column types (text, integer). */
+/**
+ * One migration set for both dialects: portable column types (text, integer) everywhere, and only
+ * the search indexes differ (pg_trgm on PostgreSQL, an FTS5 trigram table on SQLite).
+ */
 const migrations: Record<string, Migration> = {
   '0001_accounts': {
     async up(db: Kysely<unknown>) {
@@ -44,6 +47,66 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('sessions').execute();
       await db.schema.dropTable('users').execute();
     },
+  },
+};
+
+function isPostgres(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+migrations['0002_friends_search'] = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('friendships')
+      .addColumn('pair_key', 'text', (c) => c.primaryKey())
+      .addColumn('requester_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('addressee_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('friendships_addressee')
+      .on('friendships')
+      .columns(['addressee_id', 'status', 'updated_at'])
+      .execute();
+    await db.schema
+      .createIndex('friendships_requester')
+      .on('friendships')
+      .columns(['requester_id', 'status', 'updated_at'])
+      .execute();
+
+    for (const column of ['full_name_key', 'last_name_key', 'search_text']) {
+      await db.schema
+        .alterTable('users')
+        .addColumn(column, 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
+    }
+    await sql`update users set
+      full_name_key = lower(trim(first_name || ' ' || last_name)),
+      last_name_key = lower(last_name),
+      search_text = lower(username || ' ' || first_name || ' ' || last_name)`.execute(db);
+
+    if (isPostgres(db)) {
+      // Byte order makes a prefix a plain index range, whatever the server's locale.
+      for (const column of ['username_key', 'full_name_key', 'last_name_key']) {
+        await sql`alter table users alter column ${sql.ref(column)} type text collate "C"`.execute(db);
+      }
+      await sql`create extension if not exists pg_trgm`.execute(db);
+      await sql`create index users_search_trgm on users using gin (search_text gin_trgm_ops)`.execute(db);
+    } else {
+      await sql`create virtual table users_search using fts5(user_id unindexed, search_text, tokenize = 'trigram')`.execute(db);
+      await sql`insert into users_search (user_id, search_text) select id, search_text from users`.execute(db);
+      await sql`create trigger users_search_insert after insert on users begin
+        insert into users_search (user_id, search_text) values (new.id, new.search_text); end`.execute(db);
+      await sql`create trigger users_search_update after update of search_text on users begin
+        delete from users_search where user_id = old.id;
+        insert into users_search (user_id, search_text) values (new.id, new.search_text); end`.execute(db);
+      await sql`create trigger users_search_delete after delete on users begin
+        delete from users_search where user_id = old.id; end`.execute(db);
+    }
+    await db.schema.createIndex('users_full_name_key').on('users').column('full_name_key').execute();
+    await db.schema.createIndex('users_last_name_key').on('users').column('last_name_key').execute();
   },
 };
 

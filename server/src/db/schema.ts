@@ -22,6 +22,11 @@ export interface UsersTable {
   favorite_quote: string;
   security_question: string;
   security_answer_hash: string;
+  /** Lower-cased "first last", for prefix search. */
+  full_name_key: Generated<string>;
+  last_name_key: Generated<string>;
+  /** Lower-cased "username first last", for substring search. */
+  search_text: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -35,12 +40,31 @@ export interface SessionsTable {
   expires_at: string;
 }
 
+/** One row per pair of members, whoever asked first. */
+export interface FriendshipsTable {
+  pair_key: string;
+  requester_id: string;
+  addressee_id: string;
+  status: 'pending' | 'accepted';
+  created_at: string;
+  updated_at: string;
+}
+
+/** The substring index of SQLite (FTS5, trigram); PostgreSQL uses pg_trgm on users.search_text. */
+export interface UsersSearchTable {
+  user_id: string;
+  search_text: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  friendships: FriendshipsTable;
+  users_search: UsersSearchTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type FriendshipRow = Selectable<FriendshipsTable>;

@@ -19,6 +19,7 @@ import { removeUpload, storeAvatar } from '../../lib/images.ts';
 import { hashSecret, normaliseAnswer, verifyDecoy, verifySecret } from '../../lib/passwords.ts';
 import { hashToken, newReferralCode, newToken } from '../../lib/tokens.ts';
 import { userRowToUser } from '../users/mapping.ts';
+import { searchKeys } from '../users/searchKeys.ts';
 import * as repo from './repository.ts';
 
 export interface AuthDeps {
@@ -48,10 +49,12 @@ export const AUTH_MESSAGES = {
 
 const clock = (deps: AuthDeps) => (deps.now ? deps.now() : new Date());
 
-function conflictFrom(error: Error): Conflict {
-  return /email/i.test(violatedColumn(error))
-    ? new Conflict(AUTH_MESSAGES.emailTaken)
-    : new Conflict(AUTH_MESSAGES.usernameTaken);
+/** A unique violation on username or email is the member's conflict; any other is our failure. */
+function conflictFrom(error: Error): Error {
+  const column = violatedColumn(error);
+  if (/email/i.test(column)) return new Conflict(AUTH_MESSAGES.emailTaken);
+  if (/username/i.test(column)) return new Conflict(AUTH_MESSAGES.usernameTaken);
+  return error;
 }
 
 export async function issueSession(deps: AuthDeps, userId: string, remember: boolean): Promise<IssuedSession> {
@@ -98,11 +101,12 @@ export async function signup(
   if (await repo.isUsernameTaken(deps.db, input.username)) throw new Conflict(AUTH_MESSAGES.usernameTaken);
   if (await repo.isEmailTaken(deps.db, input.email)) throw new Conflict(AUTH_MESSAGES.emailTaken);
 
-  const [passwordHash, answerHash, avatar] = await Promise.all([
+  const [passwordHash, answerHash] = await Promise.all([
     hashSecret(input.password),
     input.securityAnswer.trim() ? hashSecret(normaliseAnswer(input.securityAnswer)) : Promise.resolve(''),
-    storeAvatar(profilePic as Buffer, deps.uploadsDir),
   ]);
+  // Stored last, so nothing before the insert can leave the file behind.
+  const avatar = await storeAvatar(profilePic as Buffer, deps.uploadsDir);
   const now = clock(deps).toISOString();
   const id = randomUUID();
   try {
@@ -124,6 +128,7 @@ export async function signup(
       favorite_quote: input.favoriteQuote.trim(),
       security_question: input.securityQuestion.trim(),
       security_answer_hash: answerHash,
+      ...searchKeys(input.username.trim(), input.firstName.trim(), input.lastName.trim()),
       created_at: now,
       updated_at: now,
     });
@@ -239,6 +244,12 @@ export async function updateProfile(
     update.interests = JSON.stringify(patch.interests);
   }
   if (patch.theme !== undefined) update.theme = patch.theme;
+  if (update.username !== undefined || update.first_name !== undefined || update.last_name !== undefined) {
+    Object.assign(
+      update,
+      searchKeys(update.username ?? user.username, update.first_name ?? user.first_name, update.last_name ?? user.last_name),
+    );
+  }
 
   const previousAvatar = user.profile_image;
   if (profilePic) {

@@ -1,0 +1,162 @@
+import type { Db } from '../../db/index.ts';
+import type { FriendshipRow, UserRow } from '../../db/schema.ts';
+
+export function findFriendship(db: Db, pairKey: string): Promise<FriendshipRow | undefined> {
+  return db.selectFrom('friendships').selectAll().where('pair_key', '=', pairKey).executeTakeFirst();
+}
+
+export function findFriendships(db: Db, pairKeys: readonly string[]): Promise<FriendshipRow[]> {
+  if (pairKeys.length === 0) return Promise.resolve([]);
+  return db.selectFrom('friendships').selectAll().where('pair_key', 'in', pairKeys).execute();
+}
+
+/** Inserts a pending request unless the pair already has a row; answers whether it inserted. */
+export async function insertRequest(
+  db: Db,
+  row: { pairKey: string; requesterId: string; addresseeId: string; now: string },
+): Promise<boolean> {
+  const result = await db
+    .insertInto('friendships')
+    .values({
+      pair_key: row.pairKey,
+      requester_id: row.requesterId,
+      addressee_id: row.addresseeId,
+      status: 'pending',
+      created_at: row.now,
+      updated_at: row.now,
+    })
+    .onConflict((conflict) => conflict.column('pair_key').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Turns a pending request sent by `requesterId` into a friendship; answers whether it did. */
+export async function acceptPending(db: Db, pairKey: string, requesterId: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('friendships')
+    .set({ status: 'accepted', updated_at: now })
+    .where('pair_key', '=', pairKey)
+    .where('status', '=', 'pending')
+    .where('requester_id', '=', requesterId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Deletes a pending request sent by `requesterId`; answers whether it did. */
+export async function deletePending(db: Db, pairKey: string, requesterId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('friendships')
+    .where('pair_key', '=', pairKey)
+    .where('status', '=', 'pending')
+    .where('requester_id', '=', requesterId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function deleteAccepted(db: Db, pairKey: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('friendships')
+    .where('pair_key', '=', pairKey)
+    .where('status', '=', 'accepted')
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export interface FriendshipWithUser {
+  friendship: FriendshipRow;
+  user: UserRow;
+}
+
+const LIST_LIMIT = 500;
+
+/**
+ * Friendships of one side, joined to the member on the other side: `side` is the column naming
+ * `userId`, and the other column names whom to show.
+ */
+async function listSide(
+  db: Db,
+  userId: string,
+  side: 'requester_id' | 'addressee_id',
+  status: 'pending' | 'accepted',
+): Promise<FriendshipWithUser[]> {
+  const other = side === 'requester_id' ? 'friendships.addressee_id' : 'friendships.requester_id';
+  const rows = await db
+    .selectFrom('friendships')
+    .innerJoin('users', 'users.id', other)
+    .selectAll('users')
+    .select([
+      'friendships.pair_key as f_pair_key',
+      'friendships.requester_id as f_requester_id',
+      'friendships.addressee_id as f_addressee_id',
+      'friendships.status as f_status',
+      'friendships.created_at as f_created_at',
+      'friendships.updated_at as f_updated_at',
+    ])
+    .where(`friendships.${side}`, '=', userId)
+    .where('friendships.status', '=', status)
+    .orderBy('friendships.updated_at', 'desc')
+    .limit(LIST_LIMIT)
+    .execute();
+  return rows.map(split);
+}
+
+/** Pending requests sent to a member, newest first, each with its sender. */
+export function incomingRequests(db: Db, userId: string): Promise<FriendshipWithUser[]> {
+  return listSide(db, userId, 'addressee_id', 'pending');
+}
+
+/** Pending requests a member sent, newest first, each with its receiver. */
+export function outgoingRequests(db: Db, userId: string): Promise<FriendshipWithUser[]> {
+  return listSide(db, userId, 'requester_id', 'pending');
+}
+
+/** A member's friends, most recent friendship first, each with the other member. */
+export async function friendsOf(db: Db, userId: string): Promise<FriendshipWithUser[]> {
+  const [asked, answered] = await Promise.all([
+    listSide(db, userId, 'requester_id', 'accepted'),
+    listSide(db, userId, 'addressee_id', 'accepted'),
+  ]);
+  return [...asked, ...answered]
+    .sort((a, b) => b.friendship.updated_at.localeCompare(a.friendship.updated_at))
+    .slice(0, LIST_LIMIT);
+}
+
+type Joined = UserRow & {
+  f_pair_key: string;
+  f_requester_id: string;
+  f_addressee_id: string;
+  f_status: 'pending' | 'accepted';
+  f_created_at: string;
+  f_updated_at: string;
+};
+
+function split(row: Joined): FriendshipWithUser {
+  const { f_pair_key, f_requester_id, f_addressee_id, f_status, f_created_at, f_updated_at, ...user } = row;
+  return {
+    friendship: {
+      pair_key: f_pair_key,
+      requester_id: f_requester_id,
+      addressee_id: f_addressee_id,
+      status: f_status,
+      created_at: f_created_at,
+      updated_at: f_updated_at,
+    },
+    user,
+  };
+}
+
+export async function countFriendships(db: Db, userId: string) {
+  const count = (query: ReturnType<typeof base>) =>
+    query.select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow();
+  const base = () => db.selectFrom('friendships');
+  const [incoming, outgoing, friends] = await Promise.all([
+    count(base().where('addressee_id', '=', userId).where('status', '=', 'pending')),
+    count(base().where('requester_id', '=', userId).where('status', '=', 'pending')),
+    count(
+      base()
+        .where('status', '=', 'accepted')
+        .where((eb) => eb.or([eb('requester_id', '=', userId), eb('addressee_id', '=', userId)])),
+    ),
+  ]);
+  return { incoming: Number(incoming.n), outgoing: Number(outgoing.n), friends: Number(friends.n) };
+}

@@ -1,0 +1,179 @@
+import {
+  type FriendCounts,
+  type FriendListItem,
+  type FriendStatus,
+  type MemberSummary,
+  pairKey,
+} from '../../../../src/contracts/friends.ts';
+import type { FriendEvent, FriendEventPayload } from '../../../../src/contracts/realtime.ts';
+import type { Db } from '../../db/index.ts';
+import type { FriendshipRow, UserRow } from '../../db/schema.ts';
+import { Forbidden, Invalid, NotFound } from '../../errors.ts';
+import { findUserById, findUserByUsername } from '../auth/repository.ts';
+import { profileImageUrl } from '../users/mapping.ts';
+import * as repo from './repository.ts';
+
+export interface FriendDeps {
+  db: Db;
+  /** Tells both members' tabs what happened (the realtime plugin in the app, a recorder in tests). */
+  publish: (event: FriendEvent, payload: FriendEventPayload) => void;
+  now?: () => Date;
+}
+
+export const FRIEND_MESSAGES = {
+  self: 'Cannot friend yourself',
+  unknown: 'No member matches that user id or username.',
+  onlySenderCancels: 'Only the member who sent a request can cancel it.',
+  onlyReceiverAccepts: 'Only the member who received a request can accept it.',
+  onlyReceiverDeclines: 'Only the member who received a request can decline it.',
+  alreadyFriends: 'You are already friends.',
+  notFriends: 'You are not friends.',
+  nothingToAccept: 'There is no friend request to accept.',
+} as const;
+
+export interface Target {
+  userId?: string | undefined;
+  username?: string | undefined;
+}
+
+const stamp = (deps: FriendDeps) => (deps.now ? deps.now() : new Date()).toISOString();
+
+/** The other member of a friend call, by id first, then username; never oneself. */
+export async function resolveTarget(deps: FriendDeps, me: UserRow, target: Target): Promise<UserRow> {
+  const other = await resolveOwner(deps, target);
+  if (other.id === me.id) throw new Invalid(FRIEND_MESSAGES.self);
+  return other;
+}
+
+/** A pair's status seen from `viewerId`, in the client's words. */
+export function statusFor(viewerId: string, row: FriendshipRow | undefined): FriendStatus {
+  if (!row) return 'none';
+  if (row.status === 'accepted') return 'friends';
+  return row.requester_id === viewerId ? 'pending' : 'incoming';
+}
+
+function emit(deps: FriendDeps, event: FriendEvent, from: string, to: string) {
+  deps.publish(event, { fromUserId: from, toUserId: to, pairKey: pairKey(from, to) });
+}
+
+export async function getStatus(deps: FriendDeps, me: UserRow, target: Target): Promise<FriendStatus> {
+  const other = await resolveOwner(deps, target);
+  if (other.id === me.id) return 'self';
+  return statusFor(me.id, await repo.findFriendship(deps.db, pairKey(me.id, other.id)));
+}
+
+/** Sends a request; a request to someone who already asked you accepts theirs. Repeats change nothing. */
+export async function sendRequest(deps: FriendDeps, me: UserRow, target: Target): Promise<FriendStatus> {
+  const other = await resolveTarget(deps, me, target);
+  const key = pairKey(me.id, other.id);
+  const now = stamp(deps);
+  if (await repo.insertRequest(deps.db, { pairKey: key, requesterId: me.id, addresseeId: other.id, now })) {
+    emit(deps, 'friend:request:created', me.id, other.id);
+    return 'pending';
+  }
+  if (await repo.acceptPending(deps.db, key, other.id, now)) {
+    emit(deps, 'friend:accepted', me.id, other.id);
+    return 'friends';
+  }
+  return statusFor(me.id, await repo.findFriendship(deps.db, key));
+}
+
+export async function cancelRequest(deps: FriendDeps, me: UserRow, target: Target): Promise<FriendStatus> {
+  const other = await resolveTarget(deps, me, target);
+  const key = pairKey(me.id, other.id);
+  if (await repo.deletePending(deps.db, key, me.id)) {
+    emit(deps, 'friend:request:canceled', me.id, other.id);
+    return 'none';
+  }
+  const status = statusFor(me.id, await repo.findFriendship(deps.db, key));
+  if (status === 'incoming') throw new Forbidden(FRIEND_MESSAGES.onlySenderCancels);
+  if (status === 'friends') throw new Forbidden(FRIEND_MESSAGES.alreadyFriends);
+  return status;
+}
+
+export async function acceptRequest(deps: FriendDeps, me: UserRow, target: Target): Promise<FriendStatus> {
+  const other = await resolveTarget(deps, me, target);
+  const key = pairKey(me.id, other.id);
+  if (await repo.acceptPending(deps.db, key, other.id, stamp(deps))) {
+    emit(deps, 'friend:accepted', me.id, other.id);
+    return 'friends';
+  }
+  const status = statusFor(me.id, await repo.findFriendship(deps.db, key));
+  if (status === 'pending') throw new Forbidden(FRIEND_MESSAGES.onlyReceiverAccepts);
+  if (status === 'none') throw new NotFound(FRIEND_MESSAGES.nothingToAccept);
+  return status;
+}
+
+export async function declineRequest(deps: FriendDeps, me: UserRow, target: Target): Promise<FriendStatus> {
+  const other = await resolveTarget(deps, me, target);
+  const key = pairKey(me.id, other.id);
+  if (await repo.deletePending(deps.db, key, other.id)) {
+    emit(deps, 'friend:declined', me.id, other.id);
+    return 'none';
+  }
+  const status = statusFor(me.id, await repo.findFriendship(deps.db, key));
+  if (status === 'pending') throw new Forbidden(FRIEND_MESSAGES.onlyReceiverDeclines);
+  if (status === 'friends') throw new Forbidden(FRIEND_MESSAGES.alreadyFriends);
+  return status;
+}
+
+export async function unfriend(deps: FriendDeps, me: UserRow, target: Target): Promise<FriendStatus> {
+  const other = await resolveTarget(deps, me, target);
+  const key = pairKey(me.id, other.id);
+  if (await repo.deleteAccepted(deps.db, key)) {
+    emit(deps, 'friend:removed', me.id, other.id);
+    return 'none';
+  }
+  const status = statusFor(me.id, await repo.findFriendship(deps.db, key));
+  if (status !== 'none') throw new Forbidden(FRIEND_MESSAGES.notFriends);
+  return status;
+}
+
+export function memberSummary(row: UserRow): MemberSummary {
+  return {
+    _id: row.id,
+    id: row.id,
+    username: row.username,
+    fullName: [row.first_name, row.last_name].filter(Boolean).join(' '),
+    profileImage: profileImageUrl(row),
+  };
+}
+
+function listItem({ friendship, user }: repo.FriendshipWithUser): FriendListItem {
+  const summary = memberSummary(user);
+  return {
+    _id: friendship.pair_key,
+    requestId: friendship.pair_key,
+    user: summary,
+    fromUserId: friendship.requester_id,
+    toUserId: friendship.addressee_id,
+    username: summary.username,
+    profileImage: summary.profileImage,
+    createdAt: friendship.status === 'accepted' ? friendship.updated_at : friendship.created_at,
+  };
+}
+
+export async function incoming(deps: FriendDeps, me: UserRow): Promise<FriendListItem[]> {
+  return (await repo.incomingRequests(deps.db, me.id)).map(listItem);
+}
+
+export async function outgoing(deps: FriendDeps, me: UserRow): Promise<FriendListItem[]> {
+  return (await repo.outgoingRequests(deps.db, me.id)).map(listItem);
+}
+
+export async function friends(deps: FriendDeps, userId: string): Promise<FriendListItem[]> {
+  return (await repo.friendsOf(deps.db, userId)).map(listItem);
+}
+
+export function counts(deps: FriendDeps, me: UserRow): Promise<FriendCounts> {
+  return repo.countFriendships(deps.db, me.id);
+}
+
+/** Whose friends to list: a member named by id or username (oneself included). */
+export async function resolveOwner(deps: FriendDeps, target: Target): Promise<UserRow> {
+  const owner =
+    (target.userId ? await findUserById(deps.db, target.userId) : undefined) ??
+    (target.username ? await findUserByUsername(deps.db, target.username) : undefined);
+  if (!owner) throw new NotFound(FRIEND_MESSAGES.unknown);
+  return owner;
+}

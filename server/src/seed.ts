@@ -1,0 +1,217 @@
+/**
+ * `npm run seed`: adds a few demo members so Orbit can be tried at once. Each goes through the
+ * same signup rules as the form (validation, hashing, avatar re-encoding). Members that already
+ * exist are left as they are, so running it twice changes nothing. Passwords are random and
+ * printed once, when a member is created.
+ */
+import { randomInt } from 'node:crypto';
+import sharp from 'sharp';
+import { SIGNUP_INTERESTS } from '../../src/contracts/interests.ts';
+import { loadConfig } from './config.ts';
+import { createDatabase } from './db/index.ts';
+import { migrateToLatest } from './db/migrations.ts';
+import { Conflict } from './errors.ts';
+import * as auth from './features/auth/service.ts';
+
+interface DemoMember {
+  username: string;
+  firstName: string;
+  lastName: string;
+  birthday: string;
+  interests: string[];
+  securityQuestion: string;
+  securityAnswer: string;
+  favoriteQuote: string;
+  /** Two colours of the avatar's nebula. */
+  colours: [string, string];
+}
+
+const MEMBERS: DemoMember[] = [
+  {
+    username: 'astra.vega',
+    firstName: 'Astra',
+    lastName: 'Vega',
+    birthday: '1994-03-14',
+    interests: ['Science', 'Photography', 'Travel', 'Writing'],
+    securityQuestion: 'What was the name of your first telescope?',
+    securityAnswer: 'Little Dipper',
+    favoriteQuote: 'Somewhere, something incredible is waiting to be known.',
+    colours: ['#7c3aed', '#1e3a8a'],
+  },
+  {
+    username: 'orion_hale',
+    firstName: 'Orion',
+    lastName: 'Hale',
+    birthday: '1988-11-02',
+    interests: ['Fitness', 'Sports', 'Music', 'Tech'],
+    securityQuestion: 'In which city were you born?',
+    securityAnswer: 'Lisbon',
+    favoriteQuote: 'Keep your eyes on the stars and your feet on the ground.',
+    colours: ['#0ea5e9', '#312e81'],
+  },
+  {
+    username: 'luna-park',
+    firstName: 'Luna',
+    lastName: 'Park',
+    birthday: '1999-07-20',
+    interests: ['Art', 'Anime', 'Comics', 'Fashion', 'Music'],
+    securityQuestion: 'What was your childhood nickname?',
+    securityAnswer: 'Moonbeam',
+    favoriteQuote: 'The moon is a loyal companion.',
+    colours: ['#db2777', '#3b0764'],
+  },
+  {
+    username: 'kai.nebula',
+    firstName: 'Kai',
+    lastName: 'Okafor',
+    birthday: '1991-01-30',
+    interests: ['Coding', 'Gaming', 'Streaming', 'Tech', 'DIY'],
+    securityQuestion: 'What was the model of your first computer?',
+    securityAnswer: 'Commodore 64',
+    favoriteQuote: 'Any sufficiently advanced technology is indistinguishable from magic.',
+    colours: ['#14b8a6', '#1e1b4b'],
+  },
+  {
+    username: 'selene_m',
+    firstName: 'Selene',
+    lastName: 'Moreau',
+    birthday: '1985-09-09',
+    interests: ['History', 'Education', 'Food', 'Travel'],
+    securityQuestion: 'What is your favourite constellation?',
+    securityAnswer: 'Cassiopeia',
+    favoriteQuote: 'We are all in the gutter, but some of us are looking at the stars.',
+    colours: ['#f59e0b', '#4c1d95'],
+  },
+  {
+    username: 'rigel.stone',
+    firstName: 'Rigel',
+    lastName: 'Stone',
+    birthday: '2001-05-04',
+    interests: ['Movies', 'Pets', 'Finance', 'Business', 'News'],
+    securityQuestion: "What was your first pet's name?",
+    securityAnswer: 'Comet',
+    favoriteQuote: 'The cosmos is within us. We are made of star-stuff.',
+    colours: ['#22c55e', '#172554'],
+  },
+];
+
+const ALPHABET = {
+  upper: 'ABCDEFGHJKLMNPQRSTUVWXYZ',
+  lower: 'abcdefghijkmnopqrstuvwxyz',
+  digit: '23456789',
+  symbol: '!#%*+-=?@',
+};
+
+/** 14 characters with at least one of each class the password policy asks for. */
+function newPassword(): string {
+  const pick = (set: string) => set[randomInt(set.length)] ?? '';
+  const all = Object.values(ALPHABET).join('');
+  const chars = [
+    ...Object.values(ALPHABET).map(pick),
+    ...Array.from({ length: 10 }, () => pick(all)),
+  ];
+  for (let i = chars.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [chars[i], chars[j]] = [chars[j] ?? '', chars[i] ?? ''];
+  }
+  return chars.join('');
+}
+
+/** Initials on a nebula-like gradient with a scatter of stars, drawn locally. */
+function avatar(member: DemoMember): Promise<Buffer> {
+  const [glow, deep] = member.colours;
+  const initials = `${member.firstName[0] ?? ''}${member.lastName[0] ?? ''}`.toUpperCase();
+  let seed = [...member.username].reduce((sum, char) => sum * 31 + char.charCodeAt(0), 7) >>> 0;
+  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) % 10_000) / 10_000;
+  const stars = Array.from(
+    { length: 40 },
+    () =>
+      `<circle cx="${(random() * 512).toFixed(1)}" cy="${(random() * 512).toFixed(1)}" r="${(0.6 + random() * 1.8).toFixed(1)}" fill="#fff" fill-opacity="${(0.35 + random() * 0.6).toFixed(2)}"/>`,
+  ).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512" viewBox="0 0 512 512">
+  <defs>
+    <radialGradient id="nebula" cx="0.3" cy="0.25" r="0.95">
+      <stop offset="0" stop-color="${glow}"/>
+      <stop offset="0.55" stop-color="${deep}"/>
+      <stop offset="1" stop-color="#05060f"/>
+    </radialGradient>
+    <radialGradient id="haze" cx="0.8" cy="0.85" r="0.5">
+      <stop offset="0" stop-color="${glow}" stop-opacity="0.45"/>
+      <stop offset="1" stop-color="${glow}" stop-opacity="0"/>
+    </radialGradient>
+  </defs>
+  <rect width="512" height="512" fill="url(#nebula)"/>
+  <rect width="512" height="512" fill="url(#haze)"/>
+  ${stars}
+  <text x="256" y="256" dy="0.35em" text-anchor="middle" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif"
+    font-size="200" font-weight="700" fill="#ffffff" fill-opacity="0.95">${initials}</text>
+</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+async function main() {
+  const config = loadConfig();
+  const { db, dialect } = createDatabase(config);
+  await migrateToLatest(db);
+  const deps: auth.AuthDeps = { db, uploadsDir: config.uploadsDir, session: config.session };
+  const where = dialect === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : config.sqlitePath;
+  console.log(`Seeding demo members into ${where}\n`);
+
+  const rows: [string, string, string][] = [];
+  try {
+    for (const member of MEMBERS) {
+      const email = `${member.username}@orbit.example`;
+      if (!(await auth.isUsernameAvailable(deps, member.username))) {
+        rows.push([member.username, '(exists, unchanged)', email]);
+        continue;
+      }
+      const password = newPassword();
+      try {
+        const { session } = await auth.signup(
+          deps,
+          {
+            username: member.username,
+            email,
+            password,
+            firstName: member.firstName,
+            lastName: member.lastName,
+            birthday: member.birthday,
+            referral: '',
+            interests: member.interests.filter((interest) => SIGNUP_INTERESTS.includes(interest)),
+            securityQuestion: member.securityQuestion,
+            securityAnswer: member.securityAnswer,
+            favoriteQuote: member.favoriteQuote,
+          },
+          await avatar(member),
+        );
+        // Signing up also signs in; the seed keeps no session.
+        await auth.logout(deps, session.sessionId);
+        rows.push([member.username, password, email]);
+      } catch (error) {
+        if (!(error instanceof Conflict)) throw error;
+        rows.push([member.username, `(skipped: ${error.message})`, email]);
+      }
+    }
+  } finally {
+    await db.destroy();
+  }
+
+  const widths = [0, 1, 2].map((i) =>
+    Math.max(...[['username', 'password', 'email'], ...rows].map((row) => row[i]?.length ?? 0)),
+  );
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('   ')
+      .trimEnd();
+  console.log(line(['username', 'password', 'email']));
+  console.log(line(widths.map((width) => '-'.repeat(width))));
+  for (const row of rows) console.log(line(row));
+  const port = process.env.PORT ?? '5000';
+  console.log(
+    `\nLog in at http://localhost:${port}/landing with a username (or email) and its password.`,
+  );
+  console.log('Security answers, for the forgot-password flow, are in server/src/seed.ts.');
+}
+
+await main();

@@ -1,0 +1,114 @@
+/** Friend relations (SPEC §3, §4.1, §7.3; DECISIONS.md "Friends"). */
+import { z } from 'zod';
+
+/** The client's words for a pair's status. */
+export const FRIEND_STATUSES = ['self', 'none', 'pending', 'incoming', 'friends'] as const;
+export type FriendStatus = (typeof FRIEND_STATUSES)[number];
+
+/** The profile page's words for the same (SPEC §3). */
+export type ProfileFriendStatus = Uppercase<FriendStatus>;
+
+/** Server words normalised as SPEC §3 says; anything unknown is none. */
+export function normaliseFriendStatus(word: unknown): FriendStatus {
+  const value = typeof word === 'string' ? word.trim().toLowerCase() : '';
+  switch (value) {
+    case 'self':
+    case 'none':
+    case 'pending':
+    case 'incoming':
+    case 'friends':
+      return value;
+    case 'friend':
+      return 'friends';
+    case 'received':
+      return 'incoming';
+    case 'sent':
+    case 'requested':
+      return 'pending';
+    default:
+      return 'none';
+  }
+}
+
+/** Ranks for the optimistic guard (SPEC §4.1): a realtime update may not lower a fresh local status. */
+export const FRIEND_STATUS_RANK: Record<FriendStatus, number> = {
+  none: 0,
+  incoming: 1,
+  pending: 1,
+  friends: 2,
+  self: 3,
+};
+
+/** Both ids sorted and joined with a colon: one key per pair, whoever asks. */
+export function pairKey(a: string, b: string): string {
+  return a < b ? `${a}:${b}` : `${b}:${a}`;
+}
+
+const id = z.string().trim().max(100).optional();
+const name = z.string().trim().max(100).optional();
+
+/** A friend call names the other member by id or username (SPEC §5 "Friends"). */
+export const FriendTargetBody = z
+  .object({ toUserId: id, fromUserId: id, userId: id, username: name })
+  .refine((body) => Boolean(body.toUserId || body.fromUserId || body.userId || body.username), {
+    message: 'Name the member by user id or username.',
+  });
+export type FriendTargetBody = z.input<typeof FriendTargetBody>;
+
+export const FriendStatusQuery = z
+  .object({ userId: id, username: name })
+  .refine((query) => Boolean(query.userId || query.username), {
+    message: 'Name the member by user id or username.',
+  });
+
+export interface FriendStatusResponse {
+  status: FriendStatus;
+}
+
+export interface FriendCounts {
+  incoming: number;
+  outgoing: number;
+  friends: number;
+}
+
+/** A member as lists and search rows show them. */
+export interface MemberSummary {
+  _id: string;
+  id: string;
+  username: string;
+  fullName: string;
+  profileImage: string;
+}
+
+/** An entry of the incoming, outgoing or friends list (SPEC §3 "Friend request list item"). */
+export interface FriendListItem {
+  /** The pair key: stable per pair, the request's id while it is pending. */
+  _id: string;
+  requestId: string;
+  user: MemberSummary;
+  fromUserId: string;
+  toUserId: string;
+  username: string;
+  profileImage: string;
+  createdAt: string;
+}
+
+export interface FriendListResponse {
+  results: FriendListItem[];
+}
+
+export const SearchQuery = z.object({
+  q: z.string().max(100).default(''),
+  limit: z.coerce.number().int().min(1).max(12).default(12),
+});
+
+/** A search row with the viewer's friend flags filled in (SPEC §3, DECISIONS.md "Friends"). */
+export interface SearchResult extends MemberSummary {
+  isFriend: boolean;
+  requestPending: boolean;
+  incomingPending: boolean;
+}
+
+export interface SearchResponse {
+  users: SearchResult[];
+}
