@@ -5,6 +5,7 @@ import { Avatar } from '../components/Avatar.tsx';
 import { avatarUrl } from '../components/avatarUrl.ts';
 import { Logo } from '../components/Logo.tsx';
 import { useSession } from '../features/auth/store.ts';
+import { HeaderSearch } from '../features/search/HeaderSearch.tsx';
 import { ThemeToggle } from '../features/theme/ThemeToggle.tsx';
 import { readLocal } from '../lib/storage.ts';
 import { Bell } from './Bell.tsx';
@@ -38,17 +39,7 @@ export function TopBar() {
         <Logo size={40} />
         <span className="top-bar-name">{PRODUCT_NAME}</span>
       </Link>
-      <form className="top-bar-search" role="search" onSubmit={(event) => event.preventDefault()}>
-        <label htmlFor="member-search" className="visually-hidden">
-          Search members
-        </label>
-        <input
-          id="member-search"
-          type="search"
-          placeholder={`Search ${PRODUCT_NAME} users...`}
-          autoComplete="off"
-        />
-      </form>
+      <HeaderSearch />
       <div className="top-bar-actions">
         <ThemeToggle />
         <Bell />

@@ -1,13 +1,40 @@
+import { type ReactNode, Suspense, lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
-import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage.tsx';
 import { LandingPage } from '../features/auth/LandingPage.tsx';
-import { SignupPage } from '../features/auth/SignupPage.tsx';
 import { useSession } from '../features/auth/store.ts';
-import { CreatorsHubPage, InProgressPage, SpaceHubPage } from '../features/placeholders/Placeholders.tsx';
-import { OwnProfileRedirect, ProfilePage } from '../features/profile/ProfilePage.tsx';
-import { SettingsPage } from '../features/settings/SettingsPage.tsx';
 import { RequireAuth } from './RequireAuth.tsx';
-import { Shell } from './Shell.tsx';
+
+// Signed-out visitors load only the landing page; everything else arrives when it is needed.
+const SignupPage = lazy(() => import('../features/auth/SignupPage.tsx').then((m) => ({ default: m.SignupPage })));
+const ForgotPasswordPage = lazy(() =>
+  import('../features/auth/ForgotPasswordPage.tsx').then((m) => ({ default: m.ForgotPasswordPage })),
+);
+const Shell = lazy(() => import('./Shell.tsx').then((m) => ({ default: m.Shell })));
+const ProfilePage = lazy(() => import('../features/profile/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })));
+const OwnProfileRedirect = lazy(() =>
+  import('../features/profile/ProfilePage.tsx').then((m) => ({ default: m.OwnProfileRedirect })),
+);
+const SettingsPage = lazy(() =>
+  import('../features/settings/SettingsPage.tsx').then((m) => ({ default: m.SettingsPage })),
+);
+const placeholders = () => import('../features/placeholders/Placeholders.tsx');
+const SpaceHubPage = lazy(() => placeholders().then((m) => ({ default: m.SpaceHubPage })));
+const CreatorsHubPage = lazy(() => placeholders().then((m) => ({ default: m.CreatorsHubPage })));
+const InProgressPage = lazy(() => placeholders().then((m) => ({ default: m.InProgressPage })));
+
+function Loading({ children }: { children: ReactNode }) {
+  return (
+    <Suspense
+      fallback={
+        <p className="centered-page" role="status">
+          Loading…
+        </p>
+      }
+    >
+      {children}
+    </Suspense>
+  );
+}
 
 /** `/`: spacehub when signed in; landing when signed out or still loading (SPEC §2.1). */
 function RootRedirect() {
@@ -27,25 +54,27 @@ export function AppRoutes() {
     <Routes>
       <Route path="/" element={<RootRedirect />} />
       <Route path="/landing" element={<LandingPage />} />
-      <Route path="/signup" element={<SignupPage />} />
-      <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="/signup" element={<Loading><SignupPage /></Loading>} />
+      <Route path="/forgot-password" element={<Loading><ForgotPasswordPage /></Loading>} />
       <Route
         element={
           <RequireAuth>
-            <Shell />
+            <Loading>
+              <Shell />
+            </Loading>
           </RequireAuth>
         }
       >
-        <Route path="/spacehub" element={<SpaceHubPage />} />
-        <Route path="/profile" element={<OwnProfileRedirect />} />
-        <Route path="/profile/:username" element={<ProfilePage />} />
-        <Route path="/settings" element={<SettingsPage />} />
-        <Route path="/store" element={<InProgressPage title="Store" />} />
-        <Route path="/events" element={<InProgressPage title="Events" />} />
-        <Route path="/blog" element={<InProgressPage title="Blog" />} />
-        <Route path="/podcast" element={<InProgressPage title="Podcast" />} />
-        <Route path="/creatorshub" element={<CreatorsHubPage />} />
-        <Route path="/creators" element={<CreatorsHubPage />} />
+        <Route path="/spacehub" element={<Loading><SpaceHubPage /></Loading>} />
+        <Route path="/profile" element={<Loading><OwnProfileRedirect /></Loading>} />
+        <Route path="/profile/:username" element={<Loading><ProfilePage /></Loading>} />
+        <Route path="/settings" element={<Loading><SettingsPage /></Loading>} />
+        <Route path="/store" element={<Loading><InProgressPage title="Store" /></Loading>} />
+        <Route path="/events" element={<Loading><InProgressPage title="Events" /></Loading>} />
+        <Route path="/blog" element={<Loading><InProgressPage title="Blog" /></Loading>} />
+        <Route path="/podcast" element={<Loading><InProgressPage title="Podcast" /></Loading>} />
+        <Route path="/creatorshub" element={<Loading><CreatorsHubPage /></Loading>} />
+        <Route path="/creators" element={<Loading><CreatorsHubPage /></Loading>} />
       </Route>
       <Route path="*" element={<UnknownPath />} />
     </Routes>

@@ -1,5 +1,4 @@
 /** Friend relations (SPEC §3, §4.1, §7.3; DECISIONS.md "Friends"). */
-import { z } from 'zod';
 
 /** The client's words for a pair's status. */
 export const FRIEND_STATUSES = ['self', 'none', 'pending', 'incoming', 'friends'] as const;
@@ -44,23 +43,6 @@ export function pairKey(a: string, b: string): string {
   return a < b ? `${a}:${b}` : `${b}:${a}`;
 }
 
-const id = z.string().trim().max(100).optional();
-const name = z.string().trim().max(100).optional();
-
-/** A friend call names the other member by id or username (SPEC §5 "Friends"). */
-export const FriendTargetBody = z
-  .object({ toUserId: id, fromUserId: id, userId: id, username: name })
-  .refine((body) => Boolean(body.toUserId || body.fromUserId || body.userId || body.username), {
-    message: 'Name the member by user id or username.',
-  });
-export type FriendTargetBody = z.input<typeof FriendTargetBody>;
-
-export const FriendStatusQuery = z
-  .object({ userId: id, username: name })
-  .refine((query) => Boolean(query.userId || query.username), {
-    message: 'Name the member by user id or username.',
-  });
-
 export interface FriendStatusResponse {
   status: FriendStatus;
 }
@@ -96,11 +78,6 @@ export interface FriendListItem {
 export interface FriendListResponse {
   results: FriendListItem[];
 }
-
-export const SearchQuery = z.object({
-  q: z.string().max(100).default(''),
-  limit: z.coerce.number().int().min(1).max(12).default(12),
-});
 
 /** A search row with the viewer's friend flags filled in (SPEC §3, DECISIONS.md "Friends"). */
 export interface SearchResult extends MemberSummary {

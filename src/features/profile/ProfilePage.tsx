@@ -6,6 +6,7 @@ import { HttpError } from '../../lib/http.ts';
 import { readLocal } from '../../lib/storage.ts';
 import { useSession } from '../auth/store.ts';
 import { type CurrentUser, normaliseUser } from '../auth/user.ts';
+import { FriendButtons } from '../friends/FriendButtons.tsx';
 import { profileApi } from './api.ts';
 import './ProfilePage.css';
 
@@ -82,6 +83,7 @@ export function ProfilePage() {
           {user.fullName && <p className="profile-fullname">{user.fullName}</p>}
           <blockquote className="profile-quote">{user.favoriteQuote || DEFAULT_QUOTE}</blockquote>
         </div>
+        {!isOwner && <FriendButtons userId={user.id} username={user.username} />}
       </section>
     </main>
   );

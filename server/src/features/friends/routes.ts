@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { FriendStatusQuery, FriendTargetBody, SearchQuery } from '../../../../src/contracts/friends.ts';
+import { FriendStatusQuery, FriendTargetBody, SearchQuery } from '../../../../src/contracts/friendsInput.ts';
 import { z } from 'zod';
 import { searchMembers } from '../users/search.ts';
 import * as friends from './service.ts';

@@ -1,0 +1,31 @@
+import { useEffect } from 'react';
+import { FRIEND_EVENTS } from '../contracts/realtime.ts';
+import { useSession } from '../features/auth/store.ts';
+import { connectFriendsAcrossTabs, receiveFriendEvent, scheduleCounts, useFriends } from '../features/friends/store.ts';
+import { connectSocket, disconnectSocket, onSocketEvent } from '../lib/socket.ts';
+
+/** With a member present the socket is connected and friend events flow into the store; without, it is closed. */
+export function useRealtime() {
+  const userId = useSession((state) => state.user?.id);
+  const username = useSession((state) => state.user?.username ?? '');
+
+  useEffect(() => connectFriendsAcrossTabs(), []);
+
+  useEffect(() => {
+    if (!userId) {
+      disconnectSocket();
+      useFriends.getState().reset();
+      return;
+    }
+    const unsubscribe = FRIEND_EVENTS.map((event) =>
+      onSocketEvent(event, (payload) => receiveFriendEvent(event, payload, userId)),
+    );
+    connectSocket({ id: userId, username });
+    scheduleCounts();
+    return () => {
+      for (const stop of unsubscribe) stop();
+    };
+  }, [userId, username]);
+
+  useEffect(() => () => disconnectSocket(), []);
+}

@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react';
+import { PROFILE_TOAST_MS } from '../../contracts/constants.ts';
+import { Dialog } from '../../components/Dialog.tsx';
+import { Toast } from '../../components/Toast.tsx';
+import { useToast } from '../../components/useToast.ts';
+import type { FriendAction } from './api.ts';
+import { useFriends } from './store.ts';
+import './FriendButtons.css';
+
+/** The toasts of SPEC §2.8 for each action's success and failure. */
+const TOASTS: Record<FriendAction, { ok: string | null; failed: string }> = {
+  request: { ok: 'Friend request sent', failed: 'Could not send request.' },
+  cancel: { ok: null, failed: 'Could not cancel.' },
+  accept: { ok: 'You are now friends', failed: 'Could not accept.' },
+  decline: { ok: null, failed: 'Could not decline.' },
+  unfriend: { ok: 'Removed from friends', failed: 'Could not unfriend.' },
+};
+
+/** Friend buttons on someone else's profile (SPEC §2.8 table). */
+export function FriendButtons({ userId, username }: { userId: string; username: string }) {
+  const status = useFriends((state) => state.statuses[userId]?.status);
+  const busy = useFriends((state) => Boolean(state.busy[userId]));
+  const fetchStatus = useFriends((state) => state.fetchStatus);
+  const act = useFriends((state) => state.act);
+  const [toast, showToast] = useToast(PROFILE_TOAST_MS);
+  const [confirming, setConfirming] = useState(false);
+
+  useEffect(() => {
+    fetchStatus(userId).catch((error: unknown) => console.warn('Could not load friend status', error));
+  }, [fetchStatus, userId]);
+
+  const run = async (action: FriendAction) => {
+    const ok = await act(action, userId, username);
+    const text = ok ? TOASTS[action].ok : TOASTS[action].failed;
+    if (text) showToast(text);
+  };
+
+  let buttons: React.ReactNode;
+  switch (status ?? 'loading') {
+    case 'none':
+      buttons = (
+        <button type="button" className="button primary" disabled={busy} onClick={() => void run('request')}>
+          Add
+        </button>
+      );
+      break;
+    case 'incoming':
+      buttons = (
+        <>
+          <button type="button" className="button primary" disabled={busy} onClick={() => void run('accept')}>
+            Accept
+          </button>
+          <button type="button" className="button" disabled={busy} onClick={() => void run('decline')}>
+            Decline
+          </button>
+        </>
+      );
+      break;
+    case 'pending':
+      buttons = (
+        <button type="button" className="button" disabled={busy} onClick={() => void run('cancel')}>
+          Cancel
+        </button>
+      );
+      break;
+    case 'friends':
+      buttons = (
+        <button type="button" className="button" disabled={busy} onClick={() => setConfirming(true)}>
+          Unfriend
+        </button>
+      );
+      break;
+    case 'self':
+    case 'loading':
+      buttons = null;
+      break;
+  }
+
+  return (
+    <div className="friend-buttons" aria-busy={busy || undefined}>
+      {buttons}
+      <Dialog
+        open={confirming}
+        title={`Unfriend @${username}?`}
+        onClose={() => setConfirming(false)}
+        actions={
+          <>
+            <button type="button" className="button" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button danger"
+              onClick={() => {
+                setConfirming(false);
+                void run('unfriend');
+              }}
+            >
+              Confirm Unfriend
+            </button>
+          </>
+        }
+      >
+        <p>You can add them again later. Your messages are not deleted.</p>
+      </Dialog>
+      <Toast message={toast} />
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import type { FriendCounts, FriendListItem, FriendStatus, SearchResult } from '../../contracts/friends.ts';
+import { normaliseFriendStatus } from '../../contracts/friends.ts';
+import { http } from '../../lib/http.ts';
+
+export type FriendAction = 'request' | 'cancel' | 'accept' | 'decline' | 'unfriend';
+
+/** Which body field names the other member for each call (SPEC §7.3). */
+const TARGET_FIELD: Record<FriendAction, 'toUserId' | 'fromUserId' | 'userId'> = {
+  request: 'toUserId',
+  cancel: 'toUserId',
+  accept: 'fromUserId',
+  decline: 'fromUserId',
+  unfriend: 'userId',
+};
+
+/** Lists may be a plain array or wrapped in results or items (SPEC §3). */
+export function readList<T>(body: unknown, ...keys: string[]): T[] {
+  if (Array.isArray(body)) return body as T[];
+  if (body && typeof body === 'object') {
+    for (const key of [...keys, 'results', 'items']) {
+      const value = (body as Record<string, unknown>)[key];
+      if (Array.isArray(value)) return value as T[];
+    }
+  }
+  return [];
+}
+
+async function statusOf(promise: Promise<unknown>): Promise<FriendStatus> {
+  const body = await promise;
+  return normaliseFriendStatus(body && typeof body === 'object' ? (body as { status?: unknown }).status : body);
+}
+
+export const friendsApi = {
+  status: (userId: string) =>
+    statusOf(http.get(`/api/users/friends/status?userId=${encodeURIComponent(userId)}`)),
+  act: (action: FriendAction, userId: string, username?: string) =>
+    statusOf(
+      http.post(`/api/users/friends/${action}`, {
+        [TARGET_FIELD[action]]: userId,
+        ...(username ? { username } : {}),
+      }),
+    ),
+  counts: () => http.get<FriendCounts>('/api/users/friends/counts'),
+  incoming: async () => readList<FriendListItem>(await http.get('/api/users/friends/incoming')),
+  outgoing: async () => readList<FriendListItem>(await http.get('/api/users/friends/outgoing')),
+  list: async (username?: string) =>
+    readList<FriendListItem>(
+      await http.get(`/api/users/friends/list${username ? `?username=${encodeURIComponent(username)}` : ''}`),
+    ),
+  search: async (q: string, signal: AbortSignal) =>
+    readList<SearchResult>(
+      await http.get(`/api/users/search?q=${encodeURIComponent(q)}&limit=12`, { signal }),
+      'users',
+    ),
+};

@@ -1,0 +1,128 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { receiveFriendChange, receiveFriendEvent, statusAfterEvent, useFriends } from './store.ts';
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+const statusOf = (userId: string) => useFriends.getState().statuses[userId]?.status;
+
+describe('the friends store', () => {
+  let fetchMock: ReturnType<typeof vi.fn<(url: string, init?: RequestInit) => Promise<Response>>>;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    useFriends.getState().reset();
+    fetchMock = vi.fn<(url: string, init?: RequestInit) => Promise<Response>>();
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('applies an action at once and keeps the server’s answer', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    fetchMock.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
+    const done = useFriends.getState().act('request', 'u2', 'orion');
+    expect(statusOf('u2')).toBe('pending');
+    expect(useFriends.getState().busy.u2).toBe(true);
+    answer(json({ status: 'friends' }));
+    await expect(done).resolves.toBe(true);
+    expect(statusOf('u2')).toBe('friends');
+    expect(useFriends.getState().busy.u2).toBeUndefined();
+  });
+
+  it('reverts to the previous status when the call fails', async () => {
+    useFriends.getState().applyRemote('u2', 'incoming');
+    fetchMock.mockResolvedValueOnce(json({ error: 'nope' }, 500));
+    await expect(useFriends.getState().act('accept', 'u2')).resolves.toBe(false);
+    expect(statusOf('u2')).toBe('incoming');
+  });
+
+  it('blocks a second action while one is running', async () => {
+    fetchMock.mockReturnValue(new Promise(() => undefined));
+    void useFriends.getState().act('request', 'u2');
+    await expect(useFriends.getState().act('cancel', 'u2')).resolves.toBe(false);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('ignores a realtime update that would lower the status for 2.5 s after a local action', async () => {
+    fetchMock.mockResolvedValueOnce(json({ status: 'friends' }));
+    await useFriends.getState().act('accept', 'u2');
+    useFriends.getState().applyRemote('u2', 'none');
+    expect(statusOf('u2')).toBe('friends');
+    vi.advanceTimersByTime(2_499);
+    useFriends.getState().applyRemote('u2', 'incoming');
+    expect(statusOf('u2')).toBe('friends');
+    vi.advanceTimersByTime(2);
+    useFriends.getState().applyRemote('u2', 'none');
+    expect(statusOf('u2')).toBe('none');
+  });
+
+  it('lets a realtime update raise the status during the guard', async () => {
+    fetchMock.mockResolvedValueOnce(json({ status: 'pending' }));
+    await useFriends.getState().act('request', 'u2');
+    useFriends.getState().applyRemote('u2', 'friends');
+    expect(statusOf('u2')).toBe('friends');
+  });
+
+  it('serves a status from the cache for 30 s, then asks again', async () => {
+    fetchMock.mockResolvedValueOnce(json({ status: 'friend' })).mockResolvedValueOnce(json({ status: 'none' }));
+    await expect(useFriends.getState().fetchStatus('u2')).resolves.toBe('friends');
+    vi.advanceTimersByTime(29_999);
+    await expect(useFriends.getState().fetchStatus('u2')).resolves.toBe('friends');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(2);
+    await expect(useFriends.getState().fetchStatus('u2')).resolves.toBe('none');
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('re-fetches a member’s status 300 ms after another tab changed it', async () => {
+    fetchMock.mockResolvedValue(json({ status: 'friends' }));
+    receiveFriendChange({ type: 'accepted', userId: 'u2' });
+    await vi.advanceTimersByTimeAsync(299);
+    expect(fetchMock).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetchMock.mock.calls[0]?.[0]).toContain('/api/users/friends/status?userId=u2');
+    await vi.waitFor(() => expect(statusOf('u2')).toBe('friends'));
+  });
+
+  it('ignores cross-tab messages without a member', () => {
+    receiveFriendChange({ type: 'accepted' });
+    receiveFriendChange(null);
+    vi.advanceTimersByTime(1_000);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('refreshes counts once, 350 ms after a burst of events', async () => {
+    fetchMock.mockResolvedValue(json({ incoming: 2, outgoing: 0, friends: 5 }));
+    const payload = { fromUserId: 'u2', toUserId: 'me', pairKey: 'me:u2' };
+    receiveFriendEvent('friend:request:created', payload, 'me');
+    await vi.advanceTimersByTimeAsync(200);
+    receiveFriendEvent('friend:request:canceled', payload, 'me');
+    await vi.advanceTimersByTimeAsync(349);
+    expect(fetchMock).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(useFriends.getState().counts).toEqual({ incoming: 2, outgoing: 0, friends: 5 }));
+  });
+});
+
+describe('reading friend events', () => {
+  const sent = { fromUserId: 'me', toUserId: 'u2', pairKey: 'me:u2' };
+  const received = { fromUserId: 'u2', toUserId: 'me', pairKey: 'me:u2' };
+  it('a request I sent is pending, one sent to me is incoming', () => {
+    expect(statusAfterEvent('friend:request:created', sent, 'me')).toBe('pending');
+    expect(statusAfterEvent('friend:request:created', received, 'me')).toBe('incoming');
+  });
+  it('accepted makes friends; canceled, declined and removed make none', () => {
+    expect(statusAfterEvent('friend:accepted', received, 'me')).toBe('friends');
+    for (const event of ['friend:request:canceled', 'friend:declined', 'friend:removed'] as const) {
+      expect(statusAfterEvent(event, sent, 'me')).toBe('none');
+    }
+  });
+  it('updates the other member of the pair', () => {
+    useFriends.getState().reset();
+    receiveFriendEvent('friend:request:created', received, 'me');
+    expect(useFriends.getState().statuses.u2?.status).toBe('incoming');
+  });
+});

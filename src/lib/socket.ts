@@ -1,0 +1,78 @@
+import { type Socket, io } from 'socket.io-client';
+import {
+  SOCKET_BASE_DELAY_MS,
+  SOCKET_CONNECT_TIMEOUT_MS,
+  SOCKET_RECONNECT_ATTEMPTS,
+} from '../contracts/constants.ts';
+import type { ClientToServerEvents, ServerToClientEvents } from '../contracts/realtime.ts';
+import { API_ORIGIN } from './apiHost.ts';
+import { readToken } from './storage.ts';
+
+export type OrbitSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+type EventName = keyof ServerToClientEvents;
+
+let socket: OrbitSocket | null = null;
+let member: { id: string; username: string } | null = null;
+const listeners = new Map<EventName, Set<(...args: never[]) => void>>();
+
+function leavePresence() {
+  socket?.emit('presence:leave');
+}
+
+/**
+ * One socket per tab while a member is signed in (SPEC §4.3): websocket only, credentials sent,
+ * up to 10 reconnects from 800 ms, 10 s to connect; presence is joined again after every connect.
+ */
+export function connectSocket(user: { id: string; username: string }): OrbitSocket {
+  if (socket && member?.id === user.id) return socket;
+  disconnectSocket();
+  member = user;
+  const created: OrbitSocket = io(API_ORIGIN, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    withCredentials: true,
+    auth: (callback) => callback(readToken() ? { token: readToken() } : {}),
+    reconnectionAttempts: SOCKET_RECONNECT_ATTEMPTS,
+    reconnectionDelay: SOCKET_BASE_DELAY_MS,
+    timeout: SOCKET_CONNECT_TIMEOUT_MS,
+  });
+  created.on('connect', () => {
+    if (member) created.emit('presence:join', { userId: member.id, username: member.username });
+  });
+  created.on('connect_error', (error) => console.warn('Realtime connection failed', error.message));
+  for (const [event, handlers] of listeners) {
+    for (const handler of handlers) created.on(event, handler as never);
+  }
+  window.addEventListener('pagehide', leavePresence);
+  socket = created;
+  return created;
+}
+
+export function disconnectSocket() {
+  window.removeEventListener('pagehide', leavePresence);
+  if (socket) {
+    leavePresence();
+    socket.disconnect();
+  }
+  socket = null;
+  member = null;
+}
+
+export function currentSocket(): OrbitSocket | null {
+  return socket;
+}
+
+/** Listens to a server event on this tab's socket, now and after any reconnect with a new socket. */
+export function onSocketEvent<E extends EventName>(event: E, handler: ServerToClientEvents[E]): () => void {
+  let set = listeners.get(event);
+  if (!set) {
+    set = new Set();
+    listeners.set(event, set);
+  }
+  set.add(handler);
+  socket?.on(event, handler as never);
+  return () => {
+    set.delete(handler);
+    socket?.off(event, handler as never);
+  };
+}
