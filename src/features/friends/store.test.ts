@@ -58,6 +58,27 @@ describe('the friends store', () => {
     expect(statusOf('u2')).toBe('none');
   });
 
+  it('asks the server again once the guard ends after ignoring an update', async () => {
+    fetchMock.mockImplementation((url: string) =>
+      Promise.resolve(
+        url.includes('/accept')
+          ? json({ status: 'friends' })
+          : url.includes('/status')
+            ? json({ status: 'none' })
+            : json({ incoming: 0, outgoing: 0, friends: 0 }),
+      ),
+    );
+    await useFriends.getState().act('accept', 'u2');
+    useFriends.getState().applyRemote('u2', 'none');
+    await vi.advanceTimersByTimeAsync(2_400);
+    expect(statusOf('u2')).toBe('friends');
+    const asked = () => fetchMock.mock.calls.filter(([url]) => url.includes('/status?userId=u2')).length;
+    expect(asked()).toBe(0);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(asked()).toBe(1);
+    await vi.waitFor(() => expect(statusOf('u2')).toBe('none'));
+  });
+
   it('lets a realtime update raise the status during the guard', async () => {
     fetchMock.mockResolvedValueOnce(json({ status: 'pending' }));
     await useFriends.getState().act('request', 'u2');

@@ -122,8 +122,12 @@ export const useFriends = create<FriendsState>()((set, get) => ({
 
   applyRemote(userId, status) {
     const current = get().statuses[userId]?.status;
-    const guarded = (get().guardUntil[userId] ?? 0) > Date.now();
-    if (current && guarded && FRIEND_STATUS_RANK[status] < FRIEND_STATUS_RANK[current]) return;
+    const guardLeft = (get().guardUntil[userId] ?? 0) - Date.now();
+    if (current && guardLeft > 0 && FRIEND_STATUS_RANK[status] < FRIEND_STATUS_RANK[current]) {
+      // Ignored for now, not forgotten: once the guard ends, the server says which one holds.
+      setTimeout(() => void get().fetchStatus(userId, { force: true }).catch(() => undefined), guardLeft + 50);
+      return;
+    }
     set((state) => ({ statuses: { ...state.statuses, [userId]: { status, fetchedAt: Date.now() } } }));
   },
 

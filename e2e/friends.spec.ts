@@ -1,0 +1,94 @@
+import { type Page, expect, test } from '@playwright/test';
+import { createMember, logIn } from './helpers.ts';
+
+async function signedInPage(browser: import('@playwright/test').Browser, member: { username: string; email: string; password: string }) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await logIn(page, member);
+  await expect(page).toHaveURL(/\/profile\//);
+  return page;
+}
+
+const searchBox = (page: Page) => page.getByRole('combobox', { name: 'Search members' });
+
+test('two members become friends live, then one unfriends through the dialog', async ({ browser, request, baseURL }) => {
+  const alice = await createMember(request, baseURL ?? '', { firstName: 'Alice', lastName: 'Nova' });
+  const bob = await createMember(request, baseURL ?? '', { firstName: 'Bob', lastName: 'Orion' });
+  const a = await signedInPage(browser, alice);
+  const b = await signedInPage(browser, bob);
+  await b.goto(`/profile/${alice.username}`);
+  await expect(b.getByRole('button', { name: 'Add', exact: true })).toBeVisible();
+
+  // A finds B by keyboard only and sends a request from the search row.
+  await searchBox(a).focus();
+  await a.keyboard.type(bob.username);
+  const row = a.locator('.search-row', { hasText: `@${bob.username}` });
+  await expect(row).toBeVisible();
+  await expect(row.getByText('Bob Orion')).toBeVisible();
+  await a.keyboard.press('Tab');
+  await expect(row.getByRole('button', { name: 'Add Friend' })).toBeFocused();
+  await a.keyboard.press('Enter');
+  await expect(row.getByRole('button', { name: 'Cancel' })).toBeVisible();
+
+  // B's open tab shows the incoming request without a reload.
+  await expect(b.getByRole('button', { name: 'Accept' })).toBeVisible();
+  await expect(b.getByRole('button', { name: 'Decline' })).toBeVisible();
+
+  // B accepts from the search row; both sides read Friends.
+  await searchBox(b).fill(alice.username);
+  const bRow = b.locator('.search-row', { hasText: `@${alice.username}` });
+  await bRow.getByRole('button', { name: 'Accept' }).click();
+  await expect(bRow.getByText('Friends', { exact: true })).toBeVisible();
+  await expect(row.getByText('Friends', { exact: true })).toBeVisible();
+  await b.keyboard.press('Escape');
+  await expect(b.getByRole('button', { name: 'Unfriend' })).toBeVisible();
+
+  // A opens B's profile from the search with Enter and unfriends through the dialog.
+  await searchBox(a).fill(bob.username);
+  await expect(row).toBeVisible();
+  await searchBox(a).press('ArrowDown');
+  await searchBox(a).press('Enter');
+  await expect(a).toHaveURL(new RegExp(`/profile/${bob.username}$`));
+  await expect(searchBox(a)).toHaveValue('');
+  await a.getByRole('button', { name: 'Unfriend' }).click();
+  const dialog = a.getByRole('dialog', { name: `Unfriend @${bob.username}?` });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await dialog.getByRole('button', { name: 'Confirm Unfriend' }).click();
+  await expect(a.getByText('Removed from friends')).toBeVisible();
+  await expect(a.getByRole('button', { name: 'Add', exact: true })).toBeVisible();
+  await expect(b.getByRole('button', { name: 'Add', exact: true })).toBeVisible();
+  await expect(a.getByText('Removed from friends')).toBeHidden({ timeout: 3_000 });
+
+  await a.context().close();
+  await b.context().close();
+});
+
+test('a failing friend call reverts the button and shows the spec toast', async ({ browser, request, baseURL }) => {
+  const carol = await createMember(request, baseURL ?? '');
+  const dave = await createMember(request, baseURL ?? '');
+  const page = await signedInPage(browser, carol);
+  await page.goto(`/profile/${dave.username}`);
+  await page.route('**/api/users/friends/request', (route) => route.fulfill({ status: 500, body: '{}' }));
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByText('Could not send request.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add', exact: true })).toBeEnabled();
+  await page.unroute('**/api/users/friends/request');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByText('Friend request sent')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Cancel' })).toBeVisible();
+  await page.context().close();
+});
+
+test('the search says so when nothing matches, and Escape closes it', async ({ page, request, baseURL }) => {
+  const member = await createMember(request, baseURL ?? '');
+  await logIn(page, member);
+  await expect(page).toHaveURL(/\/profile\//);
+  await searchBox(page).fill('zzzz-nobody-here');
+  await expect(page.getByText('No results.')).toBeVisible();
+  await searchBox(page).press('Escape');
+  await expect(page.getByText('No results.')).toBeHidden();
+  await page.route('**/api/users/search**', (route) => route.fulfill({ status: 500, body: '' }));
+  await searchBox(page).fill('someone');
+  await expect(page.getByText('Search error. Try again.')).toBeVisible();
+});

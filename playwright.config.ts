@@ -1,0 +1,58 @@
+/// <reference types="node" />
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 5179);
+const origin = `http://localhost:${port}`;
+
+// One fresh data directory per run. The config is read again in every worker, so the first
+// read puts the path in the environment and the workers inherit it.
+process.env.ORBIT_E2E_DATA_DIR ??= path.join(os.tmpdir(), `orbit-e2e-${Date.now()}-${process.pid}`);
+const dataDir = process.env.ORBIT_E2E_DATA_DIR;
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  globalTeardown: './e2e/global-teardown.ts',
+  use: {
+    baseURL: origin,
+    headless: true,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  webServer: {
+    command: 'node scripts/start.mjs',
+    url: `${origin}/healthz`,
+    reuseExistingServer: false,
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      AUTH_RATE_LIMIT: '1000',
+      LOG_LEVEL: 'warn',
+      APP_ORIGIN: origin,
+    },
+  },
+});

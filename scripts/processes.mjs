@@ -1,0 +1,105 @@
+// Runs a group of long-lived child processes as one: when any of them ends, the others are
+// stopped, and this process exits with the first one's code. SIGINT/SIGTERM are passed on.
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import readline from 'node:readline';
+
+const FORCE_KILL_MS = 15_000;
+const COLOURS = [36, 35, 33, 32, 34];
+
+/**
+ * @typedef {object} ProcessSpec
+ * @property {string} name     short label, used in messages and as the output prefix
+ * @property {string} command
+ * @property {string[]} args
+ * @property {NodeJS.ProcessEnv} [env]
+ */
+
+/**
+ * @param {ProcessSpec[]} specs
+ * @param {{ prefix?: boolean }} [options] prefix every output line with the process name
+ *   (dev mode); otherwise output is passed through untouched (structured logs stay parseable).
+ */
+export function runTogether(specs, { prefix = false } = {}) {
+  const width = Math.max(...specs.map((spec) => spec.name.length));
+  const colour = process.stdout.isTTY;
+  /** @type {{ spec: ProcessSpec, child: import('node:child_process').ChildProcess, done: boolean, signalled: boolean }[]} */
+  const running = [];
+  let stopping = false;
+  /** @type {number | undefined} */
+  let exitCode;
+
+  const label = (spec, index) => {
+    const text = `[${spec.name.padEnd(width)}]`;
+    return colour ? `\u001b[${COLOURS[index % COLOURS.length]}m${text}\u001b[0m` : text;
+  };
+
+  const stopAll = (signal) => {
+    if (!stopping) {
+      stopping = true;
+      setTimeout(() => {
+        for (const entry of running) if (!entry.done) entry.child.kill('SIGKILL');
+      }, FORCE_KILL_MS).unref();
+    }
+    // One signal per child: a second one would cut its graceful shutdown short.
+    for (const entry of running) {
+      if (entry.done || entry.signalled) continue;
+      entry.signalled = true;
+      entry.child.kill(signal);
+    }
+  };
+
+  specs.forEach((spec, index) => {
+    // At a terminal each child gets its own process group, so a Ctrl+C reaches it once, through
+    // us, and not also straight from the terminal (tsx watch skips the graceful shutdown on a
+    // second one). Elsewhere children stay in our group, so whoever stops the group stops them
+    // too. Either way a child must not read the terminal, so stdin is closed.
+    const child = spawn(spec.command, spec.args, {
+      env: spec.env ?? process.env,
+      detached: process.stdin.isTTY === true,
+      stdio: ['ignore', prefix ? 'pipe' : 'inherit', prefix ? 'pipe' : 'inherit'],
+    });
+    const entry = { spec, child, done: false, signalled: false };
+    running.push(entry);
+    if (prefix) {
+      const tag = label(spec, index);
+      for (const [stream, target] of [
+        [child.stdout, process.stdout],
+        [child.stderr, process.stderr],
+      ]) {
+        if (!stream) continue;
+        readline
+          .createInterface({ input: stream })
+          .on('line', (line) => target.write(`${tag} ${line}\n`));
+      }
+    }
+    child.on('error', (error) => {
+      console.error(`${spec.name}: could not start ${spec.command}: ${error.message}`);
+      entry.done = true;
+      exitCode ??= 1;
+      stopAll('SIGTERM');
+      finishIfAllDone();
+    });
+    child.on('exit', (code, signal) => {
+      entry.done = true;
+      const result = code ?? 128 + (signal ? constants.signals[signal] : 1);
+      if (!stopping)
+        console.error(`${spec.name} exited (${signal ?? `code ${code}`}); stopping the others.`);
+      exitCode ??= result;
+      stopAll('SIGTERM');
+      finishIfAllDone();
+    });
+  });
+
+  function finishIfAllDone() {
+    if (running.every((entry) => entry.done)) process.exit(exitCode ?? 0);
+  }
+
+  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
+    process.on(signal, () => stopAll(signal === 'SIGHUP' ? 'SIGTERM' : signal));
+  }
+  // Should this process end some other way, its children do not outlive it.
+  process.on('exit', () => {
+    for (const entry of running) if (!entry.done) entry.child.kill('SIGKILL');
+  });
+}

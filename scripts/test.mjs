@@ -1,0 +1,165 @@
+// `npm test`: typecheck, lint, unit, server and browser tests, in that order, then one closing
+// line `tests: N passed, N failed[, N skipped]`. `npm test -- unit server` runs only those steps.
+//
+// DIALECTS      databases for the server tests, comma-separated (default: sqlite)
+// PG_TEST_URL   PostgreSQL for the server tests when DIALECTS names postgres (see README)
+// ORBIT_REQUIRE_ALL=1  a skipped test, or a step skipped for a missing PostgreSQL or Chromium,
+//               is a failure (CI sets it)
+// CHROME_PATH   Chromium for the browser tests (default: /usr/bin/chromium)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+
+const requireAll = process.env.ORBIT_REQUIRE_ALL === '1';
+const dialects = process.env.DIALECTS?.trim() || 'sqlite';
+const chromePath = process.env.CHROME_PATH || '/usr/bin/chromium';
+const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orbit-test-'));
+
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const vitest = (project) => ({
+  command: bin('vitest'),
+  args: [
+    'run',
+    '--project',
+    project,
+    '--passWithNoTests',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${path.join(reportDir, `${project}.json`)}`,
+  ],
+  report: path.join(reportDir, `${project}.json`),
+  read: readVitestReport,
+});
+
+/** @type {Record<string, () => ({ command: string, args: string[], env?: NodeJS.ProcessEnv, report?: string, read?: (file: string) => Counts } | { skip: string })>} */
+const STEPS = {
+  typecheck: () => ({ command: 'npm', args: ['run', 'typecheck'] }),
+  lint: () => ({ command: 'npm', args: ['run', 'lint'] }),
+  unit: () => vitest('unit'),
+  server: () => ({ ...vitest('server'), env: { ...process.env, DIALECTS: dialects } }),
+  browser: () => {
+    if (!fs.existsSync(chromePath)) {
+      return {
+        skip: `Chromium was not found at ${chromePath} (install Debian's chromium or set CHROME_PATH)`,
+      };
+    }
+    const report = path.join(reportDir, 'browser.json');
+    return {
+      command: bin('playwright'),
+      args: ['test', '--reporter=list,json'],
+      env: { ...process.env, CHROME_PATH: chromePath, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+      report,
+      read: readPlaywrightReport,
+    };
+  },
+};
+
+/** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
+
+/** @returns {Counts} */
+function readVitestReport(file) {
+  const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+  // A test file that fails to load has no failed tests but is a failure all the same.
+  const brokenFiles = (report.testResults ?? []).filter(
+    (result) =>
+      result.status === 'failed' &&
+      !(result.assertionResults ?? []).some((test) => test.status === 'failed'),
+  ).length;
+  return {
+    passed: report.numPassedTests ?? 0,
+    failed: (report.numFailedTests ?? 0) + brokenFiles,
+    skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+  };
+}
+
+/** @returns {Counts} */
+function readPlaywrightReport(file) {
+  const { stats } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  return {
+    passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0),
+    failed: stats?.unexpected ?? 0,
+    skipped: stats?.skipped ?? 0,
+  };
+}
+
+const requested = process.argv.slice(2);
+const unknown = requested.filter((name) => !(name in STEPS));
+if (unknown.length) {
+  console.error(`Unknown step(s): ${unknown.join(', ')}. Steps: ${Object.keys(STEPS).join(', ')}.`);
+  process.exit(2);
+}
+const selected = requested.length
+  ? Object.keys(STEPS).filter((name) => requested.includes(name))
+  : Object.keys(STEPS);
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+/** @type {{ name: string, outcome: string, seconds: number }[]} */
+const summary = [];
+let failed = false;
+
+for (const name of selected) {
+  const started = Date.now();
+  const step = STEPS[name]();
+  console.log(`\n━━ ${name} ${'━'.repeat(Math.max(0, 60 - name.length))}`);
+  if ('skip' in step) {
+    const line = `${name} skipped: ${step.skip}`;
+    if (requireAll) {
+      console.error(`✖ ${line} — ORBIT_REQUIRE_ALL is set, so this is a failure.`);
+      failed = true;
+      summary.push({ name, outcome: `FAILED: ${step.skip}`, seconds: 0 });
+    } else {
+      console.warn(
+        `\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n!! WARNING: ${line}\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n`,
+      );
+      summary.push({ name, outcome: `SKIPPED: ${step.skip}`, seconds: 0 });
+    }
+    continue;
+  }
+  if (step.report) fs.rmSync(step.report, { force: true });
+  const result = spawnSync(step.command, step.args, {
+    stdio: 'inherit',
+    env: step.env ?? process.env,
+  });
+  const seconds = (Date.now() - started) / 1000;
+  let outcome =
+    result.status === 0
+      ? 'ok'
+      : `FAILED (exit ${result.status ?? result.signal ?? result.error?.message})`;
+  if (result.status !== 0) failed = true;
+  if (step.report && step.read) {
+    if (fs.existsSync(step.report)) {
+      const counts = step.read(step.report);
+      totals.passed += counts.passed;
+      totals.failed += counts.failed;
+      totals.skipped += counts.skipped;
+      outcome += ` — ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
+      if (counts.failed > 0) failed = true;
+      if (counts.skipped > 0 && requireAll) {
+        failed = true;
+        outcome += ' (skips not allowed: ORBIT_REQUIRE_ALL)';
+      }
+    } else {
+      failed = true;
+      outcome += ' — no test report was written';
+    }
+  }
+  summary.push({ name, outcome, seconds });
+}
+
+fs.rmSync(reportDir, { recursive: true, force: true });
+
+console.log('\n━━ summary ' + '━'.repeat(53));
+for (const { name, outcome, seconds } of summary) {
+  console.log(`${name.padEnd(10)} ${outcome}${seconds ? `  (${seconds.toFixed(1)} s)` : ''}`);
+}
+if (requireAll && totals.skipped > 0)
+  console.log(`${totals.skipped} skipped test(s) count as failures (ORBIT_REQUIRE_ALL).`);
+console.log(
+  `tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
+);
+process.exit(failed ? 1 : 0);
