@@ -1,0 +1,134 @@
+/**
+ * Gzipped JavaScript that /landing loads in Chromium, against a baseline of React + ReactDOM +
+ * react-router alone built the same way. `npx tsx bench/bundle.ts`
+ * Goal: the landing page's JS stays within 15% of the baseline.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import react from '@vitejs/plugin-react';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+import { ROOT, ensureBuild, startApp, table, writeResult } from './common.ts';
+
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const gzipSize = (data: Uint8Array) => gzipSync(data, { level: 9 }).length;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+
+interface Script {
+  url: string;
+  bytes: number;
+  gzip: number;
+}
+
+async function landingScripts(): Promise<Script[]> {
+  ensureBuild();
+  const app = await startApp(180_000);
+  const browser = await chromium.launch({
+    executablePath: CHROME_PATH,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  try {
+    const page = await browser.newPage();
+    const pending: Promise<Script | null>[] = [];
+    page.on('response', (response) => {
+      const type = response.request().resourceType();
+      const contentType = response.headers()['content-type'] ?? '';
+      if (type !== 'script' && !contentType.includes('javascript')) return;
+      pending.push(
+        response
+          .body()
+          .then((body) => ({
+            url: new URL(response.url()).pathname,
+            bytes: body.length,
+            gzip: gzipSize(body),
+          }))
+          .catch(() => null),
+      );
+    });
+    // Not 'networkidle': the realtime connection keeps the network busy. Lazy chunks of the
+    // route arrive right after the load event, so give them a moment.
+    await page.goto(`${app.origin}/landing`, { waitUntil: 'load' });
+    await page.waitForTimeout(2_000);
+    const scripts = (await Promise.all(pending)).filter(
+      (script): script is Script => script !== null,
+    );
+    return [...new Map(scripts.map((script) => [script.url, script])).values()];
+  } finally {
+    await browser.close();
+    await app.stop();
+  }
+}
+
+/** A trivial router app on the same libraries, built by Vite with the app's React plugin. */
+async function baselineScripts(): Promise<Script[]> {
+  const dir = path.join(ROOT, 'node_modules', '.cache', 'orbit-bench-baseline');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><html><body><div id="root"></div><script type="module" src="./main.tsx"></script></body></html>',
+  );
+  fs.writeFileSync(
+    path.join(dir, 'main.tsx'),
+    [
+      "import { createRoot } from 'react-dom/client';",
+      "import { RouterProvider, createBrowserRouter } from 'react-router-dom';",
+      "const router = createBrowserRouter([{ path: '*', element: <p>Hello</p> }]);",
+      "createRoot(document.getElementById('root')!).render(<RouterProvider router={router} />);",
+      '',
+    ].join('\n'),
+  );
+  const outDir = path.join(dir, 'dist');
+  await build({
+    root: dir,
+    configFile: false,
+    logLevel: 'warn',
+    plugins: [react()],
+    build: { outDir, target: 'es2022', emptyOutDir: true },
+  });
+  const assets = path.join(outDir, 'assets');
+  const scripts = fs
+    .readdirSync(assets)
+    .filter((name) => name.endsWith('.js'))
+    .map((name) => {
+      const body = fs.readFileSync(path.join(assets, name));
+      return { url: `/assets/${name}`, bytes: body.length, gzip: gzipSize(body) };
+    });
+  fs.rmSync(dir, { recursive: true, force: true });
+  return scripts;
+}
+
+const landing = await landingScripts();
+const baseline = await baselineScripts();
+const sum = (scripts: Script[], key: 'bytes' | 'gzip') =>
+  scripts.reduce((total, script) => total + script[key], 0);
+const ratio = sum(landing, 'gzip') / sum(baseline, 'gzip');
+
+console.log('\nJavaScript loaded by /landing');
+console.log(
+  table([['file', 'bytes', 'gzip -9'], ...landing.map((s) => [s.url, kb(s.bytes), kb(s.gzip)])]),
+);
+console.log('\nTotals');
+console.log(
+  table([
+    ['', 'bytes', 'gzip -9'],
+    ['/landing', kb(sum(landing, 'bytes')), kb(sum(landing, 'gzip'))],
+    ['React + ReactDOM + react-router', kb(sum(baseline, 'bytes')), kb(sum(baseline, 'gzip'))],
+  ]),
+);
+console.log(`\n/landing is ${(ratio * 100).toFixed(0)}% of the baseline (goal: at most 115%).`);
+const file = writeResult('bundle', {
+  landing: { scripts: landing, bytes: sum(landing, 'bytes'), gzip: sum(landing, 'gzip') },
+  baseline: { scripts: baseline, bytes: sum(baseline, 'bytes'), gzip: sum(baseline, 'gzip') },
+  ratio,
+});
+console.log(`Written to ${file}`);

@@ -1,0 +1,129 @@
+/** Helpers shared by the benchmarks: timing statistics, free ports, the app server as a child. */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
+
+/** Nearest-rank percentile of already sorted numbers. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? Number.NaN;
+}
+
+export const median = (values: readonly number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+
+export function machine() {
+  return { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, node: process.version };
+}
+
+export function writeResult(name: string, data: unknown): string {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `${name}.json`);
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ at: new Date().toISOString(), machine: machine(), ...(data as object) }, null, 2)}\n`,
+  );
+  return file;
+}
+
+export function table(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0))) ?? [];
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** Builds the client into dist/ when there is no build yet. */
+export function ensureBuild(): void {
+  if (fs.existsSync(path.join(ROOT, 'dist', 'index.html'))) return;
+  console.log('No build found: running vite build…');
+  const result = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build'],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+    },
+  );
+  if (result.status !== 0) throw new Error('vite build failed');
+}
+
+export interface StartedApp {
+  child: ChildProcess;
+  origin: string;
+  /** Milliseconds from spawn to the first 200 on `/`. */
+  readyMs: number;
+  stop(): Promise<void>;
+}
+
+/** Runs `node scripts/start.mjs` on a free port with a fresh data directory and waits for `/`. */
+export async function startApp(timeoutMs = 60_000): Promise<StartedApp> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orbit-bench-'));
+  const origin = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error(`scripts/start.mjs exited with code ${child.exitCode}`);
+    if (performance.now() - started > timeoutMs) {
+      await stop();
+      throw new Error(`no 200 on / within ${timeoutMs} ms`);
+    }
+    try {
+      const response = await fetch(`${origin}/`);
+      await response.arrayBuffer();
+      if (response.status === 200)
+        return { child, origin, readyMs: performance.now() - started, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
