@@ -14,6 +14,9 @@ import { authRoutes } from './features/auth/routes.ts';
 import { deleteExpiredSessions } from './features/auth/repository.ts';
 import type { AuthDeps } from './features/auth/service.ts';
 import { friendRoutes } from './features/friends/routes.ts';
+import { findImage } from './features/gallery/repository.ts';
+import { galleryRoutes } from './features/gallery/routes.ts';
+import { sweepStrayFiles } from './features/gallery/service.ts';
 import { userRoutes } from './features/users/routes.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors.ts';
@@ -53,7 +56,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     frameworkErrors,
   });
 
-  const { db, dialect } = options.db ?? createDatabase(config);
+  const { db, dialect } =
+    options.db ??
+    createDatabase({
+      ...config,
+      onIdleError: (error) => app.log.warn({ err: error }, 'an idle database connection failed'),
+    });
   const ownsDb = !options.db;
   await migrateToLatest(db);
   app.decorate('db', db);
@@ -89,7 +97,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerSecurityHeaders(app, config.appOrigins);
   registerOriginCheck(app, config.appOrigins, config.session.cookie);
   registerAuth(app, deps, config);
-  const realtime = await registerRealtime(app, deps, config, { redis: adapterRedis });
+  const realtime = await registerRealtime(app, deps, config, {
+    redis: adapterRedis,
+    imageOwner: async (imageId) => (await findImage(db, imageId))?.owner_id,
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     if (isApiRoute(request) && !reply.hasHeader('cache-control')) {
       reply.header('Cache-Control', 'no-store');
@@ -108,7 +119,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   authRoutes(app, { deps, config });
   userRoutes(app, { deps });
-  friendRoutes(app, { deps: { db, publish: realtime.publishFriendEvent } });
+  friendRoutes(app, { deps: { db, publish: (event, payload) => realtime.publishFriendEvent(event, payload) } });
+  const galleryDeps = { db, uploadsDir: config.uploadsDir, events: realtime.galleryEvents };
+  galleryRoutes(app, { deps: galleryDeps });
+  // Files a crash left behind (no row, or half-written) go once they are old enough to be stray.
+  app.addHook('onReady', (done) => {
+    sweepStrayFiles(galleryDeps).then(
+      (removed) => removed > 0 && app.log.info({ removed }, 'removed stray upload files'),
+      (error: unknown) => app.log.warn({ err: error }, 'upload sweep failed'),
+    );
+    done();
+  });
   await registerUploads(app, config.uploadsDir);
   const hasApp = await registerApp(app, config.staticDir);
 

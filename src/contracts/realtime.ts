@@ -1,7 +1,7 @@
 /** Every socket event name and payload, typed once for the server, the client and the relay. */
+import type { GalleryImage, GalleryImageDeleted } from './gallery.ts';
 
 /** `fromUserId` is the member who acted, `toUserId` the other one; `pairKey` names the pair. */
-
 export interface FriendEventPayload {
   fromUserId: string;
   toUserId: string;
@@ -30,11 +30,16 @@ export interface ServerToClientEvents {
   'friend:declined': (payload: FriendEventPayload) => void;
   'friend:removed': (payload: FriendEventPayload) => void;
   'presence:update': (payload: PresenceUpdate) => void;
+  'gallery:image:created': (image: GalleryImage) => void;
+  'gallery:image:updated': (image: GalleryImage) => void;
+  'gallery:image:deleted': (payload: GalleryImageDeleted) => void;
 }
 
 export interface Ack {
   ok: boolean;
   error?: string;
+  /** gallery:join and image:join answer whether the gallery's owner is online. */
+  online?: boolean;
 }
 
 /** Client → server (SPEC §7.6). */

@@ -11,12 +11,18 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DatabaseOptions {
   databaseUrl: string | undefined;
   sqlitePath: string;
+  /** Told when PostgreSQL drops an idle pooled connection (a restart, an administrator). */
+  onIdleError?: (error: Error) => void;
 }
 
 /** SQLite file under the data directory by default; PostgreSQL when DATABASE_URL is set. */
 export function createDatabase(options: DatabaseOptions): { db: Db; dialect: Dialect } {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // Without a listener, an idle client's error is re-emitted on the pool as an unhandled 'error'
+    // event and ends the process. The pool has already discarded that client; the next query
+    // opens a new one.
+    pool.on('error', (error) => options.onIdleError?.(error));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   fs.mkdirSync(path.dirname(options.sqlitePath), { recursive: true });

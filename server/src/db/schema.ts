@@ -56,11 +56,36 @@ export interface UsersSearchTable {
   search_text: string;
 }
 
+export interface GalleryImagesTable {
+  id: string;
+  owner_id: string;
+  /** File names under uploads/gallery/: the viewer's size and the grid's thumbnail. */
+  display_file: string;
+  thumb_file: string;
+  width: number;
+  height: number;
+  bytes: number;
+  folder: string;
+  caption: string;
+  /** Ascending order of the owner's grid; a new image takes one less than the smallest. */
+  position: number;
+  created_at: string;
+}
+
+export interface ImageReactionsTable {
+  image_id: string;
+  user_id: string;
+  kind: 'like' | 'dislike';
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   friendships: FriendshipsTable;
   users_search: UsersSearchTable;
+  gallery_images: GalleryImagesTable;
+  image_reactions: ImageReactionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -68,3 +93,5 @@ export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type FriendshipRow = Selectable<FriendshipsTable>;
+export type GalleryImageRow = Selectable<GalleryImagesTable>;
+export type ImageReactionRow = Selectable<ImageReactionsTable>;

@@ -1,16 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import sharp, { type Metadata } from 'sharp';
-import { UnsupportedMedia } from '../errors.ts';
+import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import { TooLarge, UnsupportedMedia } from '../errors.ts';
 
 /** Formats decided by the file's content, never its name or declared type. */
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif']);
 /** Refuses decompression bombs before any pixels are decoded (about 50 megapixels). */
 export const MAX_INPUT_PIXELS = 50_000_000;
 export const NOT_AN_IMAGE = 'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
+export const DAMAGED_IMAGE = 'That image is damaged or incomplete.';
+export const TOO_MANY_PIXELS = 'That image has too many pixels (max 50 megapixels).';
 
-export async function assertSupportedImage(input: Buffer): Promise<Metadata> {
+export async function assertSupportedImage(input: Buffer | string): Promise<Metadata> {
   let metadata: Metadata;
   try {
     metadata = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
@@ -18,9 +20,7 @@ export async function assertSupportedImage(input: Buffer): Promise<Metadata> {
     throw new UnsupportedMedia(NOT_AN_IMAGE);
   }
   if (!metadata.format || !ACCEPTED_FORMATS.has(metadata.format)) throw new UnsupportedMedia(NOT_AN_IMAGE);
-  if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_INPUT_PIXELS) {
-    throw new UnsupportedMedia('That image has too many pixels (max 50 megapixels).');
-  }
+  if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_INPUT_PIXELS) throw new TooLarge(TOO_MANY_PIXELS);
   return metadata;
 }
 
@@ -58,4 +58,62 @@ export async function removeUpload(uploadsDir: string, relative: string): Promis
   const target = path.resolve(uploadsDir, relative);
   if (!target.startsWith(path.resolve(uploadsDir) + path.sep)) return;
   await fs.rm(target, { force: true });
+}
+
+export interface StoredGalleryImage {
+  displayFile: string;
+  thumbFile: string;
+  width: number;
+  height: number;
+  bytes: number;
+}
+
+const DISPLAY_EDGE = 1600;
+const THUMB_EDGE = 480;
+export const GALLERY_DIR = 'gallery';
+
+/**
+ * A gallery upload becomes two WebP files under uploads/gallery/ with random names: a display size
+ * for the viewer and a thumbnail for the grids. Orientation is applied and no metadata survives.
+ * Nothing is visible under its final name until it is complete.
+ */
+export async function storeGalleryImage(input: string, uploadsDir: string): Promise<StoredGalleryImage> {
+  await assertSupportedImage(input);
+  const base = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
+  let display: { data: Buffer; info: OutputInfo };
+  let thumb: Buffer;
+  try {
+    [display, thumb] = await Promise.all([
+      base
+        .clone()
+        .resize(DISPLAY_EDGE, DISPLAY_EDGE, { fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 82 })
+        .toBuffer({ resolveWithObject: true }),
+      base
+        .clone()
+        .resize(THUMB_EDGE, THUMB_EDGE, { fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 70 })
+        .toBuffer(),
+    ]);
+  } catch {
+    throw new UnsupportedMedia(DAMAGED_IMAGE);
+  }
+  const name = randomBytes(16).toString('hex');
+  const displayFile = `${name}.webp`;
+  const thumbFile = `${name}-thumb.webp`;
+  const dir = path.join(uploadsDir, GALLERY_DIR);
+  await writeAtomically(path.join(dir, displayFile), display.data);
+  try {
+    await writeAtomically(path.join(dir, thumbFile), thumb);
+  } catch (error) {
+    await fs.rm(path.join(dir, displayFile), { force: true });
+    throw error;
+  }
+  return {
+    displayFile,
+    thumbFile,
+    width: display.info.width,
+    height: display.info.height,
+    bytes: display.data.length + thumb.length,
+  };
 }

@@ -1,3 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { AppError, Invalid } from '../errors.ts';
 
@@ -29,4 +34,43 @@ export async function readForm(request: FastifyRequest, fileField: string): Prom
     throw new Invalid(UNREADABLE_FORM);
   }
   return { fields, file };
+}
+
+export interface StreamedForm {
+  fields: Record<string, string>;
+  /** A temporary file holding the upload, or undefined when none came; the caller removes it. */
+  filePath: string | undefined;
+}
+
+/**
+ * Streams the one file of a multipart form to a temporary file, so a large upload never sits in
+ * memory; the plugin's size limit ends the stream with a 413 and the partial file is removed.
+ */
+export async function streamForm(request: FastifyRequest, fileField: string, tempDir: string): Promise<StreamedForm> {
+  const fields: Record<string, string> = {};
+  let filePath: string | undefined;
+  await fs.mkdir(tempDir, { recursive: true });
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== fileField || filePath) {
+          part.file.resume();
+          throw new Invalid(`Unexpected file field "${part.fieldname}".`);
+        }
+        filePath = path.join(tempDir, `${randomBytes(12).toString('hex')}.upload`);
+        await pipeline(part.file, createWriteStream(filePath));
+      } else {
+        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+      }
+    }
+  } catch (error) {
+    if (filePath) await fs.rm(filePath, { force: true });
+    if (error instanceof AppError || (error as { statusCode?: unknown }).statusCode !== undefined) throw error;
+    throw new Invalid(UNREADABLE_FORM);
+  }
+  if (filePath && (await fs.stat(filePath)).size === 0) {
+    await fs.rm(filePath, { force: true });
+    filePath = undefined;
+  }
+  return { fields, filePath };
 }

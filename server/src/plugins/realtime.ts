@@ -2,12 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import type {
+  Ack,
   ClientToServerEvents,
   FriendEvent,
   FriendEventPayload,
   ServerToClientEvents,
 } from '../../../src/contracts/realtime.ts';
 import type { Config } from '../config.ts';
+import type { GalleryEvents } from '../features/gallery/service.ts';
 import { type AuthDeps, authenticate } from '../features/auth/service.ts';
 import { bearerToken } from './auth.ts';
 
@@ -26,6 +28,8 @@ export interface Realtime {
   disconnectSessions(sessionIds: readonly string[]): void;
   /** Sends a friend event to both members' private rooms, on every server process. */
   publishFriendEvent(event: FriendEvent, payload: FriendEventPayload): void;
+  /** Gallery changes to everyone watching the owner's gallery (and that image). */
+  galleryEvents: GalleryEvents;
   /** Whether the member has a tab in presence right now, on any server process. */
   isOnline(userId: string): Promise<boolean>;
 }
@@ -36,8 +40,26 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Answers an acknowledgement only when the client asked for one. The argument comes off the wire: a
+ * client can put anything in its place, and calling a non-function there would throw inside
+ * socket.io's dispatch, where nothing catches it and the process dies.
+ */
+function reply(ack: unknown, result: Ack): void {
+  if (typeof ack === 'function') (ack as (result: Ack) => void)(result);
+}
+
 export const userRoom = (userId: string) => `user:${userId}`;
 export const presenceRoom = (userId: string) => `presence:${userId}`;
+export const galleryRoom = (ownerId: string) => `gallery:${ownerId}`;
+export const imageRoom = (imageId: string) => `image:${imageId}`;
+const MAX_ROOMS_PER_SOCKET = 64;
+
+/** A short id read off a client's payload, or null when it is missing or malformed. */
+function idIn(payload: unknown, key: string): string | null {
+  const value = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'string' && value.length > 0 && value.length <= 100 ? value : null;
+}
 const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
 export interface RealtimeOptions {
@@ -45,6 +67,8 @@ export interface RealtimeOptions {
   redis?: Redis | undefined;
   /** Called when a member's first tab joins presence or their last one leaves. */
   onPresenceChange?: (userId: string, online: boolean) => void;
+  /** Whose image this is, so image:join can answer the owner's presence. */
+  imageOwner?: (imageId: string) => Promise<string | undefined>;
 }
 
 /** socket.io on the app's own HTTP server: websocket only, authenticated exactly like HTTP. */
@@ -91,12 +115,29 @@ export async function registerRealtime(
 
   const isOnline = async (userId: string) => (await io.in(presenceRoom(userId)).fetchSockets()).length > 0;
 
+  /**
+   * isOnline for presence bookkeeping inside socket handlers: with the Redis adapter the lookup asks
+   * every process and can time out or fail, and a rejection there would be unhandled (and end the
+   * process). A failed lookup is logged and answers undefined ("unknown").
+   */
+  const lookup = (userId: string) =>
+    isOnline(userId).catch((error: unknown) => {
+      app.log.warn({ err: error, userId }, 'presence lookup failed');
+      return undefined;
+    });
+
+  /** Watchers of a member's gallery and images see them come and go (SPEC §4.2, §2.11). */
+  const presenceChanged = (userId: string, online: boolean) => {
+    io.to(galleryRoom(userId)).emit('presence:update', { userId, online });
+    options.onPresenceChange?.(userId, online);
+  };
+
   /** After a socket leaves presence, the member is offline only if no other tab anywhere remains. */
   const leavePresence = async (socket: OrbitSocket) => {
     if (!socket.data.present) return;
     socket.data.present = false;
     await socket.leave(presenceRoom(socket.data.userId));
-    if (!(await isOnline(socket.data.userId))) options.onPresenceChange?.(socket.data.userId, false);
+    if ((await lookup(socket.data.userId)) === false) presenceChanged(socket.data.userId, false);
   };
 
   io.on('connection', (socket: OrbitSocket) => {
@@ -107,31 +148,64 @@ export async function registerRealtime(
     socket.on('presence:join', (payload, ack) => {
       const claimed = typeof payload === 'object' && payload !== null ? payload.userId : undefined;
       if (claimed !== userId) {
-        ack?.({ ok: false, error: 'You can only join presence as yourself.' });
+        reply(ack, { ok: false, error: 'You can only join presence as yourself.' });
         return;
       }
       const wasPresent = socket.data.present;
       socket.data.present = true;
       void (async () => {
-        const before = wasPresent || (await isOnline(userId));
+        const before = wasPresent || (await lookup(userId)) !== false;
         await socket.join(presenceRoom(userId));
-        if (!before) options.onPresenceChange?.(userId, true);
-        ack?.({ ok: true });
+        if (!before) presenceChanged(userId, true);
+        reply(ack, { ok: true });
       })();
     });
 
     socket.on('presence:leave', (ack) => {
-      void leavePresence(socket).then(() => {
-        if (typeof ack === 'function') ack({ ok: true });
-      });
+      void leavePresence(socket).then(() => reply(ack, { ok: true }));
+    });
+
+    // Anyone signed in may watch a gallery or an image; a socket watches a bounded number of rooms.
+    const watch = (room: string | null, ack: unknown, online?: () => Promise<boolean | undefined>) => {
+      if (!room) return reply(ack, { ok: false, error: 'Name the gallery or image to watch.' });
+      if (socket.rooms.size >= MAX_ROOMS_PER_SOCKET && !socket.rooms.has(room)) {
+        return reply(ack, { ok: false, error: 'Watching too many galleries at once.' });
+      }
+      void socket.join(room);
+      if (!online) return reply(ack, { ok: true });
+      void online().then((value) => reply(ack, value === undefined ? { ok: true } : { ok: true, online: value }));
+    };
+    socket.on('gallery:join', (payload, ack) => {
+      const ownerId = idIn(payload, 'ownerId');
+      watch(ownerId && galleryRoom(ownerId), ack, ownerId ? () => lookup(ownerId) : undefined);
+    });
+    socket.on('image:join', (payload, ack) => {
+      const imageId = idIn(payload, 'imageId');
+      const ownerOf = options.imageOwner;
+      watch(imageId && imageRoom(imageId), ack, imageId && ownerOf
+        ? async () => {
+            const owner = await ownerOf(imageId).catch(() => undefined);
+            return owner ? lookup(owner) : undefined;
+          }
+        : undefined);
+    });
+    socket.on('gallery:leave', (payload, ack) => {
+      const ownerId = idIn(payload, 'ownerId');
+      if (ownerId) void socket.leave(galleryRoom(ownerId));
+      reply(ack, { ok: true });
+    });
+    socket.on('image:leave', (payload, ack) => {
+      const imageId = idIn(payload, 'imageId');
+      if (imageId) void socket.leave(imageRoom(imageId));
+      reply(ack, { ok: true });
     });
 
     socket.on('disconnect', () => {
       if (!socket.data.present) return;
       socket.data.present = false;
       // The room is already left on disconnect; only the "anyone left?" question remains.
-      void isOnline(userId).then((online) => {
-        if (!online) options.onPresenceChange?.(userId, false);
+      void lookup(userId).then((online) => {
+        if (online === false) presenceChanged(userId, false);
       });
     });
   });
@@ -143,6 +217,13 @@ export async function registerRealtime(
     },
     publishFriendEvent(event, payload) {
       io.to([userRoom(payload.fromUserId), userRoom(payload.toUserId)]).emit(event, payload);
+    },
+    galleryEvents: {
+      created: (image) => io.to(galleryRoom(image.owner._id)).emit('gallery:image:created', image),
+      updated: (image) =>
+        io.to([galleryRoom(image.owner._id), imageRoom(image._id)]).emit('gallery:image:updated', image),
+      deleted: (payload) =>
+        io.to([galleryRoom(payload.ownerId), imageRoom(payload._id)]).emit('gallery:image:deleted', payload),
     },
     isOnline,
   };

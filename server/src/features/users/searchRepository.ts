@@ -12,7 +12,12 @@ function prefixEnd(prefix: string): string {
 export type PrefixColumn = 'username_key' | 'full_name_key' | 'last_name_key';
 
 /** Members whose key starts with `prefix`: an index range on both databases (byte order). */
-export function byPrefix(db: Db, column: PrefixColumn, prefix: string, limit: number): Promise<UserRow[]> {
+export function byPrefix(
+  db: Db,
+  column: PrefixColumn,
+  prefix: string,
+  limit: number,
+): Promise<UserRow[]> {
   return db
     .selectFrom('users')
     .selectAll()
@@ -29,8 +34,12 @@ function likeLiteral(text: string): string {
 }
 
 /**
- * Members whose "username first last" contains `text` (3 or more characters): pg_trgm's GIN index
- * on PostgreSQL, the FTS5 trigram table on SQLite.
+ * Up to `limit` members whose "username first last" contains `text` (3 or more characters), in
+ * username order: pg_trgm's GIN index on PostgreSQL, the FTS5 trigram table on SQLite.
+ *
+ * Which members make the cut is left to the index, not to an ORDER BY: ordering every match of a
+ * common substring (thousands at 100,000 members) before the limit cost 50–150 ms on SQLite and
+ * several ms on PostgreSQL, against under a millisecond for taking the first `limit`.
  */
 export async function byContains(
   db: Db,
@@ -38,23 +47,25 @@ export async function byContains(
   text: string,
   limit: number,
 ): Promise<UserRow[]> {
-  if (dialect === 'postgres') {
-    return db
-      .selectFrom('users')
-      .selectAll()
-      .where(sql<boolean>`search_text like ${`%${likeLiteral(text)}%`}`)
-      .orderBy('username_key')
-      .limit(limit)
-      .execute();
-  }
-  // FTS5's trigram LIKE takes no ESCAPE clause: wildcards in the text may widen the match, so the
-  // caller keeps only true substrings.
-  return db
-    .selectFrom('users_search')
-    .innerJoin('users', 'users.id', 'users_search.user_id')
-    .selectAll('users')
-    .where(sql<boolean>`users_search.search_text like ${`%${text}%`}`)
-    .orderBy('users.username_key')
-    .limit(limit)
-    .execute();
+  const rows =
+    dialect === 'postgres'
+      ? await db
+          .selectFrom('users')
+          .selectAll()
+          .where(sql<boolean>`search_text like ${`%${likeLiteral(text)}%`}`)
+          .limit(limit)
+          .execute()
+      : // A quoted FTS5 phrase is a literal substring to the trigram tokenizer (LIKE there takes no
+        // ESCAPE, and a pattern with wildcards and no three-character literal run scans the table).
+        await db
+          .selectFrom('users_search')
+          .innerJoin('users', 'users.id', 'users_search.user_id')
+          .selectAll('users')
+          .where(sql<boolean>`users_search match ${`"${text.replace(/"/g, '""')}"`}`)
+          .where(sql<boolean>`instr(users.search_text, ${text}) > 0`)
+          .limit(limit)
+          .execute();
+  return rows.sort((a, b) =>
+    a.username_key < b.username_key ? -1 : a.username_key > b.username_key ? 1 : 0,
+  );
 }

@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import {
+  ALL_FOLDER,
+  CAPTION_MAX,
+  FOLDER_MAX,
+  type GalleryImage,
+  type GalleryImageDeleted,
+  type GalleryOwner,
+} from '../../../../src/contracts/gallery.ts';
+import type { Db } from '../../db/index.ts';
+import type { GalleryImageRow, ImageReactionRow, UserRow } from '../../db/schema.ts';
+import { Invalid, NotFound } from '../../errors.ts';
+import { GALLERY_DIR, storeGalleryImage } from '../../lib/images.ts';
+import { profileImageUrl } from '../users/mapping.ts';
+import * as repo from './repository.ts';
+
+export interface GalleryEvents {
+  created: (image: GalleryImage) => void;
+  updated: (image: GalleryImage) => void;
+  deleted: (payload: GalleryImageDeleted) => void;
+}
+
+export interface GalleryDeps {
+  db: Db;
+  uploadsDir: string;
+  events: GalleryEvents;
+  now?: () => Date;
+}
+
+export const GALLERY_MESSAGES = {
+  noImage: 'Choose an image to upload.',
+  notFound: 'No such image in your gallery.',
+  unknownOwner: 'No member matches that gallery.',
+  captionTooLong: `Captions can be at most ${CAPTION_MAX} characters.`,
+  folderTooLong: `Folder names can be at most ${FOLDER_MAX} characters.`,
+  orderInvalid: 'Send the new order as a list of image ids.',
+  nothingToChange: 'Send likes, dislikes, caption or folder.',
+} as const;
+
+const stamp = (deps: GalleryDeps) => (deps.now ? deps.now() : new Date()).toISOString();
+const fileUrl = (name: string) => `/uploads/${GALLERY_DIR}/${name}`;
+
+/** A folder name as stored: trimmed, `All` (or nothing) for the default. */
+export function normaliseFolder(folder: string | undefined): string {
+  const value = (folder ?? '').trim().replace(/\s+/g, ' ');
+  if (!value || value.toLowerCase() === ALL_FOLDER.toLowerCase() || value.toLowerCase() === 'root') return ALL_FOLDER;
+  if (value.length > FOLDER_MAX) throw new Invalid(GALLERY_MESSAGES.folderTooLong);
+  return value;
+}
+
+function ownerOf(row: UserRow): GalleryOwner {
+  return { _id: row.id, id: row.id, username: row.username, profileImage: profileImageUrl(row) };
+}
+
+export function toImage(row: GalleryImageRow, owner: GalleryOwner, reactions: readonly ImageReactionRow[]): GalleryImage {
+  const url = fileUrl(row.display_file);
+  return {
+    _id: row.id,
+    id: row.id,
+    filename: url,
+    path: url,
+    url,
+    src: url,
+    thumbnailUrl: fileUrl(row.thumb_file),
+    width: row.width,
+    height: row.height,
+    folder: row.folder,
+    caption: row.caption,
+    createdAt: row.created_at,
+    likes: reactions.filter((r) => r.image_id === row.id && r.kind === 'like').map((r) => r.user_id),
+    dislikes: reactions.filter((r) => r.image_id === row.id && r.kind === 'dislike').map((r) => r.user_id),
+    user: owner,
+    owner,
+  };
+}
+
+async function imageWithDetails(deps: GalleryDeps, row: GalleryImageRow): Promise<GalleryImage> {
+  const [ownerRow, reactions] = await Promise.all([repo.owner(deps.db, row.owner_id), repo.reactionsFor(deps.db, [row.id])]);
+  if (!ownerRow) throw new NotFound(GALLERY_MESSAGES.notFound);
+  return toImage(row, ownerOf(ownerRow), reactions);
+}
+
+/** A member's gallery in display order, each image with its reactions. */
+export async function listGallery(deps: GalleryDeps, ownerRow: UserRow, folder?: string): Promise<GalleryImage[]> {
+  const rows = await repo.listImages(deps.db, ownerRow.id, folder ? normaliseFolder(folder) : undefined);
+  const reactions = await repo.reactionsFor(deps.db, rows.map((row) => row.id));
+  const byImage = new Map<string, ImageReactionRow[]>();
+  for (const reaction of reactions) {
+    const list = byImage.get(reaction.image_id) ?? [];
+    list.push(reaction);
+    byImage.set(reaction.image_id, list);
+  }
+  const owner = ownerOf(ownerRow);
+  return rows.map((row) => toImage(row, owner, byImage.get(row.id) ?? []));
+}
+
+export function folders(deps: GalleryDeps, ownerRow: UserRow): Promise<string[]> {
+  return repo.listFolders(deps.db, ownerRow.id);
+}
+
+/**
+ * Stores an upload into the member's own gallery. The row is written only once both files exist,
+ * and the files are removed again if the row cannot be written.
+ */
+export async function upload(deps: GalleryDeps, me: UserRow, tempFile: string | undefined, folder: string | undefined) {
+  if (!tempFile) throw new Invalid(GALLERY_MESSAGES.noImage);
+  const target = normaliseFolder(folder);
+  const stored = await storeGalleryImage(tempFile, deps.uploadsDir);
+  const id = randomUUID();
+  try {
+    await repo.insertImage(deps.db, { id, ownerId: me.id, folder: target, createdAt: stamp(deps), ...stored });
+  } catch (error) {
+    await removeFiles(deps, [stored.displayFile, stored.thumbFile]);
+    throw error;
+  }
+  const row = await repo.findImage(deps.db, id);
+  if (!row) throw new Error('upload: the new image could not be read back');
+  const image = toImage(row, ownerOf(me), []);
+  deps.events.created(image);
+  return image;
+}
+
+/** The image behind an id, a file name or a path under /uploads. */
+async function findByRef(deps: GalleryDeps, ref: string): Promise<GalleryImageRow | undefined> {
+  let name = '';
+  try {
+    name = path.posix.basename(decodeURIComponent(ref.split('?')[0] ?? ''));
+  } catch {
+    return undefined;
+  }
+  return (await repo.findImageByRef(deps.db, ref)) ?? (name ? await repo.findImageByRef(deps.db, name) : undefined);
+}
+
+/** The image behind a reference, if it is the member's own; anyone else's is not found. */
+async function ownImage(deps: GalleryDeps, me: UserRow, ref: string): Promise<GalleryImageRow> {
+  const row = await findByRef(deps, ref);
+  if (!row || row.owner_id !== me.id) throw new NotFound(GALLERY_MESSAGES.notFound);
+  return row;
+}
+
+export interface ImagePatch {
+  likes?: boolean | string[] | undefined;
+  dislikes?: boolean | string[] | undefined;
+  caption?: string | undefined;
+  folder?: string | undefined;
+}
+
+/** The reaction a PATCH asks for: a boolean, or the spec's id arrays read for this member alone. */
+function wanted(value: boolean | string[] | undefined, meId: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.includes(meId) : value;
+}
+
+/**
+ * Any member may like or dislike (exclusive, per member); only the owner may caption or move. Answers
+ * the whole updated image.
+ */
+export async function patchImage(deps: GalleryDeps, me: UserRow, id: string, patch: ImagePatch): Promise<GalleryImage> {
+  const like = wanted(patch.likes, me.id);
+  const dislike = wanted(patch.dislikes, me.id);
+  const editing = patch.caption !== undefined || patch.folder !== undefined;
+  if (like === undefined && dislike === undefined && !editing) throw new Invalid(GALLERY_MESSAGES.nothingToChange);
+
+  let row: GalleryImageRow | undefined;
+  if (editing) {
+    row = await ownImage(deps, me, id);
+    const change: { caption?: string; folder?: string } = {};
+    if (patch.caption !== undefined) {
+      const caption = patch.caption.trim();
+      if (caption.length > CAPTION_MAX) throw new Invalid(GALLERY_MESSAGES.captionTooLong);
+      change.caption = caption;
+    }
+    if (patch.folder !== undefined) change.folder = normaliseFolder(patch.folder);
+    await repo.updateImage(deps.db, row.id, me.id, change);
+  } else {
+    row = await findByRef(deps, id);
+    if (!row) throw new NotFound(GALLERY_MESSAGES.notFound);
+  }
+
+  if (like !== undefined || dislike !== undefined) {
+    const current = await repo.reactionOf(deps.db, row.id, me.id);
+    let next = current;
+    if (like === true) next = 'like';
+    else if (dislike === true) next = 'dislike';
+    else if (like === false && current === 'like') next = null;
+    else if (dislike === false && current === 'dislike') next = null;
+    if (next !== current) await repo.setReaction(deps.db, row.id, me.id, next, stamp(deps));
+  }
+
+  const fresh = await repo.findImage(deps.db, row.id);
+  if (!fresh) throw new NotFound(GALLERY_MESSAGES.notFound);
+  const image = await imageWithDetails(deps, fresh);
+  deps.events.updated(image);
+  return image;
+}
+
+export async function deleteImage(deps: GalleryDeps, me: UserRow, ref: string): Promise<void> {
+  const row = await ownImage(deps, me, ref);
+  if (!(await repo.deleteImage(deps.db, row.id, me.id))) throw new NotFound(GALLERY_MESSAGES.notFound);
+  await removeFiles(deps, [row.display_file, row.thumb_file]);
+  deps.events.deleted({ _id: row.id, ownerId: me.id });
+}
+
+/**
+ * Saves a new order for some or all of the owner's images: the positions those images held are
+ * handed out again in the new order, so the rest of the grid stays where it was.
+ */
+export async function reorder(deps: GalleryDeps, me: UserRow, order: readonly string[]): Promise<void> {
+  if (order.length === 0) return;
+  if (new Set(order).size !== order.length) throw new Invalid(GALLERY_MESSAGES.orderInvalid);
+  const positions = await repo.positionsOf(deps.db, me.id, order);
+  if (!positions) throw new NotFound(GALLERY_MESSAGES.notFound);
+  const slots = [...positions.values()].sort((a, b) => a - b);
+  // Equal positions (never reordered) become distinct, keeping the slot order.
+  for (let i = 1; i < slots.length; i += 1) {
+    const previous = slots[i - 1] ?? 0;
+    if ((slots[i] ?? 0) <= previous) slots[i] = previous + 1;
+  }
+  await repo.savePositions(deps.db, me.id, new Map(order.map((id, index) => [id, slots[index] ?? index])));
+}
+
+async function removeFiles(deps: GalleryDeps, names: readonly string[]) {
+  await Promise.all(names.map((name) => fs.rm(path.join(deps.uploadsDir, GALLERY_DIR, name), { force: true })));
+}
+
+const STRAY_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * Removes gallery files no row refers to, and half-written or temporary files, once they are an
+ * hour old (another server process may be writing a younger one right now). Answers how many.
+ */
+export async function sweepStrayFiles(deps: Pick<GalleryDeps, 'db' | 'uploadsDir'>, now = Date.now()): Promise<number> {
+  const known = await repo.allFileNames(deps.db);
+  let removed = 0;
+  for (const dir of [path.join(deps.uploadsDir, GALLERY_DIR), path.join(deps.uploadsDir, '.incoming')]) {
+    let names: string[];
+    try {
+      names = await fs.readdir(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (known.has(name)) continue;
+      const file = path.join(dir, name);
+      const stat = await fs.stat(file).catch(() => undefined);
+      if (!stat?.isFile() || now - stat.mtimeMs < STRAY_AGE_MS) continue;
+      await fs.rm(file, { force: true });
+      removed += 1;
+    }
+  }
+  return removed;
+}

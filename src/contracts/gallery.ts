@@ -1,0 +1,65 @@
+/** Photo gallery (SPEC §2.9–2.11, §3 "Gallery image", §7.5; DECISIONS.md "Gallery"). */
+
+export interface GalleryOwner {
+  _id: string;
+  id: string;
+  username: string;
+  profileImage: string;
+}
+
+/** An image as the server sends it; the client still reads the spec's alternative field names. */
+export interface GalleryImage {
+  _id: string;
+  id: string;
+  /** The display-size file's path under /uploads (also given as path, url and src). */
+  filename: string;
+  path: string;
+  url: string;
+  src: string;
+  /** The small WebP the grids show. */
+  thumbnailUrl: string;
+  width: number;
+  height: number;
+  folder: string;
+  caption: string;
+  createdAt: string;
+  /** Member ids who like or dislike it; a member is in at most one of the two. */
+  likes: string[];
+  dislikes: string[];
+  user: GalleryOwner;
+  owner: GalleryOwner;
+}
+
+export interface GalleryListResponse {
+  images: GalleryImage[];
+}
+
+export interface GalleryFoldersResponse {
+  folders: string[];
+}
+
+export const CAPTION_MAX = 500;
+export const FOLDER_MAX = 40;
+
+/** The folder every image has unless the owner chose another; never stored as a folder name. */
+export const ALL_FOLDER = 'All';
+
+/** The PATCH body: a reaction (true/false, or the spec's arrays of ids), a caption, or a folder. */
+export interface GalleryPatchBody {
+  accountId?: string;
+  likes?: boolean | string[];
+  dislikes?: boolean | string[];
+  caption?: string;
+  folder?: string;
+}
+
+export interface GalleryReorderBody {
+  accountId?: string;
+  userId?: string;
+  order: string[];
+}
+
+export interface GalleryImageDeleted {
+  _id: string;
+  ownerId: string;
+}
