@@ -53,20 +53,31 @@ export async function insertSession(db: Db, row: SessionRow): Promise<void> {
   await db.insertInto('sessions').values(row).execute();
 }
 
+/** A session that has not expired, with its member, in one query (it runs on every request). */
 export async function findLiveSession(
   db: Db,
   id: string,
   now: string,
 ): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-  const session = await db
+  const row = await db
     .selectFrom('sessions')
-    .selectAll()
-    .where('id', '=', id)
-    .where('expires_at', '>', now)
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select([
+      'sessions.id as s_id',
+      'sessions.remember as s_remember',
+      'sessions.created_at as s_created_at',
+      'sessions.expires_at as s_expires_at',
+    ])
+    .where('sessions.id', '=', id)
+    .where('sessions.expires_at', '>', now)
     .executeTakeFirst();
-  if (!session) return undefined;
-  const user = await findUserById(db, session.user_id);
-  return user ? { session, user } : undefined;
+  if (!row) return undefined;
+  const { s_id, s_remember, s_created_at, s_expires_at, ...user } = row;
+  return {
+    session: { id: s_id, user_id: user.id, remember: s_remember, created_at: s_created_at, expires_at: s_expires_at },
+    user,
+  };
 }
 
 export async function deleteSession(db: Db, id: string): Promise<void> {
