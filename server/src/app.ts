@@ -17,6 +17,7 @@ import { friendRoutes } from './features/friends/routes.ts';
 import { findImage } from './features/gallery/repository.ts';
 import { galleryRoutes } from './features/gallery/routes.ts';
 import { sweepStrayFiles } from './features/gallery/service.ts';
+import { notificationRoutes } from './features/notifications/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors.ts';
@@ -119,8 +120,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   authRoutes(app, { deps, config });
   userRoutes(app, { deps });
-  friendRoutes(app, { deps: { db, publish: (event, payload) => realtime.publishFriendEvent(event, payload) } });
-  const galleryDeps = { db, uploadsDir: config.uploadsDir, events: realtime.galleryEvents };
+  const notificationEvents = realtime.notificationEvents;
+  deps.notifications = notificationEvents;
+  friendRoutes(app, {
+    deps: { db, publish: (event, payload) => realtime.publishFriendEvent(event, payload), notifications: notificationEvents },
+  });
+  notificationRoutes(app, { deps: { db, events: notificationEvents } });
+  const galleryDeps = {
+    db,
+    uploadsDir: config.uploadsDir,
+    events: realtime.galleryEvents,
+    notifications: notificationEvents,
+  };
   galleryRoutes(app, { deps: galleryDeps });
   // Files a crash left behind (no row, or half-written) go once they are old enough to be stray.
   app.addHook('onReady', (done) => {

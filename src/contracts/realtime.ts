@@ -1,5 +1,6 @@
 /** Every socket event name and payload, typed once for the server, the client and the relay. */
 import type { GalleryImage, GalleryImageDeleted } from './gallery.ts';
+import type { Notification, NotificationsChanged } from './notifications.ts';
 
 /** `fromUserId` is the member who acted, `toUserId` the other one; `pairKey` names the pair. */
 export interface FriendEventPayload {
@@ -33,6 +34,8 @@ export interface ServerToClientEvents {
   'gallery:image:created': (image: GalleryImage) => void;
   'gallery:image:updated': (image: GalleryImage) => void;
   'gallery:image:deleted': (payload: GalleryImageDeleted) => void;
+  'notification:new': (notification: Notification) => void;
+  'notification:changed': (change: NotificationsChanged) => void;
 }
 
 export interface Ack {

@@ -143,6 +143,37 @@ migrations['0003_gallery'] = {
   },
 };
 
+migrations['0004_notifications'] = {
+  async up(db: Kysely<unknown>) {
+    const postgres = isPostgres(db);
+    await db.schema
+      .createTable('notifications')
+      .addColumn('id', postgres ? 'serial' : 'integer', (c) =>
+        postgres ? c.primaryKey() : c.primaryKey().autoIncrement(),
+      )
+      .addColumn('recipient_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('type', 'text', (c) => c.notNull())
+      .addColumn('actor_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
+      .addColumn('message', 'text', (c) => c.notNull())
+      .addColumn('link', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('request_id', 'text')
+      .addColumn('image_id', 'text')
+      .addColumn('read_at', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('notifications_recipient')
+      .on('notifications')
+      .columns(['recipient_id', 'id'])
+      .execute();
+    await db.schema
+      .createIndex('notifications_request')
+      .on('notifications')
+      .columns(['recipient_id', 'type', 'request_id'])
+      .execute();
+  },
+};
+
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

@@ -79,6 +79,20 @@ export interface ImageReactionsTable {
   created_at: string;
 }
 
+export interface NotificationsTable {
+  /** Increasing integer: the order of notifications and the cursor of their pages. */
+  id: Generated<number>;
+  recipient_id: string;
+  type: string;
+  actor_id: string | null;
+  message: string;
+  link: string;
+  request_id: string | null;
+  image_id: string | null;
+  read_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -86,6 +100,7 @@ export interface Database {
   users_search: UsersSearchTable;
   gallery_images: GalleryImagesTable;
   image_reactions: ImageReactionsTable;
+  notifications: NotificationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -95,3 +110,5 @@ export type SessionRow = Selectable<SessionsTable>;
 export type FriendshipRow = Selectable<FriendshipsTable>;
 export type GalleryImageRow = Selectable<GalleryImagesTable>;
 export type ImageReactionRow = Selectable<ImageReactionsTable>;
+export type NotificationRow = Selectable<NotificationsTable>;
+export type NewNotificationRow = Insertable<NotificationsTable>;

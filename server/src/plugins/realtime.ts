@@ -10,6 +10,7 @@ import type {
 } from '../../../src/contracts/realtime.ts';
 import type { Config } from '../config.ts';
 import type { GalleryEvents } from '../features/gallery/service.ts';
+import type { NotificationEvents } from '../features/notifications/service.ts';
 import { type AuthDeps, authenticate } from '../features/auth/service.ts';
 import { bearerToken } from './auth.ts';
 
@@ -30,6 +31,8 @@ export interface Realtime {
   publishFriendEvent(event: FriendEvent, payload: FriendEventPayload): void;
   /** Gallery changes to everyone watching the owner's gallery (and that image). */
   galleryEvents: GalleryEvents;
+  /** A member's notifications, to every tab and device of theirs. */
+  notificationEvents: NotificationEvents;
   /** Whether the member has a tab in presence right now, on any server process. */
   isOnline(userId: string): Promise<boolean>;
 }
@@ -217,6 +220,10 @@ export async function registerRealtime(
     },
     publishFriendEvent(event, payload) {
       io.to([userRoom(payload.fromUserId), userRoom(payload.toUserId)]).emit(event, payload);
+    },
+    notificationEvents: {
+      created: (recipientId, notification) => io.to(userRoom(recipientId)).emit('notification:new', notification),
+      changed: (recipientId, change) => io.to(userRoom(recipientId)).emit('notification:changed', change),
     },
     galleryEvents: {
       created: (image) => io.to(galleryRoom(image.owner._id)).emit('gallery:image:created', image),

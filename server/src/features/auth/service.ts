@@ -20,12 +20,15 @@ import { hashSecret, normaliseAnswer, verifyDecoy, verifySecret } from '../../li
 import { hashToken, newReferralCode, newToken } from '../../lib/tokens.ts';
 import { userRowToUser } from '../users/mapping.ts';
 import { searchKeys } from '../users/searchKeys.ts';
+import { type NotificationEvents, drafts, record } from '../notifications/service.ts';
 import * as repo from './repository.ts';
 
 export interface AuthDeps {
   db: Db;
   uploadsDir: string;
   session: { ttlMs: number; rememberMs: number };
+  /** Announces the welcome notification; without it the notification is only stored. */
+  notifications?: NotificationEvents;
   now?: () => Date;
 }
 
@@ -109,8 +112,12 @@ export async function signup(
   const avatar = await storeAvatar(profilePic as Buffer, deps.uploadsDir);
   const now = clock(deps).toISOString();
   const id = randomUUID();
+  // Outside the transaction: SQLite has one connection, and the transaction holds it.
+  const referralCode = await uniqueReferralCode(deps.db);
+  let welcome: Awaited<ReturnType<typeof record>>;
   try {
-    await repo.insertUser(deps.db, {
+    welcome = await deps.db.transaction().execute(async (trx) => {
+      await repo.insertUser(trx, {
       id,
       username: input.username.trim(),
       username_key: input.username.trim().toLowerCase(),
@@ -123,7 +130,7 @@ export async function signup(
       profile_image: avatar,
       interests: JSON.stringify(input.interests),
       referral: input.referral.trim(),
-      referral_code: await uniqueReferralCode(deps.db),
+      referral_code: referralCode,
       theme: DEFAULT_THEME,
       favorite_quote: input.favoriteQuote.trim(),
       security_question: input.securityQuestion.trim(),
@@ -131,12 +138,15 @@ export async function signup(
       ...searchKeys(input.username.trim(), input.firstName.trim(), input.lastName.trim()),
       created_at: now,
       updated_at: now,
+      });
+      return record(trx, drafts.welcome(id), now);
     });
   } catch (error) {
     await removeUpload(deps.uploadsDir, avatar);
     if (isUniqueViolation(error)) throw conflictFrom(error);
     throw error;
   }
+  if (deps.notifications) await welcome({ db: deps.db, events: deps.notifications });
   const row = await repo.findUserById(deps.db, id);
   if (!row) throw new Error('signup: the new member could not be read back');
   return { user: userRowToUser(row), session: await issueSession(deps, id, remember) };

@@ -11,14 +11,36 @@ import type { FriendshipRow, UserRow } from '../../db/schema.ts';
 import { Forbidden, Invalid, NotFound } from '../../errors.ts';
 import { findUserById, findUserByUsername } from '../auth/repository.ts';
 import { profileImageUrl } from '../users/mapping.ts';
+import * as notificationRepo from '../notifications/repository.ts';
+import {
+  type NotificationDeps,
+  type NotificationEvents,
+  announceChange,
+  drafts,
+  record,
+} from '../notifications/service.ts';
 import * as repo from './repository.ts';
 
 export interface FriendDeps {
   db: Db;
   /** Tells both members' tabs what happened (the realtime plugin in the app, a recorder in tests). */
   publish: (event: FriendEvent, payload: FriendEventPayload) => void;
+  notifications: NotificationEvents;
   now?: () => Date;
 }
+
+/** What to announce once the transaction that changed the pair has committed. */
+type AfterCommit = (() => Promise<void> | void)[];
+
+/** Runs a change of a pair and its notifications in one transaction, then tells everyone. */
+async function change<T>(deps: FriendDeps, work: (trx: Db, after: AfterCommit) => Promise<T>): Promise<T> {
+  const after: AfterCommit = [];
+  const result = await deps.db.transaction().execute((trx) => work(trx, after));
+  for (const announce of after) await announce();
+  return result;
+}
+
+const notifyDeps = (deps: FriendDeps): NotificationDeps => ({ db: deps.db, events: deps.notifications });
 
 export const FRIEND_MESSAGES = {
   self: 'Cannot friend yourself',
@@ -67,21 +89,47 @@ export async function sendRequest(deps: FriendDeps, me: UserRow, target: Target)
   const other = await resolveTarget(deps, me, target);
   const key = pairKey(me.id, other.id);
   const now = stamp(deps);
-  if (await repo.insertRequest(deps.db, { pairKey: key, requesterId: me.id, addresseeId: other.id, now })) {
-    emit(deps, 'friend:request:created', me.id, other.id);
-    return 'pending';
-  }
-  if (await repo.acceptPending(deps.db, key, other.id, now)) {
-    emit(deps, 'friend:accepted', me.id, other.id);
-    return 'friends';
-  }
+  const sent = await change(deps, async (trx, after) => {
+    if (!(await repo.insertRequest(trx, { pairKey: key, requesterId: me.id, addresseeId: other.id, now }))) return false;
+    const announce = await record(trx, drafts.friendRequest(other.id, me, key), now);
+    after.push(() => emit(deps, 'friend:request:created', me.id, other.id), () => announce(notifyDeps(deps)));
+    return true;
+  });
+  if (sent) return 'pending';
+  // They asked first: asking back accepts their request.
+  if (await acceptFrom(deps, me, other, key, now)) return 'friends';
   return statusFor(me.id, await repo.findFriendship(deps.db, key));
+}
+
+/** Accepts `other`'s pending request to `me`: the pair becomes friends and `other` hears of it. */
+async function acceptFrom(deps: FriendDeps, me: UserRow, other: UserRow, key: string, now: string): Promise<boolean> {
+  return change(deps, async (trx, after) => {
+    if (!(await repo.acceptPending(trx, key, other.id, now))) return false;
+    const announce = await record(trx, drafts.accepted(other.id, me, key), now);
+    const read = await notificationRepo.markRequestRead(trx, me.id, key, now);
+    after.push(
+      () => emit(deps, 'friend:accepted', me.id, other.id),
+      () => announce(notifyDeps(deps)),
+      () => announceChange(notifyDeps(deps), me.id, { read }),
+    );
+    return true;
+  });
+}
+
+/** Deletes a pending request sent by `requesterId`, and the receiver's notification of it. */
+async function dropRequest(deps: FriendDeps, key: string, requesterId: string, receiverId: string): Promise<boolean> {
+  return change(deps, async (trx, after) => {
+    if (!(await repo.deletePending(trx, key, requesterId))) return false;
+    const removed = await notificationRepo.removeRequestNotification(trx, receiverId, key);
+    after.push(() => announceChange(notifyDeps(deps), receiverId, { removed }));
+    return true;
+  });
 }
 
 export async function cancelRequest(deps: FriendDeps, me: UserRow, target: Target): Promise<FriendStatus> {
   const other = await resolveTarget(deps, me, target);
   const key = pairKey(me.id, other.id);
-  if (await repo.deletePending(deps.db, key, me.id)) {
+  if (await dropRequest(deps, key, me.id, other.id)) {
     emit(deps, 'friend:request:canceled', me.id, other.id);
     return 'none';
   }
@@ -94,10 +142,7 @@ export async function cancelRequest(deps: FriendDeps, me: UserRow, target: Targe
 export async function acceptRequest(deps: FriendDeps, me: UserRow, target: Target): Promise<FriendStatus> {
   const other = await resolveTarget(deps, me, target);
   const key = pairKey(me.id, other.id);
-  if (await repo.acceptPending(deps.db, key, other.id, stamp(deps))) {
-    emit(deps, 'friend:accepted', me.id, other.id);
-    return 'friends';
-  }
+  if (await acceptFrom(deps, me, other, key, stamp(deps))) return 'friends';
   const status = statusFor(me.id, await repo.findFriendship(deps.db, key));
   if (status === 'pending') throw new Forbidden(FRIEND_MESSAGES.onlyReceiverAccepts);
   if (status === 'none') throw new NotFound(FRIEND_MESSAGES.nothingToAccept);
@@ -107,7 +152,7 @@ export async function acceptRequest(deps: FriendDeps, me: UserRow, target: Targe
 export async function declineRequest(deps: FriendDeps, me: UserRow, target: Target): Promise<FriendStatus> {
   const other = await resolveTarget(deps, me, target);
   const key = pairKey(me.id, other.id);
-  if (await repo.deletePending(deps.db, key, other.id)) {
+  if (await dropRequest(deps, key, other.id, me.id)) {
     emit(deps, 'friend:declined', me.id, other.id);
     return 'none';
   }

@@ -14,6 +14,8 @@ import type { GalleryImageRow, ImageReactionRow, UserRow } from '../../db/schema
 import { Invalid, NotFound } from '../../errors.ts';
 import { GALLERY_DIR, storeGalleryImage } from '../../lib/images.ts';
 import { profileImageUrl } from '../users/mapping.ts';
+import * as notificationRepo from '../notifications/repository.ts';
+import { type NotificationEvents, drafts, record } from '../notifications/service.ts';
 import * as repo from './repository.ts';
 
 export interface GalleryEvents {
@@ -26,6 +28,7 @@ export interface GalleryDeps {
   db: Db;
   uploadsDir: string;
   events: GalleryEvents;
+  notifications: NotificationEvents;
   now?: () => Date;
 }
 
@@ -179,21 +182,42 @@ export async function patchImage(deps: GalleryDeps, me: UserRow, id: string, pat
     if (!row) throw new NotFound(GALLERY_MESSAGES.notFound);
   }
 
-  if (like !== undefined || dislike !== undefined) {
-    const current = await repo.reactionOf(deps.db, row.id, me.id);
-    let next = current;
-    if (like === true) next = 'like';
-    else if (dislike === true) next = 'dislike';
-    else if (like === false && current === 'like') next = null;
-    else if (dislike === false && current === 'dislike') next = null;
-    if (next !== current) await repo.setReaction(deps.db, row.id, me.id, next, stamp(deps));
-  }
+  if (like !== undefined || dislike !== undefined) await react(deps, me, row, like, dislike);
 
   const fresh = await repo.findImage(deps.db, row.id);
   if (!fresh) throw new NotFound(GALLERY_MESSAGES.notFound);
   const image = await imageWithDetails(deps, fresh);
   deps.events.updated(image);
   return image;
+}
+
+/**
+ * Sets the member's reaction. A first like of someone else's photo tells its owner, in the same
+ * transaction; a like taken back and given again is not news.
+ */
+async function react(
+  deps: GalleryDeps,
+  me: UserRow,
+  row: GalleryImageRow,
+  like: boolean | undefined,
+  dislike: boolean | undefined,
+): Promise<void> {
+  const now = stamp(deps);
+  const announce = await deps.db.transaction().execute(async (trx) => {
+    const current = await repo.reactionOf(trx, row.id, me.id);
+    let next = current;
+    if (like === true) next = 'like';
+    else if (dislike === true) next = 'dislike';
+    else if (like === false && current === 'like') next = null;
+    else if (dislike === false && current === 'dislike') next = null;
+    if (next === current) return undefined;
+    await repo.setReaction(trx, row.id, me.id, next, now);
+    if (next !== 'like' || row.owner_id === me.id) return undefined;
+    if (await notificationRepo.hasLikeNotification(trx, row.owner_id, me.id, row.id)) return undefined;
+    const ownerRow = await repo.owner(trx, row.owner_id);
+    return ownerRow ? record(trx, drafts.like(ownerRow.id, ownerRow.username, me, row.id), now) : undefined;
+  });
+  await announce?.({ db: deps.db, events: deps.notifications });
 }
 
 export async function deleteImage(deps: GalleryDeps, me: UserRow, ref: string): Promise<void> {

@@ -1,0 +1,129 @@
+import type { Db } from '../../db/index.ts';
+import type { NewNotificationRow, NotificationRow, UserRow } from '../../db/schema.ts';
+
+export async function insertNotification(db: Db, row: NewNotificationRow): Promise<NotificationRow> {
+  return db.insertInto('notifications').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export interface NotificationWithActor {
+  notification: NotificationRow;
+  actor: Pick<UserRow, 'id' | 'username' | 'profile_image'> | null;
+}
+
+/** A page of a member's notifications, newest first, older than `before` when given. */
+export async function pageFor(
+  db: Db,
+  recipientId: string,
+  limit: number,
+  before?: number,
+): Promise<NotificationWithActor[]> {
+  let query = db
+    .selectFrom('notifications')
+    .leftJoin('users', 'users.id', 'notifications.actor_id')
+    .selectAll('notifications')
+    .select(['users.username as actor_username', 'users.profile_image as actor_profile_image'])
+    .where('notifications.recipient_id', '=', recipientId);
+  if (before !== undefined) query = query.where('notifications.id', '<', before);
+  const rows = await query.orderBy('notifications.id', 'desc').limit(limit).execute();
+  return rows.map(({ actor_username, actor_profile_image, ...notification }) => ({
+    notification,
+    actor:
+      notification.actor_id && actor_username !== null
+        ? { id: notification.actor_id, username: actor_username, profile_image: actor_profile_image ?? '' }
+        : null,
+  }));
+}
+
+export async function findWithActor(db: Db, id: number): Promise<NotificationWithActor | undefined> {
+  const row = await db
+    .selectFrom('notifications')
+    .leftJoin('users', 'users.id', 'notifications.actor_id')
+    .selectAll('notifications')
+    .select(['users.username as actor_username', 'users.profile_image as actor_profile_image'])
+    .where('notifications.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { actor_username, actor_profile_image, ...notification } = row;
+  return {
+    notification,
+    actor:
+      notification.actor_id && actor_username !== null
+        ? { id: notification.actor_id, username: actor_username, profile_image: actor_profile_image ?? '' }
+        : null,
+  };
+}
+
+export async function unreadCount(db: Db, recipientId: string): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('recipient_id', '=', recipientId)
+    .where('read_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Marks some (or all, with ids null) of a member's notifications read; answers the ids it changed. */
+export async function markRead(db: Db, recipientId: string, ids: number[] | null, now: string): Promise<number[]> {
+  let query = db
+    .updateTable('notifications')
+    .set({ read_at: now })
+    .where('recipient_id', '=', recipientId)
+    .where('read_at', 'is', null);
+  if (ids) {
+    if (ids.length === 0) return [];
+    query = query.where('id', 'in', ids);
+  }
+  const rows = await query.returning('id').execute();
+  return rows.map((row) => row.id);
+}
+
+/** Removes some (or all, with ids null) of a member's notifications; answers the ids removed. */
+export async function remove(db: Db, recipientId: string, ids: number[] | null): Promise<number[]> {
+  let query = db.deleteFrom('notifications').where('recipient_id', '=', recipientId);
+  if (ids) {
+    if (ids.length === 0) return [];
+    query = query.where('id', 'in', ids);
+  }
+  const rows = await query.returning('id').execute();
+  return rows.map((row) => row.id);
+}
+
+/** The pending friend_request notification of a request, removed when it is cancelled or declined. */
+export async function removeRequestNotification(db: Db, recipientId: string, requestId: string): Promise<number[]> {
+  const rows = await db
+    .deleteFrom('notifications')
+    .where('recipient_id', '=', recipientId)
+    .where('type', '=', 'friend_request')
+    .where('request_id', '=', requestId)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Whether this member already told the owner they like this image (a like toggled off and on is not news). */
+export async function hasLikeNotification(db: Db, recipientId: string, actorId: string, imageId: string) {
+  const row = await db
+    .selectFrom('notifications')
+    .select('id')
+    .where('recipient_id', '=', recipientId)
+    .where('type', '=', 'like')
+    .where('actor_id', '=', actorId)
+    .where('image_id', '=', imageId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** A friend request that was answered stays in the list, read. */
+export async function markRequestRead(db: Db, recipientId: string, requestId: string, now: string): Promise<number[]> {
+  const rows = await db
+    .updateTable('notifications')
+    .set({ read_at: now })
+    .where('recipient_id', '=', recipientId)
+    .where('type', '=', 'friend_request')
+    .where('request_id', '=', requestId)
+    .where('read_at', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
+}

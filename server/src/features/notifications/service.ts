@@ -1,0 +1,167 @@
+import {
+  NOTIFICATION_MESSAGES,
+  NOTIFICATIONS_PAGE_MAX,
+  NOTIFICATIONS_PAGE_SIZE,
+  type Notification,
+  type NotificationPage,
+  type NotificationType,
+  type NotificationsChanged,
+} from '../../../../src/contracts/notifications.ts';
+import { NOTIFICATION_TYPES } from '../../../../src/contracts/notifications.ts';
+import type { Db } from '../../db/index.ts';
+import type { UserRow } from '../../db/schema.ts';
+import { Invalid, NotFound } from '../../errors.ts';
+import * as repo from './repository.ts';
+
+/** Tells a member's tabs about their notifications (the realtime plugin in the app). */
+export interface NotificationEvents {
+  created: (recipientId: string, notification: Notification) => void;
+  changed: (recipientId: string, change: NotificationsChanged) => void;
+}
+
+export interface NotificationDeps {
+  db: Db;
+  events: NotificationEvents;
+  now?: () => Date;
+}
+
+const stamp = (deps: { now?: () => Date }) => (deps.now ? deps.now() : new Date()).toISOString();
+
+function toNotification({ notification, actor }: repo.NotificationWithActor): Notification {
+  const type = (NOTIFICATION_TYPES as readonly string[]).includes(notification.type)
+    ? (notification.type as NotificationType)
+    : 'system';
+  return {
+    _id: String(notification.id),
+    type,
+    actor: actor
+      ? {
+          _id: actor.id,
+          username: actor.username,
+          profileImage: actor.profile_image ? `/uploads/${actor.profile_image}` : '',
+        }
+      : null,
+    message: notification.message,
+    link: notification.link,
+    createdAt: notification.created_at,
+    read: notification.read_at !== null,
+    requestId: notification.request_id,
+  };
+}
+
+export interface Draft {
+  recipientId: string;
+  type: NotificationType;
+  actorId: string | null;
+  message: string;
+  link: string;
+  requestId?: string | null;
+  imageId?: string | null;
+}
+
+/**
+ * Writes a notification with the caller's database handle — pass the transaction of the action that
+ * causes it, so both are saved or neither. Answers a function that announces it; call that after
+ * the transaction has committed.
+ */
+export async function record(db: Db, draft: Draft, now = new Date().toISOString()) {
+  const row = await repo.insertNotification(db, {
+    recipient_id: draft.recipientId,
+    type: draft.type,
+    actor_id: draft.actorId,
+    message: draft.message,
+    link: draft.link,
+    request_id: draft.requestId ?? null,
+    image_id: draft.imageId ?? null,
+    read_at: null,
+    created_at: now,
+  });
+  return async (deps: NotificationDeps) => {
+    const found = await repo.findWithActor(deps.db, row.id);
+    if (found) deps.events.created(draft.recipientId, toNotification(found));
+  };
+}
+
+export const drafts = {
+  friendRequest: (recipientId: string, actor: UserRow, requestId: string): Draft => ({
+    recipientId,
+    type: 'friend_request',
+    actorId: actor.id,
+    message: NOTIFICATION_MESSAGES.friendRequest,
+    link: `/profile/${actor.username}`,
+    requestId,
+  }),
+  accepted: (recipientId: string, actor: UserRow, requestId: string): Draft => ({
+    recipientId,
+    type: 'follow',
+    actorId: actor.id,
+    message: NOTIFICATION_MESSAGES.accepted,
+    link: `/profile/${actor.username}`,
+    requestId,
+  }),
+  like: (recipientId: string, ownerUsername: string, actor: UserRow, imageId: string): Draft => ({
+    recipientId,
+    type: 'like',
+    actorId: actor.id,
+    message: NOTIFICATION_MESSAGES.like,
+    link: `/profile/${ownerUsername}?image=${imageId}`,
+    imageId,
+  }),
+  welcome: (recipientId: string): Draft => ({
+    recipientId,
+    type: 'system',
+    actorId: null,
+    message: NOTIFICATION_MESSAGES.welcome,
+    link: '/settings',
+  }),
+};
+
+export async function page(deps: NotificationDeps, me: UserRow, limit?: number, before?: string): Promise<NotificationPage> {
+  const size = Math.min(Math.max(limit ?? NOTIFICATIONS_PAGE_SIZE, 1), NOTIFICATIONS_PAGE_MAX);
+  const cursor = before === undefined || before === '' ? undefined : Number(before);
+  if (cursor !== undefined && !Number.isSafeInteger(cursor)) throw new Invalid('That page cursor is not valid.');
+  const rows = await repo.pageFor(deps.db, me.id, size + 1, cursor);
+  const items = rows.slice(0, size).map(toNotification);
+  return {
+    notifications: items,
+    nextCursor: rows.length > size ? (items.at(-1)?._id ?? null) : null,
+    unread: await repo.unreadCount(deps.db, me.id),
+  };
+}
+
+function parseIds(ids: readonly string[]): number[] {
+  return ids.map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
+}
+
+export async function markRead(deps: NotificationDeps, me: UserRow, ids: readonly string[] | 'all'): Promise<number> {
+  const changed = await repo.markRead(deps.db, me.id, ids === 'all' ? null : parseIds(ids), stamp(deps));
+  const unread = await repo.unreadCount(deps.db, me.id);
+  if (changed.length > 0) deps.events.changed(me.id, { read: ids === 'all' ? 'all' : changed.map(String), unread });
+  return unread;
+}
+
+export async function removeOne(deps: NotificationDeps, me: UserRow, id: string): Promise<void> {
+  const removed = await repo.remove(deps.db, me.id, parseIds([id]));
+  if (removed.length === 0) throw new NotFound('No such notification.');
+  deps.events.changed(me.id, { removed: removed.map(String), unread: await repo.unreadCount(deps.db, me.id) });
+}
+
+export async function removeAll(deps: NotificationDeps, me: UserRow): Promise<void> {
+  await repo.remove(deps.db, me.id, null);
+  deps.events.changed(me.id, { removed: 'all', unread: 0 });
+}
+
+
+/** After a commit: tell a member's tabs which notifications went or were read. */
+export async function announceChange(
+  deps: NotificationDeps,
+  recipientId: string,
+  change: { read?: number[]; removed?: number[] },
+): Promise<void> {
+  if (!change.read?.length && !change.removed?.length) return;
+  deps.events.changed(recipientId, {
+    ...(change.read?.length ? { read: change.read.map(String) } : {}),
+    ...(change.removed?.length ? { removed: change.removed.map(String) } : {}),
+    unread: await repo.unreadCount(deps.db, recipientId),
+  });
+}
