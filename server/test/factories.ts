@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
+import { pairKey } from '../../src/contracts/friends.ts';
 import type { AuthResponse, User } from '../../src/contracts/user.ts';
 
 /** The allowed origin every unsafe cookie request names (in APP_ORIGIN by default). */
@@ -224,4 +225,94 @@ export function exifHasGps(exif: Buffer | undefined): boolean {
     if (u16(ifd0 + 2 + index * 12) === 0x8825) return true;
   }
   return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Friends
+
+export type FriendAction = 'request' | 'cancel' | 'accept' | 'decline' | 'unfriend';
+export const FRIEND_ACTIONS: readonly FriendAction[] = [
+  'request',
+  'cancel',
+  'accept',
+  'decline',
+  'unfriend',
+];
+
+/** The body field each friend call names the other member with (SPEC §7.3). */
+export const TARGET_FIELD: Record<FriendAction, 'toUserId' | 'fromUserId' | 'userId'> = {
+  request: 'toUserId',
+  cancel: 'toUserId',
+  accept: 'fromUserId',
+  decline: 'fromUserId',
+  unfriend: 'userId',
+};
+
+/** Several members at once; no security answer, so each signup hashes one secret only. */
+export function signupMembers(
+  app: FastifyInstance,
+  count: number,
+  overrides: (index: number) => SignupOverrides = () => ({}),
+): Promise<Member[]> {
+  return Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      signupUser(app, { securityQuestion: '', securityAnswer: '', ...overrides(index) }),
+    ),
+  );
+}
+
+/** POST /api/users/friends/{action} with a raw body, as a bearer call unless headers say otherwise. */
+export function postFriend(
+  app: FastifyInstance,
+  action: FriendAction,
+  body: Record<string, unknown>,
+  headers: Record<string, string>,
+) {
+  return app.inject({
+    method: 'POST',
+    url: `/api/users/friends/${action}`,
+    headers,
+    payload: body,
+  });
+}
+
+/** `actor` acts on `other`, naming them by id in the field the spec gives the call. */
+export function friendAction(
+  app: FastifyInstance,
+  actor: Member,
+  action: FriendAction,
+  other: Member,
+) {
+  return postFriend(app, action, { [TARGET_FIELD[action]]: other.user.id }, asBearer(actor));
+}
+
+function isMember(value: Member | Record<string, string>): value is Member {
+  return typeof (value as Member).user === 'object';
+}
+
+/** The pair's status as `viewer` sees it, named by user id (or any query given). */
+export async function friendStatus(
+  app: FastifyInstance,
+  viewer: Member,
+  query: Member | Record<string, string>,
+): Promise<string> {
+  const params = isMember(query) ? { userId: query.user.id } : query;
+  const response = await app.inject({
+    method: 'GET',
+    url: '/api/users/friends/status',
+    query: params,
+    headers: asBearer(viewer),
+  });
+  if (response.statusCode !== 200)
+    throw new Error(`status answered ${response.statusCode}: ${response.body}`);
+  return response.json<{ status: string }>().status;
+}
+
+/** The friendship rows of a pair, straight from the database. */
+export function friendshipRows(app: FastifyInstance, a: Member, b: Member) {
+  return app.db
+    .selectFrom('friendships')
+    .selectAll()
+    .where('pair_key', '=', pairKey(a.user.id, b.user.id))
+    .execute();
 }

@@ -1,0 +1,277 @@
+/** Every friend call a member may not make, and what each answers (DECISIONS.md "Friends"). */
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  FRIEND_ACTIONS,
+  type Member,
+  ORIGIN,
+  TARGET_FIELD,
+  asBearer,
+  forEachDialect,
+  friendAction,
+  friendStatus,
+  friendshipRows,
+  postFriend,
+  signupMembers,
+  useTestApp,
+} from './helpers.ts';
+
+const EVIL = 'https://evil.example';
+
+forEachDialect((dialect) => {
+  const t = useTestApp(dialect);
+
+  const pair = async (): Promise<[Member, Member]> => {
+    const [a, b] = await signupMembers(t.app, 2);
+    return [a as Member, b as Member];
+  };
+  /** `a` has sent `b` a request that is still pending. */
+  const pendingPair = async () => {
+    const [a, b] = await pair();
+    await friendAction(t.app, a, 'request', b);
+    return [a, b] as const;
+  };
+
+  describe('acting on oneself', () => {
+    let me: Member;
+    beforeAll(async () => {
+      [me] = (await signupMembers(t.app, 1)) as [Member];
+    });
+
+    it.each(FRIEND_ACTIONS)('answers 400 "Cannot friend yourself" to %s by id', async (action) => {
+      const response = await postFriend(
+        t.app,
+        action,
+        { [TARGET_FIELD[action]]: me.user.id },
+        asBearer(me),
+      );
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'Cannot friend yourself' });
+    });
+
+    it.each(FRIEND_ACTIONS)(
+      'answers 400 "Cannot friend yourself" to %s by username',
+      async (action) => {
+        const response = await postFriend(t.app, action, { username: me.username }, asBearer(me));
+
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toEqual({ error: 'Cannot friend yourself' });
+      },
+    );
+  });
+
+  describe('naming a member who does not exist', () => {
+    it.each(FRIEND_ACTIONS)('answers 404 {error} to %s', async (action) => {
+      const [a] = await pair();
+
+      const byId = await postFriend(
+        t.app,
+        action,
+        { [TARGET_FIELD[action]]: randomUUID() },
+        asBearer(a),
+      );
+      const byName = await postFriend(t.app, action, { username: 'nobody.here' }, asBearer(a));
+
+      expect(byId.statusCode).toBe(404);
+      expect(byName.statusCode).toBe(404);
+      expect(Object.keys(byId.json<object>())).toEqual(['error']);
+    });
+
+    it('answers 404 to a status question', async () => {
+      const [a] = await pair();
+
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/users/friends/status',
+        query: { username: 'nobody.here' },
+        headers: asBearer(a),
+      });
+
+      expect(response.statusCode).toBe(404);
+    });
+  });
+
+  describe('acting from the wrong side', () => {
+    it('answers 403 when the receiver tries to cancel, and keeps the request', async () => {
+      const [a, b] = await pendingPair();
+
+      const response = await friendAction(t.app, b, 'cancel', a);
+
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({
+        error: 'Only the member who sent a request can cancel it.',
+      });
+      expect(await friendStatus(t.app, a, b)).toBe('pending');
+    });
+
+    it('answers 403 when the sender tries to accept their own request', async () => {
+      const [a, b] = await pendingPair();
+
+      const response = await friendAction(t.app, a, 'accept', b);
+
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({
+        error: 'Only the member who received a request can accept it.',
+      });
+      expect(await friendStatus(t.app, a, b)).toBe('pending');
+    });
+
+    it('answers 403 when the sender tries to decline their own request', async () => {
+      const [a, b] = await pendingPair();
+
+      const response = await friendAction(t.app, a, 'decline', b);
+
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({
+        error: 'Only the member who received a request can decline it.',
+      });
+      expect(await friendStatus(t.app, b, a)).toBe('incoming');
+    });
+
+    it.each(['sender', 'receiver'] as const)(
+      'answers 403 when the %s tries to unfriend while the request is only pending',
+      async (side) => {
+        const [a, b] = await pendingPair();
+        const [actor, other] = side === 'sender' ? [a, b] : [b, a];
+
+        const response = await friendAction(t.app, actor, 'unfriend', other);
+
+        expect(response.statusCode).toBe(403);
+        expect(response.json()).toEqual({ error: 'You are not friends.' });
+        expect(await friendshipRows(t.app, a, b)).toHaveLength(1);
+      },
+    );
+
+    it.each(['cancel', 'decline'] as const)(
+      'answers 403 to a %s between friends',
+      async (action) => {
+        const [a, b] = await pendingPair();
+        await friendAction(t.app, b, 'accept', a);
+
+        const response = await friendAction(
+          t.app,
+          action === 'cancel' ? a : b,
+          action,
+          action === 'cancel' ? b : a,
+        );
+
+        expect(response.statusCode).toBe(403);
+        expect(response.json()).toEqual({ error: 'You are already friends.' });
+        expect(await friendStatus(t.app, a, b)).toBe('friends');
+      },
+    );
+
+    it('answers 404 to an accept when there is no request', async () => {
+      const [a, b] = await pair();
+
+      const response = await friendAction(t.app, a, 'accept', b);
+
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ error: 'There is no friend request to accept.' });
+      expect(await friendshipRows(t.app, a, b)).toEqual([]);
+    });
+  });
+
+  describe('a call that names nobody', () => {
+    it.each(FRIEND_ACTIONS)('answers 400 {error} to %s with an empty body', async (action) => {
+      const [a] = await pair();
+
+      const response = await postFriend(t.app, action, {}, asBearer(a));
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'Name the member by user id or username.' });
+    });
+
+    it('answers 400 to a status question without userId or username', async () => {
+      const [a] = await pair();
+
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/users/friends/status',
+        headers: asBearer(a),
+      });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'Name the member by user id or username.' });
+    });
+  });
+
+  describe('without a session', () => {
+    it.each(FRIEND_ACTIONS)('answers 401 to POST %s', async (action) => {
+      const [, b] = await pair();
+
+      const response = await postFriend(t.app, action, { [TARGET_FIELD[action]]: b.user.id }, {});
+
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ error: 'Please sign in.' });
+    });
+
+    it.each(['status?username=x', 'counts', 'incoming', 'outgoing', 'list'])(
+      'answers 401 to GET %s',
+      async (path) => {
+        const response = await t.app.inject({ method: 'GET', url: `/api/users/friends/${path}` });
+
+        expect(response.statusCode).toBe(401);
+      },
+    );
+  });
+
+  describe('a cookie call from a foreign page', () => {
+    it('answers 403 and sends no request', async () => {
+      const [a, b] = await pair();
+
+      const response = await postFriend(
+        t.app,
+        'request',
+        { toUserId: b.user.id },
+        { cookie: a.cookie, origin: EVIL },
+      );
+
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({ error: 'Request origin not allowed.' });
+      expect(await friendshipRows(t.app, a, b)).toEqual([]);
+    });
+
+    it('answers 403 to an accept and leaves the request pending', async () => {
+      const [a, b] = await pendingPair();
+
+      const response = await postFriend(
+        t.app,
+        'accept',
+        { fromUserId: a.user.id },
+        { cookie: b.cookie, origin: EVIL },
+      );
+
+      expect(response.statusCode).toBe(403);
+      expect(await friendStatus(t.app, b, a)).toBe('incoming');
+    });
+
+    it('answers 403 to a cookie call that names no origin at all', async () => {
+      const [a, b] = await pair();
+
+      const response = await postFriend(
+        t.app,
+        'request',
+        { toUserId: b.user.id },
+        { cookie: a.cookie },
+      );
+
+      expect(response.statusCode).toBe(403);
+      expect(await friendshipRows(t.app, a, b)).toEqual([]);
+    });
+
+    it('accepts the same cookie call from the allowed origin', async () => {
+      const [a, b] = await pair();
+
+      const response = await postFriend(
+        t.app,
+        'request',
+        { toUserId: b.user.id },
+        { cookie: a.cookie, origin: ORIGIN },
+      );
+
+      expect(response.json()).toEqual({ status: 'pending' });
+    });
+  });
+});

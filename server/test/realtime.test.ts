@@ -1,0 +1,279 @@
+/** socket.io at /socket.io (SPEC §4.2, §7.6): handshake, presence, friend events to both members. */
+import type { AddressInfo } from 'node:net';
+import { type ManagerOptions, type Socket, type SocketOptions, io } from 'socket.io-client';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { pairKey } from '../../src/contracts/friends.ts';
+import { type Ack, FRIEND_EVENTS, type FriendEvent } from '../../src/contracts/realtime.ts';
+import {
+  type FriendAction,
+  type Member,
+  ORIGIN,
+  forEachDialect,
+  friendAction,
+  signupMembers,
+  useTestApp,
+} from './helpers.ts';
+
+type Options = Partial<ManagerOptions & SocketOptions>;
+
+forEachDialect((dialect) => {
+  const t = useTestApp(dialect);
+  let url = '';
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.disconnect();
+  });
+
+  const open = (options: Options) => {
+    const socket = io(url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      ...options,
+    });
+    sockets.push(socket);
+    return socket;
+  };
+  /** Resolves with the socket once connected; rejects with the connect_error. */
+  const connect = (options: Options) => {
+    const socket = open(options);
+    return new Promise<Socket>((resolve, reject) => {
+      socket.once('connect', () => resolve(socket));
+      socket.once('connect_error', reject);
+    });
+  };
+  const connectAs = (member: Member) => connect({ auth: { token: member.token } });
+  const members = async (count: number) => signupMembers(t.app, count);
+  const join = (socket: Socket, userId: unknown) =>
+    socket.timeout(5_000).emitWithAck('presence:join', { userId, username: 'x' }) as Promise<Ack>;
+  /** Every event a socket receives, in order. */
+  const record = (socket: Socket) => {
+    const seen: [string, unknown][] = [];
+    socket.onAny((event: string, payload: unknown) => seen.push([event, payload]));
+    return seen;
+  };
+  const nextEvent = (socket: Socket, event: string) =>
+    new Promise<unknown>((resolve) => socket.once(event, resolve));
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
+
+  describe('the handshake', () => {
+    it('refuses a socket without a session with connect_error', async () => {
+      await expect(connect({})).rejects.toThrow('unauthorized');
+    });
+
+    it('refuses a socket with a token that was never issued', async () => {
+      await expect(connect({ auth: { token: 'not-a-real-token' } })).rejects.toThrow(
+        'unauthorized',
+      );
+    });
+
+    it('refuses a socket from a foreign Origin even with a valid cookie', async () => {
+      const [a] = (await members(1)) as [Member];
+
+      await expect(
+        connect({ extraHeaders: { origin: 'https://evil.example', cookie: a.cookie } }),
+      ).rejects.toThrow();
+    });
+
+    it('accepts the session cookie from an allowed Origin', async () => {
+      const [a] = (await members(1)) as [Member];
+
+      const socket = await connect({ extraHeaders: { origin: ORIGIN, cookie: a.cookie } });
+
+      expect(socket.connected).toBe(true);
+    });
+
+    it('accepts the bearer token as auth.token', async () => {
+      const [a] = (await members(1)) as [Member];
+
+      expect((await connectAs(a)).connected).toBe(true);
+    });
+
+    it('accepts the bearer token as an Authorization header', async () => {
+      const [a] = (await members(1)) as [Member];
+
+      const socket = await connect({ extraHeaders: { authorization: `Bearer ${a.token}` } });
+
+      expect(socket.connected).toBe(true);
+    });
+  });
+
+  describe('presence', () => {
+    it('refuses presence:join with another member’s id', async () => {
+      const [a, b] = (await members(2)) as [Member, Member];
+      const socket = await connectAs(a);
+
+      expect(await join(socket, b.user.id)).toEqual({
+        ok: false,
+        error: 'You can only join presence as yourself.',
+      });
+      expect(await t.app.realtime.isOnline(b.user.id)).toBe(false);
+      expect(await t.app.realtime.isOnline(a.user.id)).toBe(false);
+    });
+
+    it('accepts presence:join with one’s own id and shows the member online', async () => {
+      const [a] = (await members(1)) as [Member];
+      const socket = await connectAs(a);
+
+      expect(await join(socket, a.user.id)).toEqual({ ok: true });
+      expect(await t.app.realtime.isOnline(a.user.id)).toBe(true);
+    });
+
+    it('shows the member offline after presence:leave', async () => {
+      const [a] = (await members(1)) as [Member];
+      const socket = await connectAs(a);
+      await join(socket, a.user.id);
+
+      expect(await socket.timeout(5_000).emitWithAck('presence:leave')).toEqual({ ok: true });
+      expect(await t.app.realtime.isOnline(a.user.id)).toBe(false);
+    });
+
+    it('shows the member offline after their socket disconnects', async () => {
+      const [a] = (await members(1)) as [Member];
+      const socket = await connectAs(a);
+      await join(socket, a.user.id);
+
+      socket.disconnect();
+
+      await vi.waitFor(async () => expect(await t.app.realtime.isOnline(a.user.id)).toBe(false));
+    });
+
+    it('keeps the member online while another of their tabs is present', async () => {
+      const [a] = (await members(1)) as [Member];
+      const [first, second] = [await connectAs(a), await connectAs(a)];
+      await join(first, a.user.id);
+      await join(second, a.user.id);
+
+      first.disconnect();
+      await settle();
+
+      expect(await t.app.realtime.isOnline(a.user.id)).toBe(true);
+    });
+
+    it('survives a presence:join whose acknowledgement is not a function', async () => {
+      const [a, b] = (await members(2)) as [Member, Member];
+      const socket = await connectAs(a);
+
+      socket.emit('presence:join', { userId: b.user.id }, 'not-a-function');
+      socket.emit('presence:join', 'garbage', 42);
+      await settle();
+
+      expect(socket.connected).toBe(true);
+      expect(await join(socket, a.user.id)).toEqual({ ok: true });
+    });
+
+    it('drops a socket that sends a message over the size limit', async () => {
+      const [a] = (await members(1)) as [Member];
+      const socket = await connectAs(a);
+      const closed = nextEvent(socket, 'disconnect');
+
+      socket.emit('presence:join', { userId: a.user.id, username: 'x'.repeat(64 * 1024) });
+
+      expect(await closed).toBe('transport close');
+    });
+  });
+
+  describe('friend events', () => {
+    /** The calls that lead up to each event, then the call that makes it: [actor, action, other]. */
+    const STEPS: Record<
+      FriendEvent,
+      { before: [0 | 1, FriendAction][]; make: [0 | 1, FriendAction] }
+    > = {
+      'friend:request:created': { before: [], make: [0, 'request'] },
+      'friend:request:canceled': { before: [[0, 'request']], make: [0, 'cancel'] },
+      'friend:accepted': { before: [[0, 'request']], make: [1, 'accept'] },
+      'friend:declined': { before: [[0, 'request']], make: [1, 'decline'] },
+      'friend:removed': {
+        before: [
+          [0, 'request'],
+          [1, 'accept'],
+        ],
+        make: [0, 'unfriend'],
+      },
+    };
+
+    it.each(FRIEND_EVENTS)(
+      'delivers %s to both members with {fromUserId, toUserId, pairKey}',
+      async (event) => {
+        const pair = (await members(2)) as [Member, Member];
+        const step = STEPS[event];
+        for (const [who, action] of step.before)
+          await friendAction(t.app, pair[who], action, pair[1 - who] as Member);
+        const [socketA, socketB] = [await connectAs(pair[0]), await connectAs(pair[1])];
+        const received = [nextEvent(socketA, event), nextEvent(socketB, event)];
+        const [who, action] = step.make;
+        const actor = pair[who];
+        const other = pair[1 - who] as Member;
+
+        await friendAction(t.app, actor, action, other);
+
+        const expected = {
+          fromUserId: actor.user.id,
+          toUserId: other.user.id,
+          pairKey: pairKey(actor.user.id, other.user.id),
+        };
+        expect(await Promise.all(received)).toEqual([expected, expected]);
+      },
+    );
+
+    it('delivers nothing to a third member’s socket', async () => {
+      const [a, b, c] = (await members(3)) as [Member, Member, Member];
+      const [socketB, socketC] = [await connectAs(b), await connectAs(c)];
+      const seenByC = record(socketC);
+      const delivered = nextEvent(socketB, 'friend:accepted');
+
+      await friendAction(t.app, a, 'request', b);
+      await friendAction(t.app, b, 'accept', a);
+      await delivered;
+      await settle();
+
+      expect(seenByC).toEqual([]);
+    });
+
+    it('delivers an event once to a member with a socket in each of two tabs', async () => {
+      const [a, b] = (await members(2)) as [Member, Member];
+      const tabs = [await connectAs(b), await connectAs(b)];
+      const seen = tabs.map(record);
+
+      await friendAction(t.app, a, 'request', b);
+      await vi.waitFor(() => expect(seen.every((list) => list.length > 0)).toBe(true));
+      await settle();
+
+      // Each tab also hears of the new notification; the friend event itself arrives once.
+      const friendEvents = seen.map((list) => list.map(([event]) => event).filter((event) => event.startsWith('friend:')));
+      expect(friendEvents).toEqual([['friend:request:created'], ['friend:request:created']]);
+    });
+
+    it('keeps another member’s events from a socket that asks to join their rooms', async () => {
+      const [a, b, c] = (await members(3)) as [Member, Member, Member];
+      const spy = await connectAs(c);
+      const seenBySpy = record(spy);
+      const room = `user:${b.user.id}`;
+      for (const [event, payload] of [
+        ['join', room],
+        ['join', { room }],
+        ['subscribe', room],
+        ['presence:join', { userId: b.user.id }],
+        ['gallery:join', { ownerId: b.user.id }],
+        ['image:join', { imageId: room }],
+      ] as const) {
+        spy.emit(event as 'presence:join', payload);
+      }
+      await settle();
+      const socketB = await connectAs(b);
+      const delivered = nextEvent(socketB, 'friend:request:created');
+
+      await friendAction(t.app, a, 'request', b);
+      await delivered;
+      await settle();
+
+      expect(seenBySpy).toEqual([]);
+      expect(spy.connected).toBe(true);
+    });
+  });
+});
