@@ -1,28 +1,106 @@
+import { useRef } from 'react';
+import { STORAGE_KEYS } from '../../contracts/constants.ts';
+import { Toast } from '../../components/Toast.tsx';
+import { readLocal } from '../../lib/storage.ts';
 import { useSession } from '../auth/store.ts';
+import type { CurrentUser } from '../auth/user.ts';
+import { BasicInfoFields } from './BasicInfoFields.tsx';
+import { ProfileFields } from './ProfileFields.tsx';
+import { ReferralCode, ReferralFields } from './ReferralFields.tsx';
+import { SAVE_MESSAGES } from './saveError.ts';
+import { SectionCard } from './SectionCard.tsx';
+import { SecurityFields } from './SecurityFields.tsx';
+import { SECTIONS, type SectionId } from './settingsState.ts';
+import { SettingsNav } from './SettingsNav.tsx';
+import { useSettings } from './useSettings.ts';
 import './SettingsPage.css';
 
-/** The member's account at a glance; editing comes section by section. */
-export function SettingsPage() {
-  const user = useSession((state) => state.user);
-  if (!user) return null;
-  const rows: [string, string][] = [
-    ['Username', user.username],
-    ['Name', user.fullName || '—'],
-    ['Email', user.email],
-    ['Birthday', user.birthday],
-    ['Referral code', user.referralCode],
-  ];
+const LABELS = Object.fromEntries(SECTIONS.map(({ id, label }) => [id, label])) as Record<
+  SectionId,
+  string
+>;
+
+function SettingsForm({ user }: { user: CurrentUser }) {
+  const root = useRef<HTMLElement>(null);
+  const { state, dispatch, availability, save, toast, showToast, loadFailed } = useSettings(
+    user,
+    root,
+  );
+  const { values, errors, editing, saving } = state;
+  const card = (id: SectionId) => ({
+    id,
+    label: LABELS[id],
+    editing,
+    saving,
+    error: editing === id ? errors.form : undefined,
+    onEdit: () => dispatch({ type: 'edit', section: id }),
+    onUndo: () => dispatch({ type: 'undo' }),
+    onCancel: () => dispatch({ type: 'cancel' }),
+    onSave: () => void save(),
+  });
   return (
-    <main className="settings-page" id="main">
+    <main className="settings-page" id="main" ref={root}>
       <h1>Settings</h1>
-      <dl className="settings-summary">
-        {rows.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      {loadFailed && (
+        <p className="form-error" role="alert">
+          {SAVE_MESSAGES.loadFailed}
+        </p>
+      )}
+      <p className="settings-hint">
+        Press <kbd>Ctrl</kbd>/<kbd>⌘</kbd>+<kbd>S</kbd> to save the section you are editing.
+      </p>
+      <div className="settings-layout">
+        <SettingsNav editing={editing} />
+        <div className="settings-sections">
+          <SectionCard {...card('basic')}>
+            <BasicInfoFields
+              values={values.basic}
+              birthday={user.birthday}
+              errors={errors}
+              availability={availability}
+              onChange={(patch) => dispatch({ type: 'change', section: 'basic', patch })}
+            />
+          </SectionCard>
+          <SectionCard {...card('security')}>
+            <SecurityFields
+              values={values.security}
+              hasQuestion={Boolean(user.securityQuestion)}
+              errors={errors}
+              onChange={(patch) => dispatch({ type: 'change', section: 'security', patch })}
+            />
+          </SectionCard>
+          <SectionCard {...card('profile')}>
+            <ProfileFields
+              values={values.profile}
+              current={{
+                profileImage: user.profileImage,
+                username: user.username,
+                avatarVersion: readLocal(STORAGE_KEYS.avatarVersion),
+              }}
+              errors={errors}
+              onChange={(patch) => dispatch({ type: 'change', section: 'profile', patch })}
+              onToggleInterest={(interest) => dispatch({ type: 'toggleInterest', interest })}
+            />
+          </SectionCard>
+          <SectionCard
+            {...card('referral')}
+            lead={<ReferralCode code={user.referralCode} onCopied={showToast} />}
+          >
+            <ReferralFields
+              values={values.referral}
+              errors={errors}
+              onChange={(patch) => dispatch({ type: 'change', section: 'referral', patch })}
+            />
+          </SectionCard>
+        </div>
+      </div>
+      <Toast message={toast} />
     </main>
   );
+}
+
+/** /settings: the member's account in four sections (SPEC §2.12). */
+export function SettingsPage() {
+  const user = useSession((state) => state.user);
+  return user ? <SettingsForm user={user} /> : null;
 }

@@ -1,0 +1,345 @@
+import { type Browser, type Page, expect, test } from '@playwright/test';
+import sharp from 'sharp';
+import { SETTINGS_INTERESTS } from '../src/contracts/interests.ts';
+import { type Member, createMember, logIn, uniqueName } from './helpers.ts';
+
+const NEW_PASSWORD = 'N3w$ecret!pass';
+
+async function signedIn(browser: Browser, member: Member, path = '/settings'): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await logIn(page, member);
+  await expect(page).toHaveURL(/\/profile\//);
+  await page.goto(path);
+  return page;
+}
+
+const section = (page: Page, name: string) => page.getByRole('region', { name });
+const basicInfo = (page: Page) => section(page, 'Step 1 Basic Info');
+const security = (page: Page) => section(page, 'Step 2 Security');
+const profile = (page: Page) => section(page, 'Step 3 Profile');
+const referral = (page: Page) => section(page, 'Step 4 Referral');
+const toast = (page: Page) => page.locator('.toast-region');
+
+test.describe('settings: Basic Info', () => {
+  test('a taken username reads Taken ✕ and is refused; a free one is saved and shows in the header and another tab', async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const alice = await createMember(request, baseURL ?? '');
+    const bob = await createMember(request, baseURL ?? '');
+    const page = await signedIn(browser, alice);
+    const otherTab = await page.context().newPage();
+    await otherTab.goto('/spacehub');
+    await expect(otherTab.locator('.top-bar-username')).toHaveText(alice.username);
+
+    const basic = basicInfo(page);
+    await basic.getByRole('button', { name: 'Edit' }).click();
+    await expect(basic.getByLabel('First name')).toBeFocused();
+    const username = basic.getByLabel('Username');
+    await expect(basic.getByTestId('username-availability')).toHaveText('Current username');
+    await username.fill(alice.username.toUpperCase());
+    await expect(basic.getByTestId('username-availability')).toHaveText('Current username');
+
+    await username.fill(bob.username.toUpperCase());
+    await expect(basic.getByTestId('username-availability')).toHaveText('Taken ✕');
+    await basic.getByRole('button', { name: 'Save' }).click();
+    await expect(basic.getByText('Username not available.', { exact: true })).toBeVisible();
+    await expect(basic.getByRole('button', { name: 'Save' })).toBeVisible();
+
+    await username.fill('bad name!');
+    await expect(basic.getByTestId('username-availability')).toHaveText('');
+    await basic.getByRole('button', { name: 'Save' }).click();
+    await expect(
+      basic.getByText('3–20 chars: letters, numbers, . _ -', { exact: true }),
+    ).toBeVisible();
+
+    const fresh = uniqueName('new');
+    await username.fill(fresh);
+    await expect(basic.getByTestId('username-availability')).toHaveText('Available ✓');
+    await basic.getByLabel('First name').fill('Alice');
+    await basic.getByRole('button', { name: 'Save' }).click();
+    await expect(toast(page)).toHaveText('Basic info saved.');
+    await expect(basic.getByRole('button', { name: 'Edit' })).toBeVisible();
+    await expect(page.locator('.top-bar-username')).toHaveText(fresh);
+    // The other tab learns it over the orbit:auth channel, with no reload.
+    await expect(otherTab.locator('.top-bar-username')).toHaveText(fresh);
+
+    await page.reload();
+    await expect(basicInfo(page).getByLabel('Username')).toHaveValue(fresh);
+    await expect(basicInfo(page).getByLabel('First name')).toHaveValue('Alice');
+    await expect(basicInfo(page).getByLabel('Birthday')).toHaveValue('1991-07-14');
+    await page.context().close();
+  });
+
+  test('an email in use and a bad email are refused with the spec messages', async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const alice = await createMember(request, baseURL ?? '');
+    const bob = await createMember(request, baseURL ?? '');
+    const page = await signedIn(browser, alice);
+    const basic = basicInfo(page);
+    await basic.getByRole('button', { name: 'Edit' }).click();
+    const email = basic.getByLabel('Email');
+    await email.fill('not-an-email');
+    await basic.getByRole('button', { name: 'Save' }).click();
+    await expect(basic.getByText('Enter a valid email address.', { exact: true })).toBeVisible();
+    await expect(email).toBeFocused();
+
+    await email.fill(bob.email.toUpperCase());
+    await basic.getByRole('button', { name: 'Save' }).click();
+    await expect(basic.getByText('Email already in use.', { exact: true })).toBeVisible();
+    await expect(toast(page)).toHaveText('Email already in use.');
+    await page.context().close();
+  });
+
+  test('Undo Changes goes back to the values at Edit; Cancel leaves editing', async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const member = await createMember(request, baseURL ?? '', { firstName: 'Vega' });
+    const page = await signedIn(browser, member);
+    const basic = basicInfo(page);
+    await basic.getByRole('button', { name: 'Edit' }).click();
+    await expect(
+      section(page, 'Step 2 Security').getByRole('button', { name: 'Edit' }),
+    ).toBeDisabled();
+    await basic.getByLabel('First name').fill('Altair');
+    await basic.getByRole('button', { name: 'Undo Changes' }).click();
+    await expect(basic.getByLabel('First name')).toHaveValue('Vega');
+    await basic.getByLabel('First name').fill('Deneb');
+    await basic.getByRole('button', { name: 'Cancel' }).click();
+    await expect(basic.getByLabel('First name')).toHaveValue('Vega');
+    await expect(basic.getByLabel('First name')).toBeDisabled();
+    await expect(basic.getByRole('button', { name: 'Edit' })).toBeFocused();
+    await page.context().close();
+  });
+});
+
+test.describe('settings: Security', () => {
+  test('changing the password signs out the other session; the new password logs in', async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const member = await createMember(request, baseURL ?? '');
+    const elsewhere = await signedIn(browser, member, '/spacehub');
+    const page = await signedIn(browser, member);
+    const sec = security(page);
+    await sec.getByRole('button', { name: 'Edit' }).click();
+
+    await sec.getByRole('button', { name: 'Save' }).click();
+    await expect(sec.getByText('Enter your current password.', { exact: true })).toBeVisible();
+    await expect(sec.getByText('Enter a new password.', { exact: true })).toBeVisible();
+    await sec.getByLabel('Current password', { exact: true }).fill(member.password);
+    await sec.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await sec.getByLabel('Confirm new password', { exact: true }).fill('different');
+    await sec.getByRole('button', { name: 'Save' }).click();
+    await expect(sec.getByText('Passwords do not match.', { exact: true })).toBeVisible();
+
+    // The checklist is shown but not enforced here: the server answers with its rule.
+    await sec.getByLabel('New password', { exact: true }).fill('weak');
+    await sec.getByLabel('Confirm new password', { exact: true }).fill('weak');
+    await expect(sec.getByRole('list', { name: 'Password requirements' })).toBeVisible();
+    await sec.getByRole('button', { name: 'Save' }).click();
+    await expect(toast(page)).toHaveText('Password requirements not met');
+
+    await sec.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await sec.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD);
+    await sec.getByRole('button', { name: 'Save' }).click();
+    await expect(toast(page)).toHaveText('Password changed.');
+    await expect(sec.getByLabel('Current password', { exact: true })).toHaveValue('');
+
+    await elsewhere.reload();
+    await expect(elsewhere).toHaveURL(/\/landing$/);
+    await page.reload();
+    await expect(page).toHaveURL(/\/settings$/);
+
+    const fresh = await browser.newContext();
+    const login = await fresh.newPage();
+    await logIn(login, { ...member, password: NEW_PASSWORD });
+    await expect(login).toHaveURL(new RegExp(`/profile/${member.username}$`));
+    await Promise.all([fresh.close(), elsewhere.context().close(), page.context().close()]);
+  });
+
+  test('the security question is saved on its own and used by the forgotten-password page', async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const member = await createMember(request, baseURL ?? '');
+    const page = await signedIn(browser, member);
+    const sec = security(page);
+    await sec.getByRole('button', { name: 'Edit' }).click();
+    await sec.getByLabel('Security question').fill('First telescope?');
+    await sec.getByLabel('Security answer').fill('Dobsonian');
+    await sec.getByRole('button', { name: 'Save' }).click();
+    await expect(toast(page)).toHaveText('Security question saved.');
+    await expect(sec.getByLabel('Security question')).toHaveValue('First telescope?');
+    await expect(sec.getByLabel('Security answer')).toHaveValue('');
+    const answer = await request.post('/api/auth/forgot-password/question', {
+      headers: { Origin: baseURL ?? '' },
+      data: { identifier: member.username },
+    });
+    expect(await answer.json()).toEqual({ question: 'First telescope?' });
+    await page.context().close();
+  });
+});
+
+test.describe('settings: Profile', () => {
+  test('a new picture changes the header avatar without a reload', async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const member = await createMember(request, baseURL ?? '');
+    const page = await signedIn(browser, member);
+    const header = page.locator('.top-bar-user img');
+    const before = await header.getAttribute('src');
+    const picture = await sharp({
+      create: { width: 120, height: 120, channels: 3, background: '#2ec4b6' },
+    })
+      .png()
+      .toBuffer();
+
+    const prof = profile(page);
+    await prof.getByRole('button', { name: 'Edit' }).click();
+    await prof
+      .getByLabel('Profile picture')
+      .setInputFiles({ name: 'new.png', mimeType: 'image/png', buffer: picture });
+    await expect(prof.getByRole('img', { name: 'New profile picture' })).toBeVisible();
+    await prof.getByRole('button', { name: 'Save' }).click();
+    await expect(toast(page)).toHaveText('Profile updated.');
+    await expect(header).not.toHaveAttribute('src', before ?? '');
+    await expect(header).toHaveAttribute('src', /\/uploads\/.+\?v=\d+/);
+    expect(await page.evaluate(() => localStorage.getItem('orbit:avatar:v'))).toMatch(/^\d+$/);
+    await page.context().close();
+  });
+
+  test('25 interests can be picked and the 26th is ignored', async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    // Pets is a signup interest the settings list lacks: it stays, checked, and counts.
+    const member = await createMember(request, baseURL ?? '', { interests: 'Pets' });
+    const page = await signedIn(browser, member);
+    const prof = profile(page);
+    await prof.getByRole('button', { name: 'Edit' }).click();
+    await expect(prof.getByText('1/25 selected')).toBeVisible();
+    await expect(prof.getByLabel('Pets')).toBeChecked();
+    for (const interest of SETTINGS_INTERESTS.slice(0, 24))
+      await prof.getByLabel(interest, { exact: true }).check();
+    await expect(prof.getByText('25/25 selected')).toBeVisible();
+
+    const last = prof.getByLabel(SETTINGS_INTERESTS[24] ?? '', { exact: true });
+    await expect(last).toBeDisabled();
+    await last.click({ force: true });
+    await expect(last).not.toBeChecked();
+    await expect(prof.getByText('25/25 selected')).toBeVisible();
+
+    await prof.getByRole('button', { name: 'Save' }).click();
+    await expect(toast(page)).toHaveText('Profile updated.');
+    await page.reload();
+    await expect(profile(page).getByText('25/25 selected')).toBeVisible();
+    await expect(profile(page).getByLabel('Pets')).toBeChecked();
+    await page.context().close();
+  });
+
+  test('the theme and quote are saved with Ctrl+S', async ({ browser, request, baseURL }) => {
+    const member = await createMember(request, baseURL ?? '');
+    const page = await signedIn(browser, member);
+    const prof = profile(page);
+    await prof.getByRole('button', { name: 'Edit' }).click();
+    await prof.getByRole('radio', { name: 'Dark' }).check();
+    await prof.getByLabel('Favorite quote').fill('Per aspera ad astra');
+    await page.keyboard.press('Control+s');
+    await expect(toast(page)).toHaveText('Profile updated.');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await expect(profile(page).getByRole('radio', { name: 'Dark' })).toBeChecked();
+    await expect(profile(page).getByLabel('Favorite quote')).toHaveValue('Per aspera ad astra');
+    await page.context().close();
+  });
+});
+
+test.describe('settings: Referral', () => {
+  test('Ctrl+S saves the referral, and the success toast is gone after about 3 s', async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const member = await createMember(request, baseURL ?? '');
+    const page = await signedIn(browser, member);
+    const ref = referral(page);
+    await ref.getByRole('button', { name: 'Edit' }).click();
+    await ref.getByLabel('Referred by').fill('STARFRIEND');
+    await page.keyboard.press('Control+s');
+    await expect(toast(page)).toHaveText('Referral updated.');
+    const shownAt = Date.now();
+    await expect(ref.getByRole('button', { name: 'Edit' })).toBeVisible();
+    await expect(toast(page)).toHaveText('', { timeout: 5_000 });
+    const shownFor = Date.now() - shownAt;
+    expect(shownFor).toBeGreaterThan(2_500);
+    expect(shownFor).toBeLessThan(4_000);
+    await page.reload();
+    await expect(referral(page).getByLabel('Referred by')).toHaveValue('STARFRIEND');
+    await page.context().close();
+  });
+
+  test('the referral code is copied', async ({ browser, request, baseURL }) => {
+    const member = await createMember(request, baseURL ?? '');
+    const page = await signedIn(browser, member);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    const code = await referral(page).getByLabel('Your referral code').inputValue();
+    expect(code).toMatch(/\S+/);
+    await referral(page).getByRole('button', { name: 'Copy code' }).click();
+    await expect(toast(page)).toHaveText('Referral code copied!');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+    await page.context().close();
+  });
+});
+
+test.describe('settings page', () => {
+  test('says the member may be signed out when /me fails', async ({ page, request, baseURL }) => {
+    const member = await createMember(request, baseURL ?? '');
+    await logIn(page, member);
+    await expect(page).toHaveURL(/\/profile\//);
+    await page.route('**/api/auth/me', (route) => route.fulfill({ status: 500, body: '' }));
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await expect(page.getByRole('alert')).toHaveText('You may be signed out. Please log in again.');
+  });
+
+  test('fits a 360 px screen, with the sections as pills', async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const member = await createMember(request, baseURL ?? '');
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    const page = await context.newPage();
+    await logIn(page, member);
+    await expect(page).toHaveURL(/\/profile\//);
+    await page.goto('/settings');
+    const nav = page.getByRole('navigation', { name: 'Settings sections' });
+    await expect(nav.getByRole('link')).toHaveText([
+      'Step 1 Basic Info',
+      'Step 2 Security',
+      'Step 3 Profile',
+      'Step 4 Referral',
+    ]);
+    await expect(basicInfo(page)).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      360,
+    );
+    await nav.getByRole('link', { name: 'Step 4 Referral' }).click();
+    await expect(referral(page).getByRole('heading', { name: 'Step 4 Referral' })).toBeInViewport();
+    await context.close();
+  });
+});

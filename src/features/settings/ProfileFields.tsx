@@ -1,0 +1,149 @@
+import { useEffect, useId, useMemo, useRef } from 'react';
+import { SETTINGS_INTERESTS } from '../../contracts/interests.ts';
+import { THEMES, type Theme } from '../../contracts/theme.ts';
+import { Avatar } from '../../components/Avatar.tsx';
+import { InterestPicker } from '../../components/InterestPicker.tsx';
+import type { FieldErrors, ProfileValues } from './settingsState.ts';
+
+const THEME_NAMES: Record<Theme, string> = {
+  light: 'Light',
+  normal1: 'Cosmos',
+  normal2: 'Nebula',
+  dark: 'Dark',
+  custom: 'Custom',
+};
+
+const IMAGE_TYPES = 'image/jpeg,image/png,image/webp,image/gif,image/avif,image/heic,image/heif';
+
+interface ProfileFieldsProps {
+  values: ProfileValues;
+  /** The member's current picture and name, for the preview until a new one is chosen. */
+  current: { profileImage: string; username: string; avatarVersion: string | null };
+  errors: FieldErrors;
+  onChange: (patch: Partial<ProfileValues>) => void;
+  onToggleInterest: (interest: string) => void;
+}
+
+function PicturePicker({
+  file,
+  current,
+  error,
+  onPick,
+}: {
+  file: File | null;
+  current: ProfileFieldsProps['current'];
+  error: string | undefined;
+  onPick: (file: File | null) => void;
+}) {
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  // Undo or Cancel drops the chosen file; the input must forget it too.
+  useEffect(() => {
+    if (!file && input.current) input.current.value = '';
+  }, [file]);
+  const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
+  useEffect(
+    () => () => {
+      if (preview) URL.revokeObjectURL(preview);
+    },
+    [preview],
+  );
+  return (
+    <div className="field" data-field="profilePic">
+      <label htmlFor={id}>Profile picture</label>
+      <div className="settings-picture">
+        {preview ? (
+          <img className="avatar" src={preview} alt="New profile picture" width={72} height={72} />
+        ) : (
+          <Avatar
+            src={current.profileImage}
+            username={current.username}
+            size={72}
+            version={current.avatarVersion}
+          />
+        )}
+        <input
+          ref={input}
+          id={id}
+          type="file"
+          accept={IMAGE_TYPES}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          onChange={(event) => onPick(event.target.files?.[0] ?? null)}
+        />
+      </div>
+      {error && (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Step 3: picture, interests (n/25), favourite quote and theme. */
+export function ProfileFields({
+  values,
+  current,
+  errors,
+  onChange,
+  onToggleInterest,
+}: ProfileFieldsProps) {
+  const quoteId = useId();
+  const themeName = useId();
+  return (
+    <>
+      <PicturePicker
+        file={values.profilePic}
+        current={current}
+        error={errors.profilePic}
+        onPick={(profilePic) => onChange({ profilePic })}
+      />
+      <div data-field="interests">
+        <InterestPicker
+          choices={SETTINGS_INTERESTS}
+          selected={values.interests}
+          onToggle={onToggleInterest}
+        />
+      </div>
+      <div className="field" data-field="favoriteQuote">
+        <label htmlFor={quoteId}>Favorite quote</label>
+        <textarea
+          id={quoteId}
+          rows={3}
+          value={values.favoriteQuote}
+          aria-invalid={errors.favoriteQuote ? true : undefined}
+          aria-describedby={errors.favoriteQuote ? `${quoteId}-error` : undefined}
+          onChange={(event) => onChange({ favoriteQuote: event.target.value })}
+        />
+        {errors.favoriteQuote && (
+          <p className="field-error" id={`${quoteId}-error`}>
+            {errors.favoriteQuote}
+          </p>
+        )}
+      </div>
+      <fieldset className="settings-themes" data-field="theme">
+        <legend>Theme</legend>
+        <div className="settings-theme-grid">
+          {THEMES.map((theme) => (
+            <label
+              key={theme}
+              className={`settings-theme${values.theme === theme ? ' checked' : ''}`}
+            >
+              <input
+                type="radio"
+                name={themeName}
+                value={theme}
+                checked={values.theme === theme}
+                onChange={() => onChange({ theme })}
+              />
+              {/* data-theme gives the swatch that theme's colour variables. */}
+              <span className="settings-theme-swatch" data-theme={theme} aria-hidden="true" />
+              {THEME_NAMES[theme]}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+    </>
+  );
+}

@@ -1,0 +1,171 @@
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HttpError } from '../../lib/http.ts';
+import { useSession } from '../auth/store.ts';
+import type { CurrentUser } from '../auth/user.ts';
+import { settingsApi } from './api.ts';
+import { SettingsPage } from './SettingsPage.tsx';
+
+const member: CurrentUser = {
+  id: 'u1',
+  username: 'nova',
+  fullName: 'Nova Star',
+  firstName: 'Nova',
+  lastName: 'Star',
+  email: 'nova@orbit.example',
+  birthday: '1990-01-02',
+  profileImage: '',
+  interests: ['Tech'],
+  referral: '',
+  referralCode: 'NOVA42',
+  theme: 'normal1',
+  favoriteQuote: '',
+  securityQuestion: '',
+};
+
+const section = (name: string) => within(screen.getByRole('region', { name }));
+const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  useSession.setState({ status: 'signedIn', user: member, error: null });
+  vi.spyOn(settingsApi, 'me').mockResolvedValue({ user: member });
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+describe('the settings page', () => {
+  it('shows the birthday read-only as YYYY-MM-DD', async () => {
+    render(<SettingsPage />);
+    await flush();
+    const birthday = section('Step 1 Basic Info').getByLabelText('Birthday');
+    expect(birthday).toHaveProperty('value', '1990-01-02');
+    expect(birthday).toHaveProperty('readOnly', true);
+  });
+
+  it('Ctrl+S saves the section being edited, and the toast goes after 3 s', async () => {
+    const patch = vi
+      .spyOn(settingsApi, 'updateProfile')
+      .mockResolvedValue({ user: { ...member, referral: 'FRIEND' } });
+    render(<SettingsPage />);
+    await flush();
+    const referral = section('Step 4 Referral');
+    fireEvent.click(referral.getByRole('button', { name: 'Edit' }));
+    fireEvent.change(referral.getByLabelText('Referred by'), { target: { value: ' FRIEND ' } });
+    const event = new KeyboardEvent('keydown', {
+      key: 's',
+      ctrlKey: true,
+      bubbles: true,
+      cancelable: true,
+    });
+    act(() => void window.dispatchEvent(event));
+    expect(event.defaultPrevented).toBe(true);
+    await flush();
+    expect(patch).toHaveBeenCalledWith({ referral: 'FRIEND' });
+    expect(screen.getByRole('status')).toHaveProperty('textContent', 'Referral updated.');
+    expect(referral.getByRole('button', { name: 'Edit' })).toBeDefined();
+    expect(useSession.getState().user?.referral).toBe('FRIEND');
+    await act(() => vi.advanceTimersByTimeAsync(2_999));
+    expect(screen.getByRole('status').textContent).toBe('Referral updated.');
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(screen.getByRole('status').textContent).toBe('');
+  });
+
+  it('Ctrl+S does nothing special while no section is being edited', async () => {
+    render(<SettingsPage />);
+    await flush();
+    const event = new KeyboardEvent('keydown', {
+      key: 's',
+      ctrlKey: true,
+      bubbles: true,
+      cancelable: true,
+    });
+    window.dispatchEvent(event);
+    expect(event.defaultPrevented).toBe(false);
+  });
+
+  it('only one section can be edited at a time', async () => {
+    render(<SettingsPage />);
+    await flush();
+    fireEvent.click(section('Step 1 Basic Info').getByRole('button', { name: 'Edit' }));
+    for (const name of ['Step 2 Security', 'Step 3 Profile', 'Step 4 Referral']) {
+      expect(section(name).getByRole('button', { name: 'Edit' })).toHaveProperty('disabled', true);
+    }
+  });
+
+  it('a 409 on the username shows Username already taken. under the field and in the toast', async () => {
+    vi.spyOn(settingsApi, 'checkUsername').mockResolvedValue({ available: true, reason: null });
+    vi.spyOn(settingsApi, 'updateProfile').mockRejectedValue(
+      new HttpError(409, 'x', 'Username already taken'),
+    );
+    render(<SettingsPage />);
+    await flush();
+    const basic = section('Step 1 Basic Info');
+    fireEvent.click(basic.getByRole('button', { name: 'Edit' }));
+    fireEvent.change(basic.getByLabelText('Username'), { target: { value: 'orion' } });
+    fireEvent.click(basic.getByRole('button', { name: 'Save' }));
+    await flush();
+    expect(basic.getByText('Username already taken.')).toBeDefined();
+    expect(screen.getByRole('status').textContent).toBe('Username already taken.');
+    expect(basic.getByRole('button', { name: 'Save' })).toBeDefined();
+  });
+
+  it('a refused password change keeps the server’s words in the section after the toast has gone', async () => {
+    vi.spyOn(settingsApi, 'changePassword').mockRejectedValue(
+      new HttpError(400, 'x', 'Your current password is not correct.'),
+    );
+    render(<SettingsPage />);
+    await flush();
+    const security = section('Step 2 Security');
+    fireEvent.click(security.getByRole('button', { name: 'Edit' }));
+    fireEvent.change(security.getByLabelText('Current password'), { target: { value: 'wrong' } });
+    fireEvent.change(security.getByLabelText('New password'), { target: { value: 'N3w$ecret!' } });
+    fireEvent.change(security.getByLabelText('Confirm new password'), {
+      target: { value: 'N3w$ecret!' },
+    });
+    fireEvent.click(security.getByRole('button', { name: 'Save' }));
+    await flush();
+    expect(screen.getByRole('status').textContent).toBe('Your current password is not correct.');
+    await act(() => vi.advanceTimersByTimeAsync(3_000));
+    expect(screen.getByRole('status').textContent).toBe('');
+    expect(security.getByText('Your current password is not correct.')).toBeDefined();
+  });
+
+  it('Undo Changes and Cancel put the values back', async () => {
+    render(<SettingsPage />);
+    await flush();
+    const basic = section('Step 1 Basic Info');
+    fireEvent.click(basic.getByRole('button', { name: 'Edit' }));
+    const first = basic.getByLabelText('First name');
+    fireEvent.change(first, { target: { value: 'Orion' } });
+    fireEvent.click(basic.getByRole('button', { name: 'Undo Changes' }));
+    expect(first).toHaveProperty('value', 'Nova');
+    fireEvent.change(first, { target: { value: 'Orion' } });
+    fireEvent.click(basic.getByRole('button', { name: 'Cancel' }));
+    expect(basic.getByLabelText('First name')).toHaveProperty('value', 'Nova');
+    expect(basic.getByRole('button', { name: 'Edit' })).toBeDefined();
+  });
+
+  it('says the member may be signed out when /me fails', async () => {
+    vi.spyOn(settingsApi, 'me').mockRejectedValue(new HttpError(401, 'x'));
+    render(<SettingsPage />);
+    await flush();
+    expect(screen.getByRole('alert').textContent).toBe(
+      'You may be signed out. Please log in again.',
+    );
+  });
+
+  it('copies the referral code', async () => {
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    render(<SettingsPage />);
+    await flush();
+    fireEvent.click(section('Step 4 Referral').getByRole('button', { name: 'Copy code' }));
+    await flush();
+    expect(writeText).toHaveBeenCalledWith('NOVA42');
+    expect(screen.getByRole('status').textContent).toBe('Referral code copied!');
+    vi.unstubAllGlobals();
+  });
+});

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { securityPlan, validateBasic, validateProfile, validateSecurity } from './validate.ts';
+
+const basic = {
+  firstName: 'Nova',
+  lastName: 'Star',
+  username: 'nova',
+  email: 'nova@orbit.example',
+};
+const security = {
+  currentPassword: '',
+  newPassword: '',
+  confirmPassword: '',
+  securityQuestion: 'Q?',
+  securityAnswer: '',
+};
+
+describe('Basic Info rules', () => {
+  it('accepts good values', () => expect(validateBasic(basic, 'current')).toEqual({}));
+
+  it.each(['ab', 'a'.repeat(21), 'no spaces', 'émile'])(
+    'refuses the username %j with the rule',
+    (username) =>
+      expect(validateBasic({ ...basic, username }, 'idle').username).toBe(
+        '3–20 chars: letters, numbers, . _ -',
+      ),
+  );
+
+  it('refuses a username the check found taken', () =>
+    expect(validateBasic({ ...basic, username: 'orion' }, 'taken').username).toBe(
+      'Username not available.',
+    ));
+
+  it('lets an unknown availability through to the server', () =>
+    expect(validateBasic({ ...basic, username: 'orion' }, 'unknown')).toEqual({}));
+
+  it.each(['', 'nova', 'nova@', 'nova@orbit', 'no va@orbit.example'])(
+    'refuses the email %j',
+    (email) =>
+      expect(validateBasic({ ...basic, email }, 'current').email).toBe(
+        'Enter a valid email address.',
+      ),
+  );
+});
+
+describe('Security rules', () => {
+  it('a Save with nothing filled in asks for the password fields', () =>
+    expect(validateSecurity(security, 'Q?')).toEqual({
+      currentPassword: 'Enter your current password.',
+      newPassword: 'Enter a new password.',
+    }));
+
+  it('asks for a matching confirmation', () =>
+    expect(
+      validateSecurity(
+        { ...security, currentPassword: 'old', newPassword: 'New-pass1!', confirmPassword: 'x' },
+        'Q?',
+      ),
+    ).toEqual({
+      confirmPassword: 'Passwords do not match.',
+    }));
+
+  it('does not enforce the strength checklist (the server does)', () =>
+    expect(
+      validateSecurity(
+        { ...security, currentPassword: 'old', newPassword: 'weak', confirmPassword: 'weak' },
+        'Q?',
+      ),
+    ).toEqual({}));
+
+  it('a new question alone needs its answer, but no password', () => {
+    const values = { ...security, securityQuestion: 'Best planet?' };
+    expect(securityPlan(values, 'Q?')).toEqual({ password: false, question: true });
+    expect(validateSecurity(values, 'Q?')).toEqual({
+      securityAnswer: 'Enter the answer to your new question.',
+    });
+    expect(validateSecurity({ ...values, securityAnswer: 'Saturn' }, 'Q?')).toEqual({});
+  });
+
+  it('a new answer to the same question is enough', () =>
+    expect(validateSecurity({ ...security, securityAnswer: 'Vostok' }, 'Q?')).toEqual({}));
+
+  it('an answer needs a question', () =>
+    expect(
+      validateSecurity({ ...security, securityQuestion: '', securityAnswer: 'x' }, 'Q?'),
+    ).toEqual({
+      securityQuestion: 'Enter a security question for this answer.',
+    }));
+
+  it('both parts can be saved together', () =>
+    expect(securityPlan({ ...security, currentPassword: 'a', securityAnswer: 'b' }, 'Q?')).toEqual({
+      password: true,
+      question: true,
+    }));
+});
+
+describe('Profile rules', () => {
+  const profile = { profilePic: null, interests: [], favoriteQuote: '', theme: 'dark' as const };
+  it('accepts a picture up to 20 MB and refuses a larger one', () => {
+    const ok = new File([new Uint8Array(10)], 'a.png', { type: 'image/png' });
+    expect(validateProfile({ ...profile, profilePic: ok })).toEqual({});
+    const big = new File([new Uint8Array(20 * 1024 * 1024 + 1)], 'b.png', { type: 'image/png' });
+    expect(validateProfile({ ...profile, profilePic: big }).profilePic).toBe(
+      'Choose a picture of 20 MB or less.',
+    );
+  });
+  it('refuses a quote over 280 characters', () =>
+    expect(validateProfile({ ...profile, favoriteQuote: 'x'.repeat(281) }).favoriteQuote).toMatch(
+      /too long/,
+    ));
+});

@@ -1,0 +1,99 @@
+/** The settings rules of SPEC §5, per section, as field → message. */
+import { MAX_UPLOAD_BYTES } from '../../contracts/constants.ts';
+import {
+  type LimitedField,
+  MESSAGES,
+  emailError,
+  isValidUsername,
+  textLengthError,
+} from '../../contracts/validation.ts';
+import type {
+  BasicValues,
+  FieldErrors,
+  ProfileValues,
+  ReferralValues,
+  SecurityValues,
+} from './settingsState.ts';
+import type { UsernameAvailability } from './usernameCheck.ts';
+
+export const SETTINGS_MESSAGES = {
+  usernameNotAvailable: 'Username not available.',
+  answerNeeded: 'Enter the answer to your new question.',
+  questionNeeded: 'Enter a security question for this answer.',
+  pictureTooLarge: 'Choose a picture of 20 MB or less.',
+} as const;
+
+function addLengthErrors(errors: FieldErrors, fields: Partial<Record<LimitedField, string>>) {
+  for (const [field, value] of Object.entries(fields) as [LimitedField, string][]) {
+    const message = textLengthError(field, value.trim());
+    if (message) errors[field] ??= message;
+  }
+}
+
+export function validateBasic(
+  values: BasicValues,
+  availability: UsernameAvailability,
+): FieldErrors {
+  const errors: FieldErrors = {};
+  const username = values.username.trim();
+  if (!isValidUsername(username)) errors.username = MESSAGES.usernameRule;
+  else if (availability === 'taken') errors.username = SETTINGS_MESSAGES.usernameNotAvailable;
+  // Settings has one email message: empty is not a valid address either.
+  if (emailError(values.email)) errors.email = MESSAGES.emailInvalid;
+  addLengthErrors(errors, { firstName: values.firstName, lastName: values.lastName });
+  return errors;
+}
+
+/** The two things the Security section can save; each goes through its own call. */
+export interface SecurityPlan {
+  password: boolean;
+  question: boolean;
+}
+
+export function securityPlan(values: SecurityValues, storedQuestion: string): SecurityPlan {
+  const question =
+    values.securityQuestion.trim() !== storedQuestion.trim() || values.securityAnswer.trim() !== '';
+  const password =
+    values.currentPassword !== '' || values.newPassword !== '' || values.confirmPassword !== '';
+  // Saving with nothing changed means the member meant the password: its messages explain what is missing.
+  return { password: password || !question, question };
+}
+
+export function validateSecurity(values: SecurityValues, storedQuestion: string): FieldErrors {
+  const errors: FieldErrors = {};
+  const plan = securityPlan(values, storedQuestion);
+  if (plan.password) {
+    if (!values.currentPassword) errors.currentPassword = MESSAGES.currentPasswordRequired;
+    if (!values.newPassword) errors.newPassword = MESSAGES.newPasswordRequired;
+    else if (values.confirmPassword !== values.newPassword)
+      errors.confirmPassword = MESSAGES.newPasswordMismatch;
+  }
+  if (plan.question) {
+    const question = values.securityQuestion.trim();
+    const answer = values.securityAnswer.trim();
+    const questionChanged = question !== storedQuestion.trim();
+    if (question && questionChanged && !answer)
+      errors.securityAnswer = SETTINGS_MESSAGES.answerNeeded;
+    if (!question && answer) errors.securityQuestion = SETTINGS_MESSAGES.questionNeeded;
+    addLengthErrors(errors, {
+      securityQuestion: values.securityQuestion,
+      securityAnswer: values.securityAnswer,
+    });
+  }
+  return errors;
+}
+
+export function validateProfile(values: ProfileValues): FieldErrors {
+  const errors: FieldErrors = {};
+  if (values.profilePic && values.profilePic.size > MAX_UPLOAD_BYTES) {
+    errors.profilePic = SETTINGS_MESSAGES.pictureTooLarge;
+  }
+  addLengthErrors(errors, { favoriteQuote: values.favoriteQuote });
+  return errors;
+}
+
+export function validateReferral(values: ReferralValues): FieldErrors {
+  const errors: FieldErrors = {};
+  addLengthErrors(errors, { referral: values.referral });
+  return errors;
+}
