@@ -1,7 +1,7 @@
-import { type Page, expect, test } from '@playwright/test';
+import { type Browser, type Page, expect, test } from '@playwright/test';
 import { createMember, logIn } from './helpers.ts';
 
-async function signedInPage(browser: import('@playwright/test').Browser, member: { username: string; email: string; password: string }) {
+async function signedInPage(browser: Browser, member: { username: string; email: string; password: string }) {
   const context = await browser.newContext();
   const page = await context.newPage();
   await logIn(page, member);

@@ -8,6 +8,9 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly serverMessage: string | null = null,
+    /** The response's status text and raw body, for messages that quote them (SPEC §8 delete, upload). */
+    readonly statusText = '',
+    readonly body = '',
   ) {
     super(message);
     this.name = 'HttpError';
@@ -24,10 +27,10 @@ export interface RequestOptions {
   cache?: RequestCache;
 }
 
-/** Reads `{error}` or `{message}` from a failed response, if it carries one. */
-async function serverMessageOf(response: Response): Promise<string | null> {
+/** Reads `{error}` or `{message}` from a failed response's body, if it carries one. */
+function serverMessageOf(text: string): string | null {
   try {
-    const body: unknown = await response.json();
+    const body: unknown = JSON.parse(text);
     if (body && typeof body === 'object') {
       const { error, message } = body as { error?: unknown; message?: unknown };
       if (typeof error === 'string' && error) return error;
@@ -99,8 +102,15 @@ export async function request<T>(method: string, path: string, options: RequestO
     if (await bridgeToken().catch(() => false)) response = await send(method, path, options);
   }
   if (!response.ok) {
-    const serverMessage = await serverMessageOf(response);
-    throw new HttpError(response.status, serverMessage ?? `${response.status} ${response.statusText}`, serverMessage);
+    const text = await response.text().catch(() => '');
+    const serverMessage = serverMessageOf(text);
+    throw new HttpError(
+      response.status,
+      serverMessage ?? `${response.status} ${response.statusText}`,
+      serverMessage,
+      response.statusText,
+      text,
+    );
   }
   if (response.status === 204) return undefined as T;
   const text = await response.text();

@@ -14,6 +14,7 @@ type EventName = keyof ServerToClientEvents;
 let socket: OrbitSocket | null = null;
 let member: { id: string; username: string } | null = null;
 const listeners = new Map<EventName, Set<(...args: never[]) => void>>();
+const connectHandlers = new Set<(socket: OrbitSocket) => void>();
 
 function leavePresence() {
   socket?.emit('presence:leave');
@@ -38,6 +39,7 @@ export function connectSocket(user: { id: string; username: string }): OrbitSock
   });
   created.on('connect', () => {
     if (member) created.emit('presence:join', { userId: member.id, username: member.username });
+    for (const handler of connectHandlers) handler(created);
   });
   created.on('connect_error', (error) => console.warn('Realtime connection failed', error.message));
   for (const [event, handlers] of listeners) {
@@ -74,5 +76,17 @@ export function onSocketEvent<E extends EventName>(event: E, handler: ServerToCl
   return () => {
     set.delete(handler);
     socket?.off(event, handler as never);
+  };
+}
+
+/**
+ * Runs `handler` now if a socket is connected and again after every (re)connect, of this socket or a
+ * later one: rooms are lost with a connection, so whoever joined one joins it again here.
+ */
+export function onSocketConnect(handler: (socket: OrbitSocket) => void): () => void {
+  connectHandlers.add(handler);
+  if (socket?.connected) handler(socket);
+  return () => {
+    connectHandlers.delete(handler);
   };
 }

@@ -7,6 +7,7 @@ import { readLocal } from '../../lib/storage.ts';
 import { useSession } from '../auth/store.ts';
 import { type CurrentUser, normaliseUser } from '../auth/user.ts';
 import { FriendButtons } from '../friends/FriendButtons.tsx';
+import { ProfilePhotos } from '../gallery/ProfilePhotos.tsx';
 import { profileApi } from './api.ts';
 import './ProfilePage.css';
 
@@ -85,6 +86,7 @@ export function ProfilePage() {
         </div>
         {!isOwner && <FriendButtons userId={user.id} username={user.username} />}
       </section>
+      <ProfilePhotos key={user.id} ownerId={user.id} username={user.username} canEdit={isOwner} />
     </main>
   );
 }

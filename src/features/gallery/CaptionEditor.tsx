@@ -1,0 +1,85 @@
+import { useId, useState } from 'react';
+import { CAPTION_MAX } from '../../contracts/gallery.ts';
+
+export type CaptionMode = 'view' | 'editing' | 'saving';
+
+interface CaptionEditorProps {
+  caption: string;
+  mode: CaptionMode;
+  onModeChange: (mode: CaptionMode) => void;
+  /** Rejects with the text to show quietly when the save failed. */
+  onSave: (caption: string) => Promise<void>;
+}
+
+/** The caption in its three states (SPEC §4.8): view, editing, saving; Cancel restores the old text. */
+export function CaptionEditor({ caption, mode, onModeChange, onSave }: CaptionEditorProps) {
+  const id = useId();
+  const [draft, setDraft] = useState<string | null>(null);
+  const [failure, setFailure] = useState('');
+  const text = draft ?? caption;
+
+  const cancel = () => {
+    setDraft(null);
+    setFailure('');
+    onModeChange('view');
+  };
+  const save = async () => {
+    onModeChange('saving');
+    setFailure('');
+    try {
+      await onSave(text.trim());
+      setDraft(null);
+      onModeChange('view');
+    } catch (error) {
+      // SPEC §8: swallowed, so only a quiet note beside the field, never an alert.
+      setFailure(error instanceof Error ? error.message : 'Failed to save');
+      onModeChange('editing');
+    }
+  };
+
+  if (mode === 'view') {
+    return <p className={`viewer-caption${caption ? '' : ' empty'}`}>{caption || 'No caption'}</p>;
+  }
+  return (
+    <form
+      className="caption-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      <label htmlFor={id}>Caption</label>
+      <textarea
+        id={id}
+        value={text}
+        rows={3}
+        maxLength={CAPTION_MAX}
+        autoFocus
+        disabled={mode === 'saving'}
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') {
+            // Escape leaves editing; the viewer stays open.
+            event.preventDefault();
+            event.stopPropagation();
+            cancel();
+          }
+        }}
+      />
+      {failure && <p className="caption-note">{failure}</p>}
+      <div className="caption-actions">
+        <button
+          type="button"
+          className="button small"
+          onClick={cancel}
+          disabled={mode === 'saving'}
+        >
+          Cancel
+        </button>
+        <button type="submit" className="button primary small" disabled={mode === 'saving'}>
+          {mode === 'saving' ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,237 @@
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { DEFAULT_FOLDER, LINK_COPIED_MS } from '../../contracts/constants.ts';
+import type { GalleryImage } from '../../contracts/gallery.ts';
+import { Dialog } from '../../components/Dialog.tsx';
+import { Toast } from '../../components/Toast.tsx';
+import { useSession } from '../auth/store.ts';
+import type { CaptionMode } from './CaptionEditor.tsx';
+import { GalleryModal } from './GalleryModal.tsx';
+import { GalleryPicture } from './GalleryPicture.tsx';
+import { ViewerMenu, type MenuAction } from './ViewerMenu.tsx';
+import { ViewerMeta } from './ViewerMeta.tsx';
+import { indexAfterDelete } from './images.ts';
+import { imageSources } from './sources.ts';
+import { useGallery } from './store.ts';
+import { useImageRoom } from './useGalleryLive.ts';
+import { copyText } from './copyText.ts';
+import './viewer.css';
+
+interface GalleryViewerProps {
+  ownerId: string;
+  /** The images the viewer pages through, in the grid's order. */
+  images: readonly GalleryImage[];
+  imageId: string;
+  canEdit: boolean;
+  /** Shows another image, or closes the viewer with null. */
+  onNavigate: (imageId: string | null) => void;
+}
+
+const EMPTY_FOLDERS = [DEFAULT_FOLDER];
+
+/** The image viewer (SPEC §2.11, §4.8). */
+export function GalleryViewer({
+  ownerId,
+  images,
+  imageId,
+  canEdit,
+  onNavigate,
+}: GalleryViewerProps) {
+  const index = images.findIndex((image) => image.id === imageId);
+  const image = images[index];
+  const meId = useSession((state) => state.user?.id ?? '');
+  const online = useGallery((state) => (meId === ownerId ? true : state.online[ownerId]));
+  const folders = useGallery((state) => state.galleries[ownerId]?.folders ?? EMPTY_FOLDERS);
+  const notice = useGallery((state) => state.notice[ownerId] ?? null);
+  const [infoShown, setInfoShown] = useState(true);
+  const [caption, setCaption] = useState<{ id: string; mode: CaptionMode }>({
+    id: '',
+    mode: 'view',
+  });
+  const [confirming, setConfirming] = useState(false);
+  const [copied, setCopied] = useState(false);
+  const frame = useRef<HTMLDivElement>(null);
+  const lastIndex = useRef<number | null>(null);
+  useImageRoom(image?.id ?? '', ownerId);
+
+  // The confirm dialog gives focus back to the menu item that opened it, which is gone by then:
+  // keep it in the viewer, where the arrow keys work. (The dialog's own effect runs first.)
+  const confirmed = useRef(false);
+  useEffect(() => {
+    if (confirming) confirmed.current = true;
+    else if (confirmed.current) {
+      confirmed.current = false;
+      frame.current?.focus();
+    }
+  }, [confirming]);
+
+  // The image left the list (deleted elsewhere, or a link to one that is gone): show a neighbour or close.
+  useEffect(() => {
+    if (index !== -1) {
+      lastIndex.current = index;
+      return;
+    }
+    const fallback =
+      lastIndex.current === null
+        ? undefined
+        : images[Math.min(lastIndex.current, images.length - 1)];
+    onNavigate(fallback?.id ?? null);
+  }, [index, images, onNavigate]);
+
+  // The neighbours are fetched ahead, so paging feels instant.
+  useEffect(() => {
+    for (const neighbour of [images[index - 1], images[index + 1]]) {
+      const url = neighbour && imageSources(neighbour)[0];
+      if (url) new Image().src = url;
+    }
+  }, [images, index]);
+
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), LINK_COPIED_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  if (!image) return null;
+  const captionMode = caption.id === image.id ? caption.mode : 'view';
+  const go = (step: number) => {
+    const next = images[index + step];
+    if (next) onNavigate(next.id);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
+    if (event.defaultPrevented) return;
+    if ((event.target as HTMLElement).closest('input, textarea, select, [role="menu"]')) return;
+    if (event.key === 'ArrowLeft') go(-1);
+    else if (event.key === 'ArrowRight') go(1);
+    else return;
+    event.preventDefault();
+  };
+  const confirmDelete = () => {
+    setConfirming(false);
+    const next = indexAfterDelete(images.length, index);
+    const rest = images.filter((item) => item.id !== image.id);
+    onNavigate(next === null ? null : (rest[next]?.id ?? null));
+    void useGallery.getState().remove(ownerId, image.id);
+  };
+  const shareLink = async () => {
+    const url = new URL(
+      `/profile/${encodeURIComponent(image.user.username)}`,
+      window.location.origin,
+    );
+    url.searchParams.set('image', image.id);
+    if (await copyText(url.href)) setCopied(true);
+  };
+
+  const actions: MenuAction[] = [
+    ...(canEdit
+      ? [
+          { label: 'Delete image', run: () => setConfirming(true), danger: true },
+          {
+            label: 'Edit caption',
+            run: () => {
+              setInfoShown(true);
+              setCaption({ id: image.id, mode: 'editing' });
+            },
+          },
+        ]
+      : []),
+    {
+      label: infoShown ? 'Hide info' : 'Show info',
+      run: () => {
+        setInfoShown((shown) => !shown);
+        if (!infoShown) return;
+        setCaption({ id: '', mode: 'view' });
+      },
+    },
+    { label: 'Share link', run: () => void shareLink() },
+  ];
+
+  return (
+    <>
+      <GalleryModal
+        className="gallery-viewer"
+        label="Image viewer"
+        onClose={() => onNavigate(null)}
+        onKeyDown={onKeyDown}
+      >
+        <div className="viewer-frame" ref={frame} tabIndex={-1}>
+          <div className="viewer-bar">
+            <span className="viewer-counter" aria-live="polite">
+              {index + 1} / {images.length}
+            </span>
+            <span className="viewer-copied" role="status">
+              {copied ? 'Link copied' : ''}
+            </span>
+            <ViewerMenu actions={actions} />
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Close"
+              onClick={() => onNavigate(null)}
+            >
+              <span aria-hidden="true">✕</span>
+            </button>
+          </div>
+          <div className={`viewer-body${infoShown ? '' : ' no-info'}`}>
+            {infoShown && (
+              <ViewerMeta
+                image={image}
+                meId={meId}
+                online={online}
+                canEdit={canEdit}
+                folders={folders}
+                captionMode={captionMode}
+                onCaptionMode={(mode) => setCaption({ id: image.id, mode })}
+                onSaveCaption={(text) => useGallery.getState().saveCaption(ownerId, image.id, text)}
+                onReact={(kind) => void useGallery.getState().react(ownerId, image.id, kind)}
+                onMove={(folder) =>
+                  void useGallery.getState().moveToFolder(ownerId, image.id, folder)
+                }
+              />
+            )}
+            <div className="viewer-stage">
+              <GalleryPicture key={image.id} image={image} className="viewer-image" />
+              {index > 0 && (
+                <button
+                  type="button"
+                  className="viewer-zone prev"
+                  aria-label="Previous image"
+                  onClick={() => go(-1)}
+                >
+                  <span aria-hidden="true">‹</span>
+                </button>
+              )}
+              {index < images.length - 1 && (
+                <button
+                  type="button"
+                  className="viewer-zone next"
+                  aria-label="Next image"
+                  onClick={() => go(1)}
+                >
+                  <span aria-hidden="true">›</span>
+                </button>
+              )}
+            </div>
+          </div>
+          <Toast message={notice} />
+        </div>
+      </GalleryModal>
+      <Dialog
+        open={confirming}
+        title="Delete image?"
+        onClose={() => setConfirming(false)}
+        actions={
+          <>
+            <button type="button" className="button" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+            <button type="button" className="button danger" onClick={confirmDelete}>
+              Delete
+            </button>
+          </>
+        }
+      >
+        <p>This action cannot be undone.</p>
+      </Dialog>
+    </>
+  );
+}

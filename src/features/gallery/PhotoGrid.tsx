@@ -1,0 +1,72 @@
+import { useId } from 'react';
+import type { GalleryImage } from '../../contracts/gallery.ts';
+import { PendingTile, PhotoTile } from './PhotoTile.tsx';
+import { useColumns } from './useColumns.ts';
+import { useReorder } from './useReorder.ts';
+import type { PendingUpload } from './uploadSlice.ts';
+
+interface PhotoGridProps {
+  images: readonly GalleryImage[];
+  uploads: readonly PendingUpload[];
+  canReorder: boolean;
+  onOpen: (imageId: string) => void;
+  onReorder: (order: string[]) => void;
+}
+
+/** The profile's grid: at most two rows, uploads first, then the photos in the gallery's order. */
+export function PhotoGrid({ images, uploads, canReorder, onOpen, onReorder }: PhotoGridProps) {
+  const columns = useColumns();
+  const limit = columns * 2;
+  const shownUploads = uploads.slice(0, limit);
+  const shownImages = images.slice(0, limit - shownUploads.length);
+  const reorder = useReorder(
+    shownImages.map((image) => image.id),
+    columns,
+    onReorder,
+  );
+  const instructionsId = useId();
+  const byId = new Map(shownImages.map((image) => [image.id, image]));
+  const ordered = reorder.order.map((id) => byId.get(id)).filter((image) => image !== undefined);
+
+  return (
+    <>
+      <ul
+        className="photo-grid"
+        style={{ '--columns': columns } as React.CSSProperties}
+        aria-label="Photos"
+      >
+        {shownUploads.map((upload) => (
+          <PendingTile key={upload.key} upload={upload} />
+        ))}
+        {ordered.map((image, index) => (
+          <PhotoTile
+            key={image.id}
+            image={image}
+            onOpen={onOpen}
+            dragging={reorder.dragging === image.id}
+            {...(canReorder
+              ? {
+                  handle: {
+                    ...reorder.handleProps(image.id),
+                    label: `Reorder photo ${index + 1} of ${ordered.length}`,
+                    describedBy: instructionsId,
+                  },
+                }
+              : {})}
+          />
+        ))}
+      </ul>
+      {canReorder && (
+        <>
+          <p id={instructionsId} className="visually-hidden">
+            Drag the handle onto another photo, or press Space to pick the photo up, the arrow keys
+            to move it, Space or Enter to drop it and Escape to cancel.
+          </p>
+          <p className="visually-hidden" aria-live="assertive">
+            {reorder.announcement}
+          </p>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+import type { HTMLAttributes } from 'react';
+import type { GalleryImage } from '../../contracts/gallery.ts';
+import { GalleryPicture } from './GalleryPicture.tsx';
+import type { PendingUpload } from './uploadSlice.ts';
+
+interface PhotoTileProps {
+  image: GalleryImage;
+  onOpen: (imageId: string) => void;
+  lazy?: boolean;
+  /** The owner's reorder handle, when the grid can be reordered. */
+  handle?: HTMLAttributes<HTMLButtonElement> & {
+    'data-reorder-handle': string;
+    label: string;
+    describedBy: string;
+  };
+  dragging?: boolean;
+}
+
+/** One thumbnail; the button opens the viewer and is named by the image's alt text. */
+export function PhotoTile({
+  image,
+  onOpen,
+  lazy = false,
+  handle,
+  dragging = false,
+}: PhotoTileProps) {
+  return (
+    <li className={`photo-tile${dragging ? ' dragging' : ''}`} data-reorder-id={image.id}>
+      <button type="button" className="photo-open" onClick={() => onOpen(image.id)}>
+        <GalleryPicture image={image} thumbnail lazy={lazy} />
+      </button>
+      {handle && <ReorderHandle {...handle} />}
+    </li>
+  );
+}
+
+function ReorderHandle({ label, describedBy, ...props }: NonNullable<PhotoTileProps['handle']>) {
+  return (
+    <button
+      type="button"
+      className="photo-handle"
+      aria-label={label}
+      aria-describedby={describedBy}
+      {...props}
+    >
+      <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">
+        <path
+          fill="currentColor"
+          d="M9 5a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Zm0 7a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Zm-1.5 8.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3ZM18 5a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Zm-1.5 8.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3ZM18 19a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Z"
+        />
+      </svg>
+    </button>
+  );
+}
+
+/** A file still uploading: dimmed, marked 'uploading…', with its real progress (SPEC §4.9). */
+export function PendingTile({ upload }: { upload: PendingUpload }) {
+  const percent = upload.total ? Math.round((upload.loaded / upload.total) * 100) : 0;
+  return (
+    <li className="photo-tile pending" aria-label={`${upload.name} uploading`}>
+      {upload.preview ? <img src={upload.preview} alt="" /> : <span className="pending-blank" />}
+      <span className="pending-label">uploading…</span>
+      <progress
+        className="pending-progress"
+        max={100}
+        value={percent}
+        aria-label={`Uploading ${upload.name}`}
+      >
+        {percent}%
+      </progress>
+    </li>
+  );
+}

@@ -1,0 +1,156 @@
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { useShallow } from 'zustand/react/shallow';
+import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
+import { Toast } from '../../components/Toast.tsx';
+import { FolderSelect } from './FolderSelect.tsx';
+import { GalleryManager } from './GalleryManager.tsx';
+import { GalleryViewer } from './GalleryViewer.tsx';
+import { PhotoGrid } from './PhotoGrid.tsx';
+import { UploadButton, UploadStatus } from './UploadButton.tsx';
+import { inFolder } from './images.ts';
+import { useGallery } from './store.ts';
+import { useGalleryLive } from './useGalleryLive.ts';
+import './gallery.css';
+
+interface ProfilePhotosProps {
+  ownerId: string;
+  username: string;
+  /** The viewer is the owner (DECISIONS "Gallery"). */
+  canEdit: boolean;
+}
+
+/** The address's `image` parameter: which image the viewer shows (SPEC §2.11). */
+function useViewedImage(): [string | null, (imageId: string | null) => void] {
+  const [params, setParams] = useSearchParams();
+  const show = useCallback(
+    (imageId: string | null) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (imageId) next.set('image', imageId);
+          else next.delete('image');
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  return [params.get('image'), show];
+}
+
+/** The Photos section of a profile (SPEC §2.9). */
+export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps) {
+  const owner = useMemo(() => ({ id: ownerId, username }), [ownerId, username]);
+  const headingId = useId();
+  const gallery = useGallery((state) => state.galleries[ownerId]);
+  const folder = useGallery((state) => state.selectedFolder[ownerId] ?? DEFAULT_FOLDER);
+  const uploads = useGallery(
+    useShallow((state) => state.uploads.filter((item) => item.ownerId === ownerId)),
+  );
+  const notice = useGallery((state) => state.notice[ownerId] ?? null);
+  const { load, loadFolders, selectFolder, addFolder, reorder, cancelUploads } = useGallery(
+    useShallow(({ load, loadFolders, selectFolder, addFolder, reorder, cancelUploads }) => ({
+      load,
+      loadFolders,
+      selectFolder,
+      addFolder,
+      reorder,
+      cancelUploads,
+    })),
+  );
+  const [managing, setManaging] = useState(false);
+  const [viewing, view] = useViewedImage();
+  useGalleryLive(ownerId);
+
+  useEffect(() => {
+    void load(owner);
+    void loadFolders(owner);
+    return () => cancelUploads(owner.id);
+  }, [owner, load, loadFolders, cancelUploads]);
+
+  const all = gallery?.images;
+  const images = useMemo(() => inFolder(all ?? [], folder), [all, folder]);
+  // A shared link may name an image outside the chosen folder: then the viewer pages through all.
+  const viewerImages =
+    viewing && !images.some((image) => image.id === viewing) ? (all ?? []) : images;
+
+  let content: React.ReactNode;
+  if (!gallery || gallery.status === 'loading') {
+    content = (
+      <p className="gallery-empty" role="status">
+        Loading…
+      </p>
+    );
+  } else if (gallery.status === 'error' && gallery.images.length === 0) {
+    content = (
+      <p className="gallery-empty" role="alert">
+        Could not load photos.{' '}
+        <button type="button" className="link-button" onClick={() => void load(owner)}>
+          Try again
+        </button>
+      </p>
+    );
+  } else if (images.length === 0 && uploads.length === 0) {
+    const firstTime = canEdit && folder === DEFAULT_FOLDER && gallery.images.length === 0;
+    content = (
+      <p className="gallery-empty">
+        {firstTime ? 'No images yet. Upload to get started.' : 'No images to show.'}
+      </p>
+    );
+  } else {
+    content = (
+      <PhotoGrid
+        images={images}
+        uploads={uploads}
+        canReorder={canEdit}
+        onOpen={view}
+        onReorder={(order) => void reorder(ownerId, order)}
+      />
+    );
+  }
+
+  return (
+    <section className="gallery-section" aria-labelledby={headingId}>
+      <header className="gallery-head">
+        <h2 id={headingId}>Photos</h2>
+        <div className="gallery-tools">
+          <FolderSelect
+            label="Folder"
+            value={folder}
+            folders={gallery?.folders ?? [DEFAULT_FOLDER]}
+            onChange={(next) => selectFolder(ownerId, next)}
+            {...(canEdit ? { onCreate: (name: string) => addFolder(ownerId, name) } : {})}
+          />
+          {canEdit && <UploadButton owner={owner} folder={folder} canEdit={canEdit} />}
+          <button type="button" className="button" onClick={() => setManaging(true)}>
+            View All
+          </button>
+        </div>
+      </header>
+      {canEdit && folder !== DEFAULT_FOLDER && (
+        <p className="gallery-hint">New uploads go to ‘{folder}’.</p>
+      )}
+      <UploadStatus ownerId={ownerId} />
+      {content}
+      {managing && (
+        <GalleryManager
+          owner={owner}
+          canEdit={canEdit}
+          onOpen={view}
+          onClose={() => setManaging(false)}
+        />
+      )}
+      {viewing && gallery?.status === 'ready' && (
+        <GalleryViewer
+          ownerId={ownerId}
+          images={viewerImages}
+          imageId={viewing}
+          canEdit={canEdit}
+          onNavigate={view}
+        />
+      )}
+      <Toast message={viewing ? null : notice} />
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+import { useEffect, useRef } from 'react';
+import type { GalleryOwnerRef } from './api.ts';
+import { useGallery } from './store.ts';
+
+interface UploadButtonProps {
+  owner: GalleryOwnerRef;
+  folder: string;
+  canEdit: boolean;
+}
+
+/** Upload: picks several images at once and hands them to the store (SPEC §2.9, §4.9). */
+export function UploadButton({ owner, folder, canEdit }: UploadButtonProps) {
+  const input = useRef<HTMLInputElement>(null);
+  const upload = useGallery((state) => state.upload);
+
+  useEffect(() => {
+    const element = input.current;
+    if (!element) return;
+    // Closing the file picker without a choice says 'No files selected.' (SPEC §5).
+    const onCancel = () => void upload(owner, [], { canEdit, folder });
+    element.addEventListener('cancel', onCancel);
+    return () => element.removeEventListener('cancel', onCancel);
+  }, [upload, owner, canEdit, folder]);
+
+  return (
+    <>
+      <button type="button" className="button primary" onClick={() => input.current?.click()}>
+        Upload
+      </button>
+      <input
+        ref={input}
+        className="visually-hidden"
+        type="file"
+        accept="image/*"
+        multiple
+        tabIndex={-1}
+        aria-hidden="true"
+        onChange={(event) => {
+          const files = Array.from(event.target.files ?? []);
+          event.target.value = '';
+          void upload(owner, files, { canEdit, folder });
+        }}
+      />
+    </>
+  );
+}
+
+/** The upload status line; announced politely as it changes. */
+export function UploadStatus({ ownerId }: { ownerId: string }) {
+  const text = useGallery((state) => state.uploadStatus[ownerId]);
+  return (
+    <p className="upload-status" role="status">
+      {text ?? ''}
+    </p>
+  );
+}

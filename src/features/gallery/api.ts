@@ -1,0 +1,90 @@
+import { DELETE_RETRY_MS } from '../../contracts/constants.ts';
+import type { GalleryImage, GalleryPatchBody } from '../../contracts/gallery.ts';
+import { HttpError, http, request } from '../../lib/http.ts';
+import { normaliseFolders, readImage, readImages } from './images.ts';
+
+/** Whose gallery: the server accepts the id or the username (SPEC §7.5). */
+export interface GalleryOwnerRef {
+  id: string;
+  username: string;
+}
+
+const ownerQuery = (owner: GalleryOwnerRef) =>
+  new URLSearchParams({
+    userId: owner.id,
+    ...(owner.username ? { username: owner.username } : {}),
+  }).toString();
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The references DELETE accepts, in the order the spec tries them: id, file name, full path. */
+export function deleteReferences(image: GalleryImage): string[] {
+  const path = image.filename || image.path;
+  const name = path.split('?')[0]?.split('/').pop() ?? '';
+  return [...new Set([image.id, name, path].filter(Boolean))];
+}
+
+/** '{status} {statusText} {first 120 chars}' of a failed delete, or 'Delete failed' (SPEC §8). */
+export function deleteFailureText(error: unknown): string {
+  if (error instanceof HttpError && error.status > 0) {
+    return [String(error.status), error.statusText, error.body.slice(0, 120)]
+      .filter(Boolean)
+      .join(' ');
+  }
+  return 'Delete failed';
+}
+
+/**
+ * The text of a failed caption or reaction save: the response body (its `error` text when it is
+ * JSON), else 'Failed to save' (SPEC §8).
+ */
+export function saveFailureText(error: unknown): string {
+  if (!(error instanceof HttpError)) return 'Failed to save';
+  return error.serverMessage ?? (error.body.trim() || 'Failed to save');
+}
+
+export const galleryApi = {
+  list: async (owner: GalleryOwnerRef, signal?: AbortSignal) =>
+    readImages(
+      await http.get(`/api/gallery?${ownerQuery(owner)}`, {
+        cache: 'no-store',
+        ...(signal ? { signal } : {}),
+      }),
+    ),
+
+  folders: async (owner: GalleryOwnerRef) =>
+    normaliseFolders(
+      await http.get(`/api/gallery/folders?${ownerQuery(owner)}`, { cache: 'no-store' }),
+    ),
+
+  /** A reaction toggle, a caption or a folder; answers the whole updated image. */
+  patch: async (id: string, body: GalleryPatchBody) => {
+    const image = readImage(await http.patch(`/api/gallery/${encodeURIComponent(id)}`, body));
+    if (!image) throw new Error('Failed to save');
+    return image;
+  },
+
+  /**
+   * Tries the id (once more after 250 ms), then the file name, then the full path; each call has
+   * the 8 s time-out. The last failure is the one reported.
+   */
+  async remove(image: GalleryImage, accountId: string): Promise<void> {
+    const [first, ...others] = deleteReferences(image);
+    const attempts = first ? [first, first, ...others] : others;
+    const query = new URLSearchParams({ accountId }).toString();
+    let failure: unknown = new Error('Delete failed');
+    for (const [index, reference] of attempts.entries()) {
+      if (index === 1) await wait(DELETE_RETRY_MS);
+      try {
+        await request<void>('DELETE', `/api/gallery/${encodeURIComponent(reference)}?${query}`);
+        return;
+      } catch (error) {
+        failure = error;
+      }
+    }
+    throw failure;
+  },
+
+  reorder: (body: { accountId: string; userId: string; order: string[] }) =>
+    http.post('/api/gallery/reorder', body),
+};

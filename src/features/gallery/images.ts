@@ -1,0 +1,186 @@
+/**
+ * Pure rules of the gallery (SPEC §3 "Gallery image", §4.8, §4.9, §7.5): reading images and folders
+ * the tolerant way, reactions, the viewer's index after a delete, and reordering.
+ */
+import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
+import type { GalleryImage, GalleryOwner } from '../../contracts/gallery.ts';
+
+type Loose = Record<string, unknown>;
+export type Reaction = 'likes' | 'dislikes';
+
+const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null;
+
+function text(source: Loose, ...keys: string[]): string {
+  for (const key of keys) {
+    const value = source[key];
+    if (typeof value === 'string' && value) return value;
+    if (typeof value === 'number') return String(value);
+  }
+  return '';
+}
+
+const ids = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value.map((item) => (isObject(item) ? text(item, '_id', 'id') : String(item)))
+    : [];
+
+function readOwner(value: unknown): GalleryOwner | null {
+  if (!isObject(value)) return null;
+  const id = text(value, '_id', 'id');
+  return {
+    _id: id,
+    id,
+    username: text(value, 'username', 'name'),
+    profileImage: text(value, 'profileImage', 'profilePic', 'avatarUrl', 'avatar'),
+  };
+}
+
+/** One image as any server spells it; null when it has neither an id nor a file. */
+export function normaliseImage(raw: unknown): GalleryImage | null {
+  if (!isObject(raw)) return null;
+  const file = text(raw, 'filename', 'path', 'url', 'src', 'imageUrl');
+  const id = text(raw, '_id', 'id') || file;
+  if (!id) return null;
+  const owner = readOwner(raw.user) ??
+    readOwner(raw.owner) ?? { _id: '', id: '', username: '', profileImage: '' };
+  const image: GalleryImage = {
+    _id: id,
+    id,
+    filename: file,
+    path: text(raw, 'path') || file,
+    url: text(raw, 'url') || file,
+    src: text(raw, 'src') || file,
+    thumbnailUrl: text(raw, 'thumbnailUrl', 'thumbnail', 'thumbUrl'),
+    width: typeof raw.width === 'number' ? raw.width : 0,
+    height: typeof raw.height === 'number' ? raw.height : 0,
+    folder: text(raw, 'folder') || DEFAULT_FOLDER,
+    caption: typeof raw.caption === 'string' ? raw.caption : '',
+    createdAt: text(raw, 'createdAt'),
+    likes: ids(raw.likes),
+    dislikes: ids(raw.dislikes),
+    user: owner,
+    owner,
+  };
+  // Not in our contract, but the spec's last alternative URL: kept for the fallback chain.
+  const imageUrl = text(raw, 'imageUrl');
+  if (imageUrl) Object.assign(image, { imageUrl });
+  return image;
+}
+
+/** A list answer is an array or has `images` (SPEC §7.5). */
+export function readImages(body: unknown): GalleryImage[] {
+  const list = Array.isArray(body)
+    ? body
+    : isObject(body) && Array.isArray(body.images)
+      ? body.images
+      : [];
+  return list.map(normaliseImage).filter((image): image is GalleryImage => image !== null);
+}
+
+/** A single image answer: `{image}` or the image itself. */
+export function readImage(body: unknown): GalleryImage | null {
+  return normaliseImage(isObject(body) && isObject(body.image) ? body.image : body);
+}
+
+/** The folder list: an array or `{folders}`; 'All' and 'root' dropped, then 'All' first (SPEC §7.5). */
+export function normaliseFolders(body: unknown): string[] {
+  const list = Array.isArray(body)
+    ? body
+    : isObject(body) && Array.isArray(body.folders)
+      ? body.folders
+      : [];
+  const names = new Set<string>();
+  for (const item of list) {
+    const name = typeof item === 'string' ? item.trim() : '';
+    if (!name || name === DEFAULT_FOLDER || name.toLowerCase() === 'root') continue;
+    names.add(name);
+  }
+  return [DEFAULT_FOLDER, ...names];
+}
+
+/** The images one folder shows; 'All' shows every image. */
+export function inFolder(images: readonly GalleryImage[], folder: string): GalleryImage[] {
+  return folder === DEFAULT_FOLDER
+    ? [...images]
+    : images.filter((image) => image.folder === folder);
+}
+
+export const ownerIdOf = (image: GalleryImage): string => image.user.id || image.owner.id;
+
+/** A member's reaction toggled: on when it was off, and never both like and dislike (SPEC §4.8). */
+export function toggleReaction(
+  image: GalleryImage,
+  kind: Reaction,
+  memberId: string,
+): GalleryImage {
+  const other: Reaction = kind === 'likes' ? 'dislikes' : 'likes';
+  const on = !image[kind].includes(memberId);
+  return {
+    ...image,
+    [kind]: on ? [...image[kind], memberId] : image[kind].filter((id) => id !== memberId),
+    [other]: image[other].filter((id) => id !== memberId),
+  };
+}
+
+/**
+ * Where the viewer goes after the image at `index` of a list of `length` is deleted: the next image
+ * (which moves into its place), the previous one if it was the last, nothing if it was the only one.
+ */
+export function indexAfterDelete(length: number, index: number): number | null {
+  const remaining = length - 1;
+  if (remaining <= 0) return null;
+  return Math.min(index, remaining - 1);
+}
+
+/** Puts a removed image back where it was, or at the end if the list has shrunk since. */
+export function restoreAt(
+  images: readonly GalleryImage[],
+  image: GalleryImage,
+  index: number,
+): GalleryImage[] {
+  if (images.some((item) => item.id === image.id)) return [...images];
+  const list = [...images];
+  list.splice(Math.min(Math.max(index, 0), list.length), 0, image);
+  return list;
+}
+
+/** Adds an image at the front (newest first) or replaces the one with its id in place. */
+export function upsertImage(images: readonly GalleryImage[], image: GalleryImage): GalleryImage[] {
+  const at = images.findIndex((item) => item.id === image.id);
+  if (at === -1) return [image, ...images];
+  const list = [...images];
+  list[at] = image;
+  return list;
+}
+
+export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
+  const result = [...list];
+  if (from < 0 || from >= result.length) return result;
+  const [item] = result.splice(from, 1) as [T];
+  result.splice(Math.min(Math.max(to, 0), result.length), 0, item);
+  return result;
+}
+
+/**
+ * The whole gallery's order after a part of it (one folder, or the first rows) was rearranged: the
+ * slots that part held keep holding it, in its new order; every other image stays where it was.
+ */
+export function reorderWithin(
+  allIds: readonly string[],
+  partInNewOrder: readonly string[],
+): string[] {
+  const part = new Set(partInNewOrder);
+  const queue = partInNewOrder.filter((id) => allIds.includes(id));
+  let next = 0;
+  return allIds.map((id) => (part.has(id) ? (queue[next++] ?? id) : id));
+}
+
+/** Puts a list of images in the order of `order` (ids); images the order does not name keep their place at the end. */
+export function sortByOrder(
+  images: readonly GalleryImage[],
+  order: readonly string[],
+): GalleryImage[] {
+  const rank = new Map(order.map((id, index) => [id, index]));
+  const last = order.length;
+  return [...images].sort((a, b) => (rank.get(a.id) ?? last) - (rank.get(b.id) ?? last));
+}

@@ -1,0 +1,64 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { apiUrl } from '../../lib/apiHost.ts';
+import { GalleryPicture, altText } from './GalleryPicture.tsx';
+import { PLACEHOLDER_IMAGE, imageSources } from './sources.ts';
+import { galleryImage } from './testImages.ts';
+
+describe('the image fallback chain', () => {
+  it('tries the API host, then the relative path, for each field in turn, then the placeholder', () => {
+    const image = galleryImage('a', { path: '/uploads/other/a.webp', url: '', src: '' });
+    expect(imageSources(image)).toEqual([
+      apiUrl('/uploads/gallery/a.webp'),
+      '/uploads/gallery/a.webp',
+      apiUrl('/uploads/other/a.webp'),
+      '/uploads/other/a.webp',
+      apiUrl('/uploads/gallery/a-thumb.webp'),
+      '/uploads/gallery/a-thumb.webp',
+      PLACEHOLDER_IMAGE,
+    ]);
+  });
+  it('starts with the thumbnail for grids', () =>
+    expect(imageSources(galleryImage('a'), { thumbnail: true }).slice(0, 3)).toEqual([
+      apiUrl('/uploads/gallery/a-thumb.webp'),
+      '/uploads/gallery/a-thumb.webp',
+      apiUrl('/uploads/gallery/a.webp'),
+    ]));
+  it('keeps version parameters', () =>
+    expect(imageSources(galleryImage('a', { filename: '/uploads/a.jpg?v=3' }))[0]).toBe(
+      apiUrl('/uploads/a.jpg?v=3'),
+    ));
+  it('reads a bare file name as a file under /uploads, and imageUrl as a last alternative', () => {
+    const image = {
+      ...galleryImage('a', { filename: 'a.jpg', path: '', url: '', src: '', thumbnailUrl: '' }),
+      imageUrl: 'https://cdn.example/a.jpg',
+    };
+    expect(imageSources(image)).toEqual([
+      apiUrl('/uploads/a.jpg'),
+      '/uploads/a.jpg',
+      'https://cdn.example/a.jpg',
+      PLACEHOLDER_IMAGE,
+    ]);
+  });
+  it('lists an address once even when several fields hold it', () => {
+    const chain = imageSources(galleryImage('a'));
+    expect(new Set(chain).size).toBe(chain.length);
+  });
+});
+
+describe('a gallery picture', () => {
+  it('walks down the chain on each load error and stops at the placeholder', () => {
+    const image = galleryImage('a', { thumbnailUrl: '' });
+    render(<GalleryPicture image={image} />);
+    const img = screen.getByRole('img', { name: 'Photo by @vega' });
+    expect(img.getAttribute('src')).toBe(apiUrl('/uploads/gallery/a.webp'));
+    fireEvent.error(img);
+    expect(img.getAttribute('src')).toBe('/uploads/gallery/a.webp');
+    fireEvent.error(img);
+    expect(img.getAttribute('src')).toBe(PLACEHOLDER_IMAGE);
+    fireEvent.error(img);
+    expect(img.getAttribute('src')).toBe(PLACEHOLDER_IMAGE);
+  });
+  it('is described by its caption when it has one', () =>
+    expect(altText(galleryImage('a', { caption: ' Saturn at dusk ' }))).toBe('Saturn at dusk'));
+});

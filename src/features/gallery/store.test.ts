@@ -1,0 +1,258 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useSession } from '../auth/store.ts';
+import type { CurrentUser } from '../auth/user.ts';
+import { receiveGalleryChange, useGallery } from './store.ts';
+import { galleryImage, json } from './testImages.ts';
+
+type FetchMock = ReturnType<typeof vi.fn<(url: string, init?: RequestInit) => Promise<Response>>>;
+
+const ids = () => useGallery.getState().galleries.owner?.images.map((image) => image.id);
+const imageOf = (id: string) =>
+  useGallery.getState().galleries.owner?.images.find((image) => image.id === id);
+const pathOf = (call: unknown[]) => decodeURIComponent(new URL(call[0] as string).pathname);
+
+function seed(images = [galleryImage('a'), galleryImage('b'), galleryImage('c')]) {
+  useGallery.setState({ galleries: { owner: { status: 'ready', images, folders: ['All'] } } });
+}
+
+describe('the gallery store', () => {
+  let fetchMock: FetchMock;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    useGallery.getState().reset();
+    useSession.setState({ status: 'signedIn', user: { id: 'me', username: 'me' } as CurrentUser });
+    fetchMock = vi.fn<(url: string, init?: RequestInit) => Promise<Response>>();
+    vi.stubGlobal('fetch', fetchMock);
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  describe('loading', () => {
+    it('reads the list and the folders of an owner', async () => {
+      fetchMock.mockImplementation((url) =>
+        Promise.resolve(
+          url.includes('/folders')
+            ? json({ folders: ['root', 'Trips', 'All'] })
+            : json({ images: [galleryImage('a')] }),
+        ),
+      );
+      await useGallery.getState().load({ id: 'owner', username: 'vega' });
+      await useGallery.getState().loadFolders({ id: 'owner', username: 'vega' });
+      expect(ids()).toEqual(['a']);
+      expect(useGallery.getState().galleries.owner?.folders).toEqual(['All', 'Trips']);
+      expect(new URL(fetchMock.mock.calls[0]?.[0] ?? '').search).toBe(
+        '?userId=owner&username=vega',
+      );
+    });
+    it('keeps an image hidden while its delete is still running', async () => {
+      seed();
+      fetchMock.mockReturnValueOnce(new Promise(() => undefined));
+      void useGallery.getState().remove('owner', 'b');
+      fetchMock.mockResolvedValueOnce(json({ images: [galleryImage('a'), galleryImage('b')] }));
+      await useGallery.getState().load({ id: 'owner', username: 'vega' });
+      expect(ids()).toEqual(['a']);
+    });
+  });
+
+  describe('deleting', () => {
+    it('hides the image at once and keeps it hidden when the server agrees', async () => {
+      seed();
+      fetchMock.mockResolvedValueOnce(new Response(null, { status: 204 }));
+      const done = useGallery.getState().remove('owner', 'b');
+      expect(ids()).toEqual(['a', 'c']);
+      await expect(done).resolves.toBe(true);
+      expect(ids()).toEqual(['a', 'c']);
+      expect(pathOf(fetchMock.mock.calls[0] ?? [])).toBe('/api/gallery/b');
+      expect(new URL(fetchMock.mock.calls[0]?.[0] ?? '').searchParams.get('accountId')).toBe('me');
+    });
+
+    it('tries the id, the id again after 250 ms, the file name and the full path, then restores the image', async () => {
+      seed();
+      fetchMock.mockImplementation(() =>
+        Promise.resolve(
+          new Response('{"error":"Image not found."}', { status: 404, statusText: 'Not Found' }),
+        ),
+      );
+      const done = useGallery.getState().remove('owner', 'b');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(249);
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(1);
+      await expect(done).resolves.toBe(false);
+      expect(fetchMock.mock.calls.map(pathOf)).toEqual([
+        '/api/gallery/b',
+        '/api/gallery/b',
+        '/api/gallery/b.webp',
+        '/api/gallery//uploads/gallery/b.webp',
+      ]);
+      expect(ids()).toEqual(['a', 'b', 'c']);
+      expect(useGallery.getState().notice.owner).toBe('404 Not Found {"error":"Image not found."}');
+    });
+
+    it('stops at the first reference the server accepts', async () => {
+      seed();
+      fetchMock
+        .mockResolvedValueOnce(json({ error: 'x' }, 500))
+        .mockResolvedValueOnce(json({ error: 'x' }, 500))
+        .mockResolvedValueOnce(new Response(null, { status: 204 }));
+      const done = useGallery.getState().remove('owner', 'c');
+      await vi.advanceTimersByTimeAsync(250);
+      await expect(done).resolves.toBe(true);
+      expect(fetchMock).toHaveBeenCalledTimes(3);
+      expect(ids()).toEqual(['a', 'b']);
+    });
+
+    it('says Delete failed when the server cannot be reached, cuts long bodies at 120 characters', async () => {
+      seed();
+      fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+      const done = useGallery.getState().remove('owner', 'a');
+      await vi.advanceTimersByTimeAsync(250);
+      await done;
+      expect(useGallery.getState().notice.owner).toBe('Delete failed');
+      expect(ids()).toEqual(['a', 'b', 'c']);
+
+      fetchMock.mockImplementation(() =>
+        Promise.resolve(new Response('x'.repeat(300), { status: 500, statusText: 'Oops' })),
+      );
+      const again = useGallery.getState().remove('owner', 'a');
+      await vi.advanceTimersByTimeAsync(250);
+      await again;
+      expect(useGallery.getState().notice.owner).toBe(`500 Oops ${'x'.repeat(120)}`);
+    });
+  });
+
+  describe('reactions', () => {
+    it('likes at once, drops the member’s dislike, then takes the server’s image', async () => {
+      seed([galleryImage('a', { dislikes: ['me'] })]);
+      let answer: (response: Response) => void = () => undefined;
+      fetchMock.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
+      const done = useGallery.getState().react('owner', 'a', 'likes');
+      expect(imageOf('a')).toMatchObject({ likes: ['me'], dislikes: [] });
+      expect(JSON.parse(fetchMock.mock.calls[0]?.[1]?.body as string)).toEqual({
+        accountId: 'me',
+        likes: true,
+      });
+      answer(
+        json({ image: galleryImage('a', { likes: ['me', 'other'], caption: 'from server' }) }),
+      );
+      await done;
+      expect(imageOf('a')).toMatchObject({
+        likes: ['me', 'other'],
+        dislikes: [],
+        caption: 'from server',
+      });
+    });
+
+    it('a second click takes the like back', async () => {
+      seed([galleryImage('a', { likes: ['me'] })]);
+      fetchMock.mockResolvedValueOnce(json({ image: galleryImage('a') }));
+      await useGallery.getState().react('owner', 'a', 'likes');
+      expect(JSON.parse(fetchMock.mock.calls[0]?.[1]?.body as string)).toEqual({
+        accountId: 'me',
+        likes: false,
+      });
+      expect(imageOf('a')?.likes).toEqual([]);
+    });
+
+    it('restores the reactions when the save fails', async () => {
+      seed([galleryImage('a', { likes: ['me'] })]);
+      fetchMock.mockResolvedValueOnce(json({ error: 'nope' }, 500));
+      await useGallery.getState().react('owner', 'a', 'dislikes');
+      expect(imageOf('a')).toMatchObject({ likes: ['me'], dislikes: [] });
+    });
+
+    it('lets only the latest of quick toggles write the answer back', async () => {
+      seed([galleryImage('a')]);
+      const answers: ((response: Response) => void)[] = [];
+      fetchMock.mockImplementation(() => new Promise((resolve) => answers.push(resolve)));
+      const first = useGallery.getState().react('owner', 'a', 'likes');
+      const second = useGallery.getState().react('owner', 'a', 'dislikes');
+      answers[1]?.(json({ image: galleryImage('a', { dislikes: ['me'] }) }));
+      await second;
+      answers[0]?.(json({ image: galleryImage('a', { likes: ['me'] }) }));
+      await first;
+      expect(imageOf('a')).toMatchObject({ likes: [], dislikes: ['me'] });
+    });
+  });
+
+  describe('captions and folders', () => {
+    it('saves a caption and keeps the server’s image', async () => {
+      seed();
+      fetchMock.mockResolvedValueOnce(json({ image: galleryImage('a', { caption: 'Rings' }) }));
+      await useGallery.getState().saveCaption('owner', 'a', 'Rings');
+      expect(imageOf('a')?.caption).toBe('Rings');
+    });
+    it('rejects with the response’s text, or Failed to save', async () => {
+      seed();
+      fetchMock.mockResolvedValueOnce(json({ error: 'Caption too long.' }, 400));
+      await expect(useGallery.getState().saveCaption('owner', 'a', 'x')).rejects.toThrow(
+        'Caption too long.',
+      );
+      fetchMock.mockResolvedValueOnce(new Response('', { status: 500 }));
+      await expect(useGallery.getState().saveCaption('owner', 'a', 'x')).rejects.toThrow(
+        'Failed to save',
+      );
+      expect(imageOf('a')?.caption).toBe('');
+    });
+    it('a typed folder is listed and selected before any image is in it', () => {
+      seed();
+      useGallery.getState().addFolder('owner', ' Trips ');
+      expect(useGallery.getState().galleries.owner?.folders).toEqual(['All', 'Trips']);
+      expect(useGallery.getState().selectedFolder.owner).toBe('Trips');
+    });
+  });
+
+  describe('reordering', () => {
+    it('applies the new order at once and posts every id in it', async () => {
+      seed([galleryImage('a'), galleryImage('b'), galleryImage('c'), galleryImage('d')]);
+      fetchMock.mockResolvedValueOnce(json({ ok: true }));
+      await useGallery.getState().reorder('owner', ['b', 'a']);
+      expect(ids()).toEqual(['b', 'a', 'c', 'd']);
+      const body = JSON.parse(fetchMock.mock.calls[0]?.[1]?.body as string) as unknown;
+      expect(pathOf(fetchMock.mock.calls[0] ?? [])).toBe('/api/gallery/reorder');
+      expect(body).toEqual({ accountId: 'me', userId: 'owner', order: ['b', 'a', 'c', 'd'] });
+    });
+    it('only logs a failure and keeps the order', async () => {
+      seed();
+      fetchMock.mockResolvedValueOnce(json({ error: 'no' }, 500));
+      await useGallery.getState().reorder('owner', ['c', 'b', 'a']);
+      expect(ids()).toEqual(['c', 'b', 'a']);
+      expect(console.warn).toHaveBeenCalled();
+    });
+  });
+
+  describe('live events', () => {
+    it('adds a created image first, replaces an updated one and drops a deleted one', () => {
+      seed([galleryImage('a')]);
+      useGallery.getState().receiveImage(galleryImage('n'), { created: true });
+      expect(ids()).toEqual(['n', 'a']);
+      useGallery.getState().receiveImage(galleryImage('a', { likes: ['x'] }));
+      expect(imageOf('a')?.likes).toEqual(['x']);
+      useGallery.getState().receiveDeleted('owner', 'n');
+      expect(ids()).toEqual(['a']);
+    });
+    it('ignores an update for an image it does not show', () => {
+      seed([galleryImage('a')]);
+      useGallery.getState().receiveImage(galleryImage('zz'));
+      expect(ids()).toEqual(['a']);
+    });
+    it('applies what another tab changed', () => {
+      seed();
+      receiveGalleryChange({ type: 'image', image: galleryImage('a', { caption: 'elsewhere' }) });
+      receiveGalleryChange({ type: 'order', ownerId: 'owner', order: ['c', 'a', 'b'] });
+      receiveGalleryChange({ type: 'deleted', ownerId: 'owner', id: 'b' });
+      expect(ids()).toEqual(['c', 'a']);
+      expect(imageOf('a')?.caption).toBe('elsewhere');
+    });
+    it('follows the owner’s presence', () => {
+      useGallery.getState().setOnline('owner', true);
+      expect(useGallery.getState().online.owner).toBe(true);
+      useGallery.getState().setOnline('owner', false);
+      expect(useGallery.getState().online.owner).toBe(false);
+    });
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * One file to POST /api/gallery with real progress. fetch reports no upload progress, so this one
+ * call uses XMLHttpRequest, with the same credentials and bearer token as lib/http. Uploads may take
+ * long: no time-out here, only the caller's abort.
+ */
+import { apiUrl } from '../../lib/apiHost.ts';
+import { readToken } from '../../lib/storage.ts';
+
+export class UploadError extends Error {
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly body: string,
+  ) {
+    super(status ? `${status} ${statusText}` : 'Network error');
+    this.name = 'UploadError';
+  }
+}
+
+/** 'Failed {file}: {message}' reads the status, its text and the first 160 characters of the body (SPEC §8). */
+export function uploadFailureMessage(error: unknown): string {
+  if (error instanceof UploadError) {
+    if (!error.status) return 'Network error';
+    return [String(error.status), error.statusText, error.body.slice(0, 160)]
+      .filter(Boolean)
+      .join(' ');
+  }
+  return error instanceof Error ? error.message : 'Upload failed';
+}
+
+export interface UploadRequest {
+  file: File;
+  /** accountId, userId, username and (unless All) folder: SPEC §3 "Upload form fields". */
+  fields: Record<string, string>;
+  signal: AbortSignal;
+  onProgress: (loaded: number, total: number) => void;
+}
+
+/** Resolves with the parsed JSON body (or null when there is none) on 200, 201 or 204. */
+export function uploadFile({ file, fields, signal, onProgress }: UploadRequest): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new DOMException('Upload aborted', 'AbortError'));
+      return;
+    }
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    form.append('image', file, file.name);
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', apiUrl('/api/gallery'));
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('Accept', 'application/json');
+    const token = readToken();
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    const abort = () => xhr.abort();
+    signal.addEventListener('abort', abort, { once: true });
+    const settle = () => signal.removeEventListener('abort', abort);
+    xhr.upload.onprogress = (event) =>
+      onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
+    xhr.onload = () => {
+      settle();
+      const body = typeof xhr.responseText === 'string' ? xhr.responseText : '';
+      if (xhr.status === 200 || xhr.status === 201 || xhr.status === 204) {
+        onProgress(file.size, file.size);
+        try {
+          resolve(body ? (JSON.parse(body) as unknown) : null);
+        } catch {
+          resolve(null);
+        }
+      } else {
+        reject(new UploadError(xhr.status, xhr.statusText, body));
+      }
+    };
+    xhr.onerror = () => {
+      settle();
+      reject(new UploadError(0, '', ''));
+    };
+    xhr.onabort = () => {
+      settle();
+      reject(new DOMException('Upload aborted', 'AbortError'));
+    };
+    xhr.send(form);
+  });
+}

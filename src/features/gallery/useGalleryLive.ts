@@ -1,0 +1,53 @@
+/** Live gallery updates while a gallery is on screen (SPEC §4.2, §7.6): socket rooms and the other tabs. */
+import { useEffect } from 'react';
+import type { Ack } from '../../contracts/realtime.ts';
+import { currentSocket, onSocketConnect, onSocketEvent } from '../../lib/socket.ts';
+import { connectGalleryAcrossTabs } from './channel.ts';
+import { normaliseImage } from './images.ts';
+import { receiveGalleryChange, useGallery } from './store.ts';
+
+const learnOnline = (ownerId: string) => (ack: Ack | undefined) => {
+  if (ack?.ok && typeof ack.online === 'boolean')
+    useGallery.getState().setOnline(ownerId, ack.online);
+};
+
+/** Joins the owner's gallery room (again after every reconnect) and applies what it hears. */
+export function useGalleryLive(ownerId: string) {
+  useEffect(() => {
+    const store = useGallery.getState;
+    const receive = (created: boolean) => (raw: unknown) => {
+      const image = normaliseImage(raw);
+      if (image) store().receiveImage(image, { created });
+    };
+    const stops = [
+      onSocketEvent('gallery:image:created', receive(true)),
+      onSocketEvent('gallery:image:updated', receive(false)),
+      onSocketEvent('gallery:image:deleted', (payload) =>
+        store().receiveDeleted(payload.ownerId, payload._id),
+      ),
+      onSocketEvent('presence:update', (payload) =>
+        store().setOnline(payload.userId, payload.online),
+      ),
+      onSocketConnect((socket) => socket.emit('gallery:join', { ownerId }, learnOnline(ownerId))),
+      connectGalleryAcrossTabs(receiveGalleryChange),
+    ];
+    return () => {
+      for (const stop of stops) stop();
+      currentSocket()?.emit('gallery:leave', { ownerId });
+    };
+  }, [ownerId]);
+}
+
+/** The viewer also watches its one image's room, which answers whether the owner is online. */
+export function useImageRoom(imageId: string, ownerId: string) {
+  useEffect(() => {
+    if (!imageId) return;
+    const stop = onSocketConnect((socket) =>
+      socket.emit('image:join', { imageId }, learnOnline(ownerId)),
+    );
+    return () => {
+      stop();
+      currentSocket()?.emit('image:leave', { imageId });
+    };
+  }, [imageId, ownerId]);
+}
