@@ -7,7 +7,7 @@ import { type Member, asBearer, forEachDialect, friendAction, signupMembers, use
 forEachDialect((dialect) => {
   const t = useTestApp(dialect);
 
-  const members = async (count: number) => (await signupMembers(t.app, count)) as Member[];
+  const members = async (count: number) => (await signupMembers(t.app, count));
   const list = async (member: Member, query = ''): Promise<NotificationPage> => {
     const response = await t.app.inject({ method: 'GET', url: `/api/notifications${query}`, headers: asBearer(member) });
     expect(response.statusCode).toBe(200);
@@ -158,7 +158,7 @@ forEachDialect((dialect) => {
 
   describe('pages', () => {
     it('stay stable while new notifications arrive', async () => {
-      const [a, ...others] = (await members(6)) as Member[];
+      const [a, ...others] = (await members(6));
       for (const other of others.slice(0, 4)) await friendAction(t.app, other, 'request', a as Member);
       const first = await list(a as Member, '?limit=2');
       expect(first.notifications).toHaveLength(2);
