@@ -1,33 +1,71 @@
 import { useCallback, useRef, useState } from 'react';
+import { useFriends } from '../features/friends/store.ts';
+import { BellPanel } from '../features/notifications/BellPanel.tsx';
+import { badgeText } from '../features/notifications/logic.ts';
+import { NotificationsOverlay } from '../features/notifications/NotificationsOverlay.tsx';
+import { useNotifications } from '../features/notifications/store.ts';
 import { useDismiss } from './useDismiss.ts';
 
-/** The notification bell's place in the top bar; its lists arrive with the notifications feature. */
+/** The notification bell: badge, dropdown (SPEC §2.6) and the full-screen panel (§2.7). */
 export function Bell() {
   const [open, setOpen] = useState(false);
+  const [overlay, setOverlay] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
-  const close = useCallback(() => setOpen(false), []);
+  const button = useRef<HTMLButtonElement>(null);
+  const unread = useNotifications((state) => state.unread);
+  const refresh = useNotifications((state) => state.refresh);
+  const incoming = useFriends((state) => state.counts.incoming);
+  const unreadRequests = useNotifications(
+    (state) => state.items.filter((item) => item.type === 'friend_request' && !item.read).length,
+  );
+  const badge = badgeText(unread, incoming, unreadRequests);
+  const close = useCallback(() => {
+    setOpen(false);
+    button.current?.focus();
+  }, []);
   useDismiss(ref, open, close);
+  const closeOverlay = useCallback(() => {
+    setOverlay(false);
+    button.current?.focus();
+  }, []);
   return (
-    <div className="bell" ref={ref}>
-      <button
-        type="button"
-        className="icon-button"
-        aria-label="Notifications"
-        aria-expanded={open}
-        onClick={() => setOpen((value) => !value)}
-      >
-        <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
-          <path
-            fill="currentColor"
-            d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z"
+    <>
+      <div className="bell" ref={ref}>
+        <button
+          ref={button}
+          type="button"
+          className="icon-button"
+          aria-label={badge ? `Notifications, ${badge} unread` : 'Notifications'}
+          aria-expanded={open}
+          aria-haspopup="dialog"
+          onClick={() => {
+            if (!open) refresh();
+            setOpen((value) => !value);
+          }}
+        >
+          <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
+            <path
+              fill="currentColor"
+              d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z"
+            />
+          </svg>
+          {badge && (
+            <span className="bell-badge" aria-hidden="true" data-testid="bell-badge">
+              {badge}
+            </span>
+          )}
+        </button>
+        {open && (
+          <BellPanel
+            onClose={close}
+            onViewAll={() => {
+              setOpen(false);
+              setOverlay(true);
+            }}
           />
-        </svg>
-      </button>
-      {open && (
-        <div className="bell-panel" role="dialog" aria-label="Notifications">
-          <p>No notifications yet.</p>
-        </div>
-      )}
-    </div>
+        )}
+      </div>
+      <NotificationsOverlay open={overlay} onClose={closeOverlay} />
+    </>
   );
 }

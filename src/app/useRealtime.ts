@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { FRIEND_EVENTS } from '../contracts/realtime.ts';
 import { useSession } from '../features/auth/store.ts';
 import { connectFriendsAcrossTabs, receiveFriendEvent, scheduleCounts, useFriends } from '../features/friends/store.ts';
+import { connectNotifications, useNotifications } from '../features/notifications/store.ts';
 import { connectSocket, disconnectSocket, onSocketEvent } from '../lib/socket.ts';
 
 /** With a member present the socket is connected and friend events flow into the store; without, it is closed. */
@@ -15,11 +16,13 @@ export function useRealtime() {
     if (!userId) {
       disconnectSocket();
       useFriends.getState().reset();
+      useNotifications.getState().reset();
       return;
     }
     const unsubscribe = FRIEND_EVENTS.map((event) =>
       onSocketEvent(event, (payload) => receiveFriendEvent(event, payload, userId)),
     );
+    unsubscribe.push(connectNotifications(userId));
     connectSocket({ id: userId, username });
     scheduleCounts();
     return () => {

@@ -1,0 +1,95 @@
+import { useRef, useState } from 'react';
+import { useFriends } from '../friends/store.ts';
+import { useFocusTrap, useNow } from './hooks.ts';
+import { NotificationItem } from './NotificationItem.tsx';
+import { RequestsPanel } from './RequestsPanel.tsx';
+import { useNotifications } from './store.ts';
+import { usePendingRequests } from './usePending.ts';
+import './notifications.css';
+
+interface BellPanelProps {
+  onClose: () => void;
+  onViewAll: () => void;
+}
+
+/** The bell dropdown (SPEC §2.6): All and Requests tabs. */
+export function BellPanel({ onClose, onViewAll }: BellPanelProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [tab, setTab] = useState<'all' | 'requests'>('all');
+  const items = useNotifications((state) => state.items);
+  const unread = useNotifications((state) => state.unread);
+  const refresh = useNotifications((state) => state.refresh);
+  const markAllRead = useNotifications((state) => state.markAllRead);
+  const incomingCount = useFriends((state) => state.counts.incoming);
+  const pending = usePendingRequests();
+  const now = useNow(true);
+  useFocusTrap(ref, true);
+
+  return (
+    <div
+      className="bell-panel notifications-dropdown"
+      role="dialog"
+      aria-label="Notifications"
+      ref={ref}
+    >
+      <div className="notification-tabs" role="tablist" aria-label="Notification lists">
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === 'all'}
+          onClick={() => setTab('all')}
+        >
+          All
+        </button>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === 'requests'}
+          onClick={() => setTab('requests')}
+        >
+          Requests ({incomingCount})
+        </button>
+      </div>
+      {tab === 'all' ? (
+        <>
+          <div className="notification-toolbar">
+            <button type="button" className="button ghost" onClick={refresh}>
+              Refresh
+            </button>
+            <button
+              type="button"
+              className="button ghost"
+              disabled={unread === 0}
+              onClick={() => void markAllRead()}
+            >
+              Mark all read
+            </button>
+          </div>
+          {items.length === 0 ? (
+            <p className="notification-empty">No notifications yet.</p>
+          ) : (
+            <ul className="notification-list" aria-label="Notifications list">
+              {items.map((item) => (
+                <NotificationItem
+                  key={item._id}
+                  item={item}
+                  now={now}
+                  pending={item.type === 'friend_request' && pending.has(item.requestId ?? '')}
+                  variant="bell"
+                  onNavigate={onClose}
+                />
+              ))}
+            </ul>
+          )}
+        </>
+      ) : (
+        <RequestsPanel />
+      )}
+      <div className="notification-footer">
+        <button type="button" className="button ghost wide" onClick={onViewAll}>
+          View All
+        </button>
+      </div>
+    </div>
+  );
+}

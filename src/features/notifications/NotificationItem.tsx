@@ -1,0 +1,101 @@
+import { Link } from 'react-router-dom';
+import { Avatar } from '../../components/Avatar.tsx';
+import type { Notification } from '../../contracts/notifications.ts';
+import { relativeTime } from './logic.ts';
+import { useNotifications } from './store.ts';
+
+interface ItemProps {
+  item: Notification;
+  now: number;
+  /** The request is still pending: show accept and decline. */
+  pending: boolean;
+  variant: 'bell' | 'panel';
+  onNavigate: () => void;
+}
+
+function RequestActions({ item }: { item: Notification }) {
+  const answer = useNotifications((state) => state.answer);
+  const actor = item.actor;
+  if (!actor) return null;
+  return (
+    <div className="notification-request-actions">
+      <button
+        type="button"
+        className="button primary"
+        onClick={() => void answer('accept', actor._id, actor.username)}
+      >
+        Accept
+      </button>
+      <button
+        type="button"
+        className="button"
+        onClick={() => void answer('decline', actor._id, actor.username)}
+      >
+        Decline
+      </button>
+    </div>
+  );
+}
+
+/** One notification, in the bell dropdown (§2.6) or the full panel (§2.7). */
+export function NotificationItem({ item, now, pending, variant, onNavigate }: ItemProps) {
+  const markRead = useNotifications((state) => state.markRead);
+  const clear = useNotifications((state) => state.clear);
+  const actor = item.actor;
+  const profile = actor ? `/profile/${encodeURIComponent(actor.username)}` : null;
+  return (
+    <li className={`notification-item${item.read ? '' : ' unread'}`} data-type={item.type}>
+      {variant === 'panel' &&
+        (profile && actor ? (
+          <Link
+            to={profile}
+            className="notification-avatar"
+            onClick={onNavigate}
+            aria-label={`@${actor.username}'s profile`}
+          >
+            <Avatar src={actor.profileImage} username={actor.username} size={40} decorative />
+          </Link>
+        ) : (
+          <span className="notification-avatar system" aria-hidden="true">
+            ★
+          </span>
+        ))}
+      <div className="notification-main">
+        <p className="notification-text">
+          {actor && <strong>@{actor.username}</strong>}
+          {item.message}
+        </p>
+        <div className="notification-meta">
+          <time dateTime={item.createdAt}>{relativeTime(item.createdAt, now)}</time>
+          {variant === 'bell' && (
+            <>
+              <Link to={item.link || '/'} onClick={onNavigate}>
+                View
+              </Link>
+              {!item.read && (
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => void markRead(item._id)}
+                >
+                  Mark read
+                </button>
+              )}
+            </>
+          )}
+        </div>
+        {pending && <RequestActions item={item} />}
+      </div>
+      {variant === 'panel' && (
+        <button
+          type="button"
+          className="notification-dismiss"
+          aria-label="Dismiss"
+          onClick={() => void clear(item._id)}
+        >
+          ×
+        </button>
+      )}
+    </li>
+  );
+}

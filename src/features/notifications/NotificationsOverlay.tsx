@@ -1,0 +1,168 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { NOTIFICATION_TYPES, type NotificationType } from '../../contracts/notifications.ts';
+import { useNow } from './hooks.ts';
+import { unreadDisplay } from './logic.ts';
+import { NotificationItem } from './NotificationItem.tsx';
+import { RequestsPanel } from './RequestsPanel.tsx';
+import { useNotifications } from './store.ts';
+import { usePendingRequests } from './usePending.ts';
+import './notifications.css';
+
+export const TYPE_LABELS: Record<NotificationType, string> = {
+  like: 'Likes',
+  comment: 'Comments',
+  reply: 'Replies',
+  friend_request: 'Friend Requests',
+  follow: 'Follows',
+  system: 'System',
+};
+
+const ALL_ON = Object.fromEntries(NOTIFICATION_TYPES.map((type) => [type, true])) as Record<
+  NotificationType,
+  boolean
+>;
+
+/** The full-screen notifications panel (SPEC §2.7) on a native modal dialog: focus stays inside, Escape closes. */
+export function NotificationsOverlay({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [tab, setTab] = useState<'all' | 'requests'>('all');
+  const [shown, setShown] = useState(ALL_ON);
+  const items = useNotifications((state) => state.items);
+  const unread = useNotifications((state) => state.unread);
+  const refresh = useNotifications((state) => state.refresh);
+  const markAllRead = useNotifications((state) => state.markAllRead);
+  const clearAll = useNotifications((state) => state.clearAll);
+  const pending = usePendingRequests();
+  const now = useNow(open);
+  const visible = useMemo(() => items.filter((item) => shown[item.type]), [items, shown]);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      dialog.showModal();
+      refresh();
+    }
+    if (!open && dialog.open) dialog.close();
+  }, [open, refresh]);
+
+  return (
+    <dialog
+      ref={ref}
+      className="notifications-overlay"
+      aria-labelledby="notifications-overlay-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      onClick={(event) => {
+        if (event.target === ref.current) onClose();
+      }}
+    >
+      {open && (
+        <div className="notifications-overlay-panel">
+          <header className="notifications-overlay-head">
+            <h2 id="notifications-overlay-title">
+              Notifications{' '}
+              <span className="notification-unread">({unreadDisplay(unread)} unread)</span>
+            </h2>
+            <button
+              type="button"
+              className="notification-close"
+              aria-label="Close notifications"
+              onClick={onClose}
+            >
+              ×
+            </button>
+          </header>
+          <div className="notification-toolbar">
+            <div className="notification-tabs" role="tablist" aria-label="Notification lists">
+              <button
+                type="button"
+                role="tab"
+                aria-selected={tab === 'all'}
+                onClick={() => setTab('all')}
+              >
+                All
+              </button>
+              <button
+                type="button"
+                role="tab"
+                aria-selected={tab === 'requests'}
+                onClick={() => setTab('requests')}
+              >
+                Requests
+              </button>
+            </div>
+            {tab === 'all' && (
+              <div className="notification-toolbar-actions">
+                <button
+                  type="button"
+                  className="button ghost"
+                  aria-label="Refresh notifications"
+                  onClick={refresh}
+                >
+                  ↻
+                </button>
+                <button
+                  type="button"
+                  className="button ghost"
+                  disabled={unread === 0}
+                  onClick={() => void markAllRead()}
+                >
+                  Mark All Read
+                </button>
+                <button
+                  type="button"
+                  className="button ghost"
+                  disabled={items.length === 0}
+                  onClick={() => void clearAll()}
+                >
+                  Clear All
+                </button>
+              </div>
+            )}
+          </div>
+          {tab === 'all' ? (
+            <div className="notifications-overlay-body">
+              <fieldset className="notification-filters">
+                <legend>Filter Types</legend>
+                {NOTIFICATION_TYPES.map((type) => (
+                  <label key={type} className="notification-switch">
+                    <input
+                      type="checkbox"
+                      role="switch"
+                      checked={shown[type]}
+                      onChange={(event) =>
+                        setShown((current) => ({ ...current, [type]: event.target.checked }))
+                      }
+                    />
+                    <span>{TYPE_LABELS[type]}</span>
+                  </label>
+                ))}
+              </fieldset>
+              {visible.length === 0 ? (
+                <p className="notification-empty">No notifications yet.</p>
+              ) : (
+                <ul className="notification-list" aria-label="All notifications">
+                  {visible.map((item) => (
+                    <NotificationItem
+                      key={item._id}
+                      item={item}
+                      now={now}
+                      pending={item.type === 'friend_request' && pending.has(item.requestId ?? '')}
+                      variant="panel"
+                      onNavigate={onClose}
+                    />
+                  ))}
+                </ul>
+              )}
+            </div>
+          ) : (
+            <RequestsPanel />
+          )}
+        </div>
+      )}
+    </dialog>
+  );
+}

@@ -1,0 +1,115 @@
+import { useEffect, useState } from 'react';
+import { Avatar } from '../../components/Avatar.tsx';
+import type { FriendListItem } from '../../contracts/friends.ts';
+import { useNotifications } from './store.ts';
+
+function other(item: FriendListItem) {
+  return {
+    id: item.user?._id ?? item.user?.id ?? '',
+    username: item.user?.username ?? item.username,
+    image: item.user?.profileImage ?? item.profileImage,
+  };
+}
+
+/** The Requests tab: Incoming and Sent sub-lists with their states (SPEC §2.6, §2.7, §8). */
+export function RequestsPanel() {
+  const [tab, setTab] = useState<'incoming' | 'sent'>('incoming');
+  const incoming = useNotifications((state) => state.incoming);
+  const outgoing = useNotifications((state) => state.outgoing);
+  const status = useNotifications((state) => state.requestsStatus);
+  const error = useNotifications((state) => state.requestsError);
+  const refreshRequests = useNotifications((state) => state.refreshRequests);
+  const answer = useNotifications((state) => state.answer);
+
+  useEffect(() => {
+    void refreshRequests();
+  }, [refreshRequests]);
+
+  const list = tab === 'incoming' ? incoming : outgoing;
+  return (
+    <div className="requests-panel">
+      <div className="notification-toolbar">
+        <div className="notification-tabs" role="tablist" aria-label="Requests">
+          <button
+            type="button"
+            role="tab"
+            aria-selected={tab === 'incoming'}
+            onClick={() => setTab('incoming')}
+          >
+            Incoming ({incoming.length})
+          </button>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={tab === 'sent'}
+            onClick={() => setTab('sent')}
+          >
+            Sent ({outgoing.length})
+          </button>
+        </div>
+        <button
+          type="button"
+          className="button ghost"
+          aria-label="Refresh requests"
+          onClick={() => void refreshRequests()}
+        >
+          ↻
+        </button>
+      </div>
+      {status === 'loading' && list.length === 0 ? (
+        <p className="notification-empty">Loading…</p>
+      ) : status === 'error' ? (
+        <p className="notification-empty" role="alert">
+          Error: {error}
+        </p>
+      ) : list.length === 0 ? (
+        <p className="notification-empty">
+          {tab === 'incoming' ? 'No incoming requests.' : 'No sent requests.'}
+        </p>
+      ) : (
+        <ul className="notification-list">
+          {list.map((item) => {
+            const member = other(item);
+            return (
+              <li key={item._id} className="request-row">
+                <Avatar src={member.image} username={member.username} size={32} decorative />
+                <p className="notification-text">
+                  <strong>@{member.username}</strong>{' '}
+                  {tab === 'incoming' ? 'sent you a request' : 'you sent a request'}
+                </p>
+                <div className="notification-request-actions">
+                  {tab === 'incoming' ? (
+                    <>
+                      <button
+                        type="button"
+                        className="button primary"
+                        onClick={() => void answer('accept', member.id, member.username)}
+                      >
+                        Accept
+                      </button>
+                      <button
+                        type="button"
+                        className="button"
+                        onClick={() => void answer('decline', member.id, member.username)}
+                      >
+                        Decline
+                      </button>
+                    </>
+                  ) : (
+                    <button
+                      type="button"
+                      className="button"
+                      onClick={() => void answer('cancel', member.id, member.username)}
+                    >
+                      Cancel
+                    </button>
+                  )}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </div>
+  );
+}

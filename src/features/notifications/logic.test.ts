@@ -1,0 +1,240 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { FriendListItem } from '../../contracts/friends.ts';
+import type { Notification } from '../../contracts/notifications.ts';
+import {
+  badgeText,
+  createThrottle,
+  dedupe,
+  extraSynthesised,
+  loadErrorMessage,
+  mergeCached,
+  mergeNotifications,
+  relativeTime,
+  sortNewest,
+  synthesise,
+  unreadDisplay,
+} from './logic.ts';
+
+const alice = {
+  _id: 'u1',
+  id: 'u1',
+  username: 'alice',
+  fullName: 'Alice Nova',
+  profileImage: '/a.png',
+};
+
+function request(overrides: Partial<FriendListItem> = {}): FriendListItem {
+  return {
+    _id: 'u1:u2',
+    requestId: 'u1:u2',
+    user: alice,
+    fromUserId: 'u1',
+    toUserId: 'u2',
+    username: 'alice',
+    profileImage: '/a.png',
+    createdAt: '2026-01-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function note(overrides: Partial<Notification> = {}): Notification {
+  return {
+    _id: '1',
+    type: 'system',
+    actor: null,
+    message: 'Welcome to Orbit!',
+    link: '/settings',
+    createdAt: '2026-01-01T09:00:00.000Z',
+    read: false,
+    requestId: null,
+    ...overrides,
+  };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('synthesise', () => {
+  it('makes a friend_request notification exactly as SPEC §3 says', () => {
+    expect(synthesise(request())).toEqual({
+      _id: 'fr:u1:u2',
+      type: 'friend_request',
+      actor: { _id: 'u1', username: 'alice', profileImage: '/a.png' },
+      message: ' sent you a friend request',
+      link: '/profile/alice',
+      createdAt: '2026-01-01T10:00:00.000Z',
+      read: false,
+      requestId: 'u1:u2',
+    });
+  });
+});
+
+describe('merge and de-duplication', () => {
+  const serverRequest = note({
+    _id: '7',
+    type: 'friend_request',
+    actor: { _id: 'u1', username: 'alice', profileImage: '/a.png' },
+    message: ' sent you a friend request',
+    link: '/profile/alice',
+    createdAt: '2026-01-01T10:00:00.500Z',
+    requestId: 'u1:u2',
+    read: true,
+  });
+
+  it('drops a duplicate by _id, keeping the first', () => {
+    const first = note({ _id: '3', message: 'first' });
+    expect(dedupe([first, note({ _id: '3', message: 'second' })])).toEqual([first]);
+  });
+
+  it('drops a duplicate by type + requestId + actor id + link', () => {
+    const merged = mergeNotifications([serverRequest], [synthesise(request())]);
+    expect(merged).toEqual([serverRequest]);
+  });
+
+  it('keeps items that differ in any one of type, requestId, actor or link', () => {
+    const synth = synthesise(request());
+    const others = [
+      { ...synth, _id: 'a', type: 'follow' as const },
+      { ...synth, _id: 'b', requestId: 'other' },
+      { ...synth, _id: 'c', actor: { _id: 'u9', username: 'alice', profileImage: '' } },
+      { ...synth, _id: 'd', link: '/profile/someone' },
+    ];
+    expect(dedupe([synth, ...others])).toHaveLength(5);
+  });
+
+  it('adds synthesised items the server does not hold, and counts only those as extra', () => {
+    const fresh = synthesise(
+      request({
+        _id: 'u3:u2',
+        requestId: 'u3:u2',
+        fromUserId: 'u3',
+        user: { ...alice, _id: 'u3', id: 'u3', username: 'carol' },
+      }),
+    );
+    const merged = mergeNotifications([serverRequest], [synthesise(request()), fresh]);
+    expect(merged.map((item) => item._id)).toEqual(['7', 'fr:u3:u2']);
+    expect(extraSynthesised([serverRequest], [synthesise(request()), fresh])).toEqual([fresh]);
+  });
+
+  it('keeps the read flag of cached items still pending and forgets answered ones', () => {
+    const cached = [
+      { ...synthesise(request()), read: true },
+      synthesise(request({ requestId: 'gone', _id: 'gone' })),
+    ];
+    const fresh = [synthesise(request())];
+    expect(mergeCached(cached, fresh)).toEqual([{ ...fresh[0], read: true }]);
+  });
+});
+
+describe('sortNewest', () => {
+  it('puts the newest first, ties broken by the larger id', () => {
+    const older = note({ _id: '1', createdAt: '2026-01-01T08:00:00.000Z' });
+    const newer = note({ _id: '2', createdAt: '2026-01-02T08:00:00.000Z' });
+    const tieLow = note({ _id: '5', createdAt: '2026-01-03T08:00:00.000Z' });
+    const tieHigh = note({ _id: '6', createdAt: '2026-01-03T08:00:00.000Z' });
+    expect(sortNewest([older, tieLow, newer, tieHigh]).map((item) => item._id)).toEqual([
+      '6',
+      '5',
+      '2',
+      '1',
+    ]);
+  });
+});
+
+describe('badge and unread display', () => {
+  it('adds unread and incoming, caps at 99+', () => {
+    expect(badgeText(0, 0)).toBe('');
+    expect(badgeText(2, 1)).toBe('3');
+    expect(badgeText(99, 0)).toBe('99');
+    expect(badgeText(98, 1)).toBe('99');
+    expect(badgeText(100, 0)).toBe('99+');
+    expect(badgeText(60, 40)).toBe('99+');
+    // One unread request notification and its incoming request count once.
+    expect(badgeText(2, 1, 1)).toBe('2');
+  });
+
+  it("shows '50+' at 51 or more", () => {
+    expect(unreadDisplay(0)).toBe('0');
+    expect(unreadDisplay(50)).toBe('50');
+    expect(unreadDisplay(51)).toBe('50+');
+    expect(unreadDisplay(500)).toBe('50+');
+  });
+});
+
+describe('relativeTime', () => {
+  const created = '2026-03-01T12:00:00.000Z';
+  const at = (ms: number) => {
+    vi.useFakeTimers();
+    vi.setSystemTime(Date.parse(created) + ms);
+    return relativeTime(created);
+  };
+  const s = 1000;
+  const m = 60 * s;
+  const h = 60 * m;
+  const d = 24 * h;
+
+  it('follows the §2.7 boundaries', () => {
+    expect(at(0)).toBe('0s ago');
+    expect(at(42 * s)).toBe('42s ago');
+    expect(at(59 * s)).toBe('59s ago');
+    expect(at(60 * s)).toBe('1m ago');
+    expect(at(59 * m)).toBe('59m ago');
+    expect(at(59 * m + 59 * s)).toBe('59m ago');
+    expect(at(60 * m)).toBe('1h ago');
+    expect(at(23 * h)).toBe('23h ago');
+    expect(at(24 * h)).toBe('1d ago');
+    expect(at(6 * d)).toBe('6d ago');
+    expect(at(7 * d - s)).toBe('6d ago');
+  });
+
+  it('shows a full locale date-time from 7 days', () => {
+    expect(at(7 * d)).toBe(new Date(created).toLocaleString());
+  });
+
+  it('never shows a negative age for a clock a little behind', () => {
+    expect(at(-5 * s)).toBe('0s ago');
+  });
+});
+
+describe('createThrottle', () => {
+  it('runs at most once per 1.2 s, with one trailing run for calls in the window', () => {
+    vi.useFakeTimers();
+    const fn = vi.fn();
+    const throttle = createThrottle(fn, 1_200);
+    throttle.call();
+    expect(fn).toHaveBeenCalledTimes(1);
+    throttle.call();
+    throttle.call();
+    vi.advanceTimersByTime(1_199);
+    expect(fn).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    expect(fn).toHaveBeenCalledTimes(2);
+    vi.advanceTimersByTime(5_000);
+    expect(fn).toHaveBeenCalledTimes(2);
+    throttle.call();
+    expect(fn).toHaveBeenCalledTimes(3);
+  });
+
+  it('cancel drops a pending trailing run', () => {
+    vi.useFakeTimers();
+    const fn = vi.fn();
+    const throttle = createThrottle(fn, 1_200);
+    throttle.call();
+    throttle.call();
+    throttle.cancel();
+    vi.advanceTimersByTime(2_000);
+    expect(fn).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('loadErrorMessage', () => {
+  it("quotes the server, else 'Failed to load' when there is no body", () => {
+    expect(loadErrorMessage({ status: 500, serverMessage: 'Boom', body: '{"error":"Boom"}' })).toBe(
+      'Boom',
+    );
+    expect(loadErrorMessage({ status: 500, serverMessage: null, body: '' })).toBe('Failed to load');
+    expect(loadErrorMessage(new Error('Network down'))).toBe('Network down');
+    expect(loadErrorMessage(null)).toBe('Failed to load');
+  });
+});

@@ -1,0 +1,331 @@
+import { create } from 'zustand';
+import { NOTIFICATION_REFRESH_THROTTLE_MS } from '../../contracts/constants.ts';
+import type { FriendListItem } from '../../contracts/friends.ts';
+import type { Notification, NotificationsChanged } from '../../contracts/notifications.ts';
+import { FRIEND_EVENTS } from '../../contracts/realtime.ts';
+import { deleteFriendRequests, readFriendRequests, writeFriendRequests } from '../../lib/idb.ts';
+import { onSocketConnect, onSocketEvent } from '../../lib/socket.ts';
+import { friendsApi } from '../friends/api.ts';
+import { useFriends } from '../friends/store.ts';
+import { notificationsApi } from './api.ts';
+import {
+  createThrottle,
+  extraSynthesised,
+  isSynthesised,
+  loadErrorMessage,
+  mergeCached,
+  mergeNotifications,
+  synthesise,
+} from './logic.ts';
+
+export type ListStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+interface NotificationsState {
+  userId: string | null;
+  /** The server's notifications (first page) and its total unread count. */
+  server: Notification[];
+  serverUnread: number;
+  /** Friend-request notifications synthesised from incoming requests (SPEC §3). */
+  synthesised: Notification[];
+  /** Request ids whose synthesised notification the member cleared. */
+  dismissed: string[];
+  /** The merged, de-duplicated, newest-first list and its unread count. */
+  items: Notification[];
+  unread: number;
+  loaded: boolean;
+  incoming: FriendListItem[];
+  outgoing: FriendListItem[];
+  requestsStatus: ListStatus;
+  requestsError: string;
+
+  start: (userId: string) => void;
+  reset: () => void;
+  /** Throttled to once per 1.2 s (SPEC §4.6). */
+  refresh: () => void;
+  refreshRequests: () => Promise<void>;
+  markRead: (id: string) => Promise<void>;
+  markAllRead: () => Promise<void>;
+  clear: (id: string) => Promise<void>;
+  clearAll: () => Promise<void>;
+  /** Accept, decline or cancel from a notification or a request row. */
+  answer: (
+    action: 'accept' | 'decline' | 'cancel',
+    userId: string,
+    username: string,
+  ) => Promise<void>;
+  receiveNew: (notification: Notification) => void;
+  receiveChanged: (change: NotificationsChanged) => void;
+}
+
+type Core = Pick<NotificationsState, 'server' | 'serverUnread' | 'synthesised' | 'dismissed'>;
+
+function derive(core: Core): Pick<NotificationsState, 'items' | 'unread'> {
+  const visible = core.synthesised.filter((item) => !core.dismissed.includes(item.requestId ?? ''));
+  const extra = extraSynthesised(core.server, visible);
+  return {
+    items: mergeNotifications(core.server, visible),
+    unread: core.serverUnread + extra.filter((item) => !item.read).length,
+  };
+}
+
+const EMPTY = {
+  userId: null,
+  server: [],
+  serverUnread: 0,
+  synthesised: [],
+  dismissed: [],
+  items: [],
+  unread: 0,
+  loaded: false,
+  incoming: [],
+  outgoing: [],
+  requestsStatus: 'idle' as ListStatus,
+  requestsError: '',
+};
+
+let throttle: ReturnType<typeof createThrottle> | null = null;
+
+export const useNotifications = create<NotificationsState>()((set, get) => {
+  /** Sets core fields and recomputes the merged list. */
+  const update = (change: Partial<Core> & Partial<NotificationsState>) =>
+    set((state) => {
+      const next = { ...state, ...change };
+      return { ...change, ...derive(next) };
+    });
+
+  const persist = () => {
+    const { userId, synthesised, dismissed } = get();
+    if (userId) void writeFriendRequests({ userId, items: synthesised, dismissed });
+  };
+
+  async function load() {
+    const userId = get().userId;
+    if (!userId) return;
+    const [page, incoming, cached] = await Promise.all([
+      notificationsApi.page().catch(() => null),
+      friendsApi.incoming().catch(() => null),
+      readFriendRequests(userId),
+    ]);
+    if (get().userId !== userId) return;
+    const fresh = incoming ? incoming.map(synthesise) : null;
+    const synthesised = fresh
+      ? mergeCached(cached?.items ?? get().synthesised, fresh)
+      : (cached?.items ?? get().synthesised);
+    // Dismissals only matter while the request is still pending.
+    const pending = new Set(synthesised.map((item) => item.requestId));
+    const dismissed = [...new Set([...(cached?.dismissed ?? []), ...get().dismissed])].filter(
+      (id) => pending.has(id),
+    );
+    update({
+      synthesised,
+      dismissed,
+      loaded: true,
+      ...(page ? { server: page.notifications, serverUnread: page.unread } : {}),
+      ...(incoming && get().requestsStatus !== 'loading' ? { incoming } : {}),
+    });
+    persist();
+  }
+
+  return {
+    ...EMPTY,
+
+    start(userId) {
+      if (get().userId === userId) return;
+      throttle?.cancel();
+      set({ ...EMPTY, userId });
+      throttle = createThrottle(() => void load(), NOTIFICATION_REFRESH_THROTTLE_MS);
+      throttle.call();
+    },
+
+    reset() {
+      // The member's cache is wiped at logout (DECISIONS.md "Offline").
+      const userId = get().userId;
+      if (userId) void deleteFriendRequests(userId);
+      throttle?.cancel();
+      throttle = null;
+      set(EMPTY);
+    },
+
+    refresh() {
+      throttle?.call();
+    },
+
+    async refreshRequests() {
+      set({ requestsStatus: 'loading', requestsError: '' });
+      try {
+        const [incoming, outgoing] = await Promise.all([
+          friendsApi.incoming(),
+          friendsApi.outgoing(),
+        ]);
+        set({ incoming, outgoing, requestsStatus: 'ready' });
+      } catch (error) {
+        set({ requestsStatus: 'error', requestsError: loadErrorMessage(error) });
+      }
+    },
+
+    async markRead(id) {
+      const target = get().items.find((item) => item._id === id);
+      if (!target || target.read) return;
+      if (isSynthesised(target)) {
+        update({
+          synthesised: get().synthesised.map((item) =>
+            item._id === id ? { ...item, read: true } : item,
+          ),
+        });
+        persist();
+        return;
+      }
+      const before = get().server;
+      update({
+        server: before.map((item) => (item._id === id ? { ...item, read: true } : item)),
+        serverUnread: Math.max(0, get().serverUnread - 1),
+      });
+      try {
+        const { unread } = await notificationsApi.read([id]);
+        update({ serverUnread: unread });
+      } catch {
+        get().refresh();
+      }
+    },
+
+    async markAllRead() {
+      update({
+        server: get().server.map((item) => ({ ...item, read: true })),
+        serverUnread: 0,
+        synthesised: get().synthesised.map((item) => ({ ...item, read: true })),
+      });
+      persist();
+      try {
+        const { unread } = await notificationsApi.read('all');
+        update({ serverUnread: unread });
+      } catch {
+        get().refresh();
+      }
+    },
+
+    async clear(id) {
+      const target = get().items.find((item) => item._id === id);
+      if (!target) return;
+      const requestId = target.type === 'friend_request' ? target.requestId : null;
+      update({
+        server: get().server.filter((item) => item._id !== id),
+        serverUnread:
+          !isSynthesised(target) && !target.read
+            ? Math.max(0, get().serverUnread - 1)
+            : get().serverUnread,
+        // A cleared friend request leaves the cache too (SPEC §4.6) and stays cleared.
+        synthesised: requestId
+          ? get().synthesised.filter((item) => item.requestId !== requestId)
+          : get().synthesised,
+        dismissed: requestId ? [...new Set([...get().dismissed, requestId])] : get().dismissed,
+      });
+      persist();
+      if (isSynthesised(target)) return;
+      try {
+        await notificationsApi.remove(id);
+      } catch {
+        get().refresh();
+      }
+    },
+
+    async clearAll() {
+      const dismissed = [
+        ...new Set([
+          ...get().dismissed,
+          ...get()
+            .synthesised.map((item) => item.requestId ?? '')
+            .filter(Boolean),
+        ]),
+      ];
+      update({ server: [], serverUnread: 0, synthesised: [], dismissed });
+      useFriends.setState((state) => ({ counts: { ...state.counts, incoming: 0 } }));
+      const userId = get().userId;
+      if (userId) {
+        await deleteFriendRequests(userId);
+        persist();
+      }
+      try {
+        await notificationsApi.removeAll();
+      } catch {
+        get().refresh();
+      }
+    },
+
+    async answer(action, userId, username) {
+      const { incoming, outgoing } = get();
+      if (action === 'cancel')
+        set({ outgoing: outgoing.filter((item) => item.toUserId !== userId) });
+      else set({ incoming: incoming.filter((item) => item.fromUserId !== userId) });
+      const synthesised = get().synthesised.filter(
+        (item) => item.actor?._id !== userId || action === 'cancel',
+      );
+      const server = get().server.map((item) =>
+        item.type === 'friend_request' && item.actor?._id === userId && action !== 'cancel'
+          ? { ...item, read: true }
+          : item,
+      );
+      update({ synthesised, server });
+      persist();
+      const ok = await useFriends.getState().act(action, userId, username);
+      if (!ok) set({ incoming, outgoing });
+      get().refresh();
+    },
+
+    receiveNew(notification) {
+      const server = [
+        notification,
+        ...get().server.filter((item) => item._id !== notification._id),
+      ];
+      update({ server, serverUnread: get().serverUnread + (notification.read ? 0 : 1) });
+    },
+
+    receiveChanged(change) {
+      let { server, synthesised, dismissed } = get();
+      const { read, removed } = change;
+      if (read === 'all') {
+        server = server.map((item) => ({ ...item, read: true }));
+        synthesised = synthesised.map((item) => ({ ...item, read: true }));
+      } else if (read) {
+        server = server.map((item) => (read.includes(item._id) ? { ...item, read: true } : item));
+      }
+      if (removed === 'all') {
+        server = [];
+        dismissed = [
+          ...new Set([
+            ...dismissed,
+            ...synthesised.map((item) => item.requestId ?? '').filter(Boolean),
+          ]),
+        ];
+        synthesised = [];
+      } else if (removed) {
+        server = server.filter((item) => !removed.includes(item._id));
+      }
+      update({ server, synthesised, dismissed, serverUnread: change.unread });
+      persist();
+    },
+  };
+});
+
+/** Live updates for the signed-in member: notification events, friend events, reconnects. */
+export function connectNotifications(userId: string): () => void {
+  const store = useNotifications.getState();
+  store.start(userId);
+  const refreshAll = () => {
+    const current = useNotifications.getState();
+    current.refresh();
+    if (current.requestsStatus !== 'idle') void current.refreshRequests();
+  };
+  const stops = [
+    onSocketEvent('notification:new', (notification) =>
+      useNotifications.getState().receiveNew(notification),
+    ),
+    onSocketEvent('notification:changed', (change) =>
+      useNotifications.getState().receiveChanged(change),
+    ),
+    ...FRIEND_EVENTS.map((event) => onSocketEvent(event, refreshAll)),
+    onSocketConnect(() => useNotifications.getState().refresh()),
+  ];
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
