@@ -1,0 +1,229 @@
+import { type APIRequestContext, type Browser, type Page, expect, test } from '@playwright/test';
+import sharp from 'sharp';
+import { type Member, createMember, logIn } from './helpers.ts';
+
+interface Api {
+  request: APIRequestContext;
+  id: string;
+}
+
+/** A member's own API session (cookies kept per context), for setting up friends, photos and likes. */
+async function apiAs(
+  playwright: { request: { newContext: (options: object) => Promise<APIRequestContext> } },
+  baseURL: string,
+  member: Member,
+): Promise<Api> {
+  const request = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { Origin: baseURL },
+  });
+  const response = await request.post('/api/auth/login', {
+    data: { identifier: member.username, password: member.password },
+  });
+  expect(response.ok()).toBe(true);
+  const { user } = (await response.json()) as { user: { _id?: string; id?: string } };
+  return { request, id: String(user.id ?? user._id) };
+}
+
+async function befriend(a: Api, b: Api) {
+  expect(
+    (await a.request.post('/api/users/friends/request', { data: { toUserId: b.id } })).ok(),
+  ).toBe(true);
+  expect(
+    (await b.request.post('/api/users/friends/accept', { data: { fromUserId: a.id } })).ok(),
+  ).toBe(true);
+}
+
+async function uploadPhoto(api: Api, colour: string): Promise<string> {
+  const buffer = await sharp({ create: { width: 64, height: 48, channels: 3, background: colour } })
+    .png()
+    .toBuffer();
+  const response = await api.request.post('/api/gallery', {
+    multipart: { image: { name: 'photo.png', mimeType: 'image/png', buffer } },
+  });
+  expect(response.status()).toBe(201);
+  const { image } = (await response.json()) as { image: { _id?: string; id?: string } };
+  return String(image.id ?? image._id);
+}
+
+async function like(api: Api, imageId: string) {
+  expect((await api.request.patch(`/api/gallery/${imageId}`, { data: { likes: true } })).ok()).toBe(
+    true,
+  );
+}
+
+async function signedIn(
+  browser: Browser,
+  member: Member,
+  options: { clipboard?: boolean } = {},
+): Promise<Page> {
+  const context = await browser.newContext(
+    options.clipboard ? { permissions: ['clipboard-read', 'clipboard-write'] } : {},
+  );
+  const page = await context.newPage();
+  await logIn(page, member);
+  await expect(page).toHaveURL(/\/profile\//);
+  return page;
+}
+
+const header = (page: Page) => page.locator('.profile-header');
+
+test('the owner edits the quote; it is saved and survives a reload', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const owner = await createMember(request, baseURL ?? '');
+  const page = await signedIn(browser, owner);
+  await expect(header(page).getByText('Where connection meets cosmos.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Edit Profile' }).click();
+  await expect(page.getByRole('button', { name: 'Close Editor' })).toBeVisible();
+  const field = page.getByLabel('Favourite quote');
+  await field.fill('Ad astra per aspera.');
+
+  // A failing save is shown by the editor and keeps it open.
+  await page.route('**/api/auth/profile', (route) => route.fulfill({ status: 500, body: '{}' }));
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Could not save. Please try again.')).toBeVisible();
+  await page.unroute('**/api/auth/profile');
+
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('button', { name: 'Edit Profile' })).toBeVisible();
+  await expect(header(page).locator('blockquote')).toHaveText('Ad astra per aspera.');
+  await page.reload();
+  await expect(header(page).locator('blockquote')).toHaveText('Ad astra per aspera.');
+  await page.context().close();
+});
+
+test('counters and the Friends section reflect real friends, photos and likes', async ({
+  browser,
+  request,
+  baseURL,
+  playwright,
+}) => {
+  const base = baseURL ?? '';
+  const [alice, bob, carol, dave] = await Promise.all([
+    createMember(request, base),
+    createMember(request, base),
+    createMember(request, base),
+    createMember(request, base),
+  ]);
+  const [a, b, c] = await Promise.all([
+    apiAs(playwright, base, alice),
+    apiAs(playwright, base, bob),
+    apiAs(playwright, base, carol),
+  ]);
+  await befriend(a, b);
+  await befriend(c, a);
+  const first = await uploadPhoto(a, '#ff5500');
+  const second = await uploadPhoto(a, '#0055ff');
+  await like(b, first);
+  await like(c, first);
+  await like(c, second);
+
+  const page = await signedIn(browser, alice);
+  await expect(header(page).getByText('2 Friends • 2 Posts • 3 Likes')).toBeVisible();
+  const friends = page.getByRole('region', { name: 'Friends' });
+  for (const member of [bob, carol]) {
+    await expect(friends.getByRole('link', { name: `@${member.username}` })).toBeVisible();
+  }
+  await friends.getByRole('link', { name: `@${bob.username}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/profile/${bob.username}$`));
+  await expect(header(page).getByText('1 Friends • 0 Posts • 0 Likes')).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Friends' }).getByRole('link', { name: `@${alice.username}` }),
+  ).toBeVisible();
+  await page.context().close();
+
+  // A member without friends or photos.
+  const lonely = await signedIn(browser, dave);
+  await expect(header(lonely).getByText('0 Friends • 0 Posts • 0 Likes')).toBeVisible();
+  await expect(
+    lonely.getByRole('region', { name: 'Friends' }).getByText('No friends yet.'),
+  ).toBeVisible();
+  await lonely.context().close();
+  await Promise.all([a, b, c].map((api) => api.request.dispose()));
+});
+
+test("a visitor sees the owner's theme, no editor, disabled Message and Post, and Share copies the link", async ({
+  browser,
+  request,
+  baseURL,
+  playwright,
+}, testInfo) => {
+  const base = baseURL ?? '';
+  const owner = await createMember(request, base);
+  const visitor = await createMember(request, base);
+  const ownerApi = await apiAs(playwright, base, owner);
+  expect((await ownerApi.request.put('/api/users/theme', { data: { theme: 'dark' } })).ok()).toBe(
+    true,
+  );
+  await ownerApi.request.dispose();
+
+  const page = await signedIn(browser, visitor, { clipboard: true });
+  await page.addInitScript(() => {
+    // The copy path is what this test checks, whatever share sheet the browser has.
+    Object.defineProperty(Navigator.prototype, 'share', { value: undefined, configurable: true });
+  });
+  await page.goto(`/profile/${owner.username}`);
+  await expect(page.getByRole('heading', { name: `@${owner.username}`, level: 1 })).toBeVisible();
+
+  const container = page.locator('main.profile-page');
+  await expect(container).toHaveAttribute('data-theme', 'dark');
+  const palette = await container.evaluate((element) =>
+    getComputedStyle(element).getPropertyValue('--bg').trim(),
+  );
+  const appPalette = await page.evaluate(() =>
+    getComputedStyle(document.documentElement).getPropertyValue('--bg').trim(),
+  );
+  expect(palette).toBe('#0b0b0f');
+  expect(appPalette).not.toBe(palette);
+  await page.screenshot({ path: testInfo.outputPath('profile-visitor-dark.png'), fullPage: true });
+
+  await expect(page.getByRole('button', { name: 'Edit Profile' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Add', exact: true })).toBeVisible();
+  await expect(page.getByText('Featured In:')).toBeVisible();
+  await expect(page.getByText('Achievements:')).toBeVisible();
+  const message = page.getByRole('button', { name: 'Message' });
+  await expect(message).toBeDisabled();
+  await expect(message).toHaveAttribute('title', 'Coming soon');
+  await expect(page.getByLabel("What's on your mind?")).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Post' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Post' })).toHaveAttribute('title', 'Coming soon');
+  await expect(page.getByRole('region', { name: 'Photos' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Share' }).click();
+  await expect(page.getByText('Link copied')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+    `${base}/profile/${owner.username}`,
+  );
+  await expect(page.getByText('Link copied')).toBeHidden({ timeout: 3_000 });
+
+  await page.goto('/profile/nobody-by-this-name');
+  await expect(page.getByRole('heading', { name: 'Member not found' })).toBeVisible();
+  await page.context().close();
+});
+
+test('the profile fits from 360 px to a wide desktop', async ({
+  browser,
+  request,
+  baseURL,
+}, testInfo) => {
+  const owner = await createMember(request, baseURL ?? '', {
+    firstName: 'Wide',
+    lastName: 'Screen',
+  });
+  const page = await signedIn(browser, owner);
+  await page.getByRole('button', { name: 'Edit Profile' }).click();
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(header(page)).toBeVisible();
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: testInfo.outputPath(`profile-${width}.png`), fullPage: true });
+  }
+  await page.context().close();
+});

@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import { DEFAULT_QUOTE, STORAGE_KEYS } from '../../contracts/constants.ts';
+import { Avatar } from '../../components/Avatar.tsx';
+import { readLocal } from '../../lib/storage.ts';
+import type { CurrentUser } from '../auth/user.ts';
+import { FriendButtons } from '../friends/FriendButtons.tsx';
+import { type ProfileCounts, formatCounts } from './counters.ts';
+import { QuoteEditor } from './QuoteEditor.tsx';
+import { ShareButton } from './ShareButton.tsx';
+
+interface ProfileHeaderProps {
+  user: CurrentUser;
+  isOwner: boolean;
+  counts: ProfileCounts;
+}
+
+/** The profile header (SPEC §2.8, DECISIONS "Profile page"). */
+export function ProfileHeader({ user, isOwner, counts }: ProfileHeaderProps) {
+  const [editing, setEditing] = useState(false);
+  const quote = user.favoriteQuote || DEFAULT_QUOTE;
+  return (
+    <section className="profile-card profile-header" aria-labelledby="profile-username">
+      <div className="profile-identity">
+        <Avatar
+          src={user.profileImage}
+          username={user.username}
+          size={128}
+          version={isOwner ? readLocal(STORAGE_KEYS.avatarVersion) : null}
+        />
+        <div className="profile-names">
+          <h1 className="profile-username" id="profile-username">
+            @{user.username}
+          </h1>
+          {user.fullName && <p className="profile-fullname">{user.fullName}</p>}
+          <p className="profile-counts">{formatCounts(counts)}</p>
+        </div>
+      </div>
+      <blockquote className="profile-quote">{quote}</blockquote>
+      {isOwner && (
+        <div className="profile-quote-tools">
+          <button
+            type="button"
+            className="button ghost"
+            aria-expanded={editing}
+            onClick={() => setEditing((open) => !open)}
+          >
+            {editing ? 'Close Editor' : 'Edit Profile'}
+          </button>
+          {editing && (
+            <QuoteEditor
+              quote={user.favoriteQuote || DEFAULT_QUOTE}
+              onDone={() => setEditing(false)}
+            />
+          )}
+        </div>
+      )}
+      <dl className="profile-highlights">
+        <div>
+          <dt>Featured In:</dt>
+          <dd>N/A</dd>
+        </div>
+        <div>
+          <dt>Achievements:</dt>
+          <dd>N/A</dd>
+        </div>
+      </dl>
+      <div className="profile-actions">
+        {!isOwner && <FriendButtons userId={user.id} username={user.username} />}
+        <button type="button" className="button" disabled title="Coming soon">
+          Message
+        </button>
+        <ShareButton username={user.username} />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+import { type FormEvent, useId, useState } from 'react';
+import { HttpError } from '../../lib/http.ts';
+import { useSession } from '../auth/store.ts';
+import { normaliseUser } from '../auth/user.ts';
+import { profileApi } from './api.ts';
+
+function saveErrorText(error: unknown): string {
+  if (error instanceof HttpError) {
+    if (error.status === 401) return 'You are signed out. Please log in again.';
+    if (error.status === 400 && error.serverMessage) return error.serverMessage;
+  }
+  return 'Could not save. Please try again.';
+}
+
+interface QuoteEditorProps {
+  quote: string;
+  onDone: () => void;
+}
+
+/** The owner's favourite-quote editor, saved through PATCH /api/auth/profile (DECISIONS "Profile page"). */
+export function QuoteEditor({ quote, onDone }: QuoteEditorProps) {
+  const fieldId = useId();
+  const errorId = useId();
+  const [draft, setDraft] = useState(quote);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (saving) return;
+    setSaving(true);
+    setError(null);
+    try {
+      const user = normaliseUser(await profileApi.saveQuote(draft.trim()));
+      if (!user) throw new Error('No user in the answer');
+      useSession.getState().setUser(user);
+      onDone();
+    } catch (failure) {
+      setError(saveErrorText(failure));
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form className="profile-quote-editor" onSubmit={(event) => void save(event)}>
+      <label htmlFor={fieldId}>Favourite quote</label>
+      <textarea
+        id={fieldId}
+        rows={3}
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+      />
+      {error && (
+        <p className="profile-error" id={errorId} role="alert">
+          {error}
+        </p>
+      )}
+      <div>
+        <button type="submit" className="button primary" disabled={saving}>
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+    </form>
+  );
+}

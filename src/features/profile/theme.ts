@@ -1,0 +1,32 @@
+import { DEFAULT_THEME, type Theme, isTheme } from '../../contracts/theme.ts';
+
+/** Owner theme words beyond the five themes, and the palette each one shows (SPEC §3 "Theme"). */
+const OWNER_WORDS: Record<string, Theme> = {
+  day: 'light',
+  bright: 'light',
+  white: 'light',
+  normal: 'normal1',
+  default: 'normal1',
+  cosmos: 'normal1',
+  night: 'dark',
+  black: 'dark',
+};
+
+/** The palette a profile shows for its owner's theme word; anything unknown is normal1 (SPEC §4.7). */
+export function themeForOwner(word: unknown): Theme {
+  if (typeof word !== 'string') return DEFAULT_THEME;
+  const key = word.trim().toLowerCase();
+  if (isTheme(key)) return key;
+  return OWNER_WORDS[key] ?? DEFAULT_THEME;
+}
+
+/** The raw theme word of a profile response ({user: {theme}} or the user itself), before it is normalised away. */
+export function themeWordOf(body: unknown): unknown {
+  if (!body || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  const user =
+    record.user && typeof record.user === 'object'
+      ? (record.user as Record<string, unknown>)
+      : record;
+  return user.theme;
+}
