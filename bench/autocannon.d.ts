@@ -8,7 +8,12 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     /** Each connection sends these in turn, starting over at the end. */
-    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[];
+    requests?: {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+    }[];
   }
   export interface Histogram {
     average: number;

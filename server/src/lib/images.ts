@@ -15,7 +15,9 @@ export const TOO_MANY_PIXELS = 'That image has too many pixels (max 50 megapixel
 export async function assertSupportedImage(input: Buffer | string): Promise<Metadata> {
   let metadata: Metadata;
   try {
-    metadata = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    // The header alone is read here, so no pixel limit: with one, sharp refuses an oversized canvas
+    // with an error that would read as "not an image" instead of the 413 below.
+    metadata = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
     throw new UnsupportedMedia(NOT_AN_IMAGE);
   }

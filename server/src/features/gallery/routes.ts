@@ -60,12 +60,14 @@ export function galleryRoutes(app: FastifyInstance, { deps }: { deps: gallery.Ga
   app.post('/api/gallery', async (request, reply) => {
     const { user } = await request.member();
     const form = await streamForm(request, 'image', path.join(deps.uploadsDir, '.incoming'));
+    // The temporary file is gone before the answer leaves, success or not.
+    let image: Awaited<ReturnType<typeof gallery.upload>>;
     try {
-      const image = await gallery.upload(deps, user, form.filePath, form.fields.folder);
-      return await reply.status(201).send({ image });
+      image = await gallery.upload(deps, user, form.filePath, form.fields.folder);
     } finally {
       if (form.filePath) await fs.rm(form.filePath, { force: true });
     }
+    return reply.status(201).send({ image });
   });
 
   app.patch('/api/gallery/:ref', async (request) => {

@@ -1,0 +1,159 @@
+/** Gallery watchers over socket.io (SPEC §7.6): image events, the owner's presence in acks and updates. */
+import type { AddressInfo } from 'node:net';
+import { type Socket, io } from 'socket.io-client';
+import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { GalleryImage } from '../../src/contracts/gallery.ts';
+import { deleteImage, patchImage, uploadImage } from './gallery-helpers.ts';
+import { type Member, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
+
+interface JoinAck {
+  ok: boolean;
+  online?: boolean;
+  error?: string;
+}
+
+forEachDialect((dialect) => {
+  const t = useTestApp(dialect);
+  let url = '';
+  const sockets: Socket[] = [];
+  let owner: Member;
+  let watcher: Member;
+
+  beforeAll(async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  beforeEach(async () => {
+    [owner, watcher] = (await signupMembers(t.app, 2)) as [Member, Member];
+  });
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.disconnect();
+  });
+
+  const connectAs = (member: Member) => {
+    const socket = io(url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      auth: { token: member.token },
+    });
+    sockets.push(socket);
+    return new Promise<Socket>((resolve, reject) => {
+      socket.once('connect', () => resolve(socket));
+      socket.once('connect_error', reject);
+    });
+  };
+  const watch = (socket: Socket, ownerId: string) =>
+    socket.timeout(5_000).emitWithAck('gallery:join', { ownerId }) as Promise<JoinAck>;
+  const joinPresence = (socket: Socket, member: Member) =>
+    socket
+      .timeout(5_000)
+      .emitWithAck('presence:join', {
+        userId: member.user.id,
+        username: member.username,
+      }) as Promise<JoinAck>;
+  const leavePresence = (socket: Socket) =>
+    socket.timeout(5_000).emitWithAck('presence:leave') as Promise<JoinAck>;
+  const nextEvent = <T>(socket: Socket, event: string) =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${event} within 5 s`)), 5_000);
+      socket.once(event, (payload: T) => {
+        clearTimeout(timer);
+        resolve(payload);
+      });
+    });
+
+  it('sends gallery:image:created to a watcher when the owner uploads', async () => {
+    const socket = await connectAs(watcher);
+    expect(await watch(socket, owner.user.id)).toMatchObject({ ok: true });
+    const created = nextEvent<GalleryImage>(socket, 'gallery:image:created');
+
+    const image = await uploadImage(t.app, owner);
+
+    expect(await created).toEqual(image);
+  });
+
+  it('sends gallery:image:updated with the whole image to a watcher on a like', async () => {
+    const image = await uploadImage(t.app, owner);
+    const socket = await connectAs(watcher);
+    await watch(socket, owner.user.id);
+    const updated = nextEvent<GalleryImage>(socket, 'gallery:image:updated');
+
+    const response = await patchImage(t.app, watcher, image._id, { likes: true });
+
+    const payload = await updated;
+    expect(payload).toEqual(response.json<{ image: GalleryImage }>().image);
+    expect(payload).toMatchObject({
+      _id: image._id,
+      likes: [watcher.user.id],
+      owner: { username: owner.username },
+    });
+  });
+
+  it('sends gallery:image:deleted to a watcher when the owner deletes', async () => {
+    const image = await uploadImage(t.app, owner);
+    const socket = await connectAs(watcher);
+    await watch(socket, owner.user.id);
+    const deleted = nextEvent<{ _id: string; ownerId: string }>(socket, 'gallery:image:deleted');
+
+    await deleteImage(t.app, owner, image._id);
+
+    expect(await deleted).toEqual({ _id: image._id, ownerId: owner.user.id });
+  });
+
+  it('sends nothing to a socket that left the gallery', async () => {
+    const socket = await connectAs(watcher);
+    await watch(socket, owner.user.id);
+    await socket.timeout(5_000).emitWithAck('gallery:leave', { ownerId: owner.user.id });
+    const seen: string[] = [];
+    socket.onAny((event: string) => seen.push(event));
+
+    await uploadImage(t.app, owner);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+
+    expect(seen).toEqual([]);
+  });
+
+  it('answers gallery:join with online false while the owner has no tab in presence', async () => {
+    const socket = await connectAs(watcher);
+
+    expect(await watch(socket, owner.user.id)).toEqual({ ok: true, online: false });
+  });
+
+  it('answers gallery:join with online true while the owner is in presence', async () => {
+    const ownerSocket = await connectAs(owner);
+    expect(await joinPresence(ownerSocket, owner)).toEqual({ ok: true });
+    const socket = await connectAs(watcher);
+
+    expect(await watch(socket, owner.user.id)).toEqual({ ok: true, online: true });
+  });
+
+  it('sends presence:update to a watcher when the owner joins and leaves presence', async () => {
+    const socket = await connectAs(watcher);
+    await watch(socket, owner.user.id);
+    const ownerSocket = await connectAs(owner);
+
+    const online = nextEvent(socket, 'presence:update');
+    await joinPresence(ownerSocket, owner);
+    expect(await online).toEqual({ userId: owner.user.id, online: true });
+
+    const offline = nextEvent(socket, 'presence:update');
+    await leavePresence(ownerSocket);
+    expect(await offline).toEqual({ userId: owner.user.id, online: false });
+    expect(await watch(socket, owner.user.id)).toEqual({ ok: true, online: false });
+  });
+
+  it('sends presence:update offline to a watcher when the owner’s last tab disconnects', async () => {
+    const socket = await connectAs(watcher);
+    await watch(socket, owner.user.id);
+    const ownerSocket = await connectAs(owner);
+    const online = nextEvent(socket, 'presence:update');
+    await joinPresence(ownerSocket, owner);
+    await online;
+
+    const offline = nextEvent(socket, 'presence:update');
+    ownerSocket.disconnect();
+
+    expect(await offline).toEqual({ userId: owner.user.id, online: false });
+  });
+});

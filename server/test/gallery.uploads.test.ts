@@ -1,0 +1,253 @@
+/** POST /api/gallery (SPEC §7.5, DECISIONS.md "Gallery"): accepted types, refusals, metadata, folders. */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import sharp from 'sharp';
+import { beforeAll, expect, it } from 'vitest';
+import type { GalleryImage } from '../../src/contracts/gallery.ts';
+import { diskPath, galleryState, imageOf, postUpload } from './gallery-helpers.ts';
+import { type Member, exifHasGps, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
+
+const NOT_AN_IMAGE = 'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
+const TOO_MANY_PIXELS = 'That image has too many pixels (max 50 megapixels).';
+const TOO_LARGE = 'That file is too large (max 20 MB).';
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(data: Buffer): number {
+  let c = 0xffffffff;
+  for (const byte of data) c = (CRC_TABLE[(c ^ byte) & 0xff] ?? 0) ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A small, well-formed PNG whose header declares a 30000 x 30000 (900 MP) RGB canvas. */
+function pngDeclaringHugeCanvas(): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(30_000, 0);
+  header.writeUInt32BE(30_000, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // RGB
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', zlib.deflateSync(Buffer.alloc(1024))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A noisy JPEG, so its first half holds a complete header but only part of the pixels. */
+function noisyJpeg(): Promise<Buffer> {
+  return sharp({
+    create: {
+      width: 320,
+      height: 240,
+      channels: 3,
+      background: '#888',
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  })
+    .jpeg()
+    .toBuffer();
+}
+
+const GPS = {
+  IFD3: {
+    GPSLatitudeRef: 'N',
+    GPSLatitude: '48/1 51/1 0/1',
+    GPSLongitudeRef: 'E',
+    GPSLongitude: '2/1 21/1 0/1',
+  },
+};
+
+forEachDialect((dialect) => {
+  const t = useTestApp(dialect);
+  let member: Member;
+
+  beforeAll(async () => {
+    [member] = (await signupMembers(t.app, 1)) as [Member];
+  });
+
+  // HEIC is not tested: the prebuilt sharp writes HEIF with AV1 only ("heifsave: Unsupported
+  // compression" for hevc), so no HEIC file can be made here.
+  it.each([
+    ['jpeg', 'photo.jpg', 'image/jpeg'],
+    ['png', 'photo.png', 'image/png'],
+    ['webp', 'photo.webp', 'image/webp'],
+    ['gif', 'photo.gif', 'image/gif'],
+    ['avif', 'photo.avif', 'image/avif'],
+  ] as const)(
+    'accepts a %s upload with 201 and serves both files as immutable WebP',
+    async (format, filename, type) => {
+      const data = await imageOf(format);
+
+      const response = await postUpload(t.app, member, { data, filename, type });
+
+      expect(response.statusCode).toBe(201);
+      const { image } = response.json<{ image: GalleryImage }>();
+      expect(image.filename).toMatch(/^\/uploads\/gallery\/[0-9a-f]{32}\.webp$/);
+      expect(image.thumbnailUrl).toMatch(/^\/uploads\/gallery\/[0-9a-f]{32}-thumb\.webp$/);
+      expect(image.owner._id).toBe(member.user.id);
+      for (const url of [image.filename, image.thumbnailUrl]) {
+        const file = await t.app.inject({ method: 'GET', url });
+        expect(file.statusCode).toBe(200);
+        expect(file.headers['content-type']).toBe('image/webp');
+        expect(file.headers['cache-control']).toContain('immutable');
+      }
+    },
+  );
+
+  it.each([
+    [
+      'a text file renamed .jpg',
+      415,
+      NOT_AN_IMAGE,
+      () =>
+        Promise.resolve({
+          data: Buffer.from('just text, no pixels'),
+          filename: 'a.jpg',
+          type: 'image/jpeg',
+        }),
+    ],
+    [
+      'an SVG',
+      415,
+      NOT_AN_IMAGE,
+      () =>
+        Promise.resolve({
+          data: Buffer.from(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+          ),
+          filename: 'a.svg',
+          type: 'image/svg+xml',
+        }),
+    ],
+    [
+      'a truncated JPEG (its first half)',
+      415,
+      undefined,
+      async () => {
+        const jpeg = await noisyJpeg();
+        return {
+          data: jpeg.subarray(0, Math.floor(jpeg.length / 2)),
+          filename: 'cut.jpg',
+          type: 'image/jpeg',
+        };
+      },
+    ],
+    [
+      'a PNG whose header declares 30000 x 30000 pixels',
+      413,
+      TOO_MANY_PIXELS,
+      () =>
+        Promise.resolve({
+          data: pngDeclaringHugeCanvas(),
+          filename: 'bomb.png',
+          type: 'image/png',
+        }),
+    ],
+    [
+      'a 21 MB file',
+      413,
+      TOO_LARGE,
+      async () => ({
+        data: Buffer.concat([await imageOf('png', 8, 8), Buffer.alloc(21 * 1024 * 1024)]),
+        filename: 'big.png',
+        type: 'image/png',
+      }),
+    ],
+  ] as const)(
+    'refuses %s with %i and leaves no file and no row behind',
+    async (_name, status, message, make) => {
+      const before = await galleryState(t.app, t.config.uploadsDir);
+
+      const response = await postUpload(t.app, member, await make());
+
+      expect(response.statusCode).toBe(status);
+      if (message) expect(response.json()).toEqual({ error: message });
+      else expect(response.json<{ error: string }>().error).toEqual(expect.any(String));
+      expect(await galleryState(t.app, t.config.uploadsDir)).toEqual({ ...before, incoming: [] });
+    },
+  );
+
+  it('refuses a form without a file with 400 and no row', async () => {
+    const before = await galleryState(t.app, t.config.uploadsDir);
+
+    const response = await postUpload(t.app, member, undefined, { folder: 'Trips' });
+
+    expect(response.statusCode).toBe(400);
+    expect(await galleryState(t.app, t.config.uploadsDir)).toEqual({ ...before, incoming: [] });
+  });
+
+  it('removes GPS EXIF from both the display file and the thumbnail', async () => {
+    const data = await sharp({
+      create: { width: 800, height: 600, channels: 3, background: '#aa5533' },
+    })
+      .jpeg()
+      .withExif(GPS)
+      .toBuffer();
+    expect(exifHasGps((await sharp(data).metadata()).exif)).toBe(true);
+
+    const response = await postUpload(t.app, member, {
+      data,
+      filename: 'gps.jpg',
+      type: 'image/jpeg',
+    });
+
+    expect(response.statusCode).toBe(201);
+    const { image } = response.json<{ image: GalleryImage }>();
+    for (const url of [image.filename, image.thumbnailUrl]) {
+      const stored = await fs.readFile(diskPath(t.config.uploadsDir, url));
+      const metadata = await sharp(stored).metadata();
+      expect(metadata.format).toBe('webp');
+      expect(metadata.exif).toBeUndefined();
+      expect(stored.includes(Buffer.from('GPS'))).toBe(false);
+    }
+    const thumb = await sharp(
+      await fs.readFile(diskPath(t.config.uploadsDir, image.thumbnailUrl)),
+    ).metadata();
+    expect(Math.max(thumb.width ?? 0, thumb.height ?? 0)).toBeLessThanOrEqual(480);
+  });
+
+  it('stores the folder the form names, and All when it names none', async () => {
+    const data = await imageOf('png');
+    const named = await postUpload(
+      t.app,
+      member,
+      { data, filename: 'a.png', type: 'image/png' },
+      { folder: '  Summer   2025 ' },
+    );
+    const unnamed = await postUpload(t.app, member, { data, filename: 'b.png', type: 'image/png' });
+
+    expect(named.json<{ image: GalleryImage }>().image.folder).toBe('Summer 2025');
+    expect(unnamed.json<{ image: GalleryImage }>().image.folder).toBe('All');
+  });
+
+  it('writes the display file and the thumbnail under uploads/gallery and nothing else', async () => {
+    const before = await galleryState(t.app, t.config.uploadsDir);
+
+    const response = await postUpload(t.app, member, {
+      data: await imageOf('jpeg'),
+      filename: 'c.jpg',
+      type: 'image/jpeg',
+    });
+
+    const { image } = response.json<{ image: GalleryImage }>();
+    const after = await galleryState(t.app, t.config.uploadsDir);
+    expect(after.rows).toBe(before.rows + 1);
+    expect(after.incoming).toEqual([]);
+    expect(after.gallery.filter((file) => !before.gallery.includes(file)).sort()).toEqual(
+      [path.basename(image.filename), path.basename(image.thumbnailUrl)].sort(),
+    );
+  });
+});
