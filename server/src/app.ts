@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import zlib from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
@@ -73,6 +75,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const deps: AuthDeps = { db, uploadsDir: config.uploadsDir, session: config.session };
 
   registerErrorHandler(app);
+  // JSON lists (a large gallery) shrink tenfold; brotli at a fast level keeps the CPU cost small.
+  await app.register(fastifyCompress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip', 'deflate'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await app.register(fastifyCookie);
   await app.register(fastifyCors, {
     origin: config.appOrigins,
