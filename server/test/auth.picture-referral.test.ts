@@ -1,0 +1,61 @@
+/** Settings needs (issue 6): a new picture loses its metadata; referral codes are unique and stable. */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { expect, it } from 'vitest';
+import type { User } from '../../src/contracts/user.ts';
+import { type Member, asCookie, exifHasGps, forEachDialect, getMe, multipart, signupMembers, useTestApp } from './helpers.ts';
+
+const GPS = { IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 0/1', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 0/1' } };
+
+forEachDialect((dialect) => {
+  const t = useTestApp(dialect);
+
+  it('strips every metadata block from a changed profile picture and removes the old file', async () => {
+    const [member] = (await signupMembers(t.app, 1)) as [Member];
+    const before = member.user.profileImage.replace(/^\/uploads\//, '');
+    const photo = await sharp({ create: { width: 90, height: 70, channels: 3, background: '#335577' } })
+      .jpeg()
+      .withExif(GPS)
+      .toBuffer();
+    expect(exifHasGps((await sharp(photo).metadata()).exif)).toBe(true);
+
+    const { payload, headers } = await multipart({ profilePic: { data: photo, filename: 'new.jpg', type: 'image/jpeg' } });
+    const response = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/auth/profile',
+      payload,
+      headers: { ...headers, ...asCookie(member) },
+    });
+
+    expect(response.statusCode).toBe(200);
+    const after = response.json<{ user: User }>().user.profileImage.replace(/^\/uploads\//, '');
+    expect(after).not.toBe(before);
+    const stored = await sharp(await fs.readFile(path.join(t.config.uploadsDir, after))).metadata();
+    expect(stored.exif).toBeUndefined();
+    expect(stored.icc).toBeUndefined();
+    expect(stored.xmp).toBeUndefined();
+    await expect(fs.access(path.join(t.config.uploadsDir, before))).rejects.toThrow();
+  });
+
+  it('gives every member a different referral code of eight unambiguous characters', async () => {
+    const members = (await signupMembers(t.app, 12));
+    const codes = members.map((member) => member.user.referralCode);
+    expect(new Set(codes).size).toBe(codes.length);
+    for (const code of codes) expect(code).toMatch(/^[A-HJ-NP-Z2-9]{8}$/);
+  });
+
+  it('keeps a member’s referral code through profile changes and new sessions', async () => {
+    const [member] = (await signupMembers(t.app, 1)) as [Member];
+    const code = member.user.referralCode;
+    await t.app.inject({
+      method: 'PATCH',
+      url: '/api/auth/profile',
+      payload: { firstName: 'Vega', referral: 'SOMEONE1' },
+      headers: asCookie(member),
+    });
+    const me = (await getMe(t.app, asCookie(member))).json<{ user: User }>().user;
+    expect(me.referralCode).toBe(code);
+    expect(me.referral).toBe('SOMEONE1');
+  });
+});
