@@ -245,7 +245,9 @@ forEachDialect((dialect) => {
       await settle();
 
       // Each tab also hears of the new notification; the friend event itself arrives once.
-      const friendEvents = seen.map((list) => list.map(([event]) => event).filter((event) => event.startsWith('friend:')));
+      const friendEvents = seen.map((list) =>
+        list.map(([event]) => event).filter((event) => event.startsWith('friend:')),
+      );
       expect(friendEvents).toEqual([['friend:request:created'], ['friend:request:created']]);
     });
 

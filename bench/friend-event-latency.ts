@@ -1,0 +1,228 @@
+/**
+ * How soon a friend request reaches the recipient's open tab: the time from the
+ * POST /api/users/friends/request response arriving to the recipient's socket receiving
+ * friend:request:created, with 2,000 other authenticated sockets connected (and in presence).
+ *
+ *   npx tsx bench/friend-event-latency.ts
+ *   BENCH_REDIS_URL=redis://127.0.0.1:6379 npx tsx bench/friend-event-latency.ts   (through the
+ *                                                       Redis streams adapter, one process)
+ *
+ * The server runs as its own process (`node --import tsx server/src/main.ts`, SQLite in a temporary
+ * data directory), so the 2,000 client sockets here do not share its event loop. BENCH_SOCKETS
+ * (default 2000) and BENCH_ROUNDS (default 300) change the sizes.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { type Socket, io } from 'socket.io-client';
+import { ROOT, RESULTS_DIR, freePort, percentile, table, writeResult } from './common.ts';
+
+const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 2_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
+const WARMUP = 20;
+const CROWD_MEMBERS = 20;
+const PASSWORD = 'Bench#Orbit1';
+const REDIS_URL = process.env.BENCH_REDIS_URL;
+const mode = REDIS_URL ? 'redis' : 'local';
+
+// ---------------------------------------------------------------------------------------------
+// The server, as a child process
+
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orbit-bench-events-'));
+const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  cwd: ROOT,
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    STATIC_DIR: path.join(dataDir, 'no-build'),
+    LOG_LEVEL: 'warn',
+    AUTH_RATE_LIMIT: '1000000',
+    ...(REDIS_URL ? { REDIS_URL } : { REDIS_URL: '' }),
+  },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+for (let waited = 0; ; waited += 50) {
+  if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+  if (waited > 60_000) throw new Error('the server did not answer /healthz within 60 s');
+  try {
+    if ((await fetch(`${base}/healthz`)).status === 200) break;
+  } catch {
+    // not listening yet
+  }
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Members and sockets
+
+const avatar = await sharp({
+  create: { width: 64, height: 64, channels: 3, background: '#4f46e5' },
+})
+  .png()
+  .toBuffer();
+
+async function signup(username: string): Promise<{ id: string; token: string }> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries({
+    username,
+    email: `${username}@orbit.example`,
+    password: PASSWORD,
+    birthday: '1990-01-01',
+  })) {
+    form.append(name, value);
+  }
+  form.append('profilePic', new Blob([new Uint8Array(avatar)], { type: 'image/png' }), 'a.png');
+  const response = await fetch(`${base}/api/auth/signup`, { method: 'POST', body: form });
+  if (response.status !== 201) throw new Error(`signup answered ${response.status}`);
+  const body = (await response.json()) as { token: string; user: { id: string } };
+  return { id: body.user.id, token: body.token };
+}
+
+const sockets: Socket[] = [];
+async function connect(member: { id: string; token: string }): Promise<Socket> {
+  const socket = io(base, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+    auth: { token: member.token },
+  });
+  sockets.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('connect_error', reject);
+  });
+  const ack = (await socket.timeout(10_000).emitWithAck('presence:join', {
+    userId: member.id,
+  })) as { ok: boolean };
+  if (!ack.ok) throw new Error('presence:join refused');
+  return socket;
+}
+
+const crowd: { id: string; token: string }[] = [];
+for (let i = 0; i < CROWD_MEMBERS; i++) crowd.push(await signup(`crowd${i}`));
+const sender = await signup('bench.sender');
+const recipient = await signup('bench.recipient');
+
+const connectStarted = performance.now();
+for (let i = 0; i < SOCKETS; i += 100) {
+  await Promise.all(
+    Array.from({ length: Math.min(100, SOCKETS - i) }, (_, j) =>
+      connect(crowd[(i + j) % CROWD_MEMBERS] as (typeof crowd)[number]),
+    ),
+  );
+}
+const connectSeconds = (performance.now() - connectStarted) / 1000;
+console.log(`${SOCKETS} other sockets connected and in presence in ${connectSeconds.toFixed(1)} s`);
+await connect(sender);
+const recipientSocket = await connect(recipient);
+
+// ---------------------------------------------------------------------------------------------
+// Rounds: request (timed), then cancel to reset the pair
+
+function post(action: string, body: object) {
+  return fetch(`${base}/api/users/friends/${action}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sender.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+const next = (event: string) =>
+  new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event} within 10 s`)), 10_000);
+    recipientSocket.once(event, () => {
+      clearTimeout(timer);
+      resolve(performance.now());
+    });
+  });
+
+const afterResponse: number[] = [];
+const fromSend: number[] = [];
+const responseTimes: number[] = [];
+for (let round = 0; round < WARMUP + ROUNDS; round++) {
+  const received = next('friend:request:created');
+  const sent = performance.now();
+  const response = await post('request', { toUserId: recipient.id });
+  const body = (await response.json()) as { status?: string };
+  const answered = performance.now();
+  if (body.status !== 'pending') throw new Error(`request answered ${JSON.stringify(body)}`);
+  const at = await received;
+  if (round >= WARMUP) {
+    afterResponse.push(at - answered);
+    fromSend.push(at - sent);
+    responseTimes.push(answered - sent);
+  }
+  const canceled = next('friend:request:canceled');
+  await (await post('cancel', { toUserId: recipient.id })).arrayBuffer();
+  await canceled;
+}
+
+for (const socket of sockets) socket.disconnect();
+child.kill('SIGTERM');
+await exited;
+fs.rmSync(dataDir, { recursive: true, force: true });
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const summary = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? Number.NaN,
+  };
+};
+/** The event usually arrives first (the server emits before it answers): then the wait is 0. */
+const waitAfterResponse = summary(afterResponse.map((value) => Math.max(0, value)));
+const signed = summary(afterResponse);
+const endToEnd = summary(fromSend);
+const responded = summary(responseTimes);
+const beforeResponse = afterResponse.filter((value) => value <= 0).length;
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+console.log(
+  `\nfriend:request:created to the recipient, ${ROUNDS} rounds, ${SOCKETS} other sockets, ${mode === 'redis' ? 'through Redis' : 'one process, no Redis'}`,
+);
+console.log(
+  table([
+    ['measure', 'p50', 'p99', 'max'],
+    ['event after the POST response', ...[signed.p50, signed.p99, signed.max].map(ms)],
+    [
+      '  (0 when it came first)',
+      ...[waitAfterResponse.p50, waitAfterResponse.p99, waitAfterResponse.max].map(ms),
+    ],
+    ['event after the POST was sent', ...[endToEnd.p50, endToEnd.p99, endToEnd.max].map(ms)],
+    ['POST response time', ...[responded.p50, responded.p99, responded.max].map(ms)],
+  ]),
+);
+console.log(`The event arrived before the response in ${beforeResponse} of ${ROUNDS} rounds.`);
+
+const resultFile = path.join(RESULTS_DIR, 'friend-event-latency.json');
+const previous = (
+  fs.existsSync(resultFile) ? JSON.parse(fs.readFileSync(resultFile, 'utf8')) : {}
+) as Record<string, unknown>;
+const file = writeResult('friend-event-latency', {
+  local: previous.local,
+  redis: previous.redis,
+  [mode]: {
+    at: new Date().toISOString(),
+    rounds: ROUNDS,
+    otherSockets: SOCKETS,
+    connectSeconds,
+    eventAfterResponseMs: signed,
+    waitAfterResponseMs: waitAfterResponse,
+    eventAfterSendMs: endToEnd,
+    responseMs: responded,
+    eventBeforeResponse: beforeResponse,
+  },
+});
+console.log(`Written to ${path.relative(process.cwd(), file)}`);
+process.exit(0);
