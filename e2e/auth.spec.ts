@@ -36,7 +36,12 @@ test.describe('signing up', () => {
   test('the signup form shows the spec messages for missing and wrong fields', async ({ page }) => {
     await page.goto('/signup');
     await page.getByRole('button', { name: 'Create Account' }).click();
-    for (const message of ['Username required', 'Email required', 'Birthday required', 'Profile image required']) {
+    for (const message of [
+      'Username required',
+      'Email required',
+      'Birthday required',
+      'Profile image required',
+    ]) {
       await expect(page.getByText(message, { exact: true })).toBeVisible();
     }
     await expect(page.getByText('Required', { exact: true })).toHaveCount(2);
@@ -46,12 +51,21 @@ test.describe('signing up', () => {
     await page.getByLabel('Confirm password', { exact: true }).fill('other');
     await page.getByLabel('Birthday').fill('2015-01-01');
     await page.getByRole('button', { name: 'Create Account' }).click();
-    for (const message of ['Min 3 chars', 'Password requirements not met', 'Does not match', '18+ only']) {
+    for (const message of [
+      'Min 3 chars',
+      'Password requirements not met',
+      'Does not match',
+      '18+ only',
+    ]) {
       await expect(page.getByText(message, { exact: true })).toBeVisible();
     }
   });
 
-  test('a taken username reads Not available and cannot be submitted', async ({ page, request, baseURL }) => {
+  test('a taken username reads Not available and cannot be submitted', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     const taken = await createMember(request, baseURL ?? '');
     await page.goto('/signup');
     await page.getByLabel('Username', { exact: true }).fill(taken.username.toUpperCase());
@@ -75,7 +89,9 @@ test.describe('signing up', () => {
     await page.getByLabel('Birthday').fill('1990-01-01');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
-    await page.getByLabel('Profile image').setInputFiles({ name: 'a.png', mimeType: 'image/png', buffer: await avatarPng() });
+    await page
+      .getByLabel('Profile image')
+      .setInputFiles({ name: 'a.png', mimeType: 'image/png', buffer: await avatarPng() });
     await page.getByRole('button', { name: 'Create Account' }).click();
     await expect(page.getByRole('alert')).toHaveText('Email already in use');
   });
@@ -154,13 +170,19 @@ test.describe('logging in', () => {
     await plain.close();
   });
 
-  test('a signed-in member visiting the login page goes to spacehub', async ({ page, request, baseURL }) => {
+  test('a signed-in member visiting the login page goes to spacehub', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     const member = await createMember(request, baseURL ?? '');
     await logIn(page, member);
     await expect(page).toHaveURL(new RegExp(`/profile/${member.username}$`));
     await page.goto('/landing');
     await expect(page).toHaveURL(/\/spacehub$/);
-    await expect(page.getByRole('heading', { name: 'Space Hub – Development in Progress' })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: 'Space Hub – Development in Progress' }),
+    ).toBeVisible();
   });
 });
 

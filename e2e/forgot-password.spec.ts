@@ -1,7 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { createMember, logIn } from './helpers.ts';
 
-test('a member resets a forgotten password through their security question', async ({ page, request, baseURL }) => {
+test('a member resets a forgotten password through their security question', async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const member = await createMember(request, baseURL ?? '', {
     securityQuestion: 'First telescope?',
     securityAnswer: 'Celestron  Astromaster',

@@ -1,7 +1,10 @@
 import { type Browser, type Page, expect, test } from '@playwright/test';
 import { createMember, logIn } from './helpers.ts';
 
-async function signedInPage(browser: Browser, member: { username: string; email: string; password: string }) {
+async function signedInPage(
+  browser: Browser,
+  member: { username: string; email: string; password: string },
+) {
   const context = await browser.newContext();
   const page = await context.newPage();
   await logIn(page, member);
@@ -11,8 +14,15 @@ async function signedInPage(browser: Browser, member: { username: string; email:
 
 const searchBox = (page: Page) => page.getByRole('combobox', { name: 'Search members' });
 
-test('two members become friends live, then one unfriends through the dialog', async ({ browser, request, baseURL }) => {
-  const alice = await createMember(request, baseURL ?? '', { firstName: 'Alice', lastName: 'Nova' });
+test('two members become friends live, then one unfriends through the dialog', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const alice = await createMember(request, baseURL ?? '', {
+    firstName: 'Alice',
+    lastName: 'Nova',
+  });
   const bob = await createMember(request, baseURL ?? '', { firstName: 'Bob', lastName: 'Orion' });
   const a = await signedInPage(browser, alice);
   const b = await signedInPage(browser, bob);
@@ -64,12 +74,18 @@ test('two members become friends live, then one unfriends through the dialog', a
   await b.context().close();
 });
 
-test('a failing friend call reverts the button and shows the spec toast', async ({ browser, request, baseURL }) => {
+test('a failing friend call reverts the button and shows the spec toast', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
   const carol = await createMember(request, baseURL ?? '');
   const dave = await createMember(request, baseURL ?? '');
   const page = await signedInPage(browser, carol);
   await page.goto(`/profile/${dave.username}`);
-  await page.route('**/api/users/friends/request', (route) => route.fulfill({ status: 500, body: '{}' }));
+  await page.route('**/api/users/friends/request', (route) =>
+    route.fulfill({ status: 500, body: '{}' }),
+  );
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(page.getByText('Could not send request.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add', exact: true })).toBeEnabled();
@@ -80,7 +96,11 @@ test('a failing friend call reverts the button and shows the spec toast', async 
   await page.context().close();
 });
 
-test('the search says so when nothing matches, and Escape closes it', async ({ page, request, baseURL }) => {
+test('the search says so when nothing matches, and Escape closes it', async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const member = await createMember(request, baseURL ?? '');
   await logIn(page, member);
   await expect(page).toHaveURL(/\/profile\//);

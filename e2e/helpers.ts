@@ -12,7 +12,9 @@ export function uniqueName(prefix = 'm'): string {
 let png: Promise<Buffer> | undefined;
 /** A real little PNG made on the spot. */
 export function avatarPng(): Promise<Buffer> {
-  png ??= sharp({ create: { width: 96, height: 96, channels: 3, background: '#5b4bff' } }).png().toBuffer();
+  png ??= sharp({ create: { width: 96, height: 96, channels: 3, background: '#5b4bff' } })
+    .png()
+    .toBuffer();
   return png;
 }
 
@@ -41,7 +43,8 @@ export async function createMember(
       profilePic: { name: 'me.png', mimeType: 'image/png', buffer: await avatarPng() },
     },
   });
-  if (response.status() !== 201) throw new Error(`signup failed: ${response.status()} ${await response.text()}`);
+  if (response.status() !== 201)
+    throw new Error(`signup failed: ${response.status()} ${await response.text()}`);
   return member;
 }
 

@@ -8,7 +8,9 @@ test.describe('the shell', () => {
     await expect(page).toHaveURL(/\/profile\//);
   });
 
-  test('the top bar holds the logo, search, theme toggle, bell, member and menu at 92 px', async ({ page }) => {
+  test('the top bar holds the logo, search, theme toggle, bell, member and menu at 92 px', async ({
+    page,
+  }) => {
     const bar = page.locator('header.top-bar');
     await expect(bar).toBeVisible();
     expect((await bar.boundingBox())?.height).toBe(92);
@@ -18,7 +20,9 @@ test.describe('the shell', () => {
     await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
   });
 
-  test('the menu leaves out the current page, ends with Logout and closes on an outside click', async ({ page }) => {
+  test('the menu leaves out the current page, ends with Logout and closes on an outside click', async ({
+    page,
+  }) => {
     await page.goto('/store');
     await page.getByRole('button', { name: 'Menu' }).click();
     const menu = page.getByRole('navigation', { name: 'Pages' });

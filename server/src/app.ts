@@ -43,7 +43,10 @@ export interface BuildOptions {
 const SESSION_SWEEP_MS = 60 * 60 * 1000;
 
 /** The whole server as a Fastify instance; it never listens (main.ts and tests decide that). */
-export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -100,7 +103,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     global: false,
     ...(redis ? { redis, nameSpace: 'orbit-rl:' } : {}),
     errorResponseBuilder: (_request, context) =>
-      new AppError(429, `Too many attempts. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`),
+      new AppError(
+        429,
+        `Too many attempts. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
+      ),
   });
 
   registerSecurityHeaders(app, config.appOrigins);
@@ -131,7 +137,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const notificationEvents = realtime.notificationEvents;
   deps.notifications = notificationEvents;
   friendRoutes(app, {
-    deps: { db, publish: (event, payload) => realtime.publishFriendEvent(event, payload), notifications: notificationEvents },
+    deps: {
+      db,
+      publish: (event, payload) => realtime.publishFriendEvent(event, payload),
+      notifications: notificationEvents,
+    },
   });
   notificationRoutes(app, { deps: { db, events: notificationEvents } });
   const galleryDeps = {
@@ -154,7 +164,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.setNotFoundHandler((request, reply) => {
     if (hasApp && wantsAppShell(request)) return sendIndex(reply);
-    return reply.status(404).send({ error: `Not found: ${request.method} ${request.url.split('?')[0]}` });
+    return reply
+      .status(404)
+      .send({ error: `Not found: ${request.method} ${request.url.split('?')[0]}` });
   });
 
   const sweep = setInterval(() => {

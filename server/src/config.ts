@@ -17,7 +17,10 @@ const EnvSchema = z.object({
     .optional(),
   APP_ORIGIN: z.string().default('http://localhost:5000,http://localhost:5173'),
   STATIC_DIR: z.string().default('dist'),
-  SESSION_COOKIE: z.string().regex(/^[\w-]+$/).default('orbit_session'),
+  SESSION_COOKIE: z
+    .string()
+    .regex(/^[\w-]+$/)
+    .default('orbit_session'),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24),
   SESSION_REMEMBER_DAYS: z.coerce.number().positive().default(30),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
@@ -50,7 +53,9 @@ export interface Config {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;

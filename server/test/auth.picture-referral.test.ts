@@ -4,9 +4,25 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import type { User } from '../../src/contracts/user.ts';
-import { type Member, asCookie, exifHasGps, forEachDialect, getMe, multipart, signupMembers, useTestApp } from './helpers.ts';
+import {
+  type Member,
+  asCookie,
+  exifHasGps,
+  forEachDialect,
+  getMe,
+  multipart,
+  signupMembers,
+  useTestApp,
+} from './helpers.ts';
 
-const GPS = { IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 0/1', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 0/1' } };
+const GPS = {
+  IFD3: {
+    GPSLatitudeRef: 'N',
+    GPSLatitude: '48/1 51/1 0/1',
+    GPSLongitudeRef: 'E',
+    GPSLongitude: '2/1 21/1 0/1',
+  },
+};
 
 forEachDialect((dialect) => {
   const t = useTestApp(dialect);
@@ -14,13 +30,17 @@ forEachDialect((dialect) => {
   it('strips every metadata block from a changed profile picture and removes the old file', async () => {
     const [member] = (await signupMembers(t.app, 1)) as [Member];
     const before = member.user.profileImage.replace(/^\/uploads\//, '');
-    const photo = await sharp({ create: { width: 90, height: 70, channels: 3, background: '#335577' } })
+    const photo = await sharp({
+      create: { width: 90, height: 70, channels: 3, background: '#335577' },
+    })
       .jpeg()
       .withExif(GPS)
       .toBuffer();
     expect(exifHasGps((await sharp(photo).metadata()).exif)).toBe(true);
 
-    const { payload, headers } = await multipart({ profilePic: { data: photo, filename: 'new.jpg', type: 'image/jpeg' } });
+    const { payload, headers } = await multipart({
+      profilePic: { data: photo, filename: 'new.jpg', type: 'image/jpeg' },
+    });
     const response = await t.app.inject({
       method: 'PATCH',
       url: '/api/auth/profile',
@@ -39,7 +59,7 @@ forEachDialect((dialect) => {
   });
 
   it('gives every member a different referral code of eight unambiguous characters', async () => {
-    const members = (await signupMembers(t.app, 12));
+    const members = await signupMembers(t.app, 12);
     const codes = members.map((member) => member.user.referralCode);
     expect(new Set(codes).size).toBe(codes.length);
     for (const code of codes) expect(code).toMatch(/^[A-HJ-NP-Z2-9]{8}$/);

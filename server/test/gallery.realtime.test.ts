@@ -46,12 +46,10 @@ forEachDialect((dialect) => {
   const watch = (socket: Socket, ownerId: string) =>
     socket.timeout(5_000).emitWithAck('gallery:join', { ownerId }) as Promise<JoinAck>;
   const joinPresence = (socket: Socket, member: Member) =>
-    socket
-      .timeout(5_000)
-      .emitWithAck('presence:join', {
-        userId: member.user.id,
-        username: member.username,
-      }) as Promise<JoinAck>;
+    socket.timeout(5_000).emitWithAck('presence:join', {
+      userId: member.user.id,
+      username: member.username,
+    }) as Promise<JoinAck>;
   const leavePresence = (socket: Socket) =>
     socket.timeout(5_000).emitWithAck('presence:leave') as Promise<JoinAck>;
   const nextEvent = <T>(socket: Socket, event: string) =>

@@ -2,14 +2,25 @@
 import { describe, expect, it } from 'vitest';
 import type { Notification, NotificationPage } from '../../src/contracts/notifications.ts';
 import { pairKey } from '../../src/contracts/friends.ts';
-import { type Member, asBearer, forEachDialect, friendAction, signupMembers, useTestApp } from './helpers.ts';
+import {
+  type Member,
+  asBearer,
+  forEachDialect,
+  friendAction,
+  signupMembers,
+  useTestApp,
+} from './helpers.ts';
 
 forEachDialect((dialect) => {
   const t = useTestApp(dialect);
 
-  const members = async (count: number) => (await signupMembers(t.app, count));
+  const members = async (count: number) => await signupMembers(t.app, count);
   const list = async (member: Member, query = ''): Promise<NotificationPage> => {
-    const response = await t.app.inject({ method: 'GET', url: `/api/notifications${query}`, headers: asBearer(member) });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/notifications${query}`,
+      headers: asBearer(member),
+    });
     expect(response.statusCode).toBe(200);
     return response.json<NotificationPage>();
   };
@@ -42,7 +53,10 @@ forEachDialect((dialect) => {
       await friendAction(t.app, a, 'request', b);
       await friendAction(t.app, b, 'accept', a);
       const [follow] = await ofType(a, 'follow');
-      expect(follow).toMatchObject({ message: ' accepted your friend request', actor: { _id: b.user.id } });
+      expect(follow).toMatchObject({
+        message: ' accepted your friend request',
+        actor: { _id: b.user.id },
+      });
       expect((await ofType(b, 'friend_request'))[0]?.read).toBe(true);
     });
 
@@ -91,7 +105,12 @@ forEachDialect((dialect) => {
     it('marks all read', async () => {
       const [a, b] = (await members(2)) as [Member, Member];
       await friendAction(t.app, b, 'request', a);
-      await t.app.inject({ method: 'POST', url: '/api/notifications/read', headers: asBearer(a), payload: { all: true } });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/notifications/read',
+        headers: asBearer(a),
+        payload: { all: true },
+      });
       const page = await list(a);
       expect(page.unread).toBe(0);
       expect(page.notifications.every((n) => n.read)).toBe(true);
@@ -99,7 +118,12 @@ forEachDialect((dialect) => {
 
     it('refuses a read call without ids or all', async () => {
       const [a] = (await members(1)) as [Member];
-      const response = await t.app.inject({ method: 'POST', url: '/api/notifications/read', headers: asBearer(a), payload: {} });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/notifications/read',
+        headers: asBearer(a),
+        payload: {},
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error: 'Send {ids: [...]} or {all: true}.' });
     });
@@ -108,10 +132,18 @@ forEachDialect((dialect) => {
       const [a, b] = (await members(2)) as [Member, Member];
       await friendAction(t.app, b, 'request', a);
       const [first] = (await list(a)).notifications;
-      const one = await t.app.inject({ method: 'DELETE', url: `/api/notifications/${first?._id}`, headers: asBearer(a) });
+      const one = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/notifications/${first?._id}`,
+        headers: asBearer(a),
+      });
       expect(one.statusCode).toBe(204);
       expect((await list(a)).notifications.map((n) => n._id)).not.toContain(first?._id);
-      const all = await t.app.inject({ method: 'DELETE', url: '/api/notifications', headers: asBearer(a) });
+      const all = await t.app.inject({
+        method: 'DELETE',
+        url: '/api/notifications',
+        headers: asBearer(a),
+      });
       expect(all.statusCode).toBe(204);
       expect(await list(a)).toMatchObject({ notifications: [], unread: 0 });
     });
@@ -121,7 +153,9 @@ forEachDialect((dialect) => {
     it('cannot be seen', async () => {
       const [a, b] = (await members(2)) as [Member, Member];
       const ids = (await list(a)).notifications.map((n) => n._id);
-      expect((await list(b)).notifications.map((n) => n._id).some((id) => ids.includes(id))).toBe(false);
+      expect((await list(b)).notifications.map((n) => n._id).some((id) => ids.includes(id))).toBe(
+        false,
+      );
     });
 
     it('cannot be marked read', async () => {
@@ -139,7 +173,11 @@ forEachDialect((dialect) => {
     it('cannot be cleared: 404, and it stays', async () => {
       const [a, b] = (await members(2)) as [Member, Member];
       const [welcome] = (await list(a)).notifications;
-      const response = await t.app.inject({ method: 'DELETE', url: `/api/notifications/${welcome?._id}`, headers: asBearer(b) });
+      const response = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/notifications/${welcome?._id}`,
+        headers: asBearer(b),
+      });
       expect(response.statusCode).toBe(404);
       expect((await list(a)).notifications).toHaveLength(1);
     });
@@ -158,8 +196,9 @@ forEachDialect((dialect) => {
 
   describe('pages', () => {
     it('stay stable while new notifications arrive', async () => {
-      const [a, ...others] = (await members(6));
-      for (const other of others.slice(0, 4)) await friendAction(t.app, other, 'request', a as Member);
+      const [a, ...others] = await members(6);
+      for (const other of others.slice(0, 4))
+        await friendAction(t.app, other, 'request', a as Member);
       const first = await list(a as Member, '?limit=2');
       expect(first.notifications).toHaveLength(2);
       expect(first.nextCursor).not.toBeNull();
@@ -167,7 +206,9 @@ forEachDialect((dialect) => {
       await friendAction(t.app, others[4] as Member, 'request', a as Member);
       const second = await list(a as Member, `?limit=2&before=${first.nextCursor}`);
       const third = await list(a as Member, `?limit=2&before=${second.nextCursor}`);
-      const seen = [...first.notifications, ...second.notifications, ...third.notifications].map((n) => n._id);
+      const seen = [...first.notifications, ...second.notifications, ...third.notifications].map(
+        (n) => n._id,
+      );
       expect(new Set(seen).size).toBe(5);
       expect(third.nextCursor).toBeNull();
       const ids = seen.map(Number);
@@ -176,7 +217,11 @@ forEachDialect((dialect) => {
 
     it('refuses a cursor that is not a number', async () => {
       const [a] = (await members(1)) as [Member];
-      const response = await t.app.inject({ method: 'GET', url: '/api/notifications?before=abc', headers: asBearer(a) });
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/notifications?before=abc',
+        headers: asBearer(a),
+      });
       expect(response.statusCode).toBe(400);
     });
   });

@@ -47,7 +47,13 @@ export function TopBar() {
           to={username ? `/profile/${encodeURIComponent(username)}` : '/profile'}
           className="top-bar-user"
         >
-          <Avatar src={user?.profileImage ?? ''} username={username} size={36} version={version} decorative />
+          <Avatar
+            src={user?.profileImage ?? ''}
+            username={username}
+            size={36}
+            version={version}
+            decorative
+          />
           <span className="top-bar-username">{username || 'Guest'}</span>
         </Link>
         <Menu />

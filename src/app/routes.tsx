@@ -5,12 +5,18 @@ import { useSession } from '../features/auth/store.ts';
 import { RequireAuth } from './RequireAuth.tsx';
 
 // Signed-out visitors load only the landing page; everything else arrives when it is needed.
-const SignupPage = lazy(() => import('../features/auth/SignupPage.tsx').then((m) => ({ default: m.SignupPage })));
+const SignupPage = lazy(() =>
+  import('../features/auth/SignupPage.tsx').then((m) => ({ default: m.SignupPage })),
+);
 const ForgotPasswordPage = lazy(() =>
-  import('../features/auth/ForgotPasswordPage.tsx').then((m) => ({ default: m.ForgotPasswordPage })),
+  import('../features/auth/ForgotPasswordPage.tsx').then((m) => ({
+    default: m.ForgotPasswordPage,
+  })),
 );
 const Shell = lazy(() => import('./Shell.tsx').then((m) => ({ default: m.Shell })));
-const ProfilePage = lazy(() => import('../features/profile/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })));
+const ProfilePage = lazy(() =>
+  import('../features/profile/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })),
+);
 const OwnProfileRedirect = lazy(() =>
   import('../features/profile/ProfilePage.tsx').then((m) => ({ default: m.OwnProfileRedirect })),
 );
@@ -54,8 +60,22 @@ export function AppRoutes() {
     <Routes>
       <Route path="/" element={<RootRedirect />} />
       <Route path="/landing" element={<LandingPage />} />
-      <Route path="/signup" element={<Loading><SignupPage /></Loading>} />
-      <Route path="/forgot-password" element={<Loading><ForgotPasswordPage /></Loading>} />
+      <Route
+        path="/signup"
+        element={
+          <Loading>
+            <SignupPage />
+          </Loading>
+        }
+      />
+      <Route
+        path="/forgot-password"
+        element={
+          <Loading>
+            <ForgotPasswordPage />
+          </Loading>
+        }
+      />
       <Route
         element={
           <RequireAuth>
@@ -65,16 +85,86 @@ export function AppRoutes() {
           </RequireAuth>
         }
       >
-        <Route path="/spacehub" element={<Loading><SpaceHubPage /></Loading>} />
-        <Route path="/profile" element={<Loading><OwnProfileRedirect /></Loading>} />
-        <Route path="/profile/:username" element={<Loading><ProfilePage /></Loading>} />
-        <Route path="/settings" element={<Loading><SettingsPage /></Loading>} />
-        <Route path="/store" element={<Loading><InProgressPage title="Store" /></Loading>} />
-        <Route path="/events" element={<Loading><InProgressPage title="Events" /></Loading>} />
-        <Route path="/blog" element={<Loading><InProgressPage title="Blog" /></Loading>} />
-        <Route path="/podcast" element={<Loading><InProgressPage title="Podcast" /></Loading>} />
-        <Route path="/creatorshub" element={<Loading><CreatorsHubPage /></Loading>} />
-        <Route path="/creators" element={<Loading><CreatorsHubPage /></Loading>} />
+        <Route
+          path="/spacehub"
+          element={
+            <Loading>
+              <SpaceHubPage />
+            </Loading>
+          }
+        />
+        <Route
+          path="/profile"
+          element={
+            <Loading>
+              <OwnProfileRedirect />
+            </Loading>
+          }
+        />
+        <Route
+          path="/profile/:username"
+          element={
+            <Loading>
+              <ProfilePage />
+            </Loading>
+          }
+        />
+        <Route
+          path="/settings"
+          element={
+            <Loading>
+              <SettingsPage />
+            </Loading>
+          }
+        />
+        <Route
+          path="/store"
+          element={
+            <Loading>
+              <InProgressPage title="Store" />
+            </Loading>
+          }
+        />
+        <Route
+          path="/events"
+          element={
+            <Loading>
+              <InProgressPage title="Events" />
+            </Loading>
+          }
+        />
+        <Route
+          path="/blog"
+          element={
+            <Loading>
+              <InProgressPage title="Blog" />
+            </Loading>
+          }
+        />
+        <Route
+          path="/podcast"
+          element={
+            <Loading>
+              <InProgressPage title="Podcast" />
+            </Loading>
+          }
+        />
+        <Route
+          path="/creatorshub"
+          element={
+            <Loading>
+              <CreatorsHubPage />
+            </Loading>
+          }
+        />
+        <Route
+          path="/creators"
+          element={
+            <Loading>
+              <CreatorsHubPage />
+            </Loading>
+          }
+        />
       </Route>
       <Route path="*" element={<UnknownPath />} />
     </Routes>

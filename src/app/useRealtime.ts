@@ -1,7 +1,12 @@
 import { useEffect } from 'react';
 import { FRIEND_EVENTS } from '../contracts/realtime.ts';
 import { useSession } from '../features/auth/store.ts';
-import { connectFriendsAcrossTabs, receiveFriendEvent, scheduleCounts, useFriends } from '../features/friends/store.ts';
+import {
+  connectFriendsAcrossTabs,
+  receiveFriendEvent,
+  scheduleCounts,
+  useFriends,
+} from '../features/friends/store.ts';
 import { connectNotifications, useNotifications } from '../features/notifications/store.ts';
 import { connectSocket, disconnectSocket, onSocketEvent } from '../lib/socket.ts';
 

@@ -13,7 +13,13 @@ interface AvatarProps {
 }
 
 /** The member's picture, then the default picture, then a generated initial. */
-export function Avatar({ src, username, size = 40, version = null, decorative = false }: AvatarProps) {
+export function Avatar({
+  src,
+  username,
+  size = 40,
+  version = null,
+  decorative = false,
+}: AvatarProps) {
   const [fallback, setFallback] = useState(0);
   const [failedFor, setFailedFor] = useState(src);
   if (failedFor !== src) {

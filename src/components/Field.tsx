@@ -14,12 +14,18 @@ export function Field({ label, error, hint, after, ...input }: FieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
-  const describedBy = [error ? errorId : '', hint ? hintId : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [error ? errorId : '', hint ? hintId : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <div className="field-control">
-        <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+        <input
+          id={id}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          {...input}
+        />
         {after}
       </div>
       {hint && (
@@ -48,7 +54,9 @@ export function PasswordField(props: Omit<FieldProps, 'type' | 'after'>) {
           type="button"
           className="field-toggle"
           aria-pressed={visible}
-          aria-label={visible ? `Hide ${props.label.toLowerCase()}` : `Show ${props.label.toLowerCase()}`}
+          aria-label={
+            visible ? `Hide ${props.label.toLowerCase()}` : `Show ${props.label.toLowerCase()}`
+          }
           onClick={() => setVisible((value) => !value)}
         >
           {visible ? 'Hide' : 'Show'}

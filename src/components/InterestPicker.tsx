@@ -9,7 +9,12 @@ interface InterestPickerProps {
 }
 
 /** Checkbox chips; at the cap the unchecked ones cannot be checked. */
-export function InterestPicker({ choices, selected, onToggle, legend = 'Interests' }: InterestPickerProps) {
+export function InterestPicker({
+  choices,
+  selected,
+  onToggle,
+  legend = 'Interests',
+}: InterestPickerProps) {
   const extras = selected.filter((item) => !choices.includes(item));
   const full = selected.length >= INTERESTS_MAX;
   return (

@@ -9,7 +9,16 @@ export function Logo({ size = 40 }: { size?: number }) {
         </linearGradient>
       </defs>
       <circle cx="32" cy="32" r="16" fill="url(#orbit-planet)" />
-      <ellipse cx="32" cy="32" rx="29" ry="10" fill="none" stroke="#2ec4b6" strokeWidth="3" transform="rotate(-20 32 32)" />
+      <ellipse
+        cx="32"
+        cy="32"
+        rx="29"
+        ry="10"
+        fill="none"
+        stroke="#2ec4b6"
+        strokeWidth="3"
+        transform="rotate(-20 32 32)"
+      />
       <circle cx="56" cy="22" r="3" fill="#f5d76e" />
     </svg>
   );

@@ -38,7 +38,11 @@ export const TOP_BAR_HEIGHT_PX = 92;
 export const BREAKPOINTS = { wide: 1024, tablet: 900, medium: 768, small: 640, tiny: 420 } as const;
 
 /** Cross-tab channel, window event and storage names (DECISIONS.md "Name and prefixes"). */
-export const CHANNELS = { auth: 'orbit:auth', gallery: 'orbit:gallery', friends: 'orbit:friends' } as const;
+export const CHANNELS = {
+  auth: 'orbit:auth',
+  gallery: 'orbit:gallery',
+  friends: 'orbit:friends',
+} as const;
 export const WINDOW_EVENTS = {
   friendsChanged: 'orbit:friends-changed',
   userUpdated: 'orbit:user-updated',

@@ -1,8 +1,28 @@
 /** Interest choices of SPEC §3: the two lists differ only in Pets (signup) and Cosplay (settings). */
 const COMMON_HEAD = [
-  'Tech', 'Gaming', 'Music', 'Movies', 'Fitness', 'Travel', 'Anime', 'Fashion', 'Food', 'Art',
-  'Science', 'Education', 'Coding', 'Sports', 'Business', 'News', 'Photography', 'Writing', 'DIY',
-  'Parenting', 'Finance', 'Comics', 'Streaming',
+  'Tech',
+  'Gaming',
+  'Music',
+  'Movies',
+  'Fitness',
+  'Travel',
+  'Anime',
+  'Fashion',
+  'Food',
+  'Art',
+  'Science',
+  'Education',
+  'Coding',
+  'Sports',
+  'Business',
+  'News',
+  'Photography',
+  'Writing',
+  'DIY',
+  'Parenting',
+  'Finance',
+  'Comics',
+  'Streaming',
 ] as const;
 
 export const SIGNUP_INTERESTS: readonly string[] = [...COMMON_HEAD, 'Pets', 'History'];

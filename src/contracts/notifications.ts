@@ -1,6 +1,13 @@
 /** Notifications (SPEC §3 "Notification", §2.6, §2.7; DECISIONS.md "Notifications"). */
 
-export const NOTIFICATION_TYPES = ['like', 'comment', 'reply', 'friend_request', 'follow', 'system'] as const;
+export const NOTIFICATION_TYPES = [
+  'like',
+  'comment',
+  'reply',
+  'friend_request',
+  'follow',
+  'system',
+] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export interface NotificationActor {

@@ -47,11 +47,13 @@ export interface Ack {
 
 /** Client → server (SPEC §7.6). */
 export interface ClientToServerEvents {
-  'presence:join': (payload: { userId: string; username?: string }, ack?: (result: Ack) => void) => void;
+  'presence:join': (
+    payload: { userId: string; username?: string },
+    ack?: (result: Ack) => void,
+  ) => void;
   'presence:leave': (ack?: (result: Ack) => void) => void;
   'gallery:join': (payload: { ownerId: string }, ack?: (result: Ack) => void) => void;
   'gallery:leave': (payload: { ownerId: string }, ack?: (result: Ack) => void) => void;
   'image:join': (payload: { imageId: string }, ack?: (result: Ack) => void) => void;
   'image:leave': (payload: { imageId: string }, ack?: (result: Ack) => void) => void;
 }
-

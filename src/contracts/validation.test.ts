@@ -16,7 +16,8 @@ const today = new Date(2026, 10, 23);
 describe('username rules', () => {
   it('requires a username', () => expect(usernameError('  ')).toBe('Username required'));
   it('needs at least 3 characters', () => expect(usernameError('ab')).toBe('Min 3 chars'));
-  it('allows letters, digits, dot, underscore and hyphen', () => expect(usernameError('a.b_c-1')).toBeNull());
+  it('allows letters, digits, dot, underscore and hyphen', () =>
+    expect(usernameError('a.b_c-1')).toBeNull());
   it('refuses other characters with the settings message', () =>
     expect(usernameError('bad name')).toBe('3–20 chars: letters, numbers, . _ -'));
   it('refuses more than 20 characters', () => expect(isValidUsername('a'.repeat(21))).toBe(false));
@@ -25,7 +26,8 @@ describe('username rules', () => {
 
 describe('email rules', () => {
   it('requires an email', () => expect(emailError('')).toBe('Email required'));
-  it('refuses an address without a domain', () => expect(emailError('me@home')).toBe('Enter a valid email address.'));
+  it('refuses an address without a domain', () =>
+    expect(emailError('me@home')).toBe('Enter a valid email address.'));
   it('refuses spaces', () => expect(emailError('a b@c.io')).toBe('Enter a valid email address.'));
   it('accepts a plain address', () => expect(emailError('me@orbit.example')).toBeNull());
 });
@@ -33,9 +35,12 @@ describe('email rules', () => {
 describe('birthday rules', () => {
   it('requires a birthday', () => expect(birthdayError('', today)).toBe('Birthday required'));
   it('refuses under-18s', () => expect(birthdayError('2008-11-24', today)).toBe('18+ only'));
-  it('accepts the 18th birthday itself', () => expect(birthdayError('2008-11-23', today)).toBeNull());
-  it('refuses a date that does not exist', () => expect(birthdayError('2001-02-30', today)).toBe(MESSAGES.birthdayInvalid));
-  it('refuses a date in the future', () => expect(birthdayError('2030-01-01', today)).toBe(MESSAGES.birthdayInvalid));
+  it('accepts the 18th birthday itself', () =>
+    expect(birthdayError('2008-11-23', today)).toBeNull());
+  it('refuses a date that does not exist', () =>
+    expect(birthdayError('2001-02-30', today)).toBe(MESSAGES.birthdayInvalid));
+  it('refuses a date in the future', () =>
+    expect(birthdayError('2030-01-01', today)).toBe(MESSAGES.birthdayInvalid));
 });
 
 describe('password rules', () => {
@@ -44,15 +49,25 @@ describe('password rules', () => {
     'refuses %s',
     (password) => expect(passwordError(password)).toBe('Password requirements not met'),
   );
-  it('accepts a password meeting every check', () => expect(passwordError('Sup3r$ecret')).toBeNull());
+  it('accepts a password meeting every check', () =>
+    expect(passwordError('Sup3r$ecret')).toBeNull());
   it('reports each check separately for the checklist', () =>
-    expect(passwordChecks('abc')).toEqual({ length: false, upper: false, lower: true, digit: false, symbol: false }));
+    expect(passwordChecks('abc')).toEqual({
+      length: false,
+      upper: false,
+      lower: true,
+      digit: false,
+      symbol: false,
+    }));
 });
 
 describe('interests', () => {
-  it('allows 25', () => expect(interestsError(Array.from({ length: 25 }, (_, i) => `i${i}`))).toBeNull());
+  it('allows 25', () =>
+    expect(interestsError(Array.from({ length: 25 }, (_, i) => `i${i}`))).toBeNull());
   it('refuses 26', () =>
-    expect(interestsError(Array.from({ length: 26 }, (_, i) => `i${i}`))).toBe(MESSAGES.tooManyInterests));
+    expect(interestsError(Array.from({ length: 26 }, (_, i) => `i${i}`))).toBe(
+      MESSAGES.tooManyInterests,
+    ));
 });
 
 describe('signup as a whole', () => {
@@ -72,12 +87,15 @@ describe('signup as a whole', () => {
   };
   it('has no errors when every rule holds', () => expect(signupErrors(valid, today)).toEqual([]));
   it('requires a profile image', () =>
-    expect(signupErrors({ ...valid, hasProfilePic: false }, today)).toEqual([['profilePic', 'Profile image required']]));
-  it('reports errors in form order', () =>
-    expect(signupErrors({ ...valid, username: '', email: '' }, today).map(([field]) => field)).toEqual([
-      'username',
-      'email',
+    expect(signupErrors({ ...valid, hasProfilePic: false }, today)).toEqual([
+      ['profilePic', 'Profile image required'],
     ]));
+  it('reports errors in form order', () =>
+    expect(
+      signupErrors({ ...valid, username: '', email: '' }, today).map(([field]) => field),
+    ).toEqual(['username', 'email']));
   it('refuses an over-long quote', () =>
-    expect(signupErrors({ ...valid, favoriteQuote: 'x'.repeat(281) }, today)[0]?.[0]).toBe('favoriteQuote'));
+    expect(signupErrors({ ...valid, favoriteQuote: 'x'.repeat(281) }, today)[0]?.[0]).toBe(
+      'favoriteQuote',
+    ));
 });

@@ -2,7 +2,14 @@
  * The validation rules of SPEC §5 with their messages. The signup form, the settings form and the
  * server all call these, so a rule and its words live in one place.
  */
-import { INTERESTS_MAX, MINIMUM_AGE, PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from './constants.ts';
+import {
+  INTERESTS_MAX,
+  MINIMUM_AGE,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  USERNAME_MAX,
+  USERNAME_MIN,
+} from './constants.ts';
 
 export const MESSAGES = {
   loginRequired: 'Username/email and password are required.',
@@ -42,7 +49,9 @@ export function usernameError(username: string): string | null {
 /** Settings rule (SPEC §5): 3–20 characters of letters, digits, dot, underscore, hyphen. */
 export function isValidUsername(username: string): boolean {
   return (
-    username.length >= USERNAME_MIN && username.length <= USERNAME_MAX && USERNAME_PATTERN.test(username)
+    username.length >= USERNAME_MIN &&
+    username.length <= USERNAME_MAX &&
+    USERNAME_PATTERN.test(username)
   );
 }
 
@@ -85,7 +94,11 @@ export function parseBirthday(value: string): { year: number; month: number; day
   if (!match) return null;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+  if (
+    date.getUTCFullYear() !== year ||
+    date.getUTCMonth() !== month - 1 ||
+    date.getUTCDate() !== day
+  ) {
     return null;
   }
   return { year, month, day };
@@ -145,7 +158,10 @@ export interface SignupInput {
 export type SignupField = keyof Omit<SignupInput, 'hasProfilePic'> | 'profilePic';
 
 /** Every signup rule the server checks, in form order; the first entry is the one to report. */
-export function signupErrors(input: SignupInput, today: Date = new Date()): [SignupField, string][] {
+export function signupErrors(
+  input: SignupInput,
+  today: Date = new Date(),
+): [SignupField, string][] {
   const errors: [SignupField, string][] = [];
   const add = (field: SignupField, message: string | null) => {
     if (message) errors.push([field, message]);
@@ -154,7 +170,8 @@ export function signupErrors(input: SignupInput, today: Date = new Date()): [Sig
   add('email', emailError(input.email));
   add('birthday', birthdayError(input.birthday, today));
   add('password', passwordError(input.password));
-  for (const field of Object.keys(TEXT_LIMITS) as LimitedField[]) add(field, textLengthError(field, input[field]));
+  for (const field of Object.keys(TEXT_LIMITS) as LimitedField[])
+    add(field, textLengthError(field, input[field]));
   add('interests', interestsError(input.interests));
   if (input.securityAnswer.trim() && !input.securityQuestion.trim()) {
     add('securityQuestion', 'Add the question your answer belongs to.');

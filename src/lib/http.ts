@@ -42,9 +42,15 @@ function serverMessageOf(text: string): string | null {
   return null;
 }
 
-function withTimeout(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal; done: () => void } {
+function withTimeout(
+  signal: AbortSignal | undefined,
+  ms: number,
+): { signal: AbortSignal; done: () => void } {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException('Request timed out', 'TimeoutError')), ms);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('Request timed out', 'TimeoutError')),
+    ms,
+  );
   const forward = () => controller.abort(signal?.reason);
   if (signal?.aborted) forward();
   signal?.addEventListener('abort', forward, { once: true });
@@ -87,7 +93,10 @@ async function send(method: string, path: string, options: RequestOptions): Prom
 
 /** GET /api/auth/token-bridge: the cookie's session as a bearer token, stored under `token`. */
 async function bridgeToken(): Promise<boolean> {
-  const response = await send('GET', '/api/auth/token-bridge', { noBridge: true, cache: 'no-store' });
+  const response = await send('GET', '/api/auth/token-bridge', {
+    noBridge: true,
+    cache: 'no-store',
+  });
   if (!response.ok) return false;
   const { token } = (await response.json()) as { token?: unknown };
   if (typeof token !== 'string' || !token) return false;
@@ -96,7 +105,11 @@ async function bridgeToken(): Promise<boolean> {
 }
 
 /** Every server call: cookies included, bearer from storage, 8 s time-out, one retry after a 401 on GET. */
-export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+export async function request<T>(
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<T> {
   let response = await send(method, path, options);
   if (response.status === 401 && method === 'GET' && !options.noBridge) {
     if (await bridgeToken().catch(() => false)) response = await send(method, path, options);
@@ -121,7 +134,8 @@ export const http = {
   get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
   post: <T>(path: string, json?: unknown, options?: RequestOptions) =>
     request<T>('POST', path, { ...options, json }),
-  put: <T>(path: string, json?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, json }),
+  put: <T>(path: string, json?: unknown, options?: RequestOptions) =>
+    request<T>('PUT', path, { ...options, json }),
   patch: <T>(path: string, json?: unknown, options?: RequestOptions) =>
     request<T>('PATCH', path, { ...options, json }),
   postForm: <T>(path: string, form: FormData, options?: RequestOptions) =>

@@ -65,7 +65,10 @@ export function currentSocket(): OrbitSocket | null {
 }
 
 /** Listens to a server event on this tab's socket, now and after any reconnect with a new socket. */
-export function onSocketEvent<E extends EventName>(event: E, handler: ServerToClientEvents[E]): () => void {
+export function onSocketEvent<E extends EventName>(
+  event: E,
+  handler: ServerToClientEvents[E],
+): () => void {
   let set = listeners.get(event);
   if (!set) {
     set = new Set();

@@ -41,7 +41,8 @@ export function storeToken(token: string, remember: boolean): void {
 
 export function clearToken(): void {
   for (const store of [() => window.localStorage, () => window.sessionStorage]) {
-    for (const key of [STORAGE_KEYS.token, STORAGE_KEYS.altToken]) safe(() => store().removeItem(key), undefined);
+    for (const key of [STORAGE_KEYS.token, STORAGE_KEYS.altToken])
+      safe(() => store().removeItem(key), undefined);
   }
 }
 

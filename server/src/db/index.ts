@@ -23,7 +23,10 @@ export function createDatabase(options: DatabaseOptions): { db: Db; dialect: Dia
     // event and ends the process. The pool has already discarded that client; the next query
     // opens a new one.
     pool.on('error', (error) => options.onIdleError?.(error));
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      dialect: 'postgres',
+    };
   }
   fs.mkdirSync(path.dirname(options.sqlitePath), { recursive: true });
   const sqlite = new SQLite(options.sqlitePath);
@@ -32,7 +35,9 @@ export function createDatabase(options: DatabaseOptions): { db: Db; dialect: Dia
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }),
+    db: new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    }),
     dialect: 'sqlite',
   };
 }
@@ -66,7 +71,11 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 export function isUniqueViolation(error: unknown): error is Error {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return (
+    code === '23505' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }
 
 /** Which unique column a violation names, read from the driver's message or constraint. */

@@ -1,5 +1,12 @@
 import type { Database } from './schema.ts';
-import { type Kysely, type Migration, PostgresAdapter, type MigrationProvider, Migrator, sql } from 'kysely';
+import {
+  type Kysely,
+  type Migration,
+  PostgresAdapter,
+  type MigrationProvider,
+  Migrator,
+  sql,
+} from 'kysely';
 
 /**
  * One migration set for both dialects: portable column types (text, integer) everywhere, and only
@@ -41,7 +48,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('expires_at', 'text', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('sessions_user_id').on('sessions').column('user_id').execute();
-      await db.schema.createIndex('sessions_expires_at').on('sessions').column('expires_at').execute();
+      await db.schema
+        .createIndex('sessions_expires_at')
+        .on('sessions')
+        .column('expires_at')
+        .execute();
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('sessions').execute();
@@ -59,8 +70,12 @@ migrations['0002_friends_search'] = {
     await db.schema
       .createTable('friendships')
       .addColumn('pair_key', 'text', (c) => c.primaryKey())
-      .addColumn('requester_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-      .addColumn('addressee_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('requester_id', 'text', (c) =>
+        c.notNull().references('users.id').onDelete('cascade'),
+      )
+      .addColumn('addressee_id', 'text', (c) =>
+        c.notNull().references('users.id').onDelete('cascade'),
+      )
       .addColumn('status', 'text', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
@@ -90,23 +105,43 @@ migrations['0002_friends_search'] = {
     if (isPostgres(db)) {
       // Byte order makes a prefix a plain index range, whatever the server's locale.
       for (const column of ['username_key', 'full_name_key', 'last_name_key']) {
-        await sql`alter table users alter column ${sql.ref(column)} type text collate "C"`.execute(db);
+        await sql`alter table users alter column ${sql.ref(column)} type text collate "C"`.execute(
+          db,
+        );
       }
       await sql`create extension if not exists pg_trgm`.execute(db);
-      await sql`create index users_search_trgm on users using gin (search_text gin_trgm_ops)`.execute(db);
+      await sql`create index users_search_trgm on users using gin (search_text gin_trgm_ops)`.execute(
+        db,
+      );
     } else {
-      await sql`create virtual table users_search using fts5(user_id unindexed, search_text, tokenize = 'trigram')`.execute(db);
-      await sql`insert into users_search (user_id, search_text) select id, search_text from users`.execute(db);
+      await sql`create virtual table users_search using fts5(user_id unindexed, search_text, tokenize = 'trigram')`.execute(
+        db,
+      );
+      await sql`insert into users_search (user_id, search_text) select id, search_text from users`.execute(
+        db,
+      );
       await sql`create trigger users_search_insert after insert on users begin
-        insert into users_search (user_id, search_text) values (new.id, new.search_text); end`.execute(db);
+        insert into users_search (user_id, search_text) values (new.id, new.search_text); end`.execute(
+        db,
+      );
       await sql`create trigger users_search_update after update of search_text on users begin
         delete from users_search where user_id = old.id;
-        insert into users_search (user_id, search_text) values (new.id, new.search_text); end`.execute(db);
+        insert into users_search (user_id, search_text) values (new.id, new.search_text); end`.execute(
+        db,
+      );
       await sql`create trigger users_search_delete after delete on users begin
         delete from users_search where user_id = old.id; end`.execute(db);
     }
-    await db.schema.createIndex('users_full_name_key').on('users').column('full_name_key').execute();
-    await db.schema.createIndex('users_last_name_key').on('users').column('last_name_key').execute();
+    await db.schema
+      .createIndex('users_full_name_key')
+      .on('users')
+      .column('full_name_key')
+      .execute();
+    await db.schema
+      .createIndex('users_last_name_key')
+      .on('users')
+      .column('last_name_key')
+      .execute();
   },
 };
 
@@ -133,13 +168,19 @@ migrations['0003_gallery'] = {
       .execute();
     await db.schema
       .createTable('image_reactions')
-      .addColumn('image_id', 'text', (c) => c.notNull().references('gallery_images.id').onDelete('cascade'))
+      .addColumn('image_id', 'text', (c) =>
+        c.notNull().references('gallery_images.id').onDelete('cascade'),
+      )
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
       .addColumn('kind', 'text', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addPrimaryKeyConstraint('image_reactions_pk', ['image_id', 'user_id'])
       .execute();
-    await db.schema.createIndex('image_reactions_user').on('image_reactions').column('user_id').execute();
+    await db.schema
+      .createIndex('image_reactions_user')
+      .on('image_reactions')
+      .column('user_id')
+      .execute();
   },
 };
 
@@ -151,7 +192,9 @@ migrations['0004_notifications'] = {
       .addColumn('id', postgres ? 'serial' : 'integer', (c) =>
         postgres ? c.primaryKey() : c.primaryKey().autoIncrement(),
       )
-      .addColumn('recipient_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('recipient_id', 'text', (c) =>
+        c.notNull().references('users.id').onDelete('cascade'),
+      )
       .addColumn('type', 'text', (c) => c.notNull())
       .addColumn('actor_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
       .addColumn('message', 'text', (c) => c.notNull())

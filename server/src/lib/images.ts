@@ -8,7 +8,8 @@ import { TooLarge, UnsupportedMedia } from '../errors.ts';
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif']);
 /** Refuses decompression bombs before any pixels are decoded (about 50 megapixels). */
 export const MAX_INPUT_PIXELS = 50_000_000;
-export const NOT_AN_IMAGE = 'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
+export const NOT_AN_IMAGE =
+  'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
 export const DAMAGED_IMAGE = 'That image is damaged or incomplete.';
 export const TOO_MANY_PIXELS = 'That image has too many pixels (max 50 megapixels).';
 
@@ -21,8 +22,10 @@ export async function assertSupportedImage(input: Buffer | string): Promise<Meta
   } catch {
     throw new UnsupportedMedia(NOT_AN_IMAGE);
   }
-  if (!metadata.format || !ACCEPTED_FORMATS.has(metadata.format)) throw new UnsupportedMedia(NOT_AN_IMAGE);
-  if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_INPUT_PIXELS) throw new TooLarge(TOO_MANY_PIXELS);
+  if (!metadata.format || !ACCEPTED_FORMATS.has(metadata.format))
+    throw new UnsupportedMedia(NOT_AN_IMAGE);
+  if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_INPUT_PIXELS)
+    throw new TooLarge(TOO_MANY_PIXELS);
   return metadata;
 }
 
@@ -79,7 +82,10 @@ export const GALLERY_DIR = 'gallery';
  * for the viewer and a thumbnail for the grids. Orientation is applied and no metadata survives.
  * Nothing is visible under its final name until it is complete.
  */
-export async function storeGalleryImage(input: string, uploadsDir: string): Promise<StoredGalleryImage> {
+export async function storeGalleryImage(
+  input: string,
+  uploadsDir: string,
+): Promise<StoredGalleryImage> {
   await assertSupportedImage(input);
   const base = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
   let display: { data: Buffer; info: OutputInfo };

@@ -21,7 +21,8 @@ export async function readForm(request: FastifyRequest, fileField: string): Prom
     for await (const part of request.parts()) {
       if (part.type === 'file') {
         const data = await part.toBuffer();
-        if (part.fieldname !== fileField) throw new Invalid(`Unexpected file field "${part.fieldname}".`);
+        if (part.fieldname !== fileField)
+          throw new Invalid(`Unexpected file field "${part.fieldname}".`);
         if (data.length > 0) file = data;
       } else {
         fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
@@ -30,7 +31,8 @@ export async function readForm(request: FastifyRequest, fileField: string): Prom
   } catch (error) {
     // The parser's own errors (no boundary, truncated or malformed body) carry no status: the body
     // is the client's mistake, not a server failure. Limit errors keep their 413.
-    if (error instanceof AppError || (error as { statusCode?: unknown }).statusCode !== undefined) throw error;
+    if (error instanceof AppError || (error as { statusCode?: unknown }).statusCode !== undefined)
+      throw error;
     throw new Invalid(UNREADABLE_FORM);
   }
   return { fields, file };
@@ -46,7 +48,11 @@ export interface StreamedForm {
  * Streams the one file of a multipart form to a temporary file, so a large upload never sits in
  * memory; the plugin's size limit ends the stream with a 413 and the partial file is removed.
  */
-export async function streamForm(request: FastifyRequest, fileField: string, tempDir: string): Promise<StreamedForm> {
+export async function streamForm(
+  request: FastifyRequest,
+  fileField: string,
+  tempDir: string,
+): Promise<StreamedForm> {
   const fields: Record<string, string> = {};
   let filePath: string | undefined;
   await fs.mkdir(tempDir, { recursive: true });
@@ -65,7 +71,8 @@ export async function streamForm(request: FastifyRequest, fileField: string, tem
     }
   } catch (error) {
     if (filePath) await fs.rm(filePath, { force: true });
-    if (error instanceof AppError || (error as { statusCode?: unknown }).statusCode !== undefined) throw error;
+    if (error instanceof AppError || (error as { statusCode?: unknown }).statusCode !== undefined)
+      throw error;
     throw new Invalid(UNREADABLE_FORM);
   }
   if (filePath && (await fs.stat(filePath)).size === 0) {

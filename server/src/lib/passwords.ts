@@ -1,7 +1,12 @@
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
 
 // Algorithm.Argon2id (a const enum the compiler cannot inline here). OWASP's argon2id baseline: 19 MiB, two passes, one lane.
-const OPTIONS = { algorithm: 2 as Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+const OPTIONS = {
+  algorithm: 2 as Algorithm.Argon2id,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+};
 
 export function hashSecret(secret: string): Promise<string> {
   return hash(secret, OPTIONS);

@@ -1,7 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { Unauthorized } from '../errors.ts';
-import { type AuthDeps, type Authenticated, type IssuedSession, authenticate } from '../features/auth/service.ts';
+import {
+  type AuthDeps,
+  type Authenticated,
+  type IssuedSession,
+  authenticate,
+} from '../features/auth/service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -47,9 +47,17 @@ export function registerErrorHandler(app: FastifyInstance): void {
 }
 
 /** Errors Fastify raises before routing (a malformed or over-long URL) get the same `{error}` body. */
-export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrors(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   const status = error.statusCode ?? 400;
   const message =
-    status >= 500 ? INTERNAL_ERROR : status === 414 ? 'That address is too long.' : 'That address is not valid.';
+    status >= 500
+      ? INTERNAL_ERROR
+      : status === 414
+        ? 'That address is too long.'
+        : 'That address is not valid.';
   void reply.status(status).send({ error: message });
 }

@@ -20,8 +20,18 @@ export interface SocketData {
   present: boolean;
 }
 
-export type OrbitServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-type OrbitSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type OrbitServer = Server<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  Record<string, never>,
+  SocketData
+>;
+type OrbitSocket = Socket<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  Record<string, never>,
+  SocketData
+>;
 
 export interface Realtime {
   io: OrbitServer;
@@ -60,7 +70,10 @@ const MAX_ROOMS_PER_SOCKET = 64;
 
 /** A short id read off a client's payload, or null when it is missing or malformed. */
 function idIn(payload: unknown, key: string): string | null {
-  const value = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>)[key] : undefined;
+  const value =
+    typeof payload === 'object' && payload !== null
+      ? (payload as Record<string, unknown>)[key]
+      : undefined;
   return typeof value === 'string' && value.length > 0 && value.length <= 100 ? value : null;
 }
 const sessionRoom = (sessionId: string) => `session:${sessionId}`;
@@ -116,7 +129,8 @@ export async function registerRealtime(
     );
   });
 
-  const isOnline = async (userId: string) => (await io.in(presenceRoom(userId)).fetchSockets()).length > 0;
+  const isOnline = async (userId: string) =>
+    (await io.in(presenceRoom(userId)).fetchSockets()).length > 0;
 
   /**
    * isOnline for presence bookkeeping inside socket handlers: with the Redis adapter the lookup asks
@@ -169,14 +183,20 @@ export async function registerRealtime(
     });
 
     // Anyone signed in may watch a gallery or an image; a socket watches a bounded number of rooms.
-    const watch = (room: string | null, ack: unknown, online?: () => Promise<boolean | undefined>) => {
+    const watch = (
+      room: string | null,
+      ack: unknown,
+      online?: () => Promise<boolean | undefined>,
+    ) => {
       if (!room) return reply(ack, { ok: false, error: 'Name the gallery or image to watch.' });
       if (socket.rooms.size >= MAX_ROOMS_PER_SOCKET && !socket.rooms.has(room)) {
         return reply(ack, { ok: false, error: 'Watching too many galleries at once.' });
       }
       void socket.join(room);
       if (!online) return reply(ack, { ok: true });
-      void online().then((value) => reply(ack, value === undefined ? { ok: true } : { ok: true, online: value }));
+      void online().then((value) =>
+        reply(ack, value === undefined ? { ok: true } : { ok: true, online: value }),
+      );
     };
     socket.on('gallery:join', (payload, ack) => {
       const ownerId = idIn(payload, 'ownerId');
@@ -185,12 +205,16 @@ export async function registerRealtime(
     socket.on('image:join', (payload, ack) => {
       const imageId = idIn(payload, 'imageId');
       const ownerOf = options.imageOwner;
-      watch(imageId && imageRoom(imageId), ack, imageId && ownerOf
-        ? async () => {
-            const owner = await ownerOf(imageId).catch(() => undefined);
-            return owner ? lookup(owner) : undefined;
-          }
-        : undefined);
+      watch(
+        imageId && imageRoom(imageId),
+        ack,
+        imageId && ownerOf
+          ? async () => {
+              const owner = await ownerOf(imageId).catch(() => undefined);
+              return owner ? lookup(owner) : undefined;
+            }
+          : undefined,
+      );
     });
     socket.on('gallery:leave', (payload, ack) => {
       const ownerId = idIn(payload, 'ownerId');
@@ -222,15 +246,21 @@ export async function registerRealtime(
       io.to([userRoom(payload.fromUserId), userRoom(payload.toUserId)]).emit(event, payload);
     },
     notificationEvents: {
-      created: (recipientId, notification) => io.to(userRoom(recipientId)).emit('notification:new', notification),
-      changed: (recipientId, change) => io.to(userRoom(recipientId)).emit('notification:changed', change),
+      created: (recipientId, notification) =>
+        io.to(userRoom(recipientId)).emit('notification:new', notification),
+      changed: (recipientId, change) =>
+        io.to(userRoom(recipientId)).emit('notification:changed', change),
     },
     galleryEvents: {
       created: (image) => io.to(galleryRoom(image.owner._id)).emit('gallery:image:created', image),
       updated: (image) =>
-        io.to([galleryRoom(image.owner._id), imageRoom(image._id)]).emit('gallery:image:updated', image),
+        io
+          .to([galleryRoom(image.owner._id), imageRoom(image._id)])
+          .emit('gallery:image:updated', image),
       deleted: (payload) =>
-        io.to([galleryRoom(payload.ownerId), imageRoom(payload._id)]).emit('gallery:image:deleted', payload),
+        io
+          .to([galleryRoom(payload.ownerId), imageRoom(payload._id)])
+          .emit('gallery:image:deleted', payload),
     },
     isOnline,
   };

@@ -9,7 +9,11 @@ export function ownOrigin(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
-export function isAllowedOrigin(origin: string, request: FastifyRequest, allowed: readonly string[]): boolean {
+export function isAllowedOrigin(
+  origin: string,
+  request: FastifyRequest,
+  allowed: readonly string[],
+): boolean {
   return origin === ownOrigin(request) || allowed.includes(origin);
 }
 
@@ -38,7 +42,11 @@ export function isApiRoute(request: FastifyRequest): boolean {
  * rides on the session cookie must name an allowed origin. Bearer-token calls carry no ambient
  * credential, so they need no origin.
  */
-export function registerOriginCheck(app: FastifyInstance, allowed: readonly string[], cookieName: string) {
+export function registerOriginCheck(
+  app: FastifyInstance,
+  allowed: readonly string[],
+  cookieName: string,
+) {
   const refused = (request: FastifyRequest): boolean => {
     if (!UNSAFE.has(request.method) || !isApiRoute(request)) return false;
     const origin = originOf(request);

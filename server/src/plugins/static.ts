@@ -37,7 +37,10 @@ export async function registerApp(app: FastifyInstance, staticDir: string): Prom
     index: false,
     setHeaders: (res, filePath) => {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
-      res.header('Cache-Control', hashed ? `public, max-age=${YEAR_SECONDS}, immutable` : 'no-cache');
+      res.header(
+        'Cache-Control',
+        hashed ? `public, max-age=${YEAR_SECONDS}, immutable` : 'no-cache',
+      );
     },
   });
   app.get('/', (_request, reply) => sendIndex(reply));

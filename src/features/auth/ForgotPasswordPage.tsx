@@ -12,7 +12,8 @@ export const RESET_DONE = 'Password reset. Please log in.';
 
 function errorText(error: unknown): string {
   if (error instanceof HttpError && error.serverMessage) return error.serverMessage;
-  if (error instanceof HttpError && error.status > 0) return `Something went wrong (${error.status}). Try again.`;
+  if (error instanceof HttpError && error.status > 0)
+    return `Something went wrong (${error.status}). Try again.`;
   return 'Could not reach Orbit. Check your connection and try again.';
 }
 
@@ -57,7 +58,10 @@ export function ForgotPasswordPage() {
     setError(null);
     try {
       await authApi.resetPassword({ identifier: identifier.trim(), answer, newPassword: password });
-      void navigate('/landing', { replace: true, state: { notice: RESET_DONE } satisfies NoticeState });
+      void navigate('/landing', {
+        replace: true,
+        state: { notice: RESET_DONE } satisfies NoticeState,
+      });
     } catch (caught) {
       setError(errorText(caught));
       setBusy(false);
@@ -92,7 +96,12 @@ export function ForgotPasswordPage() {
               <span className="label">Security question</span>
               <strong>{question}</strong>
             </p>
-            <Field label="Answer" autoComplete="off" value={answer} onChange={(event) => setAnswer(event.target.value)} />
+            <Field
+              label="Answer"
+              autoComplete="off"
+              value={answer}
+              onChange={(event) => setAnswer(event.target.value)}
+            />
             <PasswordField
               label="New password"
               autoComplete="new-password"

@@ -8,7 +8,8 @@ import { useSession } from './store.ts';
 
 /** Where to go after signing in: the page the guard carried along, else the member's profile. */
 export function afterLoginPath(from: string | undefined, username: string): string {
-  if (from && from.startsWith('/') && !from.startsWith('//') && !/^\/(landing|signup)\b/.test(from)) return from;
+  if (from && from.startsWith('/') && !from.startsWith('//') && !/^\/(landing|signup)\b/.test(from))
+    return from;
   return username ? `/profile/${encodeURIComponent(username)}` : '/spacehub';
 }
 
@@ -42,7 +43,12 @@ export function LoginForm() {
   };
 
   return (
-    <form className="login-form" onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Log in">
+    <form
+      className="login-form"
+      onSubmit={(event) => void onSubmit(event)}
+      noValidate
+      aria-label="Log in"
+    >
       <Field
         label="Username or email"
         name="identifier"
@@ -59,7 +65,11 @@ export function LoginForm() {
       />
       <div className="login-row">
         <label className="checkbox">
-          <input type="checkbox" checked={remember} onChange={(event) => setRemember(event.target.checked)} />
+          <input
+            type="checkbox"
+            checked={remember}
+            onChange={(event) => setRemember(event.target.checked)}
+          />
           Remember me
         </label>
         <Link to="/forgot-password">Forgot password?</Link>

@@ -34,7 +34,11 @@ export function SignupPage() {
   const availability = useUsernameAvailability(values.username);
   const formRef = useRef<HTMLFormElement>(null);
   const focusField = (field: string) =>
-    formRef.current?.querySelector<HTMLElement>(`[data-field="${field}"] input, [data-field="${field}"] textarea`)?.focus();
+    formRef.current
+      ?.querySelector<HTMLElement>(
+        `[data-field="${field}"] input, [data-field="${field}"] textarea`,
+      )
+      ?.focus();
 
   if (status === 'signedIn' && !creating) return <Navigate to="/spacehub" replace />;
 
@@ -56,7 +60,9 @@ export function SignupPage() {
     setCreating(true);
     try {
       const user = await signup(toFormData(values, profilePic, false), false);
-      void navigate(user.username ? `/profile/${encodeURIComponent(user.username)}` : '/profile', { replace: true });
+      void navigate(user.username ? `/profile/${encodeURIComponent(user.username)}` : '/profile', {
+        replace: true,
+      });
     } catch (caught) {
       setFormError(signupErrorText(caught));
       setCreating(false);
@@ -83,14 +89,21 @@ export function SignupPage() {
             </a>
           ))}
         </nav>
-        <form ref={formRef} className="signup-form" onSubmit={(event) => void onSubmit(event)} noValidate>
+        <form
+          ref={formRef}
+          className="signup-form"
+          onSubmit={(event) => void onSubmit(event)}
+          noValidate
+        >
           <SignupSections
             values={values}
             errors={errors}
             availability={availability}
             profilePic={profilePic}
             onChange={update}
-            onToggleInterest={(interest) => update('interests', toggleInterest(values.interests, interest))}
+            onToggleInterest={(interest) =>
+              update('interests', toggleInterest(values.interests, interest))
+            }
             onProfilePic={(file) => {
               setProfilePic(file);
               setErrors((current) => ({ ...current, profilePic: undefined }));

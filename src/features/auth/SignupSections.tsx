@@ -21,12 +21,23 @@ const AVAILABILITY_TEXT: Record<Availability, string> = {
   unavailable: 'Not available',
 };
 
-function ProfilePicInput({ file, error, onPick }: { file: File | null; error?: string | undefined; onPick: (file: File | null) => void }) {
+function ProfilePicInput({
+  file,
+  error,
+  onPick,
+}: {
+  file: File | null;
+  error?: string | undefined;
+  onPick: (file: File | null) => void;
+}) {
   const id = useId();
   const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
-  useEffect(() => () => {
-    if (preview) URL.revokeObjectURL(preview);
-  }, [preview]);
+  useEffect(
+    () => () => {
+      if (preview) URL.revokeObjectURL(preview);
+    },
+    [preview],
+  );
   return (
     <div className="field" data-field="profilePic">
       <label htmlFor={id}>Profile image</label>
@@ -50,7 +61,15 @@ function ProfilePicInput({ file, error, onPick }: { file: File | null; error?: s
   );
 }
 
-export function SignupSections({ values, errors, availability, profilePic, onChange, onToggleInterest, onProfilePic }: SectionsProps) {
+export function SignupSections({
+  values,
+  errors,
+  availability,
+  profilePic,
+  onChange,
+  onToggleInterest,
+  onProfilePic,
+}: SectionsProps) {
   const quoteId = useId();
   const text = (key: keyof SignupValues) => ({
     value: values[key] as string,
@@ -67,7 +86,11 @@ export function SignupSections({ values, errors, availability, profilePic, onCha
             {...text('username')}
             error={errors.username}
             after={
-              <span className={`availability ${availability}`} aria-live="polite" data-testid="username-availability">
+              <span
+                className={`availability ${availability}`}
+                aria-live="polite"
+                data-testid="username-availability"
+              >
                 {AVAILABILITY_TEXT[availability]}
               </span>
             }
@@ -75,17 +98,39 @@ export function SignupSections({ values, errors, availability, profilePic, onCha
         </div>
         <div className="field-pair">
           <div data-field="firstName">
-            <Field label="First name" autoComplete="given-name" {...text('firstName')} error={errors.firstName} />
+            <Field
+              label="First name"
+              autoComplete="given-name"
+              {...text('firstName')}
+              error={errors.firstName}
+            />
           </div>
           <div data-field="lastName">
-            <Field label="Last name" autoComplete="family-name" {...text('lastName')} error={errors.lastName} />
+            <Field
+              label="Last name"
+              autoComplete="family-name"
+              {...text('lastName')}
+              error={errors.lastName}
+            />
           </div>
         </div>
         <div data-field="email">
-          <Field label="Email" type="email" autoComplete="email" {...text('email')} error={errors.email} />
+          <Field
+            label="Email"
+            type="email"
+            autoComplete="email"
+            {...text('email')}
+            error={errors.email}
+          />
         </div>
         <div data-field="birthday">
-          <Field label="Birthday" type="date" autoComplete="bday" {...text('birthday')} error={errors.birthday} />
+          <Field
+            label="Birthday"
+            type="date"
+            autoComplete="bday"
+            {...text('birthday')}
+            error={errors.birthday}
+          />
         </div>
       </section>
 
@@ -109,10 +154,19 @@ export function SignupSections({ values, errors, availability, profilePic, onCha
           />
         </div>
         <div data-field="securityQuestion">
-          <Field label="Security question" {...text('securityQuestion')} error={errors.securityQuestion} />
+          <Field
+            label="Security question"
+            {...text('securityQuestion')}
+            error={errors.securityQuestion}
+          />
         </div>
         <div data-field="securityAnswer">
-          <Field label="Security answer" autoComplete="off" {...text('securityAnswer')} error={errors.securityAnswer} />
+          <Field
+            label="Security answer"
+            autoComplete="off"
+            {...text('securityAnswer')}
+            error={errors.securityAnswer}
+          />
         </div>
       </section>
 
@@ -120,7 +174,11 @@ export function SignupSections({ values, errors, availability, profilePic, onCha
         <h2 id="profile-title">Profile</h2>
         <ProfilePicInput file={profilePic} error={errors.profilePic} onPick={onProfilePic} />
         <div data-field="interests">
-          <InterestPicker choices={SIGNUP_INTERESTS} selected={values.interests} onToggle={onToggleInterest} />
+          <InterestPicker
+            choices={SIGNUP_INTERESTS}
+            selected={values.interests}
+            onToggle={onToggleInterest}
+          />
           {errors.interests && <p className="field-error">{errors.interests}</p>}
         </div>
         <div className="field" data-field="favoriteQuote">

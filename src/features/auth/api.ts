@@ -13,11 +13,15 @@ export const authApi = {
   logout: () => http.post<unknown>('/api/auth/logout'),
   signup: (form: FormData) => http.postForm<AuthBody>('/api/auth/signup', form),
   checkUsername: (username: string, signal?: AbortSignal) =>
-    http.get<CheckUsernameResponse>(`/api/check-username?username=${encodeURIComponent(username)}`, {
-      ...(signal ? { signal } : {}),
-    }),
+    http.get<CheckUsernameResponse>(
+      `/api/check-username?username=${encodeURIComponent(username)}`,
+      {
+        ...(signal ? { signal } : {}),
+      },
+    ),
   securityQuestion: (identifier: string) =>
     http.post<{ question: string }>('/api/auth/forgot-password/question', { identifier }),
-  resetPassword: (body: ForgotResetBody) => http.post<unknown>('/api/auth/forgot-password/reset', body),
+  resetPassword: (body: ForgotResetBody) =>
+    http.post<unknown>('/api/auth/forgot-password/reset', body),
   saveTheme: (theme: Theme) => http.put<unknown>('/api/users/theme', { theme }),
 };

@@ -22,12 +22,14 @@ describe('the signup form', () => {
       profilePic: 'Profile image required',
     }));
   it('says Does not match for a different confirmation', () =>
-    expect(validateSignup({ ...filled, confirmPassword: 'other' }, true, 'available', today).confirmPassword).toBe(
-      'Does not match',
-    ));
+    expect(
+      validateSignup({ ...filled, confirmPassword: 'other' }, true, 'available', today)
+        .confirmPassword,
+    ).toBe('Does not match'));
   it('says Not available when the check said so', () =>
     expect(validateSignup(filled, true, 'unavailable', today).username).toBe('Not available'));
-  it('passes a complete form', () => expect(validateSignup(filled, true, 'available', today)).toEqual({}));
+  it('passes a complete form', () =>
+    expect(validateSignup(filled, true, 'available', today)).toEqual({}));
 });
 
 describe('choosing interests', () => {

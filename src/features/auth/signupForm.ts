@@ -43,10 +43,13 @@ export function validateSignup(
   today: Date = new Date(),
 ): SignupErrors {
   const errors: SignupErrors = {};
-  for (const [field, message] of signupErrors({ ...values, hasProfilePic }, today)) errors[field] ??= message;
-  if (!errors.username && availability === 'unavailable') errors.username = MESSAGES.usernameNotAvailable;
+  for (const [field, message] of signupErrors({ ...values, hasProfilePic }, today))
+    errors[field] ??= message;
+  if (!errors.username && availability === 'unavailable')
+    errors.username = MESSAGES.usernameNotAvailable;
   if (!values.confirmPassword) errors.confirmPassword = MESSAGES.confirmRequired;
-  else if (values.confirmPassword !== values.password) errors.confirmPassword = MESSAGES.confirmMismatch;
+  else if (values.confirmPassword !== values.password)
+    errors.confirmPassword = MESSAGES.confirmMismatch;
   return errors;
 }
 
@@ -58,8 +61,19 @@ export function toggleInterest(current: readonly string[], interest: string): st
 
 /** Field order on the page, so the first error can take focus. */
 export const FIELD_ORDER: readonly SignupFormField[] = [
-  'username', 'firstName', 'lastName', 'email', 'birthday', 'password', 'confirmPassword',
-  'securityQuestion', 'securityAnswer', 'profilePic', 'interests', 'favoriteQuote', 'referral',
+  'username',
+  'firstName',
+  'lastName',
+  'email',
+  'birthday',
+  'password',
+  'confirmPassword',
+  'securityQuestion',
+  'securityAnswer',
+  'profilePic',
+  'interests',
+  'favoriteQuote',
+  'referral',
 ];
 
 export function toFormData(values: SignupValues, profilePic: File, remember: boolean): FormData {

@@ -49,7 +49,8 @@ export const useSession = create<SessionState>()((set, get) => ({
       if (error instanceof HttpError && error.status === 0) {
         set({ ...signedOut, error: AUTH_UNREACHABLE });
       } else {
-        if (!(error instanceof HttpError && error.status === 401)) console.warn('Auth check failed', error);
+        if (!(error instanceof HttpError && error.status === 401))
+          console.warn('Auth check failed', error);
         set({ ...signedOut, error: null });
       }
     }

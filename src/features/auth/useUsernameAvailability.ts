@@ -15,7 +15,8 @@ export function useUsernameAvailability(username: string): Availability {
     const controller = new AbortController();
     const timer = setTimeout(() => {
       authApi.checkUsername(name, controller.signal).then(
-        ({ available }) => setResult({ name, availability: available ? 'available' : 'unavailable' }),
+        ({ available }) =>
+          setResult({ name, availability: available ? 'available' : 'unavailable' }),
         () => {
           if (!controller.signal.aborted) setResult({ name, availability: 'unknown' });
         },

@@ -41,13 +41,21 @@ export function unwrapUser(body: unknown): Loose | null {
   if (!isObject(body)) return null;
   const data = isObject(body.data) ? body.data : undefined;
   for (const candidate of [body.user, body.profile, data?.user, data?.profile, data, body]) {
-    if (isObject(candidate) && (candidate._id !== undefined || candidate.id !== undefined)) return candidate;
+    if (isObject(candidate) && (candidate._id !== undefined || candidate.id !== undefined))
+      return candidate;
   }
   return null;
 }
 
 const IMAGE_KEYS = [
-  'profileImageUrl', 'profilePic', 'profileImage', 'profileImg', 'avatarUrl', 'avatar', 'photoUrl', 'picture',
+  'profileImageUrl',
+  'profilePic',
+  'profileImage',
+  'profileImg',
+  'avatarUrl',
+  'avatar',
+  'photoUrl',
+  'picture',
 ] as const;
 
 export function imageOf(source: Loose): string {
@@ -74,12 +82,17 @@ export function normaliseUser(body: unknown): CurrentUser | null {
   const interests = Array.isArray(raw.interests)
     ? raw.interests.filter((item): item is string => typeof item === 'string')
     : typeof raw.interests === 'string'
-      ? raw.interests.split(',').map((item) => item.trim()).filter(Boolean)
+      ? raw.interests
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean)
       : [];
   return {
     id,
     username: firstString(raw, ['username', 'userName', 'name', 'handle']),
-    fullName: firstString(raw, ['fullName', 'displayName']) || [firstName, lastName].filter(Boolean).join(' '),
+    fullName:
+      firstString(raw, ['fullName', 'displayName']) ||
+      [firstName, lastName].filter(Boolean).join(' '),
     firstName,
     lastName,
     email: firstString(raw, ['email']),

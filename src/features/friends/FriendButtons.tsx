@@ -26,7 +26,9 @@ export function FriendButtons({ userId, username }: { userId: string; username: 
   const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
-    fetchStatus(userId).catch((error: unknown) => console.warn('Could not load friend status', error));
+    fetchStatus(userId).catch((error: unknown) =>
+      console.warn('Could not load friend status', error),
+    );
   }, [fetchStatus, userId]);
 
   const run = async (action: FriendAction) => {
@@ -39,7 +41,12 @@ export function FriendButtons({ userId, username }: { userId: string; username: 
   switch (status ?? 'loading') {
     case 'none':
       buttons = (
-        <button type="button" className="button primary" disabled={busy} onClick={() => void run('request')}>
+        <button
+          type="button"
+          className="button primary"
+          disabled={busy}
+          onClick={() => void run('request')}
+        >
           Add
         </button>
       );
@@ -47,10 +54,20 @@ export function FriendButtons({ userId, username }: { userId: string; username: 
     case 'incoming':
       buttons = (
         <>
-          <button type="button" className="button primary" disabled={busy} onClick={() => void run('accept')}>
+          <button
+            type="button"
+            className="button primary"
+            disabled={busy}
+            onClick={() => void run('accept')}
+          >
             Accept
           </button>
-          <button type="button" className="button" disabled={busy} onClick={() => void run('decline')}>
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => void run('decline')}
+          >
             Decline
           </button>
         </>
@@ -65,7 +82,12 @@ export function FriendButtons({ userId, username }: { userId: string; username: 
       break;
     case 'friends':
       buttons = (
-        <button type="button" className="button" disabled={busy} onClick={() => setConfirming(true)}>
+        <button
+          type="button"
+          className="button"
+          disabled={busy}
+          onClick={() => setConfirming(true)}
+        >
           Unfriend
         </button>
       );

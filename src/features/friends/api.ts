@@ -1,4 +1,9 @@
-import type { FriendCounts, FriendListItem, FriendStatus, SearchResult } from '../../contracts/friends.ts';
+import type {
+  FriendCounts,
+  FriendListItem,
+  FriendStatus,
+  SearchResult,
+} from '../../contracts/friends.ts';
 import { normaliseFriendStatus } from '../../contracts/friends.ts';
 import { http } from '../../lib/http.ts';
 
@@ -27,7 +32,9 @@ export function readList<T>(body: unknown, ...keys: string[]): T[] {
 
 async function statusOf(promise: Promise<unknown>): Promise<FriendStatus> {
   const body = await promise;
-  return normaliseFriendStatus(body && typeof body === 'object' ? (body as { status?: unknown }).status : body);
+  return normaliseFriendStatus(
+    body && typeof body === 'object' ? (body as { status?: unknown }).status : body,
+  );
 }
 
 export const friendsApi = {
@@ -45,7 +52,9 @@ export const friendsApi = {
   outgoing: async () => readList<FriendListItem>(await http.get('/api/users/friends/outgoing')),
   list: async (username?: string) =>
     readList<FriendListItem>(
-      await http.get(`/api/users/friends/list${username ? `?username=${encodeURIComponent(username)}` : ''}`),
+      await http.get(
+        `/api/users/friends/list${username ? `?username=${encodeURIComponent(username)}` : ''}`,
+      ),
     ),
   search: async (q: string, signal: AbortSignal) =>
     readList<SearchResult>(

@@ -72,7 +72,8 @@ describe('the friends store', () => {
     useFriends.getState().applyRemote('u2', 'none');
     await vi.advanceTimersByTimeAsync(2_400);
     expect(statusOf('u2')).toBe('friends');
-    const asked = () => fetchMock.mock.calls.filter(([url]) => url.includes('/status?userId=u2')).length;
+    const asked = () =>
+      fetchMock.mock.calls.filter(([url]) => url.includes('/status?userId=u2')).length;
     expect(asked()).toBe(0);
     await vi.advanceTimersByTimeAsync(200);
     expect(asked()).toBe(1);
@@ -87,7 +88,9 @@ describe('the friends store', () => {
   });
 
   it('serves a status from the cache for 30 s, then asks again', async () => {
-    fetchMock.mockResolvedValueOnce(json({ status: 'friend' })).mockResolvedValueOnce(json({ status: 'none' }));
+    fetchMock
+      .mockResolvedValueOnce(json({ status: 'friend' }))
+      .mockResolvedValueOnce(json({ status: 'none' }));
     await expect(useFriends.getState().fetchStatus('u2')).resolves.toBe('friends');
     vi.advanceTimersByTime(29_999);
     await expect(useFriends.getState().fetchStatus('u2')).resolves.toBe('friends');
@@ -124,7 +127,9 @@ describe('the friends store', () => {
     expect(fetchMock).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
     expect(fetchMock).toHaveBeenCalledTimes(1);
-    await vi.waitFor(() => expect(useFriends.getState().counts).toEqual({ incoming: 2, outgoing: 0, friends: 5 }));
+    await vi.waitFor(() =>
+      expect(useFriends.getState().counts).toEqual({ incoming: 2, outgoing: 0, friends: 5 }),
+    );
   });
 });
 

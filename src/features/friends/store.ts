@@ -7,7 +7,11 @@ import {
   OPTIMISTIC_GUARD_MS,
   WINDOW_EVENTS,
 } from '../../contracts/constants.ts';
-import { FRIEND_STATUS_RANK, type FriendCounts, type FriendStatus } from '../../contracts/friends.ts';
+import {
+  FRIEND_STATUS_RANK,
+  type FriendCounts,
+  type FriendStatus,
+} from '../../contracts/friends.ts';
 import type { FriendEvent, FriendEventPayload } from '../../contracts/realtime.ts';
 import { openChannel } from '../../lib/crossTab.ts';
 import { type FriendAction, friendsApi } from './api.ts';
@@ -71,7 +75,8 @@ export const useFriends = create<FriendsState>()((set, get) => ({
 
   async fetchStatus(userId, options = {}) {
     const known = get().statuses[userId];
-    if (!options.force && known && Date.now() - known.fetchedAt < FRIEND_STATUS_CACHE_MS) return known.status;
+    if (!options.force && known && Date.now() - known.fetchedAt < FRIEND_STATUS_CACHE_MS)
+      return known.status;
     const running = inFlight.get(userId);
     if (running) return running;
     const request = friendsApi
@@ -94,12 +99,17 @@ export const useFriends = create<FriendsState>()((set, get) => ({
     const previous = get().statuses[userId];
     set((state) => ({
       busy: { ...state.busy, [userId]: true },
-      statuses: { ...state.statuses, [userId]: { status: OPTIMISTIC[action], fetchedAt: Date.now() } },
+      statuses: {
+        ...state.statuses,
+        [userId]: { status: OPTIMISTIC[action], fetchedAt: Date.now() },
+      },
       guardUntil: { ...state.guardUntil, [userId]: Date.now() + OPTIMISTIC_GUARD_MS },
     }));
     try {
       const status = await friendsApi.act(action, userId, username);
-      set((state) => ({ statuses: { ...state.statuses, [userId]: { status, fetchedAt: Date.now() } } }));
+      set((state) => ({
+        statuses: { ...state.statuses, [userId]: { status, fetchedAt: Date.now() } },
+      }));
       announce({ type: CHANGE_OF[action], userId });
       scheduleCounts();
       return true;
@@ -125,10 +135,18 @@ export const useFriends = create<FriendsState>()((set, get) => ({
     const guardLeft = (get().guardUntil[userId] ?? 0) - Date.now();
     if (current && guardLeft > 0 && FRIEND_STATUS_RANK[status] < FRIEND_STATUS_RANK[current]) {
       // Ignored for now, not forgotten: once the guard ends, the server says which one holds.
-      setTimeout(() => void get().fetchStatus(userId, { force: true }).catch(() => undefined), guardLeft + 50);
+      setTimeout(
+        () =>
+          void get()
+            .fetchStatus(userId, { force: true })
+            .catch(() => undefined),
+        guardLeft + 50,
+      );
       return;
     }
-    set((state) => ({ statuses: { ...state.statuses, [userId]: { status, fetchedAt: Date.now() } } }));
+    set((state) => ({
+      statuses: { ...state.statuses, [userId]: { status, fetchedAt: Date.now() } },
+    }));
   },
 
   async refreshCounts() {
@@ -149,11 +167,18 @@ export const useFriends = create<FriendsState>()((set, get) => ({
 /** Counts follow events after a short pause, so a burst costs one call (SPEC §4.2). */
 export function scheduleCounts() {
   clearTimeout(countsTimer);
-  countsTimer = setTimeout(() => void useFriends.getState().refreshCounts(), COUNTS_REFRESH_DEBOUNCE_MS);
+  countsTimer = setTimeout(
+    () => void useFriends.getState().refreshCounts(),
+    COUNTS_REFRESH_DEBOUNCE_MS,
+  );
 }
 
 /** The status a friend event leaves, seen by `meId`. */
-export function statusAfterEvent(event: FriendEvent, payload: FriendEventPayload, meId: string): FriendStatus {
+export function statusAfterEvent(
+  event: FriendEvent,
+  payload: FriendEventPayload,
+  meId: string,
+): FriendStatus {
   switch (event) {
     case 'friend:request:created':
       return payload.fromUserId === meId ? 'pending' : 'incoming';
@@ -167,7 +192,10 @@ export function statusAfterEvent(event: FriendEvent, payload: FriendEventPayload
 }
 
 /** The other member of an event, from `meId`'s side; payloads may also carry a pair (a, b). */
-export function otherMember(payload: FriendEventPayload & { a?: string; b?: string }, meId: string): string | null {
+export function otherMember(
+  payload: FriendEventPayload & { a?: string; b?: string },
+  meId: string,
+): string | null {
   const from = payload.fromUserId ?? payload.a;
   const to = payload.toUserId ?? payload.b;
   if (from === meId) return to ?? null;
@@ -193,7 +221,10 @@ export function receiveFriendChange(data: unknown) {
   if (!change || typeof change.userId !== 'string') return;
   const { userId } = change;
   setTimeout(() => {
-    void useFriends.getState().fetchStatus(userId, { force: true }).catch(() => undefined);
+    void useFriends
+      .getState()
+      .fetchStatus(userId, { force: true })
+      .catch(() => undefined);
     scheduleCounts();
   }, CROSS_TAB_REFETCH_MS);
 }

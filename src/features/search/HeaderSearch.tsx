@@ -17,7 +17,13 @@ export function moveHighlight(current: number, count: number, step: 1 | -1): num
   return (current + step + count) % count;
 }
 
-function ResultRow({ row, meId, highlighted, id, onChoose }: {
+function ResultRow({
+  row,
+  meId,
+  highlighted,
+  id,
+  onChoose,
+}: {
   row: SearchResult;
   meId: string | undefined;
   highlighted: boolean;
@@ -27,7 +33,11 @@ function ResultRow({ row, meId, highlighted, id, onChoose }: {
   const known = useFriends((state) => state.statuses[row._id]?.status);
   const status = row._id === meId ? 'self' : (known ?? rowStatus(row, meId));
   return (
-    <li id={id} className={`search-row${highlighted ? ' highlighted' : ''}`} aria-current={highlighted || undefined}>
+    <li
+      id={id}
+      className={`search-row${highlighted ? ' highlighted' : ''}`}
+      aria-current={highlighted || undefined}
+    >
       <a
         className="search-row-member"
         href={`/profile/${encodeURIComponent(row.username)}`}
@@ -74,7 +84,9 @@ export function HeaderSearch() {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
       setOpen(true);
-      setHighlight((current) => moveHighlight(current, results.length, event.key === 'ArrowDown' ? 1 : -1));
+      setHighlight((current) =>
+        moveHighlight(current, results.length, event.key === 'ArrowDown' ? 1 : -1),
+      );
     } else if (event.key === 'Enter') {
       event.preventDefault();
       const row = results[highlight] ?? results[0];
@@ -110,13 +122,21 @@ export function HeaderSearch() {
       />
       {showPanel && (
         <div className="search-panel" id={listId}>
-          {state.phase === 'searching' && <p className="search-note" role="status">Searching…</p>}
+          {state.phase === 'searching' && (
+            <p className="search-note" role="status">
+              Searching…
+            </p>
+          )}
           {state.phase === 'error' && (
             <p className="search-note error" role="alert">
               {state.message}
             </p>
           )}
-          {state.phase === 'done' && results.length === 0 && <p className="search-note" role="status">No results.</p>}
+          {state.phase === 'done' && results.length === 0 && (
+            <p className="search-note" role="status">
+              No results.
+            </p>
+          )}
           {results.length > 0 && (
             <ul className="search-results" aria-label="Members found">
               {results.map((row, index) => (

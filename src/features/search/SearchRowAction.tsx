@@ -39,7 +39,12 @@ export function SearchRowAction({ userId, username, status }: Props) {
       break;
     case 'pending':
       control = (
-        <button type="button" className="button small" disabled={busy} onClick={() => void run('cancel')}>
+        <button
+          type="button"
+          className="button small"
+          disabled={busy}
+          onClick={() => void run('cancel')}
+        >
           {canceling ? 'Canceling…' : 'Cancel'}
         </button>
       );
@@ -47,10 +52,20 @@ export function SearchRowAction({ userId, username, status }: Props) {
     case 'incoming':
       control = (
         <>
-          <button type="button" className="button small primary" disabled={busy} onClick={() => void run('accept')}>
+          <button
+            type="button"
+            className="button small primary"
+            disabled={busy}
+            onClick={() => void run('accept')}
+          >
             Accept
           </button>
-          <button type="button" className="button small" disabled={busy} onClick={() => void run('decline')}>
+          <button
+            type="button"
+            className="button small"
+            disabled={busy}
+            onClick={() => void run('decline')}
+          >
             Decline
           </button>
         </>
@@ -58,7 +73,12 @@ export function SearchRowAction({ userId, username, status }: Props) {
       break;
     case 'none':
       control = (
-        <button type="button" className="button small primary" disabled={busy} onClick={() => void run('request')}>
+        <button
+          type="button"
+          className="button small primary"
+          disabled={busy}
+          onClick={() => void run('request')}
+        >
           Add Friend
         </button>
       );

@@ -13,7 +13,8 @@ describe('search keyboard', () => {
 describe('search row status', () => {
   const row = { _id: 'u2', id: 'u2', username: 'orion', fullName: '', profileImage: '' };
   const flags = { isFriend: false, requestPending: false, incomingPending: false };
-  it('is self for the member themself', () => expect(rowStatus({ ...row, ...flags }, 'u2')).toBe('self'));
+  it('is self for the member themself', () =>
+    expect(rowStatus({ ...row, ...flags }, 'u2')).toBe('self'));
   it('reads each flag', () => {
     expect(rowStatus({ ...row, ...flags, isFriend: true }, 'me')).toBe('friends');
     expect(rowStatus({ ...row, ...flags, requestPending: true }, 'me')).toBe('pending');

@@ -28,7 +28,10 @@ export function rowStatus(row: SearchResult, meId: string | undefined): FriendSt
  * and a newer search aborts the one in flight.
  */
 export function useMemberSearch(query: string, meId: string | undefined): SearchState {
-  const [state, setState] = useState<{ for: string; value: SearchState }>({ for: '', value: { phase: 'idle' } });
+  const [state, setState] = useState<{ for: string; value: SearchState }>({
+    for: '',
+    value: { phase: 'idle' },
+  });
   const text = query.trim();
   useEffect(() => {
     if (!text) return;
@@ -37,14 +40,23 @@ export function useMemberSearch(query: string, meId: string | undefined): Search
       setState({ for: text, value: { phase: 'searching' } });
       friendsApi.search(text, controller.signal).then(
         (results) => {
-          useFriends.getState().learn(
-            Object.fromEntries(results.filter((row) => row._id !== meId).map((row) => [row._id, rowStatus(row, meId)])),
-          );
+          useFriends
+            .getState()
+            .learn(
+              Object.fromEntries(
+                results
+                  .filter((row) => row._id !== meId)
+                  .map((row) => [row._id, rowStatus(row, meId)]),
+              ),
+            );
           setState({ for: text, value: { phase: 'done', results } });
         },
         (error: unknown) => {
           if (controller.signal.aborted) return;
-          const message = error instanceof HttpError && error.status === 401 ? SEARCH_UNAUTHORIZED : SEARCH_FAILED;
+          const message =
+            error instanceof HttpError && error.status === 401
+              ? SEARCH_UNAUTHORIZED
+              : SEARCH_FAILED;
           setState({ for: text, value: { phase: 'error', message } });
         },
       );

@@ -40,7 +40,9 @@ export const useTheme = create<ThemeState>()((set, get) => ({
     writeLocal(STORAGE_KEYS.lastTheme, theme);
     if (userId) {
       writeLocal(STORAGE_KEYS.themeFor(userId), theme);
-      authApi.saveTheme(theme).catch((error: unknown) => console.warn('Could not save theme', error));
+      authApi
+        .saveTheme(theme)
+        .catch((error: unknown) => console.warn('Could not save theme', error));
     }
   },
 

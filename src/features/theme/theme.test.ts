@@ -11,7 +11,8 @@ describe('theme load order', () => {
     expect(resolveTheme({ server: undefined, perUser: 'light', last: 'custom' })).toBe('light'));
   it('takes the last saved theme next', () =>
     expect(resolveTheme({ server: null, perUser: null, last: 'custom' })).toBe('custom'));
-  it('defaults to normal1', () => expect(resolveTheme({ server: null, perUser: null, last: null })).toBe('normal1'));
+  it('defaults to normal1', () =>
+    expect(resolveTheme({ server: null, perUser: null, last: null })).toBe('normal1'));
   it('falls back to normal1 for an unknown value', () =>
     expect(resolveTheme({ server: 'neon', perUser: 'light', last: null })).toBe('normal1'));
 });
@@ -22,7 +23,8 @@ describe('theme toggle', () => {
     expect(nextTheme('normal1')).toBe('dark');
     expect(nextTheme('dark')).toBe('light');
   });
-  it('starts the cycle again from a theme outside it', () => expect(nextTheme('normal2')).toBe('light'));
+  it('starts the cycle again from a theme outside it', () =>
+    expect(nextTheme('normal2')).toBe('light'));
 });
 
 describe('theme store', () => {
@@ -47,7 +49,10 @@ describe('theme store', () => {
   });
 
   it('only warns when the server cannot save', async () => {
-    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('offline'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('offline'))),
+    );
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     useTheme.getState().loadFor({ id: 'u1', theme: 'dark' });
     useTheme.getState().toggle();

@@ -23,20 +23,34 @@ export function findUserByUsername(db: Db, username: string): Promise<UserRow | 
     .executeTakeFirst();
 }
 
-export async function isUsernameTaken(db: Db, username: string, exceptUserId?: string): Promise<boolean> {
-  let query = db.selectFrom('users').select('id').where('username_key', '=', username.trim().toLowerCase());
+export async function isUsernameTaken(
+  db: Db,
+  username: string,
+  exceptUserId?: string,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('users')
+    .select('id')
+    .where('username_key', '=', username.trim().toLowerCase());
   if (exceptUserId) query = query.where('id', '!=', exceptUserId);
   return (await query.executeTakeFirst()) !== undefined;
 }
 
 export async function isEmailTaken(db: Db, email: string, exceptUserId?: string): Promise<boolean> {
-  let query = db.selectFrom('users').select('id').where('email_key', '=', email.trim().toLowerCase());
+  let query = db
+    .selectFrom('users')
+    .select('id')
+    .where('email_key', '=', email.trim().toLowerCase());
   if (exceptUserId) query = query.where('id', '!=', exceptUserId);
   return (await query.executeTakeFirst()) !== undefined;
 }
 
 export async function isReferralCodeTaken(db: Db, code: string): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').where('referral_code', '=', code).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('referral_code', '=', code)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -44,7 +58,11 @@ export async function insertUser(db: Db, row: NewUserRow): Promise<void> {
   await db.insertInto('users').values(row).execute();
 }
 
-export async function updateUser(db: Db, id: string, update: UserUpdate): Promise<UserRow | undefined> {
+export async function updateUser(
+  db: Db,
+  id: string,
+  update: UserUpdate,
+): Promise<UserRow | undefined> {
   await db.updateTable('users').set(update).where('id', '=', id).execute();
   return findUserById(db, id);
 }
@@ -75,7 +93,13 @@ export async function findLiveSession(
   if (!row) return undefined;
   const { s_id, s_remember, s_created_at, s_expires_at, ...user } = row;
   return {
-    session: { id: s_id, user_id: user.id, remember: s_remember, created_at: s_created_at, expires_at: s_expires_at },
+    session: {
+      id: s_id,
+      user_id: user.id,
+      remember: s_remember,
+      created_at: s_created_at,
+      expires_at: s_expires_at,
+    },
     user,
   };
 }
@@ -85,7 +109,11 @@ export async function deleteSession(db: Db, id: string): Promise<void> {
 }
 
 /** Removes every session of a member except one; answers the removed ids. */
-export async function deleteOtherSessions(db: Db, userId: string, keepId: string | null): Promise<string[]> {
+export async function deleteOtherSessions(
+  db: Db,
+  userId: string,
+  keepId: string | null,
+): Promise<string[]> {
   let query = db.deleteFrom('sessions').where('user_id', '=', userId);
   if (keepId) query = query.where('id', '!=', keepId);
   const rows = await query.returning('id').execute();

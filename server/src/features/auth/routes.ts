@@ -115,7 +115,12 @@ export function authRoutes(app: FastifyInstance, { deps, config }: AuthRouteOpti
   app.patch('/api/auth/password', async (request) => {
     const current = await request.member();
     const body = PasswordChangeBody.parse(request.body ?? {});
-    const revoked = await auth.changePassword(deps, current, body.currentPassword, body.newPassword);
+    const revoked = await auth.changePassword(
+      deps,
+      current,
+      body.currentPassword,
+      body.newPassword,
+    );
     app.realtime.disconnectSessions(revoked);
     return { ok: true };
   });

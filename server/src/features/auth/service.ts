@@ -60,10 +60,16 @@ function conflictFrom(error: Error): Error {
   return error;
 }
 
-export async function issueSession(deps: AuthDeps, userId: string, remember: boolean): Promise<IssuedSession> {
+export async function issueSession(
+  deps: AuthDeps,
+  userId: string,
+  remember: boolean,
+): Promise<IssuedSession> {
   const token = newToken();
   const now = clock(deps);
-  const expiresAt = new Date(now.getTime() + (remember ? deps.session.rememberMs : deps.session.ttlMs));
+  const expiresAt = new Date(
+    now.getTime() + (remember ? deps.session.rememberMs : deps.session.ttlMs),
+  );
   const sessionId = hashToken(token);
   await repo.insertSession(deps.db, {
     id: sessionId,
@@ -101,12 +107,15 @@ export async function signup(
 ): Promise<{ user: User; session: IssuedSession }> {
   const first = signupErrors({ ...input, hasProfilePic: profilePic !== undefined }, clock(deps))[0];
   if (first) throw new Invalid(first[1]);
-  if (await repo.isUsernameTaken(deps.db, input.username)) throw new Conflict(AUTH_MESSAGES.usernameTaken);
+  if (await repo.isUsernameTaken(deps.db, input.username))
+    throw new Conflict(AUTH_MESSAGES.usernameTaken);
   if (await repo.isEmailTaken(deps.db, input.email)) throw new Conflict(AUTH_MESSAGES.emailTaken);
 
   const [passwordHash, answerHash] = await Promise.all([
     hashSecret(input.password),
-    input.securityAnswer.trim() ? hashSecret(normaliseAnswer(input.securityAnswer)) : Promise.resolve(''),
+    input.securityAnswer.trim()
+      ? hashSecret(normaliseAnswer(input.securityAnswer))
+      : Promise.resolve(''),
   ]);
   // Stored last, so nothing before the insert can leave the file behind.
   const avatar = await storeAvatar(profilePic as Buffer, deps.uploadsDir);
@@ -118,26 +127,26 @@ export async function signup(
   try {
     welcome = await deps.db.transaction().execute(async (trx) => {
       await repo.insertUser(trx, {
-      id,
-      username: input.username.trim(),
-      username_key: input.username.trim().toLowerCase(),
-      email: input.email.trim(),
-      email_key: input.email.trim().toLowerCase(),
-      password_hash: passwordHash,
-      first_name: input.firstName.trim(),
-      last_name: input.lastName.trim(),
-      birthday: input.birthday.trim(),
-      profile_image: avatar,
-      interests: JSON.stringify(input.interests),
-      referral: input.referral.trim(),
-      referral_code: referralCode,
-      theme: DEFAULT_THEME,
-      favorite_quote: input.favoriteQuote.trim(),
-      security_question: input.securityQuestion.trim(),
-      security_answer_hash: answerHash,
-      ...searchKeys(input.username.trim(), input.firstName.trim(), input.lastName.trim()),
-      created_at: now,
-      updated_at: now,
+        id,
+        username: input.username.trim(),
+        username_key: input.username.trim().toLowerCase(),
+        email: input.email.trim(),
+        email_key: input.email.trim().toLowerCase(),
+        password_hash: passwordHash,
+        first_name: input.firstName.trim(),
+        last_name: input.lastName.trim(),
+        birthday: input.birthday.trim(),
+        profile_image: avatar,
+        interests: JSON.stringify(input.interests),
+        referral: input.referral.trim(),
+        referral_code: referralCode,
+        theme: DEFAULT_THEME,
+        favorite_quote: input.favoriteQuote.trim(),
+        security_question: input.securityQuestion.trim(),
+        security_answer_hash: answerHash,
+        ...searchKeys(input.username.trim(), input.firstName.trim(), input.lastName.trim()),
+        created_at: now,
+        updated_at: now,
       });
       return record(trx, drafts.welcome(id), now);
     });
@@ -164,7 +173,8 @@ export async function login(
     await verifyDecoy(password);
     throw new Unauthorized(AUTH_MESSAGES.badCredentials);
   }
-  if (!(await verifySecret(row.password_hash, password))) throw new Unauthorized(AUTH_MESSAGES.badCredentials);
+  if (!(await verifySecret(row.password_hash, password)))
+    throw new Unauthorized(AUTH_MESSAGES.badCredentials);
   return { user: userRowToUser(row), session: await issueSession(deps, row.id, remember) };
 }
 
@@ -216,14 +226,16 @@ export async function updateProfile(
   if (patch.username !== undefined) {
     const username = patch.username.trim();
     if (!isValidUsername(username)) throw new Invalid(MESSAGES.usernameRule);
-    if (await repo.isUsernameTaken(deps.db, username, user.id)) throw new Conflict(AUTH_MESSAGES.usernameTaken);
+    if (await repo.isUsernameTaken(deps.db, username, user.id))
+      throw new Conflict(AUTH_MESSAGES.usernameTaken);
     update.username = username;
     update.username_key = username.toLowerCase();
   }
   if (patch.email !== undefined) {
     const message = emailError(patch.email);
     if (message) throw new Invalid(message);
-    if (await repo.isEmailTaken(deps.db, patch.email, user.id)) throw new Conflict(AUTH_MESSAGES.emailTaken);
+    if (await repo.isEmailTaken(deps.db, patch.email, user.id))
+      throw new Conflict(AUTH_MESSAGES.emailTaken);
     update.email = patch.email.trim();
     update.email_key = patch.email.trim().toLowerCase();
   }
@@ -254,10 +266,18 @@ export async function updateProfile(
     update.interests = JSON.stringify(patch.interests);
   }
   if (patch.theme !== undefined) update.theme = patch.theme;
-  if (update.username !== undefined || update.first_name !== undefined || update.last_name !== undefined) {
+  if (
+    update.username !== undefined ||
+    update.first_name !== undefined ||
+    update.last_name !== undefined
+  ) {
     Object.assign(
       update,
-      searchKeys(update.username ?? user.username, update.first_name ?? user.first_name, update.last_name ?? user.last_name),
+      searchKeys(
+        update.username ?? user.username,
+        update.first_name ?? user.first_name,
+        update.last_name ?? user.last_name,
+      ),
     );
   }
 
@@ -311,7 +331,8 @@ export async function securityQuestionFor(deps: AuthDeps, identifier: string): P
   if (!identifier.trim()) throw new Invalid('Enter your username or email.');
   const row = await repo.findUserByIdentifier(deps.db, identifier);
   if (!row) throw new NotFound(AUTH_MESSAGES.noAccount);
-  if (!row.security_question || !row.security_answer_hash) throw new Invalid(AUTH_MESSAGES.noQuestion);
+  if (!row.security_question || !row.security_answer_hash)
+    throw new Invalid(AUTH_MESSAGES.noQuestion);
   return row.security_question;
 }
 

@@ -2,7 +2,11 @@ import type { Db } from '../../db/index.ts';
 import type { FriendshipRow, UserRow } from '../../db/schema.ts';
 
 export function findFriendship(db: Db, pairKey: string): Promise<FriendshipRow | undefined> {
-  return db.selectFrom('friendships').selectAll().where('pair_key', '=', pairKey).executeTakeFirst();
+  return db
+    .selectFrom('friendships')
+    .selectAll()
+    .where('pair_key', '=', pairKey)
+    .executeTakeFirst();
 }
 
 export function findFriendships(db: Db, pairKeys: readonly string[]): Promise<FriendshipRow[]> {
@@ -31,7 +35,12 @@ export async function insertRequest(
 }
 
 /** Turns a pending request sent by `requesterId` into a friendship; answers whether it did. */
-export async function acceptPending(db: Db, pairKey: string, requesterId: string, now: string): Promise<boolean> {
+export async function acceptPending(
+  db: Db,
+  pairKey: string,
+  requesterId: string,
+  now: string,
+): Promise<boolean> {
   const result = await db
     .updateTable('friendships')
     .set({ status: 'accepted', updated_at: now })
@@ -43,7 +52,11 @@ export async function acceptPending(db: Db, pairKey: string, requesterId: string
 }
 
 /** Deletes a pending request sent by `requesterId`; answers whether it did. */
-export async function deletePending(db: Db, pairKey: string, requesterId: string): Promise<boolean> {
+export async function deletePending(
+  db: Db,
+  pairKey: string,
+  requesterId: string,
+): Promise<boolean> {
   const result = await db
     .deleteFrom('friendships')
     .where('pair_key', '=', pairKey)
@@ -131,7 +144,15 @@ type Joined = UserRow & {
 };
 
 function split(row: Joined): FriendshipWithUser {
-  const { f_pair_key, f_requester_id, f_addressee_id, f_status, f_created_at, f_updated_at, ...user } = row;
+  const {
+    f_pair_key,
+    f_requester_id,
+    f_addressee_id,
+    f_status,
+    f_created_at,
+    f_updated_at,
+    ...user
+  } = row;
   return {
     friendship: {
       pair_key: f_pair_key,
@@ -147,7 +168,9 @@ function split(row: Joined): FriendshipWithUser {
 
 export async function countFriendships(db: Db, userId: string) {
   const count = (query: ReturnType<typeof base>) =>
-    query.select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow();
+    query
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .executeTakeFirstOrThrow();
   const base = () => db.selectFrom('friendships');
   const [incoming, outgoing, friends] = await Promise.all([
     count(base().where('addressee_id', '=', userId).where('status', '=', 'pending')),

@@ -1,5 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { FriendStatusQuery, FriendTargetBody, SearchQuery } from '../../../../src/contracts/friendsInput.ts';
+import {
+  FriendStatusQuery,
+  FriendTargetBody,
+  SearchQuery,
+} from '../../../../src/contracts/friendsInput.ts';
 import { z } from 'zod';
 import { searchMembers } from '../users/search.ts';
 import * as friends from './service.ts';
@@ -10,7 +14,10 @@ const targetOf = (body: TargetBody): friends.Target => ({
   username: body.username,
 });
 
-const ListQuery = z.object({ userId: z.string().max(100).optional(), username: z.string().max(100).optional() });
+const ListQuery = z.object({
+  userId: z.string().max(100).optional(),
+  username: z.string().max(100).optional(),
+});
 
 export function friendRoutes(app: FastifyInstance, { deps }: { deps: friends.FriendDeps }) {
   const action = (path: string, run: typeof friends.sendRequest) =>

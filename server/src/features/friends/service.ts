@@ -33,14 +33,20 @@ export interface FriendDeps {
 type AfterCommit = (() => Promise<void> | void)[];
 
 /** Runs a change of a pair and its notifications in one transaction, then tells everyone. */
-async function change<T>(deps: FriendDeps, work: (trx: Db, after: AfterCommit) => Promise<T>): Promise<T> {
+async function change<T>(
+  deps: FriendDeps,
+  work: (trx: Db, after: AfterCommit) => Promise<T>,
+): Promise<T> {
   const after: AfterCommit = [];
   const result = await deps.db.transaction().execute((trx) => work(trx, after));
   for (const announce of after) await announce();
   return result;
 }
 
-const notifyDeps = (deps: FriendDeps): NotificationDeps => ({ db: deps.db, events: deps.notifications });
+const notifyDeps = (deps: FriendDeps): NotificationDeps => ({
+  db: deps.db,
+  events: deps.notifications,
+});
 
 export const FRIEND_MESSAGES = {
   self: 'Cannot friend yourself',
@@ -61,7 +67,11 @@ export interface Target {
 const stamp = (deps: FriendDeps) => (deps.now ? deps.now() : new Date()).toISOString();
 
 /** The other member of a friend call, by id first, then username; never oneself. */
-export async function resolveTarget(deps: FriendDeps, me: UserRow, target: Target): Promise<UserRow> {
+export async function resolveTarget(
+  deps: FriendDeps,
+  me: UserRow,
+  target: Target,
+): Promise<UserRow> {
   const other = await resolveOwner(deps, target);
   if (other.id === me.id) throw new Invalid(FRIEND_MESSAGES.self);
   return other;
@@ -78,21 +88,40 @@ function emit(deps: FriendDeps, event: FriendEvent, from: string, to: string) {
   deps.publish(event, { fromUserId: from, toUserId: to, pairKey: pairKey(from, to) });
 }
 
-export async function getStatus(deps: FriendDeps, me: UserRow, target: Target): Promise<FriendStatus> {
+export async function getStatus(
+  deps: FriendDeps,
+  me: UserRow,
+  target: Target,
+): Promise<FriendStatus> {
   const other = await resolveOwner(deps, target);
   if (other.id === me.id) return 'self';
   return statusFor(me.id, await repo.findFriendship(deps.db, pairKey(me.id, other.id)));
 }
 
 /** Sends a request; a request to someone who already asked you accepts theirs. Repeats change nothing. */
-export async function sendRequest(deps: FriendDeps, me: UserRow, target: Target): Promise<FriendStatus> {
+export async function sendRequest(
+  deps: FriendDeps,
+  me: UserRow,
+  target: Target,
+): Promise<FriendStatus> {
   const other = await resolveTarget(deps, me, target);
   const key = pairKey(me.id, other.id);
   const now = stamp(deps);
   const sent = await change(deps, async (trx, after) => {
-    if (!(await repo.insertRequest(trx, { pairKey: key, requesterId: me.id, addresseeId: other.id, now }))) return false;
+    if (
+      !(await repo.insertRequest(trx, {
+        pairKey: key,
+        requesterId: me.id,
+        addresseeId: other.id,
+        now,
+      }))
+    )
+      return false;
     const announce = await record(trx, drafts.friendRequest(other.id, me, key), now);
-    after.push(() => emit(deps, 'friend:request:created', me.id, other.id), () => announce(notifyDeps(deps)));
+    after.push(
+      () => emit(deps, 'friend:request:created', me.id, other.id),
+      () => announce(notifyDeps(deps)),
+    );
     return true;
   });
   if (sent) return 'pending';
@@ -102,7 +131,13 @@ export async function sendRequest(deps: FriendDeps, me: UserRow, target: Target)
 }
 
 /** Accepts `other`'s pending request to `me`: the pair becomes friends and `other` hears of it. */
-async function acceptFrom(deps: FriendDeps, me: UserRow, other: UserRow, key: string, now: string): Promise<boolean> {
+async function acceptFrom(
+  deps: FriendDeps,
+  me: UserRow,
+  other: UserRow,
+  key: string,
+  now: string,
+): Promise<boolean> {
   return change(deps, async (trx, after) => {
     if (!(await repo.acceptPending(trx, key, other.id, now))) return false;
     const announce = await record(trx, drafts.accepted(other.id, me, key), now);
@@ -117,7 +152,12 @@ async function acceptFrom(deps: FriendDeps, me: UserRow, other: UserRow, key: st
 }
 
 /** Deletes a pending request sent by `requesterId`, and the receiver's notification of it. */
-async function dropRequest(deps: FriendDeps, key: string, requesterId: string, receiverId: string): Promise<boolean> {
+async function dropRequest(
+  deps: FriendDeps,
+  key: string,
+  requesterId: string,
+  receiverId: string,
+): Promise<boolean> {
   return change(deps, async (trx, after) => {
     if (!(await repo.deletePending(trx, key, requesterId))) return false;
     const removed = await notificationRepo.removeRequestNotification(trx, receiverId, key);
@@ -126,7 +166,11 @@ async function dropRequest(deps: FriendDeps, key: string, requesterId: string, r
   });
 }
 
-export async function cancelRequest(deps: FriendDeps, me: UserRow, target: Target): Promise<FriendStatus> {
+export async function cancelRequest(
+  deps: FriendDeps,
+  me: UserRow,
+  target: Target,
+): Promise<FriendStatus> {
   const other = await resolveTarget(deps, me, target);
   const key = pairKey(me.id, other.id);
   if (await dropRequest(deps, key, me.id, other.id)) {
@@ -139,7 +183,11 @@ export async function cancelRequest(deps: FriendDeps, me: UserRow, target: Targe
   return status;
 }
 
-export async function acceptRequest(deps: FriendDeps, me: UserRow, target: Target): Promise<FriendStatus> {
+export async function acceptRequest(
+  deps: FriendDeps,
+  me: UserRow,
+  target: Target,
+): Promise<FriendStatus> {
   const other = await resolveTarget(deps, me, target);
   const key = pairKey(me.id, other.id);
   if (await acceptFrom(deps, me, other, key, stamp(deps))) return 'friends';
@@ -149,7 +197,11 @@ export async function acceptRequest(deps: FriendDeps, me: UserRow, target: Targe
   return status;
 }
 
-export async function declineRequest(deps: FriendDeps, me: UserRow, target: Target): Promise<FriendStatus> {
+export async function declineRequest(
+  deps: FriendDeps,
+  me: UserRow,
+  target: Target,
+): Promise<FriendStatus> {
   const other = await resolveTarget(deps, me, target);
   const key = pairKey(me.id, other.id);
   if (await dropRequest(deps, key, other.id, me.id)) {
@@ -162,7 +214,11 @@ export async function declineRequest(deps: FriendDeps, me: UserRow, target: Targ
   return status;
 }
 
-export async function unfriend(deps: FriendDeps, me: UserRow, target: Target): Promise<FriendStatus> {
+export async function unfriend(
+  deps: FriendDeps,
+  me: UserRow,
+  target: Target,
+): Promise<FriendStatus> {
   const other = await resolveTarget(deps, me, target);
   const key = pairKey(me.id, other.id);
   if (await repo.deleteAccepted(deps.db, key)) {

@@ -43,7 +43,9 @@ export function findImageByRef(db: Db, ref: string): Promise<GalleryImageRow | u
   return db
     .selectFrom('gallery_images')
     .selectAll()
-    .where((eb) => eb.or([eb('id', '=', ref), eb('display_file', '=', ref), eb('thumb_file', '=', ref)]))
+    .where((eb) =>
+      eb.or([eb('id', '=', ref), eb('display_file', '=', ref), eb('thumb_file', '=', ref)]),
+    )
     .executeTakeFirst();
 }
 
@@ -111,17 +113,27 @@ export async function setReaction(
   now: string,
 ): Promise<void> {
   if (kind === null) {
-    await db.deleteFrom('image_reactions').where('image_id', '=', imageId).where('user_id', '=', userId).execute();
+    await db
+      .deleteFrom('image_reactions')
+      .where('image_id', '=', imageId)
+      .where('user_id', '=', userId)
+      .execute();
     return;
   }
   await db
     .insertInto('image_reactions')
     .values({ image_id: imageId, user_id: userId, kind, created_at: now })
-    .onConflict((conflict) => conflict.columns(['image_id', 'user_id']).doUpdateSet({ kind, created_at: now }))
+    .onConflict((conflict) =>
+      conflict.columns(['image_id', 'user_id']).doUpdateSet({ kind, created_at: now }),
+    )
     .execute();
 }
 
-export async function reactionOf(db: Db, imageId: string, userId: string): Promise<'like' | 'dislike' | null> {
+export async function reactionOf(
+  db: Db,
+  imageId: string,
+  userId: string,
+): Promise<'like' | 'dislike' | null> {
   const row = await db
     .selectFrom('image_reactions')
     .select('kind')
@@ -132,7 +144,11 @@ export async function reactionOf(db: Db, imageId: string, userId: string): Promi
 }
 
 /** Positions of the given images, when every one belongs to the owner; else undefined. */
-export async function positionsOf(db: Db, ownerId: string, ids: readonly string[]): Promise<Map<string, number> | undefined> {
+export async function positionsOf(
+  db: Db,
+  ownerId: string,
+  ids: readonly string[],
+): Promise<Map<string, number> | undefined> {
   const rows = await db
     .selectFrom('gallery_images')
     .select(['id', 'position'])
@@ -144,16 +160,28 @@ export async function positionsOf(db: Db, ownerId: string, ids: readonly string[
 }
 
 /** Writes new positions in one transaction, so a reorder is saved whole or not at all. */
-export async function savePositions(db: Db, ownerId: string, positions: ReadonlyMap<string, number>): Promise<void> {
+export async function savePositions(
+  db: Db,
+  ownerId: string,
+  positions: ReadonlyMap<string, number>,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     for (const [id, position] of positions) {
-      await trx.updateTable('gallery_images').set({ position }).where('id', '=', id).where('owner_id', '=', ownerId).execute();
+      await trx
+        .updateTable('gallery_images')
+        .set({ position })
+        .where('id', '=', id)
+        .where('owner_id', '=', ownerId)
+        .execute();
     }
   });
 }
 
 /** Every file name the table refers to, for the sweep of stray files. */
 export async function allFileNames(db: Db): Promise<Set<string>> {
-  const rows = await db.selectFrom('gallery_images').select(['display_file', 'thumb_file']).execute();
+  const rows = await db
+    .selectFrom('gallery_images')
+    .select(['display_file', 'thumb_file'])
+    .execute();
   return new Set(rows.flatMap((row) => [row.display_file, row.thumb_file]));
 }

@@ -22,19 +22,27 @@ const PatchBody = z.object({
   accountId: z.string().max(100).optional(),
   likes: reaction,
   dislikes: reaction,
-  caption: z.string().max(CAPTION_MAX * 4).optional(),
+  caption: z
+    .string()
+    .max(CAPTION_MAX * 4)
+    .optional(),
   folder: z.string().max(200).optional(),
 });
 
 const ReorderBody = z.object({
   accountId: z.string().max(100).optional(),
   userId: z.string().max(100).optional(),
-  order: z.array(z.string().min(1).max(100), { error: gallery.GALLERY_MESSAGES.orderInvalid }).max(10_000),
+  order: z
+    .array(z.string().min(1).max(100), { error: gallery.GALLERY_MESSAGES.orderInvalid })
+    .max(10_000),
 });
 
 export function galleryRoutes(app: FastifyInstance, { deps }: { deps: gallery.GalleryDeps }) {
   /** Whose gallery: accountId or userId, else username, else the member asking. */
-  const ownerFrom = async (query: z.infer<typeof OwnerQuery>, me: Awaited<ReturnType<typeof findUserById>>) => {
+  const ownerFrom = async (
+    query: z.infer<typeof OwnerQuery>,
+    me: Awaited<ReturnType<typeof findUserById>>,
+  ) => {
     const id = query.accountId || query.userId;
     const owner = id
       ? await findUserById(deps.db, id)
@@ -53,7 +61,9 @@ export function galleryRoutes(app: FastifyInstance, { deps }: { deps: gallery.Ga
 
   app.get('/api/gallery/folders', async (request) => {
     const { user } = await request.member();
-    return { folders: await gallery.folders(deps, await ownerFrom(OwnerQuery.parse(request.query), user)) };
+    return {
+      folders: await gallery.folders(deps, await ownerFrom(OwnerQuery.parse(request.query), user)),
+    };
   });
 
   // Whatever accountId, userId or username the form names, an upload goes into one's own gallery.

@@ -48,7 +48,8 @@ const fileUrl = (name: string) => `/uploads/${GALLERY_DIR}/${name}`;
 /** A folder name as stored: trimmed, `All` (or nothing) for the default. */
 export function normaliseFolder(folder: string | undefined): string {
   const value = (folder ?? '').trim().replace(/\s+/g, ' ');
-  if (!value || value.toLowerCase() === ALL_FOLDER.toLowerCase() || value.toLowerCase() === 'root') return ALL_FOLDER;
+  if (!value || value.toLowerCase() === ALL_FOLDER.toLowerCase() || value.toLowerCase() === 'root')
+    return ALL_FOLDER;
   if (value.length > FOLDER_MAX) throw new Invalid(GALLERY_MESSAGES.folderTooLong);
   return value;
 }
@@ -57,7 +58,11 @@ function ownerOf(row: UserRow): GalleryOwner {
   return { _id: row.id, id: row.id, username: row.username, profileImage: profileImageUrl(row) };
 }
 
-export function toImage(row: GalleryImageRow, owner: GalleryOwner, reactions: readonly ImageReactionRow[]): GalleryImage {
+export function toImage(
+  row: GalleryImageRow,
+  owner: GalleryOwner,
+  reactions: readonly ImageReactionRow[],
+): GalleryImage {
   const url = fileUrl(row.display_file);
   return {
     _id: row.id,
@@ -72,23 +77,41 @@ export function toImage(row: GalleryImageRow, owner: GalleryOwner, reactions: re
     folder: row.folder,
     caption: row.caption,
     createdAt: row.created_at,
-    likes: reactions.filter((r) => r.image_id === row.id && r.kind === 'like').map((r) => r.user_id),
-    dislikes: reactions.filter((r) => r.image_id === row.id && r.kind === 'dislike').map((r) => r.user_id),
+    likes: reactions
+      .filter((r) => r.image_id === row.id && r.kind === 'like')
+      .map((r) => r.user_id),
+    dislikes: reactions
+      .filter((r) => r.image_id === row.id && r.kind === 'dislike')
+      .map((r) => r.user_id),
     user: owner,
     owner,
   };
 }
 
 async function imageWithDetails(deps: GalleryDeps, row: GalleryImageRow): Promise<GalleryImage> {
-  const [ownerRow, reactions] = await Promise.all([repo.owner(deps.db, row.owner_id), repo.reactionsFor(deps.db, [row.id])]);
+  const [ownerRow, reactions] = await Promise.all([
+    repo.owner(deps.db, row.owner_id),
+    repo.reactionsFor(deps.db, [row.id]),
+  ]);
   if (!ownerRow) throw new NotFound(GALLERY_MESSAGES.notFound);
   return toImage(row, ownerOf(ownerRow), reactions);
 }
 
 /** A member's gallery in display order, each image with its reactions. */
-export async function listGallery(deps: GalleryDeps, ownerRow: UserRow, folder?: string): Promise<GalleryImage[]> {
-  const rows = await repo.listImages(deps.db, ownerRow.id, folder ? normaliseFolder(folder) : undefined);
-  const reactions = await repo.reactionsFor(deps.db, rows.map((row) => row.id));
+export async function listGallery(
+  deps: GalleryDeps,
+  ownerRow: UserRow,
+  folder?: string,
+): Promise<GalleryImage[]> {
+  const rows = await repo.listImages(
+    deps.db,
+    ownerRow.id,
+    folder ? normaliseFolder(folder) : undefined,
+  );
+  const reactions = await repo.reactionsFor(
+    deps.db,
+    rows.map((row) => row.id),
+  );
   const byImage = new Map<string, ImageReactionRow[]>();
   for (const reaction of reactions) {
     const list = byImage.get(reaction.image_id) ?? [];
@@ -107,13 +130,24 @@ export function folders(deps: GalleryDeps, ownerRow: UserRow): Promise<string[]>
  * Stores an upload into the member's own gallery. The row is written only once both files exist,
  * and the files are removed again if the row cannot be written.
  */
-export async function upload(deps: GalleryDeps, me: UserRow, tempFile: string | undefined, folder: string | undefined) {
+export async function upload(
+  deps: GalleryDeps,
+  me: UserRow,
+  tempFile: string | undefined,
+  folder: string | undefined,
+) {
   if (!tempFile) throw new Invalid(GALLERY_MESSAGES.noImage);
   const target = normaliseFolder(folder);
   const stored = await storeGalleryImage(tempFile, deps.uploadsDir);
   const id = randomUUID();
   try {
-    await repo.insertImage(deps.db, { id, ownerId: me.id, folder: target, createdAt: stamp(deps), ...stored });
+    await repo.insertImage(deps.db, {
+      id,
+      ownerId: me.id,
+      folder: target,
+      createdAt: stamp(deps),
+      ...stored,
+    });
   } catch (error) {
     await removeFiles(deps, [stored.displayFile, stored.thumbFile]);
     throw error;
@@ -133,7 +167,10 @@ async function findByRef(deps: GalleryDeps, ref: string): Promise<GalleryImageRo
   } catch {
     return undefined;
   }
-  return (await repo.findImageByRef(deps.db, ref)) ?? (name ? await repo.findImageByRef(deps.db, name) : undefined);
+  return (
+    (await repo.findImageByRef(deps.db, ref)) ??
+    (name ? await repo.findImageByRef(deps.db, name) : undefined)
+  );
 }
 
 /** The image behind a reference, if it is the member's own; anyone else's is not found. */
@@ -160,11 +197,17 @@ function wanted(value: boolean | string[] | undefined, meId: string): boolean | 
  * Any member may like or dislike (exclusive, per member); only the owner may caption or move. Answers
  * the whole updated image.
  */
-export async function patchImage(deps: GalleryDeps, me: UserRow, id: string, patch: ImagePatch): Promise<GalleryImage> {
+export async function patchImage(
+  deps: GalleryDeps,
+  me: UserRow,
+  id: string,
+  patch: ImagePatch,
+): Promise<GalleryImage> {
   const like = wanted(patch.likes, me.id);
   const dislike = wanted(patch.dislikes, me.id);
   const editing = patch.caption !== undefined || patch.folder !== undefined;
-  if (like === undefined && dislike === undefined && !editing) throw new Invalid(GALLERY_MESSAGES.nothingToChange);
+  if (like === undefined && dislike === undefined && !editing)
+    throw new Invalid(GALLERY_MESSAGES.nothingToChange);
 
   let row: GalleryImageRow | undefined;
   if (editing) {
@@ -213,16 +256,20 @@ async function react(
     if (next === current) return undefined;
     await repo.setReaction(trx, row.id, me.id, next, now);
     if (next !== 'like' || row.owner_id === me.id) return undefined;
-    if (await notificationRepo.hasLikeNotification(trx, row.owner_id, me.id, row.id)) return undefined;
+    if (await notificationRepo.hasLikeNotification(trx, row.owner_id, me.id, row.id))
+      return undefined;
     const ownerRow = await repo.owner(trx, row.owner_id);
-    return ownerRow ? record(trx, drafts.like(ownerRow.id, ownerRow.username, me, row.id), now) : undefined;
+    return ownerRow
+      ? record(trx, drafts.like(ownerRow.id, ownerRow.username, me, row.id), now)
+      : undefined;
   });
   await announce?.({ db: deps.db, events: deps.notifications });
 }
 
 export async function deleteImage(deps: GalleryDeps, me: UserRow, ref: string): Promise<void> {
   const row = await ownImage(deps, me, ref);
-  if (!(await repo.deleteImage(deps.db, row.id, me.id))) throw new NotFound(GALLERY_MESSAGES.notFound);
+  if (!(await repo.deleteImage(deps.db, row.id, me.id)))
+    throw new NotFound(GALLERY_MESSAGES.notFound);
   await removeFiles(deps, [row.display_file, row.thumb_file]);
   deps.events.deleted({ _id: row.id, ownerId: me.id });
 }
@@ -231,7 +278,11 @@ export async function deleteImage(deps: GalleryDeps, me: UserRow, ref: string): 
  * Saves a new order for some or all of the owner's images: the positions those images held are
  * handed out again in the new order, so the rest of the grid stays where it was.
  */
-export async function reorder(deps: GalleryDeps, me: UserRow, order: readonly string[]): Promise<void> {
+export async function reorder(
+  deps: GalleryDeps,
+  me: UserRow,
+  order: readonly string[],
+): Promise<void> {
   if (order.length === 0) return;
   if (new Set(order).size !== order.length) throw new Invalid(GALLERY_MESSAGES.orderInvalid);
   const positions = await repo.positionsOf(deps.db, me.id, order);
@@ -242,11 +293,17 @@ export async function reorder(deps: GalleryDeps, me: UserRow, order: readonly st
     const previous = slots[i - 1] ?? 0;
     if ((slots[i] ?? 0) <= previous) slots[i] = previous + 1;
   }
-  await repo.savePositions(deps.db, me.id, new Map(order.map((id, index) => [id, slots[index] ?? index])));
+  await repo.savePositions(
+    deps.db,
+    me.id,
+    new Map(order.map((id, index) => [id, slots[index] ?? index])),
+  );
 }
 
 async function removeFiles(deps: GalleryDeps, names: readonly string[]) {
-  await Promise.all(names.map((name) => fs.rm(path.join(deps.uploadsDir, GALLERY_DIR, name), { force: true })));
+  await Promise.all(
+    names.map((name) => fs.rm(path.join(deps.uploadsDir, GALLERY_DIR, name), { force: true })),
+  );
 }
 
 const STRAY_AGE_MS = 60 * 60 * 1000;
@@ -255,10 +312,16 @@ const STRAY_AGE_MS = 60 * 60 * 1000;
  * Removes gallery files no row refers to, and half-written or temporary files, once they are an
  * hour old (another server process may be writing a younger one right now). Answers how many.
  */
-export async function sweepStrayFiles(deps: Pick<GalleryDeps, 'db' | 'uploadsDir'>, now = Date.now()): Promise<number> {
+export async function sweepStrayFiles(
+  deps: Pick<GalleryDeps, 'db' | 'uploadsDir'>,
+  now = Date.now(),
+): Promise<number> {
   const known = await repo.allFileNames(deps.db);
   let removed = 0;
-  for (const dir of [path.join(deps.uploadsDir, GALLERY_DIR), path.join(deps.uploadsDir, '.incoming')]) {
+  for (const dir of [
+    path.join(deps.uploadsDir, GALLERY_DIR),
+    path.join(deps.uploadsDir, '.incoming'),
+  ]) {
     let names: string[];
     try {
       names = await fs.readdir(dir);

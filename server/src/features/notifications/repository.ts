@@ -1,7 +1,10 @@
 import type { Db } from '../../db/index.ts';
 import type { NewNotificationRow, NotificationRow, UserRow } from '../../db/schema.ts';
 
-export async function insertNotification(db: Db, row: NewNotificationRow): Promise<NotificationRow> {
+export async function insertNotification(
+  db: Db,
+  row: NewNotificationRow,
+): Promise<NotificationRow> {
   return db.insertInto('notifications').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -29,12 +32,19 @@ export async function pageFor(
     notification,
     actor:
       notification.actor_id && actor_username !== null
-        ? { id: notification.actor_id, username: actor_username, profile_image: actor_profile_image ?? '' }
+        ? {
+            id: notification.actor_id,
+            username: actor_username,
+            profile_image: actor_profile_image ?? '',
+          }
         : null,
   }));
 }
 
-export async function findWithActor(db: Db, id: number): Promise<NotificationWithActor | undefined> {
+export async function findWithActor(
+  db: Db,
+  id: number,
+): Promise<NotificationWithActor | undefined> {
   const row = await db
     .selectFrom('notifications')
     .leftJoin('users', 'users.id', 'notifications.actor_id')
@@ -48,7 +58,11 @@ export async function findWithActor(db: Db, id: number): Promise<NotificationWit
     notification,
     actor:
       notification.actor_id && actor_username !== null
-        ? { id: notification.actor_id, username: actor_username, profile_image: actor_profile_image ?? '' }
+        ? {
+            id: notification.actor_id,
+            username: actor_username,
+            profile_image: actor_profile_image ?? '',
+          }
         : null,
   };
 }
@@ -64,7 +78,12 @@ export async function unreadCount(db: Db, recipientId: string): Promise<number> 
 }
 
 /** Marks some (or all, with ids null) of a member's notifications read; answers the ids it changed. */
-export async function markRead(db: Db, recipientId: string, ids: number[] | null, now: string): Promise<number[]> {
+export async function markRead(
+  db: Db,
+  recipientId: string,
+  ids: number[] | null,
+  now: string,
+): Promise<number[]> {
   let query = db
     .updateTable('notifications')
     .set({ read_at: now })
@@ -90,7 +109,11 @@ export async function remove(db: Db, recipientId: string, ids: number[] | null):
 }
 
 /** The pending friend_request notification of a request, removed when it is cancelled or declined. */
-export async function removeRequestNotification(db: Db, recipientId: string, requestId: string): Promise<number[]> {
+export async function removeRequestNotification(
+  db: Db,
+  recipientId: string,
+  requestId: string,
+): Promise<number[]> {
   const rows = await db
     .deleteFrom('notifications')
     .where('recipient_id', '=', recipientId)
@@ -102,7 +125,12 @@ export async function removeRequestNotification(db: Db, recipientId: string, req
 }
 
 /** Whether this member already told the owner they like this image (a like toggled off and on is not news). */
-export async function hasLikeNotification(db: Db, recipientId: string, actorId: string, imageId: string) {
+export async function hasLikeNotification(
+  db: Db,
+  recipientId: string,
+  actorId: string,
+  imageId: string,
+) {
   const row = await db
     .selectFrom('notifications')
     .select('id')
@@ -115,7 +143,12 @@ export async function hasLikeNotification(db: Db, recipientId: string, actorId: 
 }
 
 /** A friend request that was answered stays in the list, read. */
-export async function markRequestRead(db: Db, recipientId: string, requestId: string, now: string): Promise<number[]> {
+export async function markRequestRead(
+  db: Db,
+  recipientId: string,
+  requestId: string,
+  now: string,
+): Promise<number[]> {
   const rows = await db
     .updateTable('notifications')
     .set({ read_at: now })

@@ -116,10 +116,16 @@ export const drafts = {
   }),
 };
 
-export async function page(deps: NotificationDeps, me: UserRow, limit?: number, before?: string): Promise<NotificationPage> {
+export async function page(
+  deps: NotificationDeps,
+  me: UserRow,
+  limit?: number,
+  before?: string,
+): Promise<NotificationPage> {
   const size = Math.min(Math.max(limit ?? NOTIFICATIONS_PAGE_SIZE, 1), NOTIFICATIONS_PAGE_MAX);
   const cursor = before === undefined || before === '' ? undefined : Number(before);
-  if (cursor !== undefined && !Number.isSafeInteger(cursor)) throw new Invalid('That page cursor is not valid.');
+  if (cursor !== undefined && !Number.isSafeInteger(cursor))
+    throw new Invalid('That page cursor is not valid.');
   const rows = await repo.pageFor(deps.db, me.id, size + 1, cursor);
   const items = rows.slice(0, size).map(toNotification);
   return {
@@ -133,24 +139,36 @@ function parseIds(ids: readonly string[]): number[] {
   return ids.map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
 }
 
-export async function markRead(deps: NotificationDeps, me: UserRow, ids: readonly string[] | 'all'): Promise<number> {
-  const changed = await repo.markRead(deps.db, me.id, ids === 'all' ? null : parseIds(ids), stamp(deps));
+export async function markRead(
+  deps: NotificationDeps,
+  me: UserRow,
+  ids: readonly string[] | 'all',
+): Promise<number> {
+  const changed = await repo.markRead(
+    deps.db,
+    me.id,
+    ids === 'all' ? null : parseIds(ids),
+    stamp(deps),
+  );
   const unread = await repo.unreadCount(deps.db, me.id);
-  if (changed.length > 0) deps.events.changed(me.id, { read: ids === 'all' ? 'all' : changed.map(String), unread });
+  if (changed.length > 0)
+    deps.events.changed(me.id, { read: ids === 'all' ? 'all' : changed.map(String), unread });
   return unread;
 }
 
 export async function removeOne(deps: NotificationDeps, me: UserRow, id: string): Promise<void> {
   const removed = await repo.remove(deps.db, me.id, parseIds([id]));
   if (removed.length === 0) throw new NotFound('No such notification.');
-  deps.events.changed(me.id, { removed: removed.map(String), unread: await repo.unreadCount(deps.db, me.id) });
+  deps.events.changed(me.id, {
+    removed: removed.map(String),
+    unread: await repo.unreadCount(deps.db, me.id),
+  });
 }
 
 export async function removeAll(deps: NotificationDeps, me: UserRow): Promise<void> {
   await repo.remove(deps.db, me.id, null);
   deps.events.changed(me.id, { removed: 'all', unread: 0 });
 }
-
 
 /** After a commit: tell a member's tabs which notifications went or were read. */
 export async function announceChange(

@@ -9,7 +9,9 @@ export function profileImageUrl(row: Pick<UserRow, 'profile_image'>): string {
 function parseList(json: string): string[] {
   try {
     const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+    return Array.isArray(value)
+      ? value.filter((item): item is string => typeof item === 'string')
+      : [];
   } catch {
     return [];
   }

@@ -24,7 +24,9 @@ export async function searchMembers(
   if (!text) return [];
 
   const found = new Map<string, UserRow>();
-  const prefixLists = await Promise.all(PREFIX_COLUMNS.map((column) => byPrefix(db, column, text, limit)));
+  const prefixLists = await Promise.all(
+    PREFIX_COLUMNS.map((column) => byPrefix(db, column, text, limit)),
+  );
   for (const list of prefixLists) {
     for (const row of list) if (found.size < limit && !found.has(row.id)) found.set(row.id, row);
   }
@@ -43,7 +45,8 @@ export async function searchMembers(
   );
   const byKey = new Map(relations.map((relation) => [relation.pair_key, relation]));
   return rows.map((row) => {
-    const status = row.id === viewer.id ? 'self' : statusFor(viewer.id, byKey.get(pairKey(viewer.id, row.id)));
+    const status =
+      row.id === viewer.id ? 'self' : statusFor(viewer.id, byKey.get(pairKey(viewer.id, row.id)));
     return {
       ...memberSummary(row),
       isFriend: status === 'friends',
