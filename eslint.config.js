@@ -30,6 +30,14 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser },
   },
   {
+    files: ['sw/**/*.ts'],
+    languageOptions: { globals: globals.serviceworker },
+  },
+  {
+    files: ['push-relay/**/*.ts'],
+    languageOptions: { globals: globals.node },
+  },
+  {
     files: ['**/*.{js,mjs}'],
     languageOptions: { globals: globals.node },
   },

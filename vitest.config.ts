@@ -23,6 +23,23 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        test: {
+          name: 'sw',
+          environment: 'node',
+          include: ['sw/**/*.test.ts'],
+          restoreMocks: true,
+        },
+      },
+      {
+        test: {
+          name: 'relay',
+          environment: 'node',
+          include: ['push-relay/test/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -1,5 +1,6 @@
 // `npm test`: typecheck, lint, unit, server and browser tests, in that order, then one closing
 // line `tests: N passed, N failed[, N skipped]`. `npm test -- unit server` runs only those steps.
+// Steps: typecheck, lint, unit (page and service worker), server, relay (push-relay), browser.
 //
 // DIALECTS      databases for the server tests, comma-separated (default: sqlite)
 // PG_TEST_URL   PostgreSQL for the server tests when DIALECTS names postgres (see README)
@@ -21,12 +22,11 @@ const chromePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orbit-test-'));
 
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
-const vitest = (project) => ({
+const vitest = (project, ...more) => ({
   command: bin('vitest'),
   args: [
     'run',
-    '--project',
-    project,
+    ...[project, ...more].flatMap((name) => ['--project', name]),
     '--passWithNoTests',
     '--reporter=default',
     '--reporter=json',
@@ -40,8 +40,9 @@ const vitest = (project) => ({
 const STEPS = {
   typecheck: () => ({ command: 'npm', args: ['run', 'typecheck'] }),
   lint: () => ({ command: 'npm', args: ['run', 'lint'] }),
-  unit: () => vitest('unit'),
+  unit: () => vitest('unit', 'sw'),
   server: () => ({ ...vitest('server'), env: { ...process.env, DIALECTS: dialects } }),
+  relay: () => vitest('relay'),
   browser: () => {
     if (!fs.existsSync(chromePath)) {
       return {

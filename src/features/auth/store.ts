@@ -26,6 +26,33 @@ interface SessionState {
 
 type AuthMessage = { type: 'user'; user: CurrentUser } | { type: 'logout' };
 
+/** Work that must happen while the member is still signed in (push unsubscribe, cache wipe). */
+type LogoutTask = (user: CurrentUser) => Promise<void> | void;
+const logoutTasks = new Set<LogoutTask>();
+const LOGOUT_TASKS_MAX_MS = 3_000;
+
+/** Runs `task` at every logout from this tab, before the session ends; answers an unregister. */
+export function onLogout(task: LogoutTask): () => void {
+  logoutTasks.add(task);
+  return () => logoutTasks.delete(task);
+}
+
+async function runLogoutTasks(user: CurrentUser | null) {
+  if (!user || logoutTasks.size === 0) return;
+  const tasks = [...logoutTasks].map(async (task) => {
+    try {
+      await task(user);
+    } catch (error) {
+      console.warn('A logout task failed', error);
+    }
+  });
+  // A task that hangs (no network) must not keep the member signed in.
+  await Promise.race([
+    Promise.all(tasks),
+    new Promise((resolve) => setTimeout(resolve, LOGOUT_TASKS_MAX_MS)),
+  ]);
+}
+
 let channel: ReturnType<typeof openChannel> | null = null;
 function broadcast(message: AuthMessage) {
   channel?.post(message);
@@ -87,6 +114,7 @@ export const useSession = create<SessionState>()((set, get) => ({
   },
 
   async logout() {
+    await runLogoutTasks(get().user);
     await authApi.logout().catch(() => undefined);
     clearToken();
     set({ ...signedOut, error: null });

@@ -1,0 +1,110 @@
+/**
+ * Web Push: the subscription calls (SPEC-beyond, DECISIONS "Offline, install and push"), the
+ * payload the service worker receives, and the `/relay` socket.io protocol between the server and
+ * push-relay. Shared by client, server, worker and relay; no runtime dependencies.
+ */
+
+/** What `PushSubscription.toJSON()` gives, as POST /api/push/subscriptions takes it. */
+export interface PushSubscriptionBody {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+/** DELETE /api/push/subscriptions */
+export interface PushUnsubscribeBody {
+  endpoint: string;
+}
+
+/** GET /api/push/vapid-public-key → 200 `{ publicKey }` (base64url, uncompressed P-256 point). */
+export interface VapidPublicKeyResponse {
+  publicKey: string;
+}
+
+export const PUSH_API = {
+  subscriptions: '/api/push/subscriptions',
+  vapidPublicKey: '/api/push/vapid-public-key',
+} as const;
+
+/** The kinds of friend event that become a push. */
+export type PushKind = 'friend_request' | 'friend_accepted';
+
+/** The JSON body of one push message, encrypted by web-push and read by the service worker. */
+export interface PushPayload {
+  /** The notification id on the server: increasing, used for the relay's catch-up. */
+  id: number;
+  kind: PushKind;
+  /** The friend request the event is about; the notification tag and the push topic. */
+  requestId: string;
+  actor: { id: string; username: string; profileImage: string };
+  /** Where a click takes the member, e.g. `/profile/alice`. */
+  url: string;
+  /** The recipient's unread notification count after this event, for the app badge. */
+  unread: number;
+  createdAt: string;
+}
+
+export const PUSH_TITLE = 'Orbit';
+
+/** Notification bodies (DECISIONS: `@alice sent you a friend request`). */
+export function pushBody(payload: Pick<PushPayload, 'kind' | 'actor'>): string {
+  return payload.kind === 'friend_request'
+    ? `@${payload.actor.username} sent you a friend request`
+    : `@${payload.actor.username} accepted your friend request`;
+}
+
+/** One notification per request: repeats of the same event replace it instead of stacking. */
+export function pushTag(payload: Pick<PushPayload, 'requestId'>): string {
+  return `orbit-friend-${payload.requestId}`;
+}
+
+/**
+ * The push `Topic` header (RFC 8030 §5.4: at most 32 URL-safe base64 characters) is made by the
+ * relay from the request id: base64url(SHA-256(requestId)) cut to 32 characters.
+ */
+export const PUSH_TOPIC_LENGTH = 32;
+
+/** Seconds a push service keeps an undelivered friend event. */
+export const PUSH_TTL_SECONDS = 24 * 60 * 60;
+
+// ─── /relay namespace ────────────────────────────────────────────────────────────────────────────
+
+export const RELAY_NAMESPACE = '/relay';
+
+/** One stored device of a member, as the server gives it to the relay. */
+export interface RelaySubscription {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+/** A friend event for the relay: the payload plus where to send it. */
+export interface RelayEvent {
+  payload: PushPayload;
+  recipientId: string;
+  /** Empty when the recipient has an open tab (they see it live) or no device. */
+  subscriptions: RelaySubscription[];
+}
+
+/** Handshake `auth` of the relay's socket. */
+export interface RelayHandshake {
+  secret: string;
+  /** The relay's VAPID public key; the server hands it to clients. */
+  vapidPublicKey: string;
+}
+
+export interface RelayServerToClient {
+  /** A new friend event; the relay calls `ack` once it is handled (sent, dropped or gone). */
+  'relay:event': (event: RelayEvent, ack: () => void) => void;
+}
+
+export interface RelayClientToServer {
+  /**
+   * Everything after `after` (a payload id), oldest first, recomputed now (open tabs and devices as
+   * they are at this moment). `after: null` (first start) answers no events, only `latest`.
+   */
+  'relay:catch-up': (
+    request: { after: number | null; limit: number },
+    reply: (answer: { events: RelayEvent[]; latest: number }) => void,
+  ) => void;
+  /** A push service answered 404/410: the device is gone. */
+  'relay:subscription-gone': (request: { endpoint: string }, ack: () => void) => void;
+}
