@@ -20,10 +20,14 @@ import { findImage } from './features/gallery/repository.ts';
 import { galleryRoutes } from './features/gallery/routes.ts';
 import { sweepStrayFiles } from './features/gallery/service.ts';
 import { notificationRoutes } from './features/notifications/routes.ts';
+import type { NotificationEvents } from './features/notifications/service.ts';
+import { pushRoutes } from './features/push/routes.ts';
+import type { PushDeps } from './features/push/service.ts';
 import { userRoutes } from './features/users/routes.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors.ts';
 import { registerRealtime } from './plugins/realtime.ts';
+import { registerRelay } from './plugins/relay.ts';
 import { isApiRoute, registerOriginCheck, registerSecurityHeaders } from './plugins/security.ts';
 import { registerApp, registerUploads, sendIndex, wantsAppShell } from './plugins/static.ts';
 
@@ -134,7 +138,23 @@ export async function buildApp(
 
   authRoutes(app, { deps, config });
   userRoutes(app, { deps });
-  const notificationEvents = realtime.notificationEvents;
+  const pushDeps: PushDeps = {
+    db,
+    // Unknown presence counts as "no open tab": a repeated notification beats a missed one.
+    online: (userIds) =>
+      realtime.onlineAmong(userIds).catch((error: unknown) => {
+        app.log.warn({ err: error }, 'presence lookup for push failed');
+        return new Set<string>();
+      }),
+  };
+  const relay = registerRelay(app, realtime.io, pushDeps, config.relaySecret);
+  const notificationEvents: NotificationEvents = {
+    ...realtime.notificationEvents,
+    created: (recipientId, notification) => {
+      realtime.notificationEvents.created(recipientId, notification);
+      relay.notificationCreated(recipientId, notification);
+    },
+  };
   deps.notifications = notificationEvents;
   friendRoutes(app, {
     deps: {
@@ -151,6 +171,7 @@ export async function buildApp(
     notifications: notificationEvents,
   };
   galleryRoutes(app, { deps: galleryDeps });
+  pushRoutes(app, { deps: pushDeps, enabled: config.relaySecret !== undefined });
   // Files a crash left behind (no row, or half-written) go once they are old enough to be stray.
   app.addHook('onReady', (done) => {
     sweepStrayFiles(galleryDeps).then(

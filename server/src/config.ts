@@ -28,6 +28,13 @@ const EnvSchema = z.object({
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   AUTH_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   REDIS_URL: z.string().optional(),
+  RELAY_SECRET: z
+    .string()
+    .refine(
+      (secret) => secret === '' || secret.length >= 16,
+      'RELAY_SECRET must be at least 16 characters',
+    )
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 });
@@ -46,6 +53,8 @@ export interface Config {
   trustProxy: boolean;
   authRateLimit: { max: number; windowMs: number };
   redisUrl: string | undefined;
+  /** The shared secret of push-relay's `/relay` socket; unset turns push off. */
+  relaySecret: string | undefined;
   logLevel: string;
   shutdownTimeoutMs: number;
 }
@@ -81,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     authRateLimit: { max: e.AUTH_RATE_LIMIT, windowMs: e.AUTH_RATE_WINDOW_SECONDS * 1000 },
     redisUrl: e.REDIS_URL || undefined,
+    relaySecret: e.RELAY_SECRET || undefined,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };

@@ -44,3 +44,8 @@ export class UnsupportedMedia extends AppError {
     super(415, message);
   }
 }
+export class Unavailable extends AppError {
+  constructor(message: string) {
+    super(503, message);
+  }
+}

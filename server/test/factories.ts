@@ -1,5 +1,5 @@
 /** Factories for tests: members signed up through the real endpoints, images, multipart bodies. */
-import { createHash, randomBytes } from 'node:crypto';
+import { createECDH, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -314,5 +314,55 @@ export function friendshipRows(app: FastifyInstance, a: Member, b: Member) {
     .selectFrom('friendships')
     .selectAll()
     .where('pair_key', '=', pairKey(a.user.id, b.user.id))
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Push
+
+/** A fresh uncompressed P-256 public key, base64url (a browser's p256dh, or a VAPID key). */
+export function p256PublicKey(): string {
+  const ecdh = createECDH('prime256v1');
+  return ecdh.generateKeys().toString('base64url');
+}
+
+/** What `PushSubscription.toJSON()` gives for a new device of a push service at `origin`. */
+export function newDevice(origin = 'https://push.example.test') {
+  return {
+    endpoint: `${origin}/send/${randomBytes(12).toString('hex')}`,
+    keys: { p256dh: p256PublicKey(), auth: randomBytes(16).toString('base64url') },
+  };
+}
+
+/** POST /api/push/subscriptions as the member (cookie and Origin, as the browser sends it). */
+export function postPushSubscription(app: FastifyInstance, member: Member, body: unknown) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/push/subscriptions',
+    headers: asCookie(member),
+    payload: body as Record<string, unknown>,
+  });
+}
+
+/** Registers a device for the member and answers it; throws unless the server took it. */
+export async function subscribeDevice(
+  app: FastifyInstance,
+  member: Member,
+  device = newDevice(),
+): Promise<ReturnType<typeof newDevice>> {
+  const response = await postPushSubscription(app, member, device);
+  if (response.statusCode !== 201 && response.statusCode !== 200)
+    throw new Error(`subscribe answered ${response.statusCode}: ${response.body}`);
+  return device;
+}
+
+/** The member's stored push devices, straight from the database, oldest first. */
+export function pushRowsOf(app: FastifyInstance, userId: string) {
+  return app.db
+    .selectFrom('push_subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
     .execute();
 }

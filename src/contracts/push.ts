@@ -96,6 +96,18 @@ export interface RelayServerToClient {
   'relay:event': (event: RelayEvent, ack: () => void) => void;
 }
 
+/**
+ * The answer to `relay:catch-up`. `latest` is the newest notification id when the server answered;
+ * no event is newer. Fewer events than `limit` means everything up to `latest` is answered; a full
+ * page means ask again after the last event's id. With `error` (a malformed request, a database
+ * failure) nothing else in the answer counts: ask again later.
+ */
+export interface RelayCatchUpAnswer {
+  events: RelayEvent[];
+  latest: number;
+  error?: string;
+}
+
 export interface RelayClientToServer {
   /**
    * Everything after `after` (a payload id), oldest first, recomputed now (open tabs and devices as
@@ -103,8 +115,18 @@ export interface RelayClientToServer {
    */
   'relay:catch-up': (
     request: { after: number | null; limit: number },
-    reply: (answer: { events: RelayEvent[]; latest: number }) => void,
+    reply: (answer: RelayCatchUpAnswer) => void,
   ) => void;
   /** A push service answered 404/410: the device is gone. */
-  'relay:subscription-gone': (request: { endpoint: string }, ack: () => void) => void;
+  'relay:subscription-gone': (
+    request: { endpoint: string },
+    ack: (result?: { error: string }) => void,
+  ) => void;
+}
+
+/** What the service worker posts to an open window after a notification click: go to `url`. */
+export const PUSH_NAVIGATE = 'navigate';
+export interface PushNavigateMessage {
+  type: typeof PUSH_NAVIGATE;
+  url: string;
 }

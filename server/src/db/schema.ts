@@ -93,6 +93,28 @@ export interface NotificationsTable {
   created_at: string;
 }
 
+/** One device of a member that accepts Web Push; an endpoint belongs to one member at a time. */
+export interface PushSubscriptionsTable {
+  /** Increasing: among devices registered in the same instant, the later one has the larger id. */
+  id: Generated<number>;
+  user_id: string;
+  /** The session that registered it; revoking that session removes the device. */
+  session_id: string | null;
+  endpoint: string;
+  /** The browser's P-256 public key and auth secret, base64url as PushSubscription.toJSON gives them. */
+  p256dh: string;
+  auth: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Small values every server node shares, such as the push relay's VAPID public key. */
+export interface ServerSettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -101,6 +123,8 @@ export interface Database {
   gallery_images: GalleryImagesTable;
   image_reactions: ImageReactionsTable;
   notifications: NotificationsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  server_settings: ServerSettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -112,3 +136,4 @@ export type GalleryImageRow = Selectable<GalleryImagesTable>;
 export type ImageReactionRow = Selectable<ImageReactionsTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
 export type NewNotificationRow = Insertable<NotificationsTable>;
+export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;

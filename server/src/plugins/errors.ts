@@ -20,7 +20,11 @@ function zodMessage(error: ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid request.';
   if (issue.code === 'invalid_type' && issue.path.length > 0) {
-    return `${issue.path.join('.')} must be ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}.`;
+    const expected =
+      issue.expected === 'array'
+        ? 'a list'
+        : `${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
+    return `${issue.path.join('.')} must be ${expected}.`;
   }
   return issue.message;
 }

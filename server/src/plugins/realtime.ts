@@ -45,6 +45,8 @@ export interface Realtime {
   notificationEvents: NotificationEvents;
   /** Whether the member has a tab in presence right now, on any server process. */
   isOnline(userId: string): Promise<boolean>;
+  /** Which of these members have a tab in presence right now, in one question to every process. */
+  onlineAmong(userIds: readonly string[]): Promise<Set<string>>;
 }
 
 declare module 'fastify' {
@@ -131,6 +133,11 @@ export async function registerRealtime(
 
   const isOnline = async (userId: string) =>
     (await io.in(presenceRoom(userId)).fetchSockets()).length > 0;
+  const onlineAmong = async (userIds: readonly string[]) => {
+    if (userIds.length === 0) return new Set<string>();
+    const sockets = await io.in(userIds.map(presenceRoom)).fetchSockets();
+    return new Set(sockets.map((socket) => socket.data.userId));
+  };
 
   /**
    * isOnline for presence bookkeeping inside socket handlers: with the Redis adapter the lookup asks
@@ -263,6 +270,7 @@ export async function registerRealtime(
           .emit('gallery:image:deleted', payload),
     },
     isOnline,
+    onlineAmong,
   };
   app.decorate('realtime', realtime);
   app.addHook('onClose', async () => {

@@ -24,9 +24,10 @@ export async function registerUploads(app: FastifyInstance, uploadsDir: string) 
 }
 
 /**
- * The built app: hashed assets cached for a year, everything else revalidated, and any unknown
- * path that a browser navigates to answered with index.html so the router can take it.
- * Answers whether a build was found.
+ * The built app: hashed assets cached for a year; everything else revalidated on every use, above
+ * all index.html, the service worker (sw.js) and manifest.webmanifest, so a new deploy is seen at
+ * once; and any unknown path that a browser navigates to answered with index.html so the router
+ * can take it. Answers whether a build was found.
  */
 export async function registerApp(app: FastifyInstance, staticDir: string): Promise<boolean> {
   const indexFile = path.join(staticDir, 'index.html');
@@ -47,11 +48,19 @@ export async function registerApp(app: FastifyInstance, staticDir: string): Prom
   return true;
 }
 
+/** Files the build could hold; usernames may contain dots, so /profile/a.b is still a page. */
+const FILE_EXTENSIONS =
+  /\.(js|mjs|css|map|json|webmanifest|html|txt|xml|png|jpe?g|gif|webp|avif|svg|ico|woff2?)$/i;
+
+function looksLikeFile(pathName: string): boolean {
+  return FILE_EXTENSIONS.test(path.extname(pathName));
+}
+
 export function wantsAppShell(request: FastifyRequest): boolean {
   return (
     (request.method === 'GET' || request.method === 'HEAD') &&
     !NOT_APP_ROUTES.test(request.url) &&
-    !path.extname(request.url.split('?')[0] ?? '') &&
+    !looksLikeFile(request.url.split('?')[0] ?? '') &&
     (request.headers.accept ?? '').includes('text/html')
   );
 }

@@ -1,0 +1,187 @@
+import type { Db } from '../../db/index.ts';
+import type { NotificationRow, PushSubscriptionRow, UserRow } from '../../db/schema.ts';
+
+export interface NewDevice {
+  userId: string;
+  sessionId: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  now: string;
+}
+
+/**
+ * Stores a device, or hands an existing endpoint to this member and session with fresh keys.
+ * Answers whether the row is new.
+ */
+export async function upsertSubscription(db: Db, device: NewDevice): Promise<boolean> {
+  const owner = {
+    user_id: device.userId,
+    session_id: device.sessionId,
+    p256dh: device.p256dh,
+    auth: device.auth,
+    updated_at: device.now,
+  };
+  for (;;) {
+    const inserted = await db
+      .insertInto('push_subscriptions')
+      .values({ ...owner, endpoint: device.endpoint, created_at: device.now })
+      .onConflict((conflict) => conflict.column('endpoint').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted) return true;
+    const updated = await db
+      .updateTable('push_subscriptions')
+      .set(owner)
+      .where('endpoint', '=', device.endpoint)
+      .executeTakeFirst();
+    // Deleted between the two statements: store it anew.
+    if (Number(updated.numUpdatedRows) > 0) return false;
+  }
+}
+
+/** Keeps a member's `keep` most recently registered devices and deletes the rest. */
+export async function trimSubscriptions(db: Db, userId: string, keep: number): Promise<void> {
+  const stale = await db
+    .selectFrom('push_subscriptions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(keep)
+    .limit(1000)
+    .execute();
+  if (stale.length === 0) return;
+  await db
+    .deleteFrom('push_subscriptions')
+    .where(
+      'id',
+      'in',
+      stale.map((row) => row.id),
+    )
+    .execute();
+}
+
+/** Deletes a device only when it belongs to this member; answers whether a row went. */
+export async function deleteOwnSubscription(
+  db: Db,
+  userId: string,
+  endpoint: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('push_subscriptions')
+    .where('endpoint', '=', endpoint)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Deletes a device whoever owns it (the push service said it is gone). */
+export async function deleteSubscription(db: Db, endpoint: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('push_subscriptions')
+    .where('endpoint', '=', endpoint)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Every device of these members, oldest registration first. */
+export async function subscriptionsOf(
+  db: Db,
+  userIds: readonly string[],
+): Promise<PushSubscriptionRow[]> {
+  if (userIds.length === 0) return [];
+  return db
+    .selectFrom('push_subscriptions')
+    .selectAll()
+    .where('user_id', 'in', [...userIds])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function readSetting(db: Db, key: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('server_settings')
+    .select('value')
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return row?.value;
+}
+
+export async function writeSetting(db: Db, key: string, value: string, now: string) {
+  await db
+    .insertInto('server_settings')
+    .values({ key, value, updated_at: now })
+    .onConflict((conflict) => conflict.column('key').doUpdateSet({ value, updated_at: now }))
+    .execute();
+}
+
+export type PushableRow = Pick<
+  NotificationRow,
+  'id' | 'recipient_id' | 'type' | 'request_id' | 'created_at'
+> & { actor: Pick<UserRow, 'id' | 'username' | 'profile_image'> };
+
+/** The notification types that become a push. */
+export const PUSHABLE_TYPES = ['friend_request', 'follow'] as const;
+
+/**
+ * Unread friend notifications with an id in (after, upTo], oldest first. Read ones are left out:
+ * the member has seen them (or answered the request) already.
+ */
+export async function unreadFriendNotifications(
+  db: Db,
+  after: number,
+  upTo: number,
+  limit: number,
+): Promise<PushableRow[]> {
+  const rows = await db
+    .selectFrom('notifications')
+    .innerJoin('users', 'users.id', 'notifications.actor_id')
+    .select([
+      'notifications.id',
+      'notifications.recipient_id',
+      'notifications.type',
+      'notifications.request_id',
+      'notifications.created_at',
+      'users.id as actor_id',
+      'users.username as actor_username',
+      'users.profile_image as actor_profile_image',
+    ])
+    .where('notifications.id', '>', after)
+    .where('notifications.id', '<=', upTo)
+    .where('notifications.type', 'in', [...PUSHABLE_TYPES])
+    .where('notifications.read_at', 'is', null)
+    .where('notifications.request_id', 'is not', null)
+    .orderBy('notifications.id')
+    .limit(limit)
+    .execute();
+  return rows.map(({ actor_id, actor_username, actor_profile_image, ...row }) => ({
+    ...row,
+    actor: { id: actor_id, username: actor_username, profile_image: actor_profile_image },
+  }));
+}
+
+export async function latestNotificationId(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.max('id').as('latest'))
+    .executeTakeFirst();
+  return Number(row?.latest ?? 0);
+}
+
+/** Unread counts of several members at once (members with none are missing from the map). */
+export async function unreadCounts(
+  db: Db,
+  userIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('notifications')
+    .select(['recipient_id', (eb) => eb.fn.countAll<number | string | bigint>().as('n')])
+    .where('recipient_id', 'in', [...userIds])
+    .where('read_at', 'is', null)
+    .groupBy('recipient_id')
+    .execute();
+  return new Map(rows.map((row) => [row.recipient_id, Number(row.n)]));
+}

@@ -1,0 +1,235 @@
+import { ECDH } from 'node:crypto';
+import type { Notification } from '../../../../src/contracts/notifications.ts';
+import type {
+  PushKind,
+  PushPayload,
+  RelayEvent,
+  RelaySubscription,
+} from '../../../../src/contracts/push.ts';
+import type { Db } from '../../db/index.ts';
+import type { PushSubscriptionRow } from '../../db/schema.ts';
+import { Unavailable } from '../../errors.ts';
+import type { Authenticated } from '../auth/service.ts';
+import { profileImageUrl } from '../users/mapping.ts';
+import * as repo from './repository.ts';
+
+export interface PushDeps {
+  db: Db;
+  /** Which of these members have an Orbit tab open right now, on any server node. */
+  online: (userIds: readonly string[]) => Promise<Set<string>>;
+  now?: () => Date;
+}
+
+export const PUSH_MESSAGES = {
+  unavailable: 'Push notifications are not available right now.',
+} as const;
+
+/** A member's devices beyond this many (the least recently registered) are forgotten. */
+export const MAX_DEVICES_PER_MEMBER = 20;
+/** The longest push service address the server stores. */
+export const MAX_ENDPOINT_LENGTH = 2048;
+/** The most events one catch-up answers. */
+export const CATCH_UP_MAX = 500;
+
+const VAPID_KEY_SETTING = 'push.vapid_public_key';
+
+const stamp = (deps: { now?: () => Date }) => (deps.now ? deps.now() : new Date()).toISOString();
+
+const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+
+/** The bytes of a base64url string, or null when it is not base64url. */
+export function base64urlBytes(value: string): Buffer | null {
+  return BASE64URL.test(value) ? Buffer.from(value, 'base64url') : null;
+}
+
+/** An uncompressed P-256 public key (65 bytes, on the curve), as browsers and VAPID use. */
+export function isP256PublicKey(value: string): boolean {
+  const bytes = base64urlBytes(value);
+  if (!bytes || bytes.length !== 65 || bytes[0] !== 0x04) return false;
+  try {
+    ECDH.convertKey(bytes, 'prime256v1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function isAuthSecret(value: string): boolean {
+  return base64urlBytes(value)?.length === 16;
+}
+
+/** The relay's VAPID public key, for the browser's `applicationServerKey`. */
+export async function vapidPublicKey(deps: PushDeps, enabled: boolean): Promise<string> {
+  const key = enabled ? await repo.readSetting(deps.db, VAPID_KEY_SETTING) : undefined;
+  if (!key) throw new Unavailable(PUSH_MESSAGES.unavailable);
+  return key;
+}
+
+/** Remembers the key a relay brought; answers the key it replaced, if it differs. */
+export async function rememberVapidKey(deps: PushDeps, key: string): Promise<string | undefined> {
+  const previous = await repo.readSetting(deps.db, VAPID_KEY_SETTING);
+  if (previous !== key) await repo.writeSetting(deps.db, VAPID_KEY_SETTING, key, stamp(deps));
+  return previous !== undefined && previous !== key ? previous : undefined;
+}
+
+export interface DeviceInput {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+/** Registers a device for this member and session; answers whether it is new to the server. */
+export async function subscribe(
+  deps: PushDeps,
+  auth: Authenticated,
+  device: DeviceInput,
+): Promise<'created' | 'updated'> {
+  const created = await repo.upsertSubscription(deps.db, {
+    userId: auth.user.id,
+    sessionId: auth.sessionId,
+    endpoint: device.endpoint,
+    p256dh: device.keys.p256dh,
+    auth: device.keys.auth,
+    now: stamp(deps),
+  });
+  if (created) await repo.trimSubscriptions(deps.db, auth.user.id, MAX_DEVICES_PER_MEMBER);
+  return created ? 'created' : 'updated';
+}
+
+/** Forgets one of the member's own devices; someone else's endpoint is left alone. */
+export async function unsubscribe(deps: PushDeps, userId: string, endpoint: string) {
+  await repo.deleteOwnSubscription(deps.db, userId, endpoint);
+}
+
+/** The push service answered 404/410 for this endpoint: the device is gone. */
+export function subscriptionGone(deps: PushDeps, endpoint: string): Promise<boolean> {
+  return repo.deleteSubscription(deps.db, endpoint);
+}
+
+/** A friend notification, in the terms of a push. */
+interface FriendNotice {
+  id: number;
+  recipientId: string;
+  kind: PushKind;
+  requestId: string;
+  actor: PushPayload['actor'];
+  createdAt: string;
+}
+
+const KIND_OF_TYPE: Record<string, PushKind> = {
+  friend_request: 'friend_request',
+  follow: 'friend_accepted',
+};
+
+function noticeFromNotification(
+  recipientId: string,
+  notification: Notification,
+): FriendNotice | null {
+  const kind = KIND_OF_TYPE[notification.type];
+  const id = Number(notification._id);
+  if (!kind || !notification.actor || !notification.requestId || !Number.isSafeInteger(id))
+    return null;
+  return {
+    id,
+    recipientId,
+    kind,
+    requestId: notification.requestId,
+    actor: {
+      id: notification.actor._id,
+      username: notification.actor.username,
+      profileImage: notification.actor.profileImage,
+    },
+    createdAt: notification.createdAt,
+  };
+}
+
+function noticeFromRow(row: repo.PushableRow): FriendNotice | null {
+  const kind = KIND_OF_TYPE[row.type];
+  if (!kind || !row.request_id) return null;
+  return {
+    id: row.id,
+    recipientId: row.recipient_id,
+    kind,
+    requestId: row.request_id,
+    actor: {
+      id: row.actor.id,
+      username: row.actor.username,
+      profileImage: profileImageUrl(row.actor),
+    },
+    createdAt: row.created_at,
+  };
+}
+
+const toRelaySubscription = (row: PushSubscriptionRow): RelaySubscription => ({
+  endpoint: row.endpoint,
+  keys: { p256dh: row.p256dh, auth: row.auth },
+});
+
+/**
+ * Relay events for these notices as things stand now: the recipients' unread counts and devices,
+ * and no devices at all for a recipient with an open tab (they see it live).
+ */
+async function eventsFor(deps: PushDeps, notices: FriendNotice[]): Promise<RelayEvent[]> {
+  const recipients = [...new Set(notices.map((notice) => notice.recipientId))];
+  const [devices, unread] = await Promise.all([
+    repo.subscriptionsOf(deps.db, recipients),
+    repo.unreadCounts(deps.db, recipients),
+  ]);
+  const withDevices = [...new Set(devices.map((device) => device.user_id))];
+  const online = await deps.online(withDevices);
+  const devicesOf = (userId: string) =>
+    online.has(userId)
+      ? []
+      : devices.filter((device) => device.user_id === userId).map(toRelaySubscription);
+  return notices.map((notice) => ({
+    recipientId: notice.recipientId,
+    subscriptions: devicesOf(notice.recipientId),
+    payload: {
+      id: notice.id,
+      kind: notice.kind,
+      requestId: notice.requestId,
+      actor: notice.actor,
+      url: `/profile/${notice.actor.username}`,
+      unread: unread.get(notice.recipientId) ?? 0,
+      createdAt: notice.createdAt,
+    },
+  }));
+}
+
+/** The relay event of a notification just announced, or null when it is not a friend event. */
+export async function liveEvent(
+  deps: PushDeps,
+  recipientId: string,
+  notification: Notification,
+): Promise<RelayEvent | null> {
+  const notice = noticeFromNotification(recipientId, notification);
+  if (!notice) return null;
+  const [event] = await eventsFor(deps, [notice]);
+  return event ?? null;
+}
+
+export interface CatchUp {
+  events: RelayEvent[];
+  latest: number;
+}
+
+/**
+ * Unread friend events after `after`, oldest first, recomputed now; `latest` is the newest
+ * notification id when asked, and no event is newer. Fewer events than `limit` means everything up
+ * to `latest` has been answered.
+ */
+export async function catchUp(
+  deps: PushDeps,
+  after: number | null,
+  limit: number,
+): Promise<CatchUp> {
+  const latest = await repo.latestNotificationId(deps.db);
+  if (after === null || after >= latest) return { events: [], latest };
+  const rows = await repo.unreadFriendNotifications(
+    deps.db,
+    after,
+    latest,
+    Math.min(limit, CATCH_UP_MAX),
+  );
+  const notices = rows.map(noticeFromRow).filter((notice) => notice !== null);
+  return { events: await eventsFor(deps, notices), latest };
+}

@@ -1,0 +1,153 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Namespace, Socket } from 'socket.io';
+import { z } from 'zod';
+import type { Notification } from '../../../src/contracts/notifications.ts';
+import {
+  RELAY_NAMESPACE,
+  type RelayClientToServer,
+  type RelayEvent,
+  type RelayServerToClient,
+} from '../../../src/contracts/push.ts';
+import * as push from '../features/push/service.ts';
+import type { OrbitServer } from './realtime.ts';
+
+type RelayNamespace = Namespace<RelayClientToServer, RelayServerToClient>;
+type RelaySocket = Socket<RelayClientToServer, RelayServerToClient>;
+
+export const RELAY_ERRORS = {
+  unauthorized: 'unauthorized',
+  disabled: 'push is not configured on this server (RELAY_SECRET)',
+  badKey: 'vapidPublicKey must be an uncompressed P-256 public key, base64url',
+  badCatchUp: 'after must be null or a non-negative integer, limit a positive integer',
+  badEndpoint: 'endpoint must be a non-empty string',
+  failed: 'the server could not answer; try again',
+} as const;
+
+/** How long the server waits for the relay to acknowledge an event before logging it. */
+const EVENT_ACK_TIMEOUT_MS = 120_000;
+
+export interface Relay {
+  /** Hands a just-announced notification to the relay when it is a friend event. */
+  notificationCreated(recipientId: string, notification: Notification): void;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Compares in constant time, whatever the lengths. */
+function sameSecret(given: unknown, expected: string): boolean {
+  return typeof given === 'string' && timingSafeEqual(digest(given), digest(expected));
+}
+
+const CatchUpRequest = z.object({
+  after: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable(),
+  limit: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+});
+const GoneRequest = z.object({ endpoint: z.string().min(1).max(push.MAX_ENDPOINT_LENGTH) });
+
+/** Calls a client's acknowledgement only when it is one (anything can come off the wire). */
+function answer(ack: unknown, ...value: unknown[]): void {
+  if (typeof ack === 'function') (ack as (...value: unknown[]) => void)(...value);
+}
+
+/**
+ * The `/relay` namespace: push-relay, and nothing else, connects here with the shared secret. It
+ * receives friend events as they happen and asks for what it missed. The members' middleware of
+ * the default namespace does not run here (socket.io middleware belongs to one namespace).
+ */
+export function registerRelay(
+  app: FastifyInstance,
+  io: OrbitServer,
+  deps: push.PushDeps,
+  secret: string | undefined,
+): Relay {
+  const relay = io.of(RELAY_NAMESPACE) as unknown as RelayNamespace;
+
+  relay.use((socket, next) => {
+    const { secret: given, vapidPublicKey } = (socket.handshake.auth ?? {}) as Record<
+      string,
+      unknown
+    >;
+    if (!secret) return next(new Error(RELAY_ERRORS.disabled));
+    if (!sameSecret(given, secret)) {
+      app.log.warn({ address: socket.handshake.address }, 'push relay refused: wrong secret');
+      return next(new Error(RELAY_ERRORS.unauthorized));
+    }
+    if (typeof vapidPublicKey !== 'string' || !push.isP256PublicKey(vapidPublicKey))
+      return next(new Error(RELAY_ERRORS.badKey));
+    push.rememberVapidKey(deps, vapidPublicKey).then(
+      (replaced) => {
+        if (replaced) app.log.warn('push relay brought a new VAPID key; devices will resubscribe');
+        next();
+      },
+      (error: unknown) => {
+        app.log.error({ err: error }, 'could not store the push relay’s VAPID key');
+        next(new Error(RELAY_ERRORS.failed));
+      },
+    );
+  });
+
+  relay.on('connection', (socket: RelaySocket) => {
+    app.log.info({ relay: socket.id }, 'push relay connected');
+    socket.on('relay:catch-up', (request, reply) => catchUp(request, reply));
+    socket.on('relay:subscription-gone', (request, ack) => gone(request, ack));
+    socket.on('disconnect', (reason) =>
+      app.log.info({ relay: socket.id, reason }, 'push relay disconnected'),
+    );
+  });
+
+  const catchUp = (request: unknown, reply: unknown) => {
+    const parsed = CatchUpRequest.safeParse(request);
+    if (!parsed.success) {
+      answer(reply, { events: [], latest: 0, error: RELAY_ERRORS.badCatchUp });
+      return;
+    }
+    push.catchUp(deps, parsed.data.after, parsed.data.limit).then(
+      (result) => answer(reply, result),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'push relay catch-up failed');
+        answer(reply, { events: [], latest: 0, error: RELAY_ERRORS.failed });
+      },
+    );
+  };
+
+  const gone = (request: unknown, ack: unknown) => {
+    const parsed = GoneRequest.safeParse(request);
+    if (!parsed.success) {
+      answer(ack, { error: RELAY_ERRORS.badEndpoint });
+      return;
+    }
+    push.subscriptionGone(deps, parsed.data.endpoint).then(
+      (removed) => {
+        if (removed) app.log.info('removed a push device its push service says is gone');
+        answer(ack);
+      },
+      (error: unknown) => {
+        app.log.error({ err: error }, 'could not remove a gone push device');
+        answer(ack, { error: RELAY_ERRORS.failed });
+      },
+    );
+  };
+
+  const send = (event: RelayEvent) => {
+    relay.timeout(EVENT_ACK_TIMEOUT_MS).emit('relay:event', event, (error: Error | null) => {
+      if (error) app.log.warn({ id: event.payload.id }, 'push relay did not acknowledge an event');
+    });
+  };
+
+  // Events leave this process in the order their notifications were announced.
+  let queue: Promise<void> = Promise.resolve();
+  return {
+    notificationCreated(recipientId, notification) {
+      if (!secret) return;
+      const event = push.liveEvent(deps, recipientId, notification).catch((error: unknown) => {
+        app.log.error({ err: error }, 'could not prepare a push relay event');
+        return null;
+      });
+      queue = queue.then(async () => {
+        const ready = await event;
+        if (ready) send(ready);
+      });
+    },
+  };
+}
