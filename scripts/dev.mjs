@@ -1,15 +1,28 @@
-// `npm run dev`: Vite on http://localhost:5173 with hot reload, and the API server on port 5000
-// restarting on every change. The page calls the API on port 5000 itself (SPEC §7 API-host
-// rule), so Vite proxies nothing. Ctrl+C stops both.
+// `npm run dev`: Vite on http://localhost:5173 with hot reload, the API server on port 5000 and
+// push-relay beside it, both restarting on every change. The page calls the API on port 5000
+// itself (SPEC §7 API-host rule), so Vite proxies nothing. Ctrl+C stops all three.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runTogether } from './processes.mjs';
+import { pushRelay, runTogether } from './processes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
 const colour = process.stdout.isTTY ? { FORCE_COLOR: '1' } : {};
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+const apiEnv = {
+  ...process.env,
+  ...colour,
+  NODE_ENV: 'development',
+  PORT: process.env.PORT ?? '5000',
+  DATA_DIR: process.env.DATA_DIR ?? path.join(root, 'data'),
+};
+const watch = (entry) => ['watch', '--clear-screen=false', '--exclude', 'data/**', entry];
+const { serverEnv, relay } = pushRelay(apiEnv, {
+  command: bin('tsx'),
+  args: watch('push-relay/src/main.ts'),
+});
 
 runTogether(
   [
@@ -20,18 +33,8 @@ runTogether(
       args: ['--port', '5173', '--strictPort'],
       env: { ...process.env, ...colour },
     },
-    {
-      name: 'api',
-      command: bin('tsx'),
-      args: ['watch', '--clear-screen=false', '--exclude', 'data/**', 'server/src/main.ts'],
-      env: {
-        ...process.env,
-        ...colour,
-        NODE_ENV: 'development',
-        PORT: process.env.PORT ?? '5000',
-        DATA_DIR: process.env.DATA_DIR ?? path.join(root, 'data'),
-      },
-    },
+    { name: 'api', command: bin('tsx'), args: watch('server/src/main.ts'), env: serverEnv },
+    ...(relay ? [relay] : []),
   ],
   { prefix: true },
 );

@@ -1,6 +1,7 @@
 // Runs a group of long-lived child processes as one: when any of them ends, the others are
 // stopped, and this process exits with the first one's code. SIGINT/SIGTERM are passed on.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
 import readline from 'node:readline';
 
@@ -102,4 +103,40 @@ export function runTogether(specs, { prefix = false } = {}) {
   process.on('exit', () => {
     for (const entry of running) if (!entry.done) entry.child.kill('SIGKILL');
   });
+}
+
+/** Where a relay on this machine reaches the server started beside it. */
+function localServerUrl(env) {
+  const host = env.HOST && !['0.0.0.0', '::', '[::]'].includes(env.HOST) ? env.HOST : '127.0.0.1';
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${env.PORT}`;
+}
+
+/**
+ * push-relay beside a server started here: both get the same RELAY_SECRET (a random one unless
+ * one is configured) and DATA_DIR, and the relay connects to this server unless SERVER_URL says
+ * otherwise. In production the relay needs VAPID_SUBJECT; without it push stays off (said once
+ * here) and the server runs alone, with no secret, so it offers no push key to browsers.
+ *
+ * @param {NodeJS.ProcessEnv} env the server's environment (PORT and DATA_DIR set)
+ * @param {{ command: string, args: string[] }} how the relay's command
+ * @returns {{ serverEnv: NodeJS.ProcessEnv, relay: ProcessSpec | undefined }}
+ */
+export function pushRelay(env, how) {
+  if (env.NODE_ENV === 'production' && !env.VAPID_SUBJECT) {
+    console.warn(
+      'Push notifications are off: set VAPID_SUBJECT (a mailto: address or https: URL where push services can reach you) to run push-relay beside the server.',
+    );
+    return { serverEnv: env, relay: undefined };
+  }
+  const secret = env.RELAY_SECRET || randomBytes(32).toString('base64url');
+  const serverEnv = { ...env, RELAY_SECRET: secret };
+  return {
+    serverEnv,
+    relay: {
+      name: 'relay',
+      command: how.command,
+      args: how.args,
+      env: { ...serverEnv, SERVER_URL: env.SERVER_URL || localServerUrl(env) },
+    },
+  };
 }

@@ -1,10 +1,11 @@
 // `npm start`: builds the app when the build is missing or older than its sources, then runs
-// the server (app, API and socket.io on one port; migrations run as it starts).
+// the server (app, API and socket.io on one port; migrations run as it starts) and, beside it,
+// push-relay (Web Push for friend events), sharing a secret generated here unless one is set.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runTogether } from './processes.mjs';
+import { pushRelay, runTogether } from './processes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -62,11 +63,17 @@ const env = {
   DATA_DIR: process.env.DATA_DIR ?? path.join(root, 'data'),
 };
 
+const { serverEnv, relay } = pushRelay(env, {
+  command: process.execPath,
+  args: ['--import', 'tsx', 'push-relay/src/main.ts'],
+});
+
 runTogether([
   {
     name: 'server',
     command: process.execPath,
     args: ['--import', 'tsx', 'server/src/main.ts'],
-    env,
+    env: serverEnv,
   },
+  ...(relay ? [relay] : []),
 ]);

@@ -1,0 +1,154 @@
+/**
+ * The push benchmarks' set-up: the server and push-relay as child processes (as `npm start` runs
+ * them), the fake push service in this process, and members with devices made through the API.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import sharp from 'sharp';
+import { PUSH_API } from '../src/contracts/push.ts';
+import {
+  type FakePushService,
+  type FakeSubscription,
+  startFakePushService,
+} from '../push-relay/test/fake-push-service.ts';
+import { ROOT, freePort } from './common.ts';
+
+const PASSWORD = 'Bench#Orbit1';
+
+export interface PushBench {
+  base: string;
+  service: FakePushService;
+  signup(username: string): Promise<BenchMember>;
+  addDevice(member: BenchMember): Promise<FakeSubscription>;
+  post(member: BenchMember, action: string, body: object): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export interface BenchMember {
+  id: string;
+  token: string;
+}
+
+function waitForExit(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+}
+
+/** Resolves once the relay logs `message` (it logs JSON lines); rejects if it exits first. */
+function relayLogged(child: ChildProcess, message: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const lines = readline.createInterface({ input: child.stdout! });
+    lines.on('line', (text) => {
+      if (text.includes(`"msg":"${message}"`)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the relay exited with ${code}`)));
+  });
+}
+
+export async function startPushBench(relayEnv: Record<string, string> = {}): Promise<PushBench> {
+  const service = await startFakePushService();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orbit-bench-push-'));
+  const caFile = path.join(dataDir, 'push-ca.pem');
+  fs.writeFileSync(caFile, service.certificate);
+  const shared = {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    RELAY_SECRET: randomBytes(32).toString('base64url'),
+  };
+  const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...shared,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      STATIC_DIR: path.join(dataDir, 'no-build'),
+      LOG_LEVEL: 'warn',
+      AUTH_RATE_LIMIT: '1000000',
+      REDIS_URL: '',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let waited = 0; ; waited += 50) {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+    if (waited > 60_000) throw new Error('the server did not answer /healthz within 60 s');
+    try {
+      if ((await fetch(`${base}/healthz`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const relay = spawn(process.execPath, ['--import', 'tsx', 'push-relay/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...shared,
+      SERVER_URL: base,
+      VAPID_SUBJECT: 'mailto:bench@orbit.example',
+      NODE_EXTRA_CA_CERTS: caFile,
+      LOG_LEVEL: 'info',
+      ...relayEnv,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await relayLogged(relay, 'caught up');
+
+  const avatar = await sharp({
+    create: { width: 64, height: 64, channels: 3, background: '#4f46e5' },
+  })
+    .png()
+    .toBuffer();
+
+  return {
+    base,
+    service,
+    async signup(username) {
+      const form = new FormData();
+      for (const [name, value] of Object.entries({
+        username,
+        email: `${username}@orbit.example`,
+        password: PASSWORD,
+        birthday: '1990-01-01',
+      })) {
+        form.append(name, value);
+      }
+      form.append('profilePic', new Blob([new Uint8Array(avatar)], { type: 'image/png' }), 'a.png');
+      const response = await fetch(`${base}/api/auth/signup`, { method: 'POST', body: form });
+      if (response.status !== 201) throw new Error(`signup answered ${response.status}`);
+      const body = (await response.json()) as { token: string; user: { id: string } };
+      return { id: body.user.id, token: body.token };
+    },
+    async addDevice(member) {
+      const device = service.subscribe();
+      const response = await fetch(`${base}${PUSH_API.subscriptions}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${member.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ endpoint: device.endpoint, keys: device.keys }),
+      });
+      if (response.status !== 201) throw new Error(`subscribe answered ${response.status}`);
+      return device;
+    },
+    post(member, action, body) {
+      return fetch(`${base}/api/users/friends/${action}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${member.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    },
+    async stop() {
+      relay.kill('SIGTERM');
+      server.kill('SIGTERM');
+      await Promise.all([waitForExit(relay), waitForExit(server)]);
+      await service.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

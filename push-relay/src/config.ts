@@ -1,0 +1,127 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { PUSH_TTL_SECONDS } from '../../src/contracts/push.ts';
+import { LOG_LEVELS, type LogLevel } from './log.ts';
+
+/** Every setting the relay reads from the environment; README.md "Push relay" documents each. */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  SERVER_URL: z.url({ protocol: /^https?$/ }).optional(),
+  RELAY_SECRET: z.string().min(16, 'RELAY_SECRET must be at least 16 characters'),
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  VAPID_SUBJECT: z.string().optional(),
+  DATA_DIR: z.string().default('data'),
+  RELAY_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  RELAY_HEALTH_HOST: z.string().default('0.0.0.0'),
+  PUSH_TTL_SECONDS: z.coerce.number().int().min(0).default(PUSH_TTL_SECONDS),
+  PUSH_CONCURRENCY: z.coerce.number().int().positive().default(50),
+  PUSH_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
+  PUSH_RETRY_BASE_MS: z.coerce.number().int().positive().default(1_000),
+  PUSH_RETRY_MAX_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5 * 60_000),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+});
+
+export interface RetryPolicy {
+  /** Attempts per delivery, the first one included. */
+  maxAttempts: number;
+  /** The first wait; each later one doubles (with jitter), or Retry-After when longer. */
+  baseMs: number;
+  /** No retry is scheduled past this long after the first attempt. */
+  budgetMs: number;
+}
+
+export interface RelaySettings {
+  production: boolean;
+  serverUrl: string;
+  secret: string;
+  /** Keys given in the environment; without them the relay keeps its own in `dataDir`. */
+  vapidKeys: { publicKey: string; privateKey: string } | undefined;
+  vapidSubject: string;
+  dataDir: string;
+  health: { port: number; host: string } | undefined;
+  ttlSeconds: number;
+  concurrency: number;
+  retry: RetryPolicy;
+  logLevel: LogLevel;
+}
+
+export class RelayConfigError extends Error {
+  override name = 'RelayConfigError';
+}
+
+const DEV_SUBJECT = 'mailto:admin@localhost';
+const LOOPBACK = /^(localhost|.*\.localhost|127(\.\d+){3}|\[?::1\]?|0\.0\.0\.0)$/i;
+
+/**
+ * The VAPID subject push services may use to reach the operator. Some (Apple's) refuse a
+ * localhost one, so production needs a real `mailto:` address or `https:` URL.
+ */
+export function checkVapidSubject(subject: string | undefined, production: boolean): string {
+  if (!subject) {
+    if (!production) return DEV_SUBJECT;
+    throw new RelayConfigError(
+      'VAPID_SUBJECT is required in production: a mailto: address or https: URL where push services can reach you, e.g. VAPID_SUBJECT=mailto:admin@example.com',
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(subject);
+  } catch {
+    throw new RelayConfigError(`VAPID_SUBJECT must be a mailto: or https: URL, not "${subject}"`);
+  }
+  if (url.protocol !== 'mailto:' && url.protocol !== 'https:')
+    throw new RelayConfigError(`VAPID_SUBJECT must be a mailto: or https: URL, not "${subject}"`);
+  const host = url.protocol === 'mailto:' ? (url.pathname.split('@')[1] ?? '') : url.hostname;
+  if (production && (!host.includes('.') || LOOPBACK.test(host)))
+    throw new RelayConfigError(
+      `VAPID_SUBJECT must name a real address in production (push services refuse "${subject}")`,
+    );
+  return subject;
+}
+
+function vapidKeysFrom(e: z.infer<typeof EnvSchema>): RelaySettings['vapidKeys'] {
+  if (!e.VAPID_PUBLIC_KEY && !e.VAPID_PRIVATE_KEY) return undefined;
+  if (!e.VAPID_PUBLIC_KEY || !e.VAPID_PRIVATE_KEY)
+    throw new RelayConfigError('Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither');
+  return { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY };
+}
+
+export function loadRelaySettings(env: NodeJS.ProcessEnv = process.env): RelaySettings {
+  // An empty variable means "not set", as a blank line in an env file does.
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = EnvSchema.safeParse(given);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
+    throw new RelayConfigError(`Invalid relay configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  return {
+    production,
+    serverUrl: (e.SERVER_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/$/, ''),
+    secret: e.RELAY_SECRET,
+    vapidKeys: vapidKeysFrom(e),
+    vapidSubject: checkVapidSubject(e.VAPID_SUBJECT, production),
+    dataDir: path.resolve(e.DATA_DIR),
+    health:
+      e.RELAY_HEALTH_PORT === undefined
+        ? undefined
+        : { port: e.RELAY_HEALTH_PORT, host: e.RELAY_HEALTH_HOST },
+    ttlSeconds: e.PUSH_TTL_SECONDS,
+    concurrency: e.PUSH_CONCURRENCY,
+    retry: {
+      maxAttempts: e.PUSH_MAX_ATTEMPTS,
+      baseMs: e.PUSH_RETRY_BASE_MS,
+      budgetMs: e.PUSH_RETRY_MAX_MS,
+    },
+    logLevel: e.LOG_LEVEL,
+  };
+}

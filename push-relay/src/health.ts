@@ -1,0 +1,43 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface HealthServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface HealthState {
+  connected: boolean;
+  lastEventId: number | null;
+}
+
+/** GET /healthz: 200 while connected to the server, 503 while not; the body says which. */
+export function startHealthServer(
+  where: { port: number; host: string },
+  state: () => HealthState,
+): Promise<HealthServer> {
+  const server = http.createServer((request, response) => {
+    if (request.url !== '/healthz' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
+      return;
+    }
+    const current = state();
+    response
+      .writeHead(current.connected ? 200 : 503, {
+        'content-type': 'application/json',
+        'cache-control': 'no-store',
+      })
+      .end(JSON.stringify(current));
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(where.port, where.host, () => {
+      const { port } = server.address() as AddressInfo;
+      const host = where.host === '0.0.0.0' || where.host === '::' ? '127.0.0.1' : where.host;
+      resolve({
+        url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/healthz`,
+        close: () => new Promise((done) => server.close(() => done())),
+      });
+    });
+  });
+}

@@ -1,0 +1,42 @@
+import { RelayConfigError, loadRelaySettings } from './config.ts';
+import { createLogger } from './log.ts';
+import { type Relay, startRelay } from './relay.ts';
+
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+let settings;
+try {
+  settings = loadRelaySettings();
+} catch (error) {
+  if (!(error instanceof RelayConfigError)) throw error;
+  console.error(`push-relay: ${error.message}`);
+  process.exit(1);
+}
+
+const log = createLogger(settings.logLevel);
+let relay: Relay;
+try {
+  relay = await startRelay({ ...settings, logger: log });
+} catch (error) {
+  log.error({ err: error }, 'could not start');
+  process.exit(1);
+}
+log.info(
+  { server: settings.serverUrl, dataDir: settings.dataDir, health: relay.healthUrl },
+  'push relay started',
+);
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  log.info({ signal }, 'shutting down');
+  setTimeout(() => {
+    log.error('shutdown timed out; exiting');
+    process.exit(1);
+  }, SHUTDOWN_TIMEOUT_MS).unref();
+  await relay.close();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,290 @@
+import fs from 'node:fs/promises';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import webpush from 'web-push';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PushPayload } from '../../src/contracts/push.ts';
+import { checkVapidSubject, loadRelaySettings } from '../src/config.ts';
+import { CursorFile, EventLedger } from '../src/cursor.ts';
+import {
+  Limiter,
+  type PushSender,
+  VapidAuthorization,
+  deliver,
+  pushTopic,
+  retryAfterMs,
+} from '../src/deliver.ts';
+import { loadVapidKeys } from '../src/vapid.ts';
+import { type FakePushService, startFakePushService } from './fake-push-service.ts';
+import { verifyVapid } from './push-crypto.ts';
+
+const tempDir = () => fs.mkdtemp(path.join(os.tmpdir(), 'orbit-relay-unit-'));
+
+describe('the event ledger', () => {
+  it('moves the cursor only over settled events, whatever order they settle in', () => {
+    const ledger = new EventLedger(10);
+    for (const id of [12, 15, 20]) ledger.begin(id);
+    expect(ledger.settle(20)).toBe(false);
+    expect(ledger.cursor).toBe(10);
+    expect(ledger.settle(12)).toBe(true);
+    expect(ledger.cursor).toBe(12);
+    expect(ledger.settle(15)).toBe(true);
+    expect(ledger.cursor).toBe(20);
+  });
+
+  it('knows an event it is handling or handled lately, and not one it never saw', () => {
+    const ledger = new EventLedger(null);
+    ledger.begin(3);
+    expect(ledger.has(3)).toBe(true);
+    ledger.settle(3);
+    expect(ledger.has(3)).toBe(true);
+    expect(ledger.has(2)).toBe(false);
+    expect(ledger.cursor).toBe(3);
+  });
+
+  it('keeps the cursor where it is when an older event settles late', () => {
+    const ledger = new EventLedger(50);
+    ledger.begin(40);
+    expect(ledger.settle(40)).toBe(false);
+    expect(ledger.cursor).toBe(50);
+  });
+});
+
+describe('the cursor file', () => {
+  it('keeps the newest value across instances and leaves no temporary files', async () => {
+    const dir = await tempDir();
+    const file = new CursorFile(dir);
+    expect(await file.read()).toBeNull();
+    void file.save(1);
+    void file.save(2);
+    await file.save(3);
+    await file.flush();
+    expect(await new CursorFile(dir).read()).toBe(3);
+    expect(await fs.readdir(dir)).toEqual(['relay-cursor.json']);
+    await fs.rm(dir, { recursive: true });
+  });
+
+  it('refuses a file that is not a cursor', async () => {
+    const dir = await tempDir();
+    await fs.writeFile(path.join(dir, 'relay-cursor.json'), '{"lastEventId":"x"}');
+    await expect(new CursorFile(dir).read()).rejects.toThrow(/not a relay cursor/);
+    await fs.rm(dir, { recursive: true });
+  });
+});
+
+describe('settings', () => {
+  const base = { RELAY_SECRET: 'a-long-enough-relay-secret' };
+
+  it('defaults to the server on this machine and a development subject outside production', () => {
+    const settings = loadRelaySettings({ ...base, NODE_ENV: 'development', PORT: '5123' });
+    expect(settings.serverUrl).toBe('http://127.0.0.1:5123');
+    expect(settings.vapidSubject).toBe('mailto:admin@localhost');
+  });
+
+  it('requires RELAY_SECRET', () => {
+    expect(() => loadRelaySettings({ NODE_ENV: 'development' })).toThrow(/RELAY_SECRET/);
+  });
+
+  it('refuses to start in production without a real subject', () => {
+    expect(() => loadRelaySettings({ ...base, NODE_ENV: 'production' })).toThrow(
+      /VAPID_SUBJECT is required in production/,
+    );
+    expect(() => checkVapidSubject('mailto:admin@localhost', true)).toThrow(/real address/);
+    expect(() => checkVapidSubject('https://127.0.0.1/contact', true)).toThrow(/real address/);
+    expect(() => checkVapidSubject('http://orbit.example/contact', true)).toThrow(
+      /mailto: or https:/,
+    );
+    expect(checkVapidSubject('mailto:ops@orbit.example', true)).toBe('mailto:ops@orbit.example');
+    expect(checkVapidSubject('https://orbit.example/contact', true)).toBe(
+      'https://orbit.example/contact',
+    );
+  });
+
+  it('wants both VAPID keys or neither', () => {
+    expect(() => loadRelaySettings({ ...base, VAPID_PUBLIC_KEY: 'abc' })).toThrow(/both/);
+  });
+});
+
+describe('VAPID keys', () => {
+  it('are generated once, kept readable by the owner only, and reused', async () => {
+    const dir = await tempDir();
+    const first = await loadVapidKeys(undefined, dir);
+    expect(first.source).toBe('generated');
+    const stat = await fs.stat(path.join(dir, 'vapid.json'));
+    expect(stat.mode & 0o777).toBe(0o600);
+    const second = await loadVapidKeys(undefined, dir);
+    expect(second).toMatchObject({ source: 'file', keys: first.keys });
+    await fs.rm(dir, { recursive: true });
+  });
+
+  it('come from the environment when given there', async () => {
+    const dir = await tempDir();
+    const keys = webpush.generateVAPIDKeys();
+    const loaded = await loadVapidKeys(keys, dir);
+    expect(loaded).toMatchObject({ source: 'environment', keys });
+    expect(await fs.readdir(dir)).toEqual([]);
+    await expect(loadVapidKeys({ publicKey: 'short', privateKey: 'x' }, dir)).rejects.toThrow(
+      /VAPID key pair/,
+    );
+    await fs.rm(dir, { recursive: true });
+  });
+});
+
+describe('the VAPID authorization', () => {
+  const authorization = new VapidAuthorization({
+    ...webpush.generateVAPIDKeys(),
+    subject: 'mailto:ops@orbit.example',
+  });
+  const endpoint = 'https://push.example.net/send/abc';
+
+  it('is one signed token per push service, reused until it nears expiry', () => {
+    const now = Math.floor(Date.now() / 1000);
+    const first = authorization.for(endpoint, now);
+    expect(verifyVapid(first, 'https://push.example.net').claims.exp).toBe(now + 12 * 3600);
+    expect(authorization.for('https://push.example.net/send/other', now + 60)).toBe(first);
+    expect(authorization.for('https://other.example.net/x', now)).not.toBe(first);
+    const renewed = authorization.for(endpoint, now + 11.5 * 3600);
+    expect(renewed).not.toBe(first);
+    expect(verifyVapid(renewed, 'https://push.example.net', now + 11.5 * 3600)).toBeTruthy();
+  });
+});
+
+describe('Retry-After', () => {
+  it('reads seconds and HTTP dates', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(retryAfterMs('7', now)).toBe(7000);
+    expect(retryAfterMs('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000);
+    expect(retryAfterMs(undefined, now)).toBeUndefined();
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+  });
+});
+
+describe('one delivery against the fake push service', () => {
+  let service: FakePushService;
+  let sender: PushSender;
+  const payload: PushPayload = {
+    id: 7,
+    kind: 'friend_request',
+    requestId: 'req-1',
+    actor: { id: 'u1', username: 'alice', profileImage: '/uploads/a.png' },
+    url: '/profile/alice',
+    unread: 1,
+    createdAt: '2026-01-01T00:00:00.000Z',
+  };
+  const signal = new AbortController().signal;
+
+  beforeAll(async () => {
+    service = await startFakePushService();
+    sender = {
+      vapid: new VapidAuthorization({
+        ...webpush.generateVAPIDKeys(),
+        subject: 'mailto:ops@orbit.example',
+      }),
+      ttlSeconds: 600,
+      agent: new https.Agent({
+        keepAlive: true,
+        ca: [...tls.rootCertificates, service.certificate],
+      }),
+      limiter: new Limiter(4),
+      retry: { maxAttempts: 3, baseMs: 20, budgetMs: 5_000 },
+      timeoutMs: 5_000,
+    };
+  });
+  afterAll(async () => {
+    sender.agent.destroy();
+    await service.close();
+  });
+
+  it('arrives decrypted with TTL, urgency and topic', async () => {
+    const device = service.subscribe();
+    const outcome = await deliver(sender, device, payload, signal);
+    expect(outcome).toMatchObject({ result: 'sent', status: 201, attempts: 1 });
+    const [push] = service.pushesFor(device.id);
+    expect(push).toMatchObject({
+      payload,
+      ttl: 600,
+      urgency: 'high',
+      topic: pushTopic('req-1'),
+      vapidKey: sender.vapid.vapid.publicKey,
+    });
+    expect(push?.topic).toMatch(/^[\w-]{32}$/);
+    expect(service.rejected).toEqual([]);
+  });
+
+  it('retries a 503 and a 429 with Retry-After, then arrives once', async () => {
+    const device = service.subscribe();
+    service.failNext(device.id, 503, 1);
+    const outcome = await deliver(sender, device, payload, signal);
+    expect(outcome).toMatchObject({ result: 'sent', attempts: 2 });
+    const limited = service.subscribe();
+    service.failNext(limited.id, 429, 1, { 'retry-after': '1' });
+    const started = Date.now();
+    expect(await deliver(sender, limited, payload, signal)).toMatchObject({ result: 'sent' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(service.pushesFor(device.id)).toHaveLength(1);
+    expect(service.pushesFor(limited.id)).toHaveLength(1);
+  });
+
+  it('gives up after the last attempt', async () => {
+    const device = service.subscribe();
+    service.failNext(device.id, 500, 10);
+    expect(await deliver(sender, device, payload, signal)).toMatchObject({
+      result: 'failed',
+      status: 500,
+      attempts: 3,
+    });
+  });
+
+  it('calls 404 and 410 gone, and drops other 4xx without retrying', async () => {
+    const gone = service.subscribe();
+    service.failNext(gone.id, 410, 1);
+    expect(await deliver(sender, gone, payload, signal)).toMatchObject({
+      result: 'gone',
+      status: 410,
+    });
+    const unknown = { ...gone, endpoint: `${service.origin}/push/nobody` };
+    expect(await deliver(sender, unknown, payload, signal)).toMatchObject({
+      result: 'gone',
+      status: 404,
+    });
+    const refused = service.subscribe();
+    service.failNext(refused.id, 413, 5);
+    const requestsBefore = service.requests;
+    expect(await deliver(sender, refused, payload, signal)).toMatchObject({
+      result: 'dropped',
+      status: 413,
+      attempts: 1,
+    });
+    expect(service.requests - requestsBefore).toBe(1);
+  });
+
+  it('retries a push service that cannot be reached', async () => {
+    const device = service.subscribe();
+    const closed = { ...device, endpoint: 'https://127.0.0.1:1/push/x' };
+    expect(await deliver(sender, closed, payload, signal)).toMatchObject({
+      result: 'failed',
+      attempts: 3,
+    });
+  });
+});
+
+describe('the limiter', () => {
+  it('never runs more than its limit at once', async () => {
+    const limiter = new Limiter(3);
+    let running = 0;
+    let most = 0;
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        limiter.run(async () => {
+          running++;
+          most = Math.max(most, running);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          running--;
+        }),
+      ),
+    );
+    expect(most).toBe(3);
+  });
+});

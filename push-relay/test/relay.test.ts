@@ -1,0 +1,266 @@
+/**
+ * The relay between a real Orbit server and the fake push service: what a friend event becomes at
+ * the push service, who gets it, and what each push service answer does.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pairKey } from '../../src/contracts/friends.ts';
+import type { NotificationPage } from '../../src/contracts/notifications.ts';
+import { PUSH_API, PUSH_TTL_SECONDS, type PushPayload } from '../../src/contracts/push.ts';
+import {
+  type Member,
+  asBearer,
+  friendAction,
+  pushRowsOf,
+  signupMembers,
+} from '../../server/test/factories.ts';
+import { pushTopic } from '../src/deliver.ts';
+import type { Relay } from '../src/relay.ts';
+import { type FakePushService, startFakePushService } from './fake-push-service.ts';
+import {
+  type Orbit,
+  RELAY_SECRET,
+  VAPID_SUBJECT,
+  addDevice,
+  nextSettled,
+  openTab,
+  spawnRelay,
+  startOrbit,
+  startTestRelay,
+  tempDir,
+} from './harness.ts';
+
+let orbit: Orbit;
+let service: FakePushService;
+
+beforeAll(async () => {
+  [orbit, service] = await Promise.all([startOrbit(), startFakePushService()]);
+});
+afterAll(async () => {
+  await service.close();
+  await orbit.close();
+});
+
+/** Sends a friend request and answers once the relay has settled the event it makes. */
+async function requestAndSettle(relay: Relay, from: Member, to: Member) {
+  const settled = nextSettled(relay);
+  const response = await friendAction(orbit.app, from, 'request', to);
+  expect(response.statusCode).toBe(200);
+  return settled;
+}
+
+describe('with the relay running', () => {
+  let relay: Relay;
+  beforeAll(async () => {
+    relay = await startTestRelay(orbit, service, { health: { port: 0, host: '127.0.0.1' } });
+  });
+  afterAll(async () => {
+    await relay.close();
+  });
+
+  it('says on its health endpoint that it is connected, and how far it got', async () => {
+    const response = await fetch(relay.healthUrl!);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ connected: true, lastEventId: relay.lastEventId });
+  });
+
+  it('hands its VAPID public key to the server for the clients', async () => {
+    const response = await orbit.app.inject({ method: 'GET', url: PUSH_API.vapidPublicKey });
+    expect(response.json()).toEqual({ publicKey: relay.vapidPublicKey });
+  });
+
+  it('pushes a friend request, encrypted and signed, with TTL, urgency and topic', async () => {
+    const [alice, bob] = await signupMembers(orbit.app, 2);
+    const device = await addDevice(orbit, service, bob!);
+    const settled = await requestAndSettle(relay, alice!, bob!);
+    expect(settled.outcomes).toMatchObject([{ result: 'sent', status: 201 }]);
+
+    const [push] = service.pushesFor(device.id);
+    const requestId = pairKey(alice!.user.id, bob!.user.id);
+    expect(push).toMatchObject({
+      ttl: PUSH_TTL_SECONDS,
+      urgency: 'high',
+      topic: pushTopic(requestId),
+      vapidKey: relay.vapidPublicKey,
+    });
+    const payload = push!.payload as PushPayload;
+    expect(payload).toMatchObject({
+      id: settled.id,
+      kind: 'friend_request',
+      requestId,
+      actor: { id: alice!.user.id, username: alice!.username },
+      url: `/profile/${alice!.username}`,
+    });
+    const page = await orbit.app.inject({
+      method: 'GET',
+      url: '/api/notifications',
+      headers: asBearer(bob!),
+    });
+    expect(payload.unread).toBe(page.json<NotificationPage>().unread);
+    expect(payload.unread).toBeGreaterThanOrEqual(1);
+    expect(payload.actor.profileImage).toMatch(/\S/);
+    expect(service.rejected).toEqual([]);
+  });
+
+  it('pushes an accepted request with normal urgency to the one who asked', async () => {
+    const [carol, dave] = await signupMembers(orbit.app, 2);
+    const device = await addDevice(orbit, service, carol!);
+    await requestAndSettle(relay, carol!, dave!);
+    const settled = nextSettled(relay);
+    expect((await friendAction(orbit.app, dave!, 'accept', carol!)).statusCode).toBe(200);
+    await settled;
+    const [push] = service.pushesFor(device.id);
+    expect(push).toMatchObject({
+      urgency: 'normal',
+      topic: pushTopic(pairKey(carol!.user.id, dave!.user.id)),
+      payload: { kind: 'friend_accepted', actor: { username: dave!.username } },
+    });
+  });
+
+  it('pushes to each of a member’s two devices', async () => {
+    const [erin, frank] = await signupMembers(orbit.app, 2);
+    const phone = await addDevice(orbit, service, frank!);
+    const laptop = await addDevice(orbit, service, frank!);
+    const settled = await requestAndSettle(relay, erin!, frank!);
+    expect(settled.outcomes.map((outcome) => outcome.result)).toEqual(['sent', 'sent']);
+    const phonePush = service.pushesFor(phone.id);
+    const laptopPush = service.pushesFor(laptop.id);
+    expect(phonePush).toHaveLength(1);
+    expect(laptopPush).toHaveLength(1);
+    expect(phonePush[0]!.payload).toEqual(laptopPush[0]!.payload);
+    expect(phonePush[0]!.topic).toBe(laptopPush[0]!.topic);
+  });
+
+  it('pushes nothing to a member with an open tab', async () => {
+    const [grace, heidi] = await signupMembers(orbit.app, 2);
+    const device = await addDevice(orbit, service, heidi!);
+    let tab: Socket | undefined = await openTab(orbit, heidi!);
+    try {
+      const settled = await requestAndSettle(relay, grace!, heidi!);
+      expect(settled.outcomes).toEqual([]);
+      expect(service.pushesFor(device.id)).toEqual([]);
+    } finally {
+      tab.disconnect();
+      tab = undefined;
+    }
+    // With the tab closed, the next event does reach the device.
+    expect((await friendAction(orbit.app, grace!, 'cancel', heidi!)).statusCode).toBe(200);
+    await requestAndSettle(relay, grace!, heidi!);
+    expect(service.pushesFor(device.id)).toHaveLength(1);
+  });
+
+  it('deletes a device its push service calls gone (410)', async () => {
+    const [ivan, judy] = await signupMembers(orbit.app, 2);
+    const gone = await addDevice(orbit, service, judy!);
+    const kept = await addDevice(orbit, service, judy!);
+    service.failNext(gone.id, 410);
+    const settled = await requestAndSettle(relay, ivan!, judy!);
+    expect(settled.outcomes.map((outcome) => outcome.result).sort()).toEqual(['gone', 'sent']);
+    const rows = await pushRowsOf(orbit.app, judy!.user.id);
+    expect(rows.map((row) => row.endpoint)).toEqual([kept.endpoint]);
+  });
+
+  it('retries a 503 and delivers once', async () => {
+    const [ken, lena] = await signupMembers(orbit.app, 2);
+    const device = await addDevice(orbit, service, lena!);
+    service.failNext(device.id, 503, 2);
+    const before = service.requests;
+    const settled = await requestAndSettle(relay, ken!, lena!);
+    expect(settled.outcomes).toMatchObject([{ result: 'sent', attempts: 3 }]);
+    expect(service.requests - before).toBe(3);
+    expect(service.pushesFor(device.id)).toHaveLength(1);
+  });
+
+  it('drops a push the service refuses for good (400) and moves on', async () => {
+    const [mia, nick] = await signupMembers(orbit.app, 2);
+    const device = await addDevice(orbit, service, nick!);
+    service.failNext(device.id, 400, 5);
+    const settled = await requestAndSettle(relay, mia!, nick!);
+    expect(settled.outcomes).toMatchObject([{ result: 'dropped', status: 400, attempts: 1 }]);
+    expect(await pushRowsOf(orbit.app, nick!.user.id)).toHaveLength(1);
+    expect(relay.lastEventId).toBe(settled.id);
+  });
+});
+
+describe('a relay killed and started again', () => {
+  it('pushes a request sent while it was down exactly once after the restart', async () => {
+    const dataDir = await tempDir();
+    const caFile = path.join(dataDir, 'push-ca.pem');
+    await fs.writeFile(caFile, service.certificate);
+    const env = {
+      SERVER_URL: orbit.url,
+      RELAY_SECRET,
+      DATA_DIR: dataDir,
+      VAPID_SUBJECT,
+      NODE_EXTRA_CA_CERTS: caFile,
+      PUSH_RETRY_BASE_MS: '50',
+    };
+    const [olga, peter, quinn] = await signupMembers(orbit.app, 3);
+    const device = await addDevice(orbit, service, peter!);
+
+    const first = spawnRelay(env);
+    await first.logged('caught up');
+    expect((await friendAction(orbit.app, olga!, 'request', peter!)).statusCode).toBe(200);
+    const before = await service.waitFor((push) => push.subscriptionId === device.id);
+    // The relay has saved that event as handled before it dies.
+    const cursorFile = path.join(dataDir, 'relay-cursor.json');
+    const savedCursor = async () =>
+      (JSON.parse(await fs.readFile(cursorFile, 'utf8')) as { lastEventId: number }).lastEventId;
+    await expect.poll(savedCursor).toBe((before.payload as PushPayload).id);
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    expect((await friendAction(orbit.app, quinn!, 'request', peter!)).statusCode).toBe(200);
+    const topic = pushTopic(pairKey(quinn!.user.id, peter!.user.id));
+    expect(service.received.filter((push) => push.topic === topic)).toEqual([]);
+
+    const second = spawnRelay(env);
+    try {
+      await second.logged('caught up');
+      const push = await service.waitFor((received) => received.topic === topic);
+      expect(push.payload).toMatchObject({
+        kind: 'friend_request',
+        actor: { username: quinn!.username },
+      });
+      const connected = second.lines.find((line) => line.msg === 'connected to the server');
+      expect(connected?.cursor).toBe((before.payload as PushPayload).id);
+      await expect.poll(savedCursor).toBe((push.payload as PushPayload).id);
+      expect(service.received.filter((received) => received.topic === topic)).toHaveLength(1);
+      // The request pushed before the kill is not pushed again.
+      expect(service.pushesFor(device.id)).toHaveLength(2);
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+    expect(second.child.exitCode).toBe(0);
+  });
+});
+
+describe('a relay with the wrong secret', () => {
+  it('is refused and delivers nothing', async () => {
+    const keyBefore = (
+      await orbit.app.inject({ method: 'GET', url: PUSH_API.vapidPublicKey })
+    ).json<{ publicKey: string }>().publicKey;
+    const [rita, sam] = await signupMembers(orbit.app, 2);
+    const device = await addDevice(orbit, service, sam!);
+    const impostor = await startTestRelay(orbit, service, { secret: 'not-the-relay-secret-0000' });
+    try {
+      const refused = await new Promise<string>((resolve) => impostor.once('refused', resolve));
+      expect(refused).toBe('unauthorized');
+      expect(impostor.connected).toBe(false);
+      expect((await friendAction(orbit.app, rita!, 'request', sam!)).statusCode).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(service.pushesFor(device.id)).toEqual([]);
+      const keyAfter = (
+        await orbit.app.inject({ method: 'GET', url: PUSH_API.vapidPublicKey })
+      ).json<{ publicKey: string }>().publicKey;
+      expect(keyAfter).toBe(keyBefore);
+      expect(keyAfter).not.toBe(impostor.vapidPublicKey);
+    } finally {
+      await impostor.close();
+    }
+  });
+});
