@@ -1,9 +1,62 @@
 /// <reference lib="webworker" />
-import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching';
+import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { enableNavigationPreload, serveAppShell, settleNavigationPreload } from './navigation.ts';
 import { registerPush } from './push.ts';
+import { NAVIGATION_DENYLIST, isSavedApiCall, isSavedMedia } from './routes.ts';
+import { type StrategyContext, cacheFirstMedia, networkFirstApi } from './strategies.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
+// Before the router's listener, so it sees every navigation.
+self.addEventListener('fetch', settleNavigationPreload);
+
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
+
+registerRoute(
+  new NavigationRoute(
+    ({ event, request }) =>
+      serveAppShell({
+        precached: () => matchPrecache('/index.html'),
+        preloaded: async () =>
+          (await (event as FetchEvent).preloadResponse) as Response | undefined,
+        fetch: () => fetch(request),
+      }),
+    { denylist: NAVIGATION_DENYLIST },
+  ),
+);
+
+function contextOf(event: ExtendableEvent): StrategyContext {
+  return {
+    fetch: (request) => fetch(request),
+    waitUntil: (work) => {
+      try {
+        event.waitUntil(work);
+      } catch {
+        // The event already ended: the work still runs while the worker is alive.
+      }
+    },
+  };
+}
+
+registerRoute(
+  ({ url }) => isSavedApiCall(url, self.location.origin),
+  ({ request, event }) => networkFirstApi(request, contextOf(event)),
+);
+registerRoute(
+  ({ url }) => isSavedMedia(url, self.location.origin),
+  ({ request, event }) => cacheFirstMedia(request, contextOf(event)),
+);
+
+self.addEventListener('activate', (event) => {
+  // The first worker takes over the page that installed it, so it works offline from then on.
+  event.waitUntil(Promise.all([enableNavigationPreload(self.registration), self.clients.claim()]));
+});
+
+// The page's update flow (workbox-window messageSkipWaiting) activates a waiting worker.
+self.addEventListener('message', (event) => {
+  if ((event.data as { type?: unknown } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+
 registerPush(self);

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { BrowserRouter } from 'react-router-dom';
 import { connectSessionAcrossTabs, useSession } from '../features/auth/store.ts';
 import { useTheme } from '../features/theme/store.ts';
+import { connectOfflineSession } from '../lib/offlineSession.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { AppRoutes } from './routes.tsx';
 
@@ -12,6 +13,7 @@ function useSessionLifecycle() {
     void useSession.getState().load();
     return disconnect;
   }, []);
+  useEffect(() => connectOfflineSession(), []);
   const user = useSession((state) => state.user);
   const status = useSession((state) => state.status);
   useEffect(() => {

@@ -1,0 +1,42 @@
+/**
+ * Tells the service worker (through IndexedDB) who the current member is, so it saves and serves
+ * only their copies, and removes those copies when their session ends: at logout here, at logout
+ * in another tab, or when the server says nobody is signed in. A server that cannot be reached
+ * ends nothing: the saved copies are what the member sees offline.
+ */
+import { onLogout, useSession } from '../features/auth/store.ts';
+import type { CurrentUser } from '../features/auth/user.ts';
+import { endCurrentMember, setCurrentMember, wipeMember } from './idb.ts';
+
+interface SessionView {
+  status: string;
+  user: CurrentUser | null;
+  error: string | null;
+}
+
+function follow(state: SessionView, previous: SessionView | null) {
+  if (state.status === 'signedIn' && state.user) {
+    if (previous?.status !== 'signedIn' || previous.user?.id !== state.user.id) {
+      void setCurrentMember(state.user.id);
+    }
+  } else if (
+    state.status === 'signedOut' &&
+    state.error === null &&
+    previous?.status !== 'signedOut'
+  ) {
+    void endCurrentMember();
+  }
+}
+
+/** Starts following the session; answers a function that stops. */
+export function connectOfflineSession(): () => void {
+  follow(useSession.getState(), null);
+  const unsubscribe = useSession.subscribe((state, previous) => follow(state, previous));
+  const unregister = onLogout(async (user) => {
+    await wipeMember(user.id);
+  });
+  return () => {
+    unsubscribe();
+    unregister();
+  };
+}

@@ -1,0 +1,139 @@
+/// <reference lib="webworker" />
+import { DEFAULT_AVATAR } from '../src/contracts/constants.ts';
+import {
+  PUSH_TITLE,
+  type PushKind,
+  type PushPayload,
+  pushBody,
+  pushTag,
+} from '../src/contracts/push.ts';
+
+/** A monochrome silhouette: Android draws the status-bar badge from its alpha channel only. */
+export const BADGE_ICON = '/icons/badge-72.png';
+export const APP_ICON = '/icons/icon-192.png';
+/** Where a notification without a payload leads: the full-screen notifications panel. */
+export const NOTIFICATIONS_URL = '/spacehub?notifications=open';
+
+/** Chromium's options beyond what TypeScript's lib declares. */
+export interface OrbitNotificationOptions extends NotificationOptions {
+  actions?: { action: string; title: string }[];
+  renotify?: boolean;
+  timestamp?: number;
+}
+
+export interface OrbitNotification {
+  title: string;
+  options: OrbitNotificationOptions;
+}
+
+const KINDS: readonly PushKind[] = ['friend_request', 'friend_accepted'];
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/** Same-origin paths only: a push never sends the member to another site. */
+export function isAppPath(value: unknown): value is string {
+  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//');
+}
+
+function isActor(value: unknown): value is PushPayload['actor'] {
+  return (
+    isRecord(value) &&
+    typeof value.id === 'string' &&
+    typeof value.username === 'string' &&
+    value.username !== '' &&
+    typeof value.profileImage === 'string'
+  );
+}
+
+/** The payload when the value has the shape Orbit sends, else null. */
+export function toPayload(value: unknown): PushPayload | null {
+  if (!isRecord(value)) return null;
+  const { kind, requestId, actor, url, unread } = value;
+  if (!KINDS.includes(kind as PushKind)) return null;
+  if (typeof requestId !== 'string' || requestId === '') return null;
+  if (!isActor(actor) || !isAppPath(url)) return null;
+  if (typeof unread !== 'number' || !Number.isFinite(unread) || unread < 0) return null;
+  return value as unknown as PushPayload;
+}
+
+/** The payload of a push message's text, else null (empty, not JSON, wrong shape). */
+export function readPayload(text: string | null | undefined): PushPayload | null {
+  if (!text) return null;
+  try {
+    return toPayload(JSON.parse(text));
+  } catch {
+    return null;
+  }
+}
+
+/** Avatars under /uploads live on the API host; anything else (or nothing) on the app's. */
+export function avatarIcon(profileImage: string, appOrigin: string, apiOrigin: string): string {
+  const path = profileImage || DEFAULT_AVATAR;
+  return new URL(path, path.startsWith('/uploads') ? apiOrigin : appOrigin).href;
+}
+
+function timestampOf(createdAt: unknown): number {
+  const time = typeof createdAt === 'string' ? Date.parse(createdAt) : Number.NaN;
+  return Number.isFinite(time) ? time : Date.now();
+}
+
+/** The notification for one friend event: one per request (its tag), Accept and Decline on requests. */
+export function friendNotification(
+  payload: PushPayload,
+  appOrigin: string,
+  apiOrigin: string,
+): OrbitNotification {
+  return {
+    title: PUSH_TITLE,
+    options: {
+      body: pushBody(payload),
+      icon: avatarIcon(payload.actor.profileImage, appOrigin, apiOrigin),
+      badge: BADGE_ICON,
+      tag: pushTag(payload),
+      renotify: false,
+      data: payload,
+      timestamp: timestampOf(payload.createdAt),
+      ...(payload.kind === 'friend_request'
+        ? {
+            actions: [
+              { action: 'accept', title: 'Accept' },
+              { action: 'decline', title: 'Decline' },
+            ],
+          }
+        : {}),
+    },
+  };
+}
+
+/** A push Orbit cannot read must still show something: the push service requires it. */
+export function genericNotification(): OrbitNotification {
+  return {
+    title: PUSH_TITLE,
+    options: { icon: APP_ICON, badge: BADGE_ICON, data: { url: NOTIFICATIONS_URL } },
+  };
+}
+
+/** What a friend request's notification turns into once answered from its buttons. */
+export function answeredNotification(
+  payload: PushPayload,
+  action: 'accept' | 'decline',
+  appOrigin: string,
+  apiOrigin: string,
+): OrbitNotification {
+  return {
+    title: PUSH_TITLE,
+    options: {
+      body:
+        action === 'accept'
+          ? `You and @${payload.actor.username} are now friends`
+          : 'Friend request declined',
+      icon: avatarIcon(payload.actor.profileImage, appOrigin, apiOrigin),
+      badge: BADGE_ICON,
+      tag: pushTag(payload),
+      renotify: false,
+      data: { url: payload.url },
+      timestamp: Date.now(),
+    },
+  };
+}
