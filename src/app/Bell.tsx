@@ -1,10 +1,31 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { useSession } from '../features/auth/store.ts';
 import { useFriends } from '../features/friends/store.ts';
 import { BellPanel } from '../features/notifications/BellPanel.tsx';
 import { badgeText } from '../features/notifications/logic.ts';
 import { NotificationsOverlay } from '../features/notifications/NotificationsOverlay.tsx';
 import { useNotifications } from '../features/notifications/store.ts';
+import { usePushLifecycle } from '../features/push/usePushLifecycle.ts';
 import { useDismiss } from './useDismiss.ts';
+
+/** `?notifications=open` (the app's Notifications shortcut) opens the full-screen panel once. */
+function useOpenFromUrl(open: () => void) {
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('notifications') === 'open';
+  useEffect(() => {
+    if (!requested) return;
+    open();
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('notifications');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [requested, open, setParams]);
+}
 
 /** The notification bell: badge, dropdown (SPEC §2.6) and the full-screen panel (§2.7). */
 export function Bell() {
@@ -28,6 +49,10 @@ export function Bell() {
     setOverlay(false);
     button.current?.focus();
   }, []);
+  const openOverlay = useCallback(() => setOverlay(true), []);
+  useOpenFromUrl(openOverlay);
+  const userId = useSession((state) => state.user?.id);
+  usePushLifecycle(userId);
   return (
     <>
       <div className="bell" ref={ref}>

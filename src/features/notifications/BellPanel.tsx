@@ -1,5 +1,7 @@
 import { useRef, useState } from 'react';
 import { useFriends } from '../friends/store.ts';
+import { useNeedsNetwork } from '../offline/store.ts';
+import { PushOptIn } from '../push/PushOptIn.tsx';
 import { useFocusTrap, useNow } from './hooks.ts';
 import { NotificationItem } from './NotificationItem.tsx';
 import { RequestsPanel } from './RequestsPanel.tsx';
@@ -23,6 +25,7 @@ export function BellPanel({ onClose, onViewAll }: BellPanelProps) {
   const incomingCount = useFriends((state) => state.counts.incoming);
   const pending = usePendingRequests();
   const now = useNow(true);
+  const needsNetwork = useNeedsNetwork();
   useFocusTrap(ref, true);
 
   return (
@@ -53,13 +56,13 @@ export function BellPanel({ onClose, onViewAll }: BellPanelProps) {
       {tab === 'all' ? (
         <>
           <div className="notification-toolbar">
-            <button type="button" className="button ghost" onClick={refresh}>
+            <button type="button" className="button ghost" {...needsNetwork()} onClick={refresh}>
               Refresh
             </button>
             <button
               type="button"
               className="button ghost"
-              disabled={unread === 0}
+              {...needsNetwork(unread === 0)}
               onClick={() => void markAllRead()}
             >
               Mark all read
@@ -85,6 +88,7 @@ export function BellPanel({ onClose, onViewAll }: BellPanelProps) {
       ) : (
         <RequestsPanel />
       )}
+      <PushOptIn />
       <div className="notification-footer">
         <button type="button" className="button ghost wide" onClick={onViewAll}>
           View All

@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { Avatar } from '../../components/Avatar.tsx';
 import type { Notification } from '../../contracts/notifications.ts';
+import { useNeedsNetwork } from '../offline/store.ts';
 import { relativeTime } from './logic.ts';
 import { useNotifications } from './store.ts';
 
@@ -15,6 +16,7 @@ interface ItemProps {
 
 function RequestActions({ item }: { item: Notification }) {
   const answer = useNotifications((state) => state.answer);
+  const needsNetwork = useNeedsNetwork();
   const actor = item.actor;
   if (!actor) return null;
   return (
@@ -22,6 +24,7 @@ function RequestActions({ item }: { item: Notification }) {
       <button
         type="button"
         className="button primary"
+        {...needsNetwork()}
         onClick={() => void answer('accept', actor._id, actor.username)}
       >
         Accept
@@ -29,6 +32,7 @@ function RequestActions({ item }: { item: Notification }) {
       <button
         type="button"
         className="button"
+        {...needsNetwork()}
         onClick={() => void answer('decline', actor._id, actor.username)}
       >
         Decline
@@ -41,6 +45,7 @@ function RequestActions({ item }: { item: Notification }) {
 export function NotificationItem({ item, now, pending, variant, onNavigate }: ItemProps) {
   const markRead = useNotifications((state) => state.markRead);
   const clear = useNotifications((state) => state.clear);
+  const needsNetwork = useNeedsNetwork();
   const actor = item.actor;
   const profile = actor ? `/profile/${encodeURIComponent(actor.username)}` : null;
   return (
@@ -76,6 +81,7 @@ export function NotificationItem({ item, now, pending, variant, onNavigate }: It
                 <button
                   type="button"
                   className="link-button"
+                  {...needsNetwork()}
                   onClick={() => void markRead(item._id)}
                 >
                   Mark read
@@ -91,6 +97,7 @@ export function NotificationItem({ item, now, pending, variant, onNavigate }: It
           type="button"
           className="notification-dismiss"
           aria-label="Dismiss"
+          {...needsNetwork()}
           onClick={() => void clear(item._id)}
         >
           ×

@@ -1,5 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { NOTIFICATION_TYPES, type NotificationType } from '../../contracts/notifications.ts';
+import { useNeedsNetwork } from '../offline/store.ts';
+import { PushOptIn } from '../push/PushOptIn.tsx';
 import { useNow } from './hooks.ts';
 import { unreadDisplay } from './logic.ts';
 import { NotificationItem } from './NotificationItem.tsx';
@@ -34,6 +36,7 @@ export function NotificationsOverlay({ open, onClose }: { open: boolean; onClose
   const clearAll = useNotifications((state) => state.clearAll);
   const pending = usePendingRequests();
   const now = useNow(open);
+  const needsNetwork = useNeedsNetwork();
   const visible = useMemo(() => items.filter((item) => shown[item.type]), [items, shown]);
 
   useEffect(() => {
@@ -75,6 +78,7 @@ export function NotificationsOverlay({ open, onClose }: { open: boolean; onClose
               ×
             </button>
           </header>
+          <PushOptIn />
           <div className="notification-toolbar">
             <div className="notification-tabs" role="tablist" aria-label="Notification lists">
               <button
@@ -100,6 +104,7 @@ export function NotificationsOverlay({ open, onClose }: { open: boolean; onClose
                   type="button"
                   className="button ghost"
                   aria-label="Refresh notifications"
+                  {...needsNetwork()}
                   onClick={refresh}
                 >
                   ↻
@@ -107,7 +112,7 @@ export function NotificationsOverlay({ open, onClose }: { open: boolean; onClose
                 <button
                   type="button"
                   className="button ghost"
-                  disabled={unread === 0}
+                  {...needsNetwork(unread === 0)}
                   onClick={() => void markAllRead()}
                 >
                   Mark All Read
@@ -115,7 +120,7 @@ export function NotificationsOverlay({ open, onClose }: { open: boolean; onClose
                 <button
                   type="button"
                   className="button ghost"
-                  disabled={items.length === 0}
+                  {...needsNetwork(items.length === 0)}
                   onClick={() => void clearAll()}
                 >
                   Clear All

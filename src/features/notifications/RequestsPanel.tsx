@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Avatar } from '../../components/Avatar.tsx';
 import type { FriendListItem } from '../../contracts/friends.ts';
+import { useNeedsNetwork } from '../offline/store.ts';
 import { useNotifications } from './store.ts';
 
 function other(item: FriendListItem) {
@@ -20,6 +21,7 @@ export function RequestsPanel() {
   const error = useNotifications((state) => state.requestsError);
   const refreshRequests = useNotifications((state) => state.refreshRequests);
   const answer = useNotifications((state) => state.answer);
+  const needsNetwork = useNeedsNetwork();
 
   useEffect(() => {
     void refreshRequests();
@@ -51,6 +53,7 @@ export function RequestsPanel() {
           type="button"
           className="button ghost"
           aria-label="Refresh requests"
+          {...needsNetwork()}
           onClick={() => void refreshRequests()}
         >
           ↻
@@ -83,6 +86,7 @@ export function RequestsPanel() {
                       <button
                         type="button"
                         className="button primary"
+                        {...needsNetwork()}
                         onClick={() => void answer('accept', member.id, member.username)}
                       >
                         Accept
@@ -90,6 +94,7 @@ export function RequestsPanel() {
                       <button
                         type="button"
                         className="button"
+                        {...needsNetwork()}
                         onClick={() => void answer('decline', member.id, member.username)}
                       >
                         Decline
@@ -99,6 +104,7 @@ export function RequestsPanel() {
                     <button
                       type="button"
                       className="button"
+                      {...needsNetwork()}
                       onClick={() => void answer('cancel', member.id, member.username)}
                     >
                       Cancel

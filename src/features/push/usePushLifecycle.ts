@@ -1,0 +1,52 @@
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { PUSH_NAVIGATE, type PushNavigateMessage } from '../../contracts/push.ts';
+import { onLogout } from '../auth/store.ts';
+import { usePush } from './store.ts';
+
+function isNavigateMessage(data: unknown): data is PushNavigateMessage {
+  if (typeof data !== 'object' || data === null) return false;
+  const { type, url } = data as Partial<PushNavigateMessage>;
+  return type === PUSH_NAVIGATE && typeof url === 'string' && /^\/(?!\/)/.test(url);
+}
+
+/** A notification click in the service worker moves this window without reloading it. */
+function useWorkerNavigation() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const worker = 'serviceWorker' in navigator ? navigator.serviceWorker : null;
+    if (!worker) return;
+    const onMessage = (event: MessageEvent) => {
+      if (isNavigateMessage(event.data)) void navigate(event.data.url);
+    };
+    worker.addEventListener('message', onMessage);
+    // Messages that came while the page was starting wait in a queue until this.
+    worker.startMessages();
+    return () => worker.removeEventListener('message', onMessage);
+  }, [navigate]);
+}
+
+/** The home-screen badge counts what the member has not seen; seeing the app clears it. */
+function useClearAppBadge() {
+  useEffect(() => {
+    if (!('clearAppBadge' in navigator)) return;
+    const clear = () => {
+      if (document.visibilityState === 'visible')
+        void navigator.clearAppBadge().catch(() => undefined);
+    };
+    clear();
+    document.addEventListener('visibilitychange', clear);
+    return () => document.removeEventListener('visibilitychange', clear);
+  }, []);
+}
+
+/** Push for the signed-in member: the device is checked on load and forgotten at logout. */
+export function usePushLifecycle(userId: string | undefined) {
+  useWorkerNavigation();
+  useClearAppBadge();
+  useEffect(() => {
+    if (!userId) return;
+    void usePush.getState().sync();
+    return onLogout(() => usePush.getState().forget());
+  }, [userId]);
+}
