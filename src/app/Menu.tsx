@@ -1,6 +1,7 @@
 import { useCallback, useId, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useSession } from '../features/auth/store.ts';
+import { installApp, useCanInstall } from '../features/offline/install.ts';
 import { visibleMenuItems } from './menuItems.ts';
 import { useDismiss } from './useDismiss.ts';
 
@@ -11,6 +12,7 @@ export function Menu() {
   const listId = useId();
   const username = useSession((state) => state.user?.username ?? '');
   const logout = useSession((state) => state.logout);
+  const canInstall = useCanInstall();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const close = useCallback(() => {
@@ -51,6 +53,20 @@ export function Menu() {
                 </Link>
               </li>
             ))}
+            {canInstall && (
+              <li>
+                <button
+                  type="button"
+                  className="menu-install"
+                  onClick={() => {
+                    setOpen(false);
+                    void installApp();
+                  }}
+                >
+                  Install app
+                </button>
+              </li>
+            )}
             <li>
               <button type="button" className="menu-logout" onClick={() => void onLogout()}>
                 Logout

@@ -1,9 +1,13 @@
 import { Outlet } from 'react-router-dom';
+import { OfflineBanner } from '../features/offline/OfflineBanner.tsx';
 import { TopBar } from './TopBar.tsx';
 import { useRealtime } from './useRealtime.ts';
 import './Shell.css';
 
-/** Every signed-in page: the sticky top bar above the page, and the live connection behind it. */
+/**
+ * Every signed-in page: the sticky top bar and, while offline, the banner under it above the page;
+ * the live connection behind them.
+ */
 export function Shell() {
   useRealtime();
   return (
@@ -12,6 +16,7 @@ export function Shell() {
         Skip to content
       </a>
       <TopBar />
+      <OfflineBanner />
       <Outlet />
     </div>
   );

@@ -46,6 +46,7 @@ export function TopBar() {
         <Link
           to={username ? `/profile/${encodeURIComponent(username)}` : '/profile'}
           className="top-bar-user"
+          aria-label={`Profile of ${username || 'Guest'}`}
         >
           <Avatar
             src={user?.profileImage ?? ''}

@@ -8,9 +8,13 @@ import {
   useFriends,
 } from '../features/friends/store.ts';
 import { connectNotifications, useNotifications } from '../features/notifications/store.ts';
-import { connectSocket, disconnectSocket, onSocketEvent } from '../lib/socket.ts';
+import { onBackOnline } from '../features/offline/store.ts';
+import { connectSocket, disconnectSocket, onSocketEvent, reconnectSocket } from '../lib/socket.ts';
 
-/** With a member present the socket is connected and friend events flow into the store; without, it is closed. */
+/**
+ * With a member present the socket is connected and friend events flow into the store; without, it
+ * is closed. Back online, it connects again and the friend counts are fetched afresh.
+ */
 export function useRealtime() {
   const userId = useSession((state) => state.user?.id);
   const username = useSession((state) => state.user?.username ?? '');
@@ -28,6 +32,12 @@ export function useRealtime() {
       onSocketEvent(event, (payload) => receiveFriendEvent(event, payload, userId)),
     );
     unsubscribe.push(connectNotifications(userId));
+    unsubscribe.push(
+      onBackOnline(() => {
+        reconnectSocket();
+        scheduleCounts();
+      }),
+    );
     connectSocket({ id: userId, username });
     scheduleCounts();
     return () => {

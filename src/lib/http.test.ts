@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useNetwork } from '../features/offline/store.ts';
 import { HttpError, http } from './http.ts';
 
 const json = (status: number, body: unknown) =>
@@ -8,6 +9,7 @@ describe('the HTTP client', () => {
   beforeEach(() => {
     localStorage.clear();
     sessionStorage.clear();
+    useNetwork.setState({ online: true, reconnects: 0 });
   });
   afterEach(() => vi.unstubAllGlobals());
 
@@ -98,5 +100,50 @@ describe('the HTTP client', () => {
     await vi.advanceTimersByTimeAsync(8_000);
     expect(await pending).toMatchObject({ status: 0 });
     vi.useRealTimers();
+  });
+
+  describe('and the connection', () => {
+    it('marks the app offline when the server cannot be reached', async () => {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+      );
+      await http.get('/api/x').catch(() => undefined);
+      expect(useNetwork.getState().online).toBe(false);
+    });
+
+    it('marks the app offline on an answer the service worker served from its cache', async () => {
+      const cached = new Response('{"ok":true}', {
+        status: 200,
+        headers: { 'x-orbit-offline': '1' },
+      });
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(() => Promise.resolve(cached)),
+      );
+      await expect(http.get('/api/x')).resolves.toEqual({ ok: true });
+      expect(useNetwork.getState().online).toBe(false);
+    });
+
+    it('marks the app online again on a fresh answer, even a refusal', async () => {
+      useNetwork.setState({ online: false });
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(() => Promise.resolve(json(404, { error: 'Not found' }))),
+      );
+      await http.get('/api/x').catch(() => undefined);
+      expect(useNetwork.getState()).toMatchObject({ online: true, reconnects: 1 });
+    });
+
+    it('leaves the state alone when the caller aborts', async () => {
+      const controller = new AbortController();
+      controller.abort();
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(() => Promise.reject(new DOMException('aborted', 'AbortError'))),
+      );
+      await http.get('/api/x', { signal: controller.signal }).catch(() => undefined);
+      expect(useNetwork.getState().online).toBe(true);
+    });
   });
 });

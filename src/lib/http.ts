@@ -1,4 +1,5 @@
 import { REQUEST_TIMEOUT_MS } from '../contracts/constants.ts';
+import { useNetwork } from '../features/offline/store.ts';
 import { apiUrl } from './apiHost.ts';
 import { readToken, storeToken, tokenIsRemembered } from './storage.ts';
 
@@ -42,6 +43,16 @@ function serverMessageOf(text: string): string | null {
   return null;
 }
 
+/** The service worker's mark on an answer it served from its cache because the network failed. */
+export const OFFLINE_HEADER = 'x-orbit-offline';
+
+/** What a response says about the connection: a cached answer means offline, a fresh one online. */
+function noteConnection(response: Response) {
+  const network = useNetwork.getState();
+  if (response.headers.get(OFFLINE_HEADER) === '1') network.markOffline();
+  else if (response.status < 500) network.markOnline();
+}
+
 function withTimeout(
   signal: AbortSignal | undefined,
   ms: number,
@@ -75,7 +86,7 @@ async function send(method: string, path: string, options: RequestOptions): Prom
   }
   const timed = withTimeout(options.signal, options.timeoutMs ?? REQUEST_TIMEOUT_MS);
   try {
-    return await fetch(apiUrl(path), {
+    const response = await fetch(apiUrl(path), {
       method,
       headers,
       credentials: 'include',
@@ -83,8 +94,11 @@ async function send(method: string, path: string, options: RequestOptions): Prom
       ...(body !== undefined ? { body } : {}),
       ...(options.cache ? { cache: options.cache } : {}),
     });
+    noteConnection(response);
+    return response;
   } catch (error) {
     if (options.signal?.aborted) throw error;
+    useNetwork.getState().markOffline();
     throw new HttpError(0, 'Network error', null);
   } finally {
     timed.done();

@@ -60,6 +60,14 @@ export function disconnectSocket() {
   member = null;
 }
 
+/**
+ * Connects again after the network came back: socket.io gives up after its last reconnect attempt
+ * (a socket still retrying keeps to its own schedule).
+ */
+export function reconnectSocket() {
+  if (socket && !socket.connected) socket.connect();
+}
+
 export function currentSocket(): OrbitSocket | null {
   return socket;
 }

@@ -3,6 +3,7 @@ import { PROFILE_TOAST_MS } from '../../contracts/constants.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { Toast } from '../../components/Toast.tsx';
 import { useToast } from '../../components/useToast.ts';
+import { useNeedsNetwork, useReconnects } from '../offline/store.ts';
 import type { FriendAction } from './api.ts';
 import { useFriends } from './store.ts';
 import './FriendButtons.css';
@@ -24,12 +25,15 @@ export function FriendButtons({ userId, username }: { userId: string; username: 
   const act = useFriends((state) => state.act);
   const [toast, showToast] = useToast(PROFILE_TOAST_MS);
   const [confirming, setConfirming] = useState(false);
+  const needsNetwork = useNeedsNetwork();
+  const reconnects = useReconnects();
 
+  // Back online, the status shown from before may be stale: ask again.
   useEffect(() => {
-    fetchStatus(userId).catch((error: unknown) =>
+    fetchStatus(userId, { force: reconnects > 0 }).catch((error: unknown) =>
       console.warn('Could not load friend status', error),
     );
-  }, [fetchStatus, userId]);
+  }, [fetchStatus, userId, reconnects]);
 
   const run = async (action: FriendAction) => {
     const ok = await act(action, userId, username);
@@ -44,7 +48,7 @@ export function FriendButtons({ userId, username }: { userId: string; username: 
         <button
           type="button"
           className="button primary"
-          disabled={busy}
+          {...needsNetwork(busy)}
           onClick={() => void run('request')}
         >
           Add
@@ -57,7 +61,7 @@ export function FriendButtons({ userId, username }: { userId: string; username: 
           <button
             type="button"
             className="button primary"
-            disabled={busy}
+            {...needsNetwork(busy)}
             onClick={() => void run('accept')}
           >
             Accept
@@ -65,7 +69,7 @@ export function FriendButtons({ userId, username }: { userId: string; username: 
           <button
             type="button"
             className="button"
-            disabled={busy}
+            {...needsNetwork(busy)}
             onClick={() => void run('decline')}
           >
             Decline
@@ -75,7 +79,12 @@ export function FriendButtons({ userId, username }: { userId: string; username: 
       break;
     case 'pending':
       buttons = (
-        <button type="button" className="button" disabled={busy} onClick={() => void run('cancel')}>
+        <button
+          type="button"
+          className="button"
+          {...needsNetwork(busy)}
+          onClick={() => void run('cancel')}
+        >
           Cancel
         </button>
       );
@@ -85,7 +94,7 @@ export function FriendButtons({ userId, username }: { userId: string; username: 
         <button
           type="button"
           className="button"
-          disabled={busy}
+          {...needsNetwork(busy)}
           onClick={() => setConfirming(true)}
         >
           Unfriend
@@ -113,6 +122,7 @@ export function FriendButtons({ userId, username }: { userId: string; username: 
             <button
               type="button"
               className="button danger"
+              {...needsNetwork()}
               onClick={() => {
                 setConfirming(false);
                 void run('unfriend');

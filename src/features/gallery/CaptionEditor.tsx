@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { CAPTION_MAX } from '../../contracts/gallery.ts';
+import { useNeedsNetwork } from '../offline/store.ts';
 
 export type CaptionMode = 'view' | 'editing' | 'saving';
 
@@ -16,6 +17,7 @@ export function CaptionEditor({ caption, mode, onModeChange, onSave }: CaptionEd
   const id = useId();
   const [draft, setDraft] = useState<string | null>(null);
   const [failure, setFailure] = useState('');
+  const needsNetwork = useNeedsNetwork();
   const text = draft ?? caption;
 
   const cancel = () => {
@@ -76,7 +78,7 @@ export function CaptionEditor({ caption, mode, onModeChange, onSave }: CaptionEd
         >
           Cancel
         </button>
-        <button type="submit" className="button primary small" disabled={mode === 'saving'}>
+        <button type="submit" className="button primary small" {...needsNetwork(mode === 'saving')}>
           {mode === 'saving' ? 'Saving…' : 'Save'}
         </button>
       </div>

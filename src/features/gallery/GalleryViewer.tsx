@@ -124,9 +124,15 @@ export function GalleryViewer({
   const actions: MenuAction[] = [
     ...(canEdit
       ? [
-          { label: 'Delete image', run: () => setConfirming(true), danger: true },
+          {
+            label: 'Delete image',
+            run: () => setConfirming(true),
+            danger: true,
+            needsNetwork: true,
+          },
           {
             label: 'Edit caption',
+            needsNetwork: true,
             run: () => {
               setInfoShown(true);
               setCaption({ id: image.id, mode: 'editing' });

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import type { GalleryImage } from '../../contracts/gallery.ts';
+import { useNeedsNetwork } from '../offline/store.ts';
 import { PendingTile, PhotoTile } from './PhotoTile.tsx';
 import { useColumns } from './useColumns.ts';
 import { useReorder } from './useReorder.ts';
@@ -25,6 +26,8 @@ export function PhotoGrid({ images, uploads, canReorder, onOpen, onReorder }: Ph
     onReorder,
   );
   const instructionsId = useId();
+  // Offline, the handles stay in place, disabled, described by the reason.
+  const needsNetwork = useNeedsNetwork();
   const byId = new Map(shownImages.map((image) => [image.id, image]));
   const ordered = reorder.order.map((id) => byId.get(id)).filter((image) => image !== undefined);
 
@@ -48,6 +51,7 @@ export function PhotoGrid({ images, uploads, canReorder, onOpen, onReorder }: Ph
               ? {
                   handle: {
                     ...reorder.handleProps(image.id),
+                    ...needsNetwork(),
                     label: `Reorder photo ${index + 1} of ${ordered.length}`,
                     describedBy: instructionsId,
                   },

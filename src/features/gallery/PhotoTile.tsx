@@ -1,4 +1,4 @@
-import type { HTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes } from 'react';
 import type { GalleryImage } from '../../contracts/gallery.ts';
 import { GalleryPicture } from './GalleryPicture.tsx';
 import type { PendingUpload } from './uploadSlice.ts';
@@ -8,7 +8,7 @@ interface PhotoTileProps {
   onOpen: (imageId: string) => void;
   lazy?: boolean;
   /** The owner's reorder handle, when the grid can be reordered. */
-  handle?: HTMLAttributes<HTMLButtonElement> & {
+  handle?: ButtonHTMLAttributes<HTMLButtonElement> & {
     'data-reorder-handle': string;
     label: string;
     describedBy: string;

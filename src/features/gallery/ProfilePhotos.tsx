@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { useShallow } from 'zustand/react/shallow';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import { Toast } from '../../components/Toast.tsx';
+import { useBackOnline } from '../offline/store.ts';
 import { FolderSelect } from './FolderSelect.tsx';
 import { GalleryManager } from './GalleryManager.tsx';
 import { GalleryViewer } from './GalleryViewer.tsx';
@@ -68,6 +69,11 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
     void loadFolders(owner);
     return () => cancelUploads(owner.id);
   }, [owner, load, loadFolders, cancelUploads]);
+  // What was shown offline came from the cache: load it fresh once the connection is back.
+  useBackOnline(() => {
+    void load(owner);
+    void loadFolders(owner);
+  });
 
   const all = gallery?.images;
   const images = useMemo(() => inFolder(all ?? [], folder), [all, folder]);

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { useNeedsNetwork } from '../offline/store.ts';
 import type { GalleryOwnerRef } from './api.ts';
 import { useGallery } from './store.ts';
 
@@ -12,6 +13,7 @@ interface UploadButtonProps {
 export function UploadButton({ owner, folder, canEdit }: UploadButtonProps) {
   const input = useRef<HTMLInputElement>(null);
   const upload = useGallery((state) => state.upload);
+  const needsNetwork = useNeedsNetwork();
 
   useEffect(() => {
     const element = input.current;
@@ -24,7 +26,12 @@ export function UploadButton({ owner, folder, canEdit }: UploadButtonProps) {
 
   return (
     <>
-      <button type="button" className="button primary" onClick={() => input.current?.click()}>
+      <button
+        type="button"
+        className="button primary"
+        {...needsNetwork()}
+        onClick={() => input.current?.click()}
+      >
         Upload
       </button>
       <input

@@ -1,9 +1,12 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { OFFLINE_REASON, OFFLINE_REASON_ID, useOffline } from '../offline/store.ts';
 
 export interface MenuAction {
   label: string;
   run: () => void;
   danger?: boolean;
+  /** Unavailable offline: shown, focusable and described, but does nothing. */
+  needsNetwork?: boolean;
 }
 
 /** The viewer's '⋯' menu: a menu button with arrow-key navigation; Escape closes only the menu. */
@@ -12,6 +15,7 @@ export function ViewerMenu({ actions }: { actions: readonly MenuAction[] }) {
   const menuId = useId();
   const button = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLUListElement>(null);
+  const offline = useOffline();
 
   const items = () =>
     Array.from(list.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
@@ -84,22 +88,29 @@ export function ViewerMenu({ actions }: { actions: readonly MenuAction[] }) {
           ref={list}
           onKeyDown={onKeyDown}
         >
-          {actions.map((action) => (
-            <li key={action.label} role="none">
-              <button
-                type="button"
-                role="menuitem"
-                tabIndex={-1}
-                className={action.danger ? 'danger' : undefined}
-                onClick={() => {
-                  setOpen(false);
-                  action.run();
-                }}
-              >
-                {action.label}
-              </button>
-            </li>
-          ))}
+          {actions.map((action) => {
+            const unavailable = offline && action.needsNetwork === true;
+            return (
+              <li key={action.label} role="none">
+                <button
+                  type="button"
+                  role="menuitem"
+                  tabIndex={-1}
+                  className={action.danger ? 'danger' : undefined}
+                  aria-disabled={unavailable || undefined}
+                  title={unavailable ? OFFLINE_REASON : undefined}
+                  aria-describedby={unavailable ? OFFLINE_REASON_ID : undefined}
+                  onClick={() => {
+                    if (unavailable) return;
+                    setOpen(false);
+                    action.run();
+                  }}
+                >
+                  {action.label}
+                </button>
+              </li>
+            );
+          })}
         </ul>
       )}
     </div>

@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import type { GalleryImage } from '../../contracts/gallery.ts';
 import { Avatar } from '../../components/Avatar.tsx';
+import { useNeedsNetwork } from '../offline/store.ts';
 import { CaptionEditor, type CaptionMode } from './CaptionEditor.tsx';
 import { FolderSelect } from './FolderSelect.tsx';
 import type { Reaction } from './images.ts';
@@ -33,6 +34,7 @@ export function ViewerMeta(props: ViewerMetaProps) {
   const liked = image.likes.includes(meId);
   const disliked = image.dislikes.includes(meId);
   const date = formatDate(image.createdAt);
+  const needsNetwork = useNeedsNetwork();
   return (
     <aside className="viewer-meta" aria-label="Image details">
       <div className="viewer-owner">
@@ -68,6 +70,7 @@ export function ViewerMeta(props: ViewerMetaProps) {
           folders={props.folders}
           onChange={props.onMove}
           onCreate={props.onMove}
+          disabled={needsNetwork().disabled}
         />
       ) : (
         <p className="viewer-folder">Folder: {image.folder || DEFAULT_FOLDER}</p>
@@ -77,7 +80,7 @@ export function ViewerMeta(props: ViewerMetaProps) {
           type="button"
           className="reaction"
           aria-pressed={liked}
-          disabled={!meId}
+          {...needsNetwork(!meId)}
           onClick={() => props.onReact('likes')}
         >
           <ThumbIcon /> Like <span className="reaction-count">{image.likes.length}</span>
@@ -86,7 +89,7 @@ export function ViewerMeta(props: ViewerMetaProps) {
           type="button"
           className="reaction"
           aria-pressed={disliked}
-          disabled={!meId}
+          {...needsNetwork(!meId)}
           onClick={() => props.onReact('dislikes')}
         >
           <ThumbIcon down /> Dislike <span className="reaction-count">{image.dislikes.length}</span>

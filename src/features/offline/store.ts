@@ -1,23 +1,90 @@
+/**
+ * Whether the server can be reached (DECISIONS "Offline, install and push"): the browser's own
+ * online/offline events, and what the HTTP client learns from each request it makes.
+ */
+import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
 
 export const OFFLINE_BANNER = "You're offline — showing saved data";
 /** Why an action that needs the network is disabled (its title and accessible description). */
 export const OFFLINE_REASON = "You're offline. This needs a connection.";
+/** The element holding OFFLINE_REASON, for `aria-describedby` (rendered with the banner). */
+export const OFFLINE_REASON_ID = 'orbit-offline-reason';
 
 interface NetworkState {
   /** `navigator.onLine`, and false after a request failed to reach the server. */
   online: boolean;
+  /** Counts the returns to online, so views can load again what they showed from the cache. */
+  reconnects: number;
   markOffline: () => void;
   markOnline: () => void;
 }
 
-export const useNetwork = create<NetworkState>()((set) => ({
+export const useNetwork = create<NetworkState>()((set, get) => ({
   online: typeof navigator === 'undefined' ? true : navigator.onLine,
-  markOffline: () => set({ online: false }),
-  markOnline: () => set({ online: true }),
+  reconnects: 0,
+  markOffline: () => {
+    if (get().online) set({ online: false });
+  },
+  markOnline: () => {
+    if (!get().online) set((state) => ({ online: true, reconnects: state.reconnects + 1 }));
+  },
 }));
 
 /** For components: whether actions that need the network should be disabled. */
 export function useOffline(): boolean {
   return useNetwork((state) => !state.online);
+}
+
+/** For effects that load from the server: changes each time the connection comes back. */
+export function useReconnects(): number {
+  return useNetwork((state) => state.reconnects);
+}
+
+/** Runs `handler` each time the connection comes back (stores and the socket, outside React). */
+export function onBackOnline(handler: () => void): () => void {
+  return useNetwork.subscribe((state, previous) => {
+    if (state.reconnects !== previous.reconnects) handler();
+  });
+}
+
+/** Follows the browser's online and offline events; returns the function that stops. */
+export function watchNetwork(target: Window = window): () => void {
+  const { markOnline, markOffline } = useNetwork.getState();
+  const online = () => markOnline();
+  const offline = () => markOffline();
+  target.addEventListener('online', online);
+  target.addEventListener('offline', offline);
+  if (!target.navigator.onLine) markOffline();
+  return () => {
+    target.removeEventListener('online', online);
+    target.removeEventListener('offline', offline);
+  };
+}
+
+export interface NetworkActionProps {
+  disabled: boolean;
+  title?: string;
+  'aria-describedby'?: string;
+}
+
+/**
+ * Props for controls that need the network: disabled while offline, with the reason as their
+ * title and description. `needsNetwork(busy)` also disables them for the control's own reasons.
+ */
+export function useNeedsNetwork(): (disabled?: boolean) => NetworkActionProps {
+  const offline = useOffline();
+  return (disabled = false) =>
+    offline
+      ? { disabled: true, title: OFFLINE_REASON, 'aria-describedby': OFFLINE_REASON_ID }
+      : { disabled };
+}
+
+/** Runs `refresh` each time the connection comes back while the component is shown. */
+export function useBackOnline(refresh: () => void) {
+  const latest = useRef(refresh);
+  useEffect(() => {
+    latest.current = refresh;
+  });
+  useEffect(() => onBackOnline(() => latest.current()), []);
 }

@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { HttpError } from '../../lib/http.ts';
 import { useSession } from '../auth/store.ts';
 import { normaliseUser } from '../auth/user.ts';
+import { useNeedsNetwork } from '../offline/store.ts';
 import { profileApi } from './api.ts';
 
 function saveErrorText(error: unknown): string {
@@ -24,6 +25,7 @@ export function QuoteEditor({ quote, onDone }: QuoteEditorProps) {
   const [draft, setDraft] = useState(quote);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const needsNetwork = useNeedsNetwork();
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -58,7 +60,7 @@ export function QuoteEditor({ quote, onDone }: QuoteEditorProps) {
         </p>
       )}
       <div>
-        <button type="submit" className="button primary" disabled={saving}>
+        <button type="submit" className="button primary" {...needsNetwork(saving)}>
           {saving ? 'Saving…' : 'Save'}
         </button>
       </div>

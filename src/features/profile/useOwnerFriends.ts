@@ -1,18 +1,23 @@
 import { useEffect, useState } from 'react';
 import type { FriendListItem } from '../../contracts/friends.ts';
 import { friendsApi } from '../friends/api.ts';
+import { useReconnects } from '../offline/store.ts';
 
 export type OwnerFriends =
   | { status: 'loading'; items: FriendListItem[] }
   | { status: 'ready'; items: FriendListItem[] }
   | { status: 'error'; items: FriendListItem[] };
 
-/** The owner's friends; fetched again whenever `refreshKey` changes (a friend action on this page). */
+/**
+ * The owner's friends; fetched again whenever `refreshKey` changes (a friend action on this page)
+ * and when the connection comes back.
+ */
 export function useOwnerFriends(username: string, refreshKey: string): OwnerFriends {
   const [result, setResult] = useState<{ for: string; value: OwnerFriends }>({
     for: '',
     value: { status: 'loading', items: [] },
   });
+  const reconnects = useReconnects();
   useEffect(() => {
     let live = true;
     friendsApi.list(username).then(
@@ -30,7 +35,7 @@ export function useOwnerFriends(username: string, refreshKey: string): OwnerFrie
     return () => {
       live = false;
     };
-  }, [username, refreshKey]);
+  }, [username, refreshKey, reconnects]);
   return result.for === username ? result.value : { status: 'loading', items: [] };
 }
 

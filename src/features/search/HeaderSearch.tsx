@@ -6,6 +6,7 @@ import { Avatar } from '../../components/Avatar.tsx';
 import { useDismiss } from '../../app/useDismiss.ts';
 import { useSession } from '../auth/store.ts';
 import { useFriends } from '../friends/store.ts';
+import { useNeedsNetwork } from '../offline/store.ts';
 import { SearchRowAction } from './SearchRowAction.tsx';
 import { rowStatus, useMemberSearch } from './useMemberSearch.ts';
 import './HeaderSearch.css';
@@ -69,9 +70,12 @@ export function HeaderSearch() {
   const listId = useId();
   const close = useCallback(() => setOpen(false), []);
   useDismiss(ref, open, close);
+  // Searching asks the server: offline, the box is disabled with the reason.
+  const needsNetwork = useNeedsNetwork();
+  const searchable = needsNetwork();
 
   const results = state.phase === 'done' ? state.results : [];
-  const showPanel = open && query.trim() !== '';
+  const showPanel = open && query.trim() !== '' && !searchable.disabled;
 
   const choose = (row: SearchResult) => {
     setQuery('');
@@ -106,6 +110,7 @@ export function HeaderSearch() {
         type="search"
         placeholder={`Search ${PRODUCT_NAME} users...`}
         autoComplete="off"
+        {...searchable}
         value={query}
         aria-controls={listId}
         aria-expanded={showPanel}

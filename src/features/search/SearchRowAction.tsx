@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { FriendStatus } from '../../contracts/friends.ts';
 import { useFriends } from '../friends/store.ts';
+import { useNeedsNetwork } from '../offline/store.ts';
 
 export const SEND_FAILED = 'Couldn’t send request.';
 export const CANCEL_FAILED = 'Couldn’t cancel request.';
@@ -17,6 +18,7 @@ export function SearchRowAction({ userId, username, status }: Props) {
   const busy = useFriends((state) => Boolean(state.busy[userId]));
   const [canceling, setCanceling] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const needsNetwork = useNeedsNetwork();
 
   const run = async (action: 'request' | 'cancel' | 'accept' | 'decline') => {
     setFailure(null);
@@ -42,7 +44,7 @@ export function SearchRowAction({ userId, username, status }: Props) {
         <button
           type="button"
           className="button small"
-          disabled={busy}
+          {...needsNetwork(busy)}
           onClick={() => void run('cancel')}
         >
           {canceling ? 'Canceling…' : 'Cancel'}
@@ -55,7 +57,7 @@ export function SearchRowAction({ userId, username, status }: Props) {
           <button
             type="button"
             className="button small primary"
-            disabled={busy}
+            {...needsNetwork(busy)}
             onClick={() => void run('accept')}
           >
             Accept
@@ -63,7 +65,7 @@ export function SearchRowAction({ userId, username, status }: Props) {
           <button
             type="button"
             className="button small"
-            disabled={busy}
+            {...needsNetwork(busy)}
             onClick={() => void run('decline')}
           >
             Decline
@@ -76,7 +78,7 @@ export function SearchRowAction({ userId, username, status }: Props) {
         <button
           type="button"
           className="button small primary"
-          disabled={busy}
+          {...needsNetwork(busy)}
           onClick={() => void run('request')}
         >
           Add Friend

@@ -3,6 +3,7 @@ import { SETTINGS_INTERESTS } from '../../contracts/interests.ts';
 import { THEMES, type Theme } from '../../contracts/theme.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { InterestPicker } from '../../components/InterestPicker.tsx';
+import { OFFLINE_REASON, OFFLINE_REASON_ID, useOffline } from '../offline/store.ts';
 import type { FieldErrors, ProfileValues } from './settingsState.ts';
 
 const THEME_NAMES: Record<Theme, string> = {
@@ -37,6 +38,11 @@ function PicturePicker({
 }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
+  // A new picture is uploaded as it is saved, so it cannot be chosen offline.
+  const offline = useOffline();
+  const describedBy = [error ? `${id}-error` : '', offline ? OFFLINE_REASON_ID : '']
+    .filter(Boolean)
+    .join(' ');
   // Undo or Cancel drops the chosen file; the input must forget it too.
   useEffect(() => {
     if (!file && input.current) input.current.value = '';
@@ -67,8 +73,10 @@ function PicturePicker({
           id={id}
           type="file"
           accept={IMAGE_TYPES}
+          disabled={offline}
+          title={offline ? OFFLINE_REASON : undefined}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
+          aria-describedby={describedBy || undefined}
           onChange={(event) => onPick(event.target.files?.[0] ?? null)}
         />
       </div>

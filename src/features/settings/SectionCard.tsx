@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useNeedsNetwork } from '../offline/store.ts';
 import type { SectionId } from './settingsState.ts';
 
 interface SectionCardProps {
@@ -34,6 +35,7 @@ export function SectionCard({
 }: SectionCardProps) {
   const isEditing = editing === id;
   const titleId = `settings-${id}-title`;
+  const needsNetwork = useNeedsNetwork();
   return (
     <section
       id={`settings-${id}`}
@@ -68,7 +70,7 @@ export function SectionCard({
               <button
                 type="submit"
                 className="button primary"
-                disabled={saving}
+                {...needsNetwork(saving)}
                 aria-keyshortcuts="Control+S Meta+S"
               >
                 {saving ? 'Saving…' : 'Save'}

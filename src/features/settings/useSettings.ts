@@ -18,6 +18,7 @@ import {
 import { useUsernameCheck } from './usernameCheck.ts';
 import { validateBasic, validateProfile, validateReferral, validateSecurity } from './validate.ts';
 import type { UsernameAvailability } from './usernameCheck.ts';
+import { useNetwork } from '../offline/store.ts';
 
 function validate(
   section: SectionId,
@@ -127,6 +128,8 @@ export function useSettings(user: CurrentUser, root: RefObject<HTMLElement | nul
       return;
     if (!state.editing) return;
     event.preventDefault();
+    // Like the disabled Save button, the shortcut waits for the connection.
+    if (!useNetwork.getState().online) return;
     void save();
   });
   useEffect(() => {
