@@ -17,6 +17,8 @@ export default defineConfig(({ command }) => ({
       // The page registers the worker itself through workbox-window (src/features/offline).
       injectRegister: false,
       registerType: 'prompt',
+      // The icons are public files, so the glob below already precaches them once.
+      includeManifestIcons: false,
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,woff2}'],
         // Screenshots are for the install sheet only; the avatar placeholder is precached.
