@@ -20,7 +20,7 @@ export default defineConfig(({ command }) => ({
       // The icons are public files, so the glob below already precaches them once.
       includeManifestIcons: false,
       injectManifest: {
-        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,woff2}'],
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,woff2}'],
         // Screenshots are for the install sheet only; the avatar placeholder is precached.
         globIgnores: ['screenshots/**'],
         maximumFileSizeToCacheInBytes: 1024 * 1024,
