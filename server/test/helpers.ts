@@ -8,6 +8,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -51,6 +52,47 @@ if (postgresUnavailable) {
   if (process.env.ORBIT_REQUIRE_ALL === '1')
     throw new Error(`${message}; ORBIT_REQUIRE_ALL=1 requires it.`);
   console.warn(`⚠ ${message}: skipping the postgres variant of these tests.`);
+}
+
+/** Redis for the cross-node tests. */
+export const REDIS_TEST_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisProblem(): Promise<string | null> {
+  const client = new Redis(REDIS_TEST_URL, {
+    lazyConnect: true,
+    connectTimeout: 2_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  let cause = '';
+  client.on('error', (error: Error) => {
+    cause = error.message;
+  });
+  try {
+    await client.connect();
+    await client.ping();
+    return null;
+  } catch (error) {
+    return cause || (error instanceof Error ? error.message : String(error));
+  } finally {
+    client.disconnect();
+  }
+}
+
+/**
+ * `describe` when Redis answers at REDIS_TEST_URL, else `describe.skip` with a warning naming
+ * `what` (or a failure with ORBIT_REQUIRE_ALL=1).
+ */
+export async function describeWithRedis(
+  what: string,
+): Promise<typeof describe | typeof describe.skip> {
+  const problem = await redisProblem();
+  if (!problem) return describe;
+  const message = `Redis at ${REDIS_TEST_URL} is unreachable (${problem})`;
+  if (process.env.ORBIT_REQUIRE_ALL === '1')
+    throw new Error(`${message}; ORBIT_REQUIRE_ALL=1 requires it.`);
+  console.warn(`⚠ ${message}: skipping ${what}.`);
+  return describe.skip;
 }
 
 /** Runs a suite once per dialect in DIALECTS; an unreachable PostgreSQL is skipped (or fails, see above). */

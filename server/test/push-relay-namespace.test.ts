@@ -4,7 +4,6 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import { type Socket, io } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
@@ -21,41 +20,14 @@ import {
   signupMembers,
   subscribeDevice,
   useTestApp,
+  describeWithRedis,
+  REDIS_TEST_URL,
 } from './helpers.ts';
 
 const SECRET = 'relay-secret-for-tests-0123456789';
-const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = REDIS_TEST_URL;
 
-async function redisProblem(): Promise<string | null> {
-  const client = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    connectTimeout: 2_000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  let cause = '';
-  client.on('error', (error: Error) => {
-    cause = error.message;
-  });
-  try {
-    await client.connect();
-    await client.ping();
-    return null;
-  } catch (error) {
-    return cause || (error instanceof Error ? error.message : String(error));
-  } finally {
-    client.disconnect();
-  }
-}
-
-const redisUnavailable = await redisProblem();
-if (redisUnavailable) {
-  const message = `Redis at ${REDIS_URL} is unreachable (${redisUnavailable})`;
-  if (process.env.ORBIT_REQUIRE_ALL === '1')
-    throw new Error(`${message}; ORBIT_REQUIRE_ALL=1 requires it.`);
-  console.warn(`⚠ ${message}: skipping the cross-node relay tests.`);
-}
-const withRedis = redisUnavailable ? describe.skip : describe;
+const withRedis = await describeWithRedis('the cross-node relay tests');
 
 const sockets: Socket[] = [];
 afterEach(() => {

@@ -8,9 +8,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import { type Socket, io } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import type { Ack, FriendEventPayload } from '../../src/contracts/realtime.ts';
 import type { AuthResponse } from '../../src/contracts/user.ts';
@@ -23,41 +22,14 @@ import {
   signupMembers,
   uniqueUsername,
   useTestApp,
+  describeWithRedis,
+  REDIS_TEST_URL,
 } from './helpers.ts';
 
-const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = REDIS_TEST_URL;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-async function redisProblem(): Promise<string | null> {
-  const client = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    connectTimeout: 2_000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  let cause = '';
-  client.on('error', (error: Error) => {
-    cause = error.message;
-  });
-  try {
-    await client.connect();
-    await client.ping();
-    return null;
-  } catch (error) {
-    return cause || (error instanceof Error ? error.message : String(error));
-  } finally {
-    client.disconnect();
-  }
-}
-
-const redisUnavailable = await redisProblem();
-if (redisUnavailable) {
-  const message = `Redis at ${REDIS_URL} is unreachable (${redisUnavailable})`;
-  if (process.env.ORBIT_REQUIRE_ALL === '1')
-    throw new Error(`${message}; ORBIT_REQUIRE_ALL=1 requires it.`);
-  console.warn(`⚠ ${message}: skipping the cross-process realtime tests.`);
-}
-const suite = redisUnavailable ? describe.skip : describe;
+const suite = await describeWithRedis('the cross-process realtime tests');
 
 const sockets: Socket[] = [];
 afterEach(() => {
