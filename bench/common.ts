@@ -127,3 +127,65 @@ export async function startApp(timeoutMs = 60_000): Promise<StartedApp> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+export interface RunningServer {
+  child: ChildProcess;
+  origin: string;
+  dataDir: string;
+  /** Stops the server and removes its data directory. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The server alone (`server/src/main.ts`) on a free port with a fresh data directory, in
+ * production mode with auth rate limits out of the way; resolves once `/healthz` answers 200.
+ * `env` adds to or overrides that (e.g. `STATIC_DIR`, `REDIS_URL`, `RELAY_SECRET`).
+ */
+export async function startServer(
+  options: { env?: NodeJS.ProcessEnv; dataPrefix?: string; timeoutMs?: number } = {},
+): Promise<RunningServer> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), options.dataPrefix ?? 'orbit-bench-'));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        STATIC_DIR: path.join(dataDir, 'no-build'),
+        APP_ORIGIN: origin,
+        AUTH_RATE_LIMIT: '1000000',
+        LOG_LEVEL: 'warn',
+        REDIS_URL: '',
+        ...options.env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = performance.now() + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    if (performance.now() > deadline) {
+      await stop();
+      throw new Error(`no answer on ${origin}/healthz`);
+    }
+    try {
+      if ((await fetch(`${origin}/healthz`)).ok) return { child, origin, dataDir, stop };
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

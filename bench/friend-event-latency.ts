@@ -11,13 +11,11 @@
  * data directory), so the 2,000 client sockets here do not share its event loop. BENCH_SOCKETS
  * (default 2000) and BENCH_ROUNDS (default 300) change the sizes.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { type Socket, io } from 'socket.io-client';
-import { ROOT, RESULTS_DIR, freePort, percentile, table, writeResult } from './common.ts';
+import { RESULTS_DIR, percentile, startServer, table, writeResult } from './common.ts';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 2_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
@@ -30,35 +28,11 @@ const mode = REDIS_URL ? 'redis' : 'local';
 // ---------------------------------------------------------------------------------------------
 // The server, as a child process
 
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orbit-bench-events-'));
-const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-  cwd: ROOT,
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    STATIC_DIR: path.join(dataDir, 'no-build'),
-    LOG_LEVEL: 'warn',
-    AUTH_RATE_LIMIT: '1000000',
-    ...(REDIS_URL ? { REDIS_URL } : { REDIS_URL: '' }),
-  },
-  stdio: ['ignore', 'inherit', 'inherit'],
+const server = await startServer({
+  env: REDIS_URL ? { REDIS_URL } : {},
+  dataPrefix: 'orbit-bench-events-',
 });
-const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-for (let waited = 0; ; waited += 50) {
-  if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-  if (waited > 60_000) throw new Error('the server did not answer /healthz within 60 s');
-  try {
-    if ((await fetch(`${base}/healthz`)).status === 200) break;
-  } catch {
-    // not listening yet
-  }
-  await new Promise((resolve) => setTimeout(resolve, 50));
-}
+const base = server.origin;
 
 // ---------------------------------------------------------------------------------------------
 // Members and sockets
@@ -166,9 +140,7 @@ for (let round = 0; round < WARMUP + ROUNDS; round++) {
 }
 
 for (const socket of sockets) socket.disconnect();
-child.kill('SIGTERM');
-await exited;
-fs.rmSync(dataDir, { recursive: true, force: true });
+await server.stop();
 
 // ---------------------------------------------------------------------------------------------
 // Report

@@ -5,7 +5,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import sharp from 'sharp';
@@ -15,7 +14,7 @@ import {
   type FakeSubscription,
   startFakePushService,
 } from '../push-relay/test/fake-push-service.ts';
-import { ROOT, freePort } from './common.ts';
+import { ROOT, startServer } from './common.ts';
 
 const PASSWORD = 'Bench#Orbit1';
 
@@ -53,44 +52,21 @@ function relayLogged(child: ChildProcess, message: string): Promise<void> {
 
 export async function startPushBench(relayEnv: Record<string, string> = {}): Promise<PushBench> {
   const service = await startFakePushService();
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orbit-bench-push-'));
-  const caFile = path.join(dataDir, 'push-ca.pem');
-  fs.writeFileSync(caFile, service.certificate);
-  const shared = {
-    ...process.env,
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    RELAY_SECRET: randomBytes(32).toString('base64url'),
-  };
-  const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...shared,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      STATIC_DIR: path.join(dataDir, 'no-build'),
-      LOG_LEVEL: 'warn',
-      AUTH_RATE_LIMIT: '1000000',
-      REDIS_URL: '',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  const relaySecret = randomBytes(32).toString('base64url');
+  const server = await startServer({
+    env: { RELAY_SECRET: relaySecret },
+    dataPrefix: 'orbit-bench-push-',
   });
-  for (let waited = 0; ; waited += 50) {
-    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-    if (waited > 60_000) throw new Error('the server did not answer /healthz within 60 s');
-    try {
-      if ((await fetch(`${base}/healthz`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const base = server.origin;
+  const caFile = path.join(server.dataDir, 'push-ca.pem');
+  fs.writeFileSync(caFile, service.certificate);
   const relay = spawn(process.execPath, ['--import', 'tsx', 'push-relay/src/main.ts'], {
     cwd: ROOT,
     env: {
-      ...shared,
+      ...process.env,
+      NODE_ENV: 'production',
+      DATA_DIR: server.dataDir,
+      RELAY_SECRET: relaySecret,
       SERVER_URL: base,
       VAPID_SUBJECT: 'mailto:bench@orbit.example',
       NODE_EXTRA_CA_CERTS: caFile,
@@ -145,10 +121,9 @@ export async function startPushBench(relayEnv: Record<string, string> = {}): Pro
     },
     async stop() {
       relay.kill('SIGTERM');
-      server.kill('SIGTERM');
-      await Promise.all([waitForExit(relay), waitForExit(server)]);
+      await waitForExit(relay);
+      await server.stop();
       await service.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

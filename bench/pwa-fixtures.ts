@@ -2,13 +2,12 @@
  * Fixtures shared by the offline and install benchmarks: a production build in a folder of its
  * own, the real server on it as a child process, and a member with a gallery of photos.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { build } from 'vite';
-import { ROOT, freePort } from './common.ts';
+import { ROOT, type RunningServer, startServer as startBenchServer } from './common.ts';
 import { signupBenchMember } from './gallery-fixtures.ts';
 
 export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -44,55 +43,9 @@ export async function appBuild(prefix: string): Promise<{ dir: string; remove: (
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-export interface RunningServer {
-  origin: string;
-  stop: () => Promise<void>;
-}
-
 /** The real server (`server/src/main.ts`) on a free port, fresh SQLite data, serving `staticDir`. */
-export async function startServer(staticDir: string): Promise<RunningServer> {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orbit-bench-pwa-'));
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        STATIC_DIR: staticDir,
-        DATA_DIR: dataDir,
-        APP_ORIGIN: origin,
-        AUTH_RATE_LIMIT: '1000000',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await exited;
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`no answer on ${origin}/healthz`);
-    }
-    try {
-      if ((await fetch(`${origin}/healthz`)).ok) return { origin, stop };
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+export function startServer(staticDir: string): Promise<RunningServer> {
+  return startBenchServer({ env: { STATIC_DIR: staticDir }, dataPrefix: 'orbit-bench-pwa-' });
 }
 
 /** A camera-like 1600 x 1200 JPEG: a coloured gradient under soft noise. */
