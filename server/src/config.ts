@@ -1,43 +1,135 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { type ProxyTrustSetting, parseProxyTrust } from './lib/proxy.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+const httpUrl = (name: string) =>
+  z.string().refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash;
+    } catch {
+      return false;
+    }
+  }, `${name} must be an http:// or https:// URL without a query`);
+
+const S3_DETAILS = [
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+] as const;
+
 /** Every setting the server reads from the environment; README.md "Configuration" documents each. */
-const EnvSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
-  HOST: z.string().default('0.0.0.0'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
-  DATA_DIR: z.string().default('data'),
-  DATABASE_URL: z
-    .string()
-    .refine((url) => /^postgres(ql)?:\/\//.test(url), 'DATABASE_URL must start with postgres://')
-    .optional(),
-  APP_ORIGIN: z.string().default('http://localhost:5000,http://localhost:5173'),
-  STATIC_DIR: z.string().default('dist'),
-  SESSION_COOKIE: z
-    .string()
-    .regex(/^[\w-]+$/)
-    .default('orbit_session'),
-  SESSION_TTL_HOURS: z.coerce.number().positive().default(24),
-  SESSION_REMEMBER_DAYS: z.coerce.number().positive().default(30),
-  COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
-  TRUST_PROXY: bool.default(false),
-  AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(10),
-  AUTH_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
-  REDIS_URL: z.string().optional(),
-  RELAY_SECRET: z
-    .string()
-    .refine(
-      (secret) => secret === '' || secret.length >= 16,
-      'RELAY_SECRET must be at least 16 characters',
-    )
-    .optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-});
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    HOST: z.string().default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+    DATA_DIR: z.string().default('data'),
+    DATABASE_URL: z
+      .string()
+      .refine((url) => /^postgres(ql)?:\/\//.test(url), 'DATABASE_URL must start with postgres://')
+      .optional(),
+    APP_ORIGIN: z.string().default('http://localhost:5000,http://localhost:5173'),
+    STATIC_DIR: z.string().default('dist'),
+    SESSION_COOKIE: z
+      .string()
+      .regex(/^[\w-]+$/)
+      .default('orbit_session'),
+    SESSION_TTL_HOURS: z.coerce.number().positive().default(24),
+    SESSION_REMEMBER_DAYS: z.coerce.number().positive().default(30),
+    COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+    TRUST_PROXY: z
+      .string()
+      .default('false')
+      .transform((value, context) => {
+        try {
+          return parseProxyTrust(value);
+        } catch (error) {
+          context.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+    AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+    AUTH_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+    REDIS_URL: z.string().optional(),
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[\w:.-]{1,64}$/, 'REDIS_PREFIX must be 1 to 64 letters, digits, _ : . or -')
+      .default('orbit'),
+    RELAY_SECRET: z
+      .string()
+      .refine(
+        (secret) => secret === '' || secret.length >= 16,
+        'RELAY_SECRET must be at least 16 characters',
+      )
+      .optional(),
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    METRICS_HOST: z.string().default('127.0.0.1'),
+    METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    S3_BUCKET: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        'S3_BUCKET must be 3 to 63 lower-case letters, digits, dots or hyphens',
+      )
+      .optional(),
+    S3_ENDPOINT: httpUrl('S3_ENDPOINT').optional(),
+    S3_REGION: z
+      .string()
+      .regex(/^[a-z0-9-]{1,40}$/, 'S3_REGION must be a region name such as eu-west-1')
+      .optional(),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    S3_FORCE_PATH_STYLE: bool.optional(),
+    MEDIA_PUBLIC_URL: httpUrl('MEDIA_PUBLIC_URL').optional(),
+    MEDIA_SWEEP_INTERVAL_MINUTES: z.coerce
+      .number({ error: 'MEDIA_SWEEP_INTERVAL_MINUTES must be a number of minutes' })
+      .positive('MEDIA_SWEEP_INTERVAL_MINUTES must be more than 0')
+      .max(1440, 'MEDIA_SWEEP_INTERVAL_MINUTES must be at most 1440 (a day)')
+      .default(10),
+  })
+  .superRefine((env, context) => {
+    if (!env.S3_BUCKET) {
+      for (const name of S3_DETAILS) {
+        if (env[name] !== undefined)
+          context.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `${name} is set but S3_BUCKET is not; set S3_BUCKET to store pictures in S3`,
+          });
+      }
+    }
+    if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined)) {
+      const missing =
+        env.S3_ACCESS_KEY_ID === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY';
+      context.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: `${missing} is missing: give S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together, or neither`,
+      });
+    }
+  });
+
+/** An S3 bucket for pictures, shared by every server node. */
+export interface S3Config {
+  bucket: string;
+  /** Any S3-compatible service (MinIO, R2…); unset means AWS itself. */
+  endpoint: string | undefined;
+  region: string;
+  /** Unset: the SDK's default chain (environment, shared files, instance or task role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
+}
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -50,17 +142,31 @@ export interface Config {
   appOrigins: string[];
   staticDir: string;
   session: { cookie: string; ttlMs: number; rememberMs: number; secure: 'auto' | boolean };
-  trustProxy: boolean;
+  /** Proxies believed about the client's address, scheme and host (X-Forwarded-*). */
+  trustProxy: ProxyTrustSetting;
   authRateLimit: { max: number; windowMs: number };
   redisUrl: string | undefined;
+  /** Names this deployment's keys and channels in Redis, so deployments sharing one stay apart. */
+  redisPrefix: string;
   /** The shared secret of push-relay's `/relay` socket; unset turns push off. */
   relaySecret: string | undefined;
   logLevel: string;
   shutdownTimeoutMs: number;
+  /** Prometheus metrics: on a port of their own, and/or at /metrics behind a bearer token. */
+  metrics: { port: number | undefined; host: string; token: string | undefined };
+  /** Where pictures are kept: `uploadsDir` on this machine, or the S3 bucket when set. */
+  media: { s3: S3Config | undefined; sweepIntervalMs: number };
+  /**
+   * The base URL pictures are handed out under (`${mediaPublicUrl}/<key>`), without a trailing
+   * slash; unset: `/uploads/<key>` on the API host. Pages must be allowed to load images from it.
+   */
+  mediaPublicUrl: string | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
+  // An empty variable means "not set", as a blank line in an environment file does.
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = EnvSchema.safeParse(given);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
       (issue) => `${issue.path.join('.')}: ${issue.message}`,
@@ -90,8 +196,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     authRateLimit: { max: e.AUTH_RATE_LIMIT, windowMs: e.AUTH_RATE_WINDOW_SECONDS * 1000 },
     redisUrl: e.REDIS_URL || undefined,
+    redisPrefix: e.REDIS_PREFIX,
     relaySecret: e.RELAY_SECRET || undefined,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
+    media: {
+      s3: e.S3_BUCKET
+        ? {
+            bucket: e.S3_BUCKET,
+            endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ''),
+            region: e.S3_REGION ?? 'us-east-1',
+            credentials:
+              e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+                ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+                : undefined,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE ?? false,
+          }
+        : undefined,
+      sweepIntervalMs: Math.round(e.MEDIA_SWEEP_INTERVAL_MINUTES * 60_000),
+    },
+    mediaPublicUrl: e.MEDIA_PUBLIC_URL?.replace(/\/+$/, ''),
   };
 }

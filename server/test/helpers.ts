@@ -79,6 +79,18 @@ async function redisProblem(): Promise<string | null> {
   }
 }
 
+function describeUnless(
+  problem: string | null,
+  message: string,
+  what: string,
+): typeof describe | typeof describe.skip {
+  if (!problem) return describe;
+  if (process.env.ORBIT_REQUIRE_ALL === '1')
+    throw new Error(`${message} (${problem}); ORBIT_REQUIRE_ALL=1 requires it.`);
+  console.warn(`⚠ ${message} (${problem}): skipping ${what}.`);
+  return describe.skip;
+}
+
 /**
  * `describe` when Redis answers at REDIS_TEST_URL, else `describe.skip` with a warning naming
  * `what` (or a failure with ORBIT_REQUIRE_ALL=1).
@@ -86,13 +98,18 @@ async function redisProblem(): Promise<string | null> {
 export async function describeWithRedis(
   what: string,
 ): Promise<typeof describe | typeof describe.skip> {
-  const problem = await redisProblem();
-  if (!problem) return describe;
-  const message = `Redis at ${REDIS_TEST_URL} is unreachable (${problem})`;
-  if (process.env.ORBIT_REQUIRE_ALL === '1')
-    throw new Error(`${message}; ORBIT_REQUIRE_ALL=1 requires it.`);
-  console.warn(`⚠ ${message}: skipping ${what}.`);
-  return describe.skip;
+  return describeUnless(await redisProblem(), `Redis at ${REDIS_TEST_URL} is unreachable`, what);
+}
+
+/** As describeWithRedis, for tests that need PostgreSQL whatever DIALECTS says. */
+export async function describeWithPostgres(
+  what: string,
+): Promise<typeof describe | typeof describe.skip> {
+  return describeUnless(
+    await postgresProblem(),
+    `PostgreSQL at ${PG_TEST_URL} is unreachable`,
+    what,
+  );
 }
 
 /** Runs a suite once per dialect in DIALECTS; an unreachable PostgreSQL is skipped (or fails, see above). */

@@ -8,6 +8,7 @@ import {
   type FriendAction,
   type Member,
   ORIGIN,
+  buildTestApp,
   forEachDialect,
   friendAction,
   signupMembers,
@@ -276,6 +277,29 @@ forEachDialect((dialect) => {
 
       expect(seenBySpy).toEqual([]);
       expect(spy.connected).toBe(true);
+    });
+  });
+
+  describe('closing the server', () => {
+    it('disconnects the sockets still open instead of waiting for them to leave', async () => {
+      const own = await buildTestApp({ dialect });
+      await own.app.listen({ port: 0, host: '127.0.0.1' });
+      const [a] = (await signupMembers(own.app, 1)) as [Member];
+      const socket = io(`http://127.0.0.1:${(own.app.server.address() as AddressInfo).port}`, {
+        transports: ['websocket'],
+        reconnection: false,
+        auth: { token: a.token },
+      });
+      sockets.push(socket);
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+
+      const closed = await Promise.race([
+        own.close().then(() => 'closed'),
+        new Promise((resolve) => setTimeout(() => resolve('still open after 5 s'), 5_000)),
+      ]);
+
+      expect(closed).toBe('closed');
+      expect(socket.connected).toBe(false);
     });
   });
 });

@@ -12,7 +12,9 @@ import type { Config } from '../config.ts';
 import type { GalleryEvents } from '../features/gallery/service.ts';
 import type { NotificationEvents } from '../features/notifications/service.ts';
 import { type AuthDeps, authenticate } from '../features/auth/service.ts';
+import type { ProxyTrust } from '../lib/proxy.ts';
 import { bearerToken } from './auth.ts';
+import { isAllowedOrigin } from './security.ts';
 
 export interface SocketData {
   userId: string;
@@ -81,6 +83,8 @@ function idIn(payload: unknown, key: string): string | null {
 const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
 export interface RealtimeOptions {
+  /** Proxies whose X-Forwarded-Proto/-Host name the page's origin at the handshake. */
+  trust?: ProxyTrust | false;
   /** A dedicated connection for the cross-process adapter (REDIS_URL). */
   redis?: Redis | undefined;
   /** Called when a member's first tab joins presence or their last one leaves. */
@@ -96,21 +100,24 @@ export async function registerRealtime(
   config: Config,
   options: RealtimeOptions = {},
 ): Promise<Realtime> {
+  const originPolicy = { allowed: config.appOrigins, trust: options.trust ?? false };
   const io: OrbitServer = new Server(app.server, {
     path: '/socket.io',
     transports: ['websocket'],
     maxHttpBufferSize: 16 * 1024,
     cors: { origin: config.appOrigins, credentials: true },
+    // The same rule as HTTP: the page's own origin (through a trusted proxy too) or APP_ORIGIN.
     allowRequest: (request, callback) => {
       const origin = request.headers.origin;
-      const secure = (request.socket as { encrypted?: boolean }).encrypted === true;
-      const own = `${secure ? 'https' : 'http'}://${request.headers.host ?? ''}`;
-      callback(null, !origin || origin === own || config.appOrigins.includes(origin));
+      callback(null, !origin || isAllowedOrigin(origin, request, originPolicy));
     },
   });
   if (options.redis) {
     const { createAdapter } = await import('@socket.io/redis-streams-adapter');
-    io.adapter(createAdapter(options.redis, { streamName: 'orbit:socket.io' }));
+    // Broadcasts that want acknowledgements (the relay's events) go through pub/sub, which
+    // every database of a Redis server shares: the channel prefix keeps deployments apart.
+    const prefix = `${config.redisPrefix}:socket.io`;
+    io.adapter(createAdapter(options.redis, { streamName: prefix, channelPrefix: prefix }));
   }
 
   io.use((socket, next) => {
@@ -273,7 +280,9 @@ export async function registerRealtime(
     onlineAmong,
   };
   app.decorate('realtime', realtime);
-  app.addHook('onClose', async () => {
+  // Before the HTTP server closes: it waits for every connection to end, and open sockets only
+  // end when socket.io closes them.
+  app.addHook('preClose', async () => {
     await io.close();
   });
   return realtime;

@@ -1,20 +1,28 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Forbidden } from '../errors.ts';
+import { type ProxyTrust, pageOrigin } from '../lib/proxy.ts';
 import { bearerToken } from './auth.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** The origin the browser used to reach this server, as it would appear in an Origin header. */
-export function ownOrigin(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
+export interface OriginPolicy {
+  /** Origins of pages served elsewhere that may call with cookies (APP_ORIGIN). */
+  allowed: readonly string[];
+  /** Proxies whose X-Forwarded-Proto/-Host name the page's own origin. */
+  trust: ProxyTrust | false;
 }
 
+/**
+ * Whether a page at `origin` may call: the server's own origin (as the browser reached it, through a
+ * trusted proxy too) or one listed in APP_ORIGIN. HTTP and the socket handshake both ask this.
+ */
 export function isAllowedOrigin(
   origin: string,
-  request: FastifyRequest,
-  allowed: readonly string[],
+  raw: IncomingMessage,
+  policy: OriginPolicy,
 ): boolean {
-  return origin === ownOrigin(request) || allowed.includes(origin);
+  return origin === pageOrigin(raw, policy.trust) || policy.allowed.includes(origin);
 }
 
 function originOf(request: FastifyRequest): string | undefined {
@@ -44,15 +52,17 @@ export function isApiRoute(request: FastifyRequest): boolean {
  */
 export function registerOriginCheck(
   app: FastifyInstance,
-  allowed: readonly string[],
-  cookieName: string,
+  policy: OriginPolicy & { cookieName: string },
 ) {
   const refused = (request: FastifyRequest): boolean => {
     if (!UNSAFE.has(request.method) || !isApiRoute(request)) return false;
     const origin = originOf(request);
-    if (origin !== undefined) return !isAllowedOrigin(origin, request, allowed);
+    if (origin !== undefined) return !isAllowedOrigin(origin, request.raw, policy);
     // Exactly the case in which request.auth() falls back to the cookie.
-    return request.cookies[cookieName] !== undefined && !bearerToken(request.headers.authorization);
+    return (
+      request.cookies[policy.cookieName] !== undefined &&
+      !bearerToken(request.headers.authorization)
+    );
   };
   app.addHook('onRequest', (request, _reply, done) => {
     done(refused(request) ? new Forbidden('Request origin not allowed.') : undefined);
@@ -60,13 +70,24 @@ export function registerOriginCheck(
 }
 
 /** Baseline headers on every response; the page's own policy allows no inline script. */
-export function registerSecurityHeaders(app: FastifyInstance, allowed: readonly string[]) {
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  allowed: readonly string[],
+  mediaPublicUrl?: string,
+) {
   const connect = ["'self'", ...allowed, ...allowed.map((origin) => origin.replace(/^http/, 'ws'))];
+  // Pictures served by a CDN or a public bucket (MEDIA_PUBLIC_URL) come from its origin.
+  const images = [
+    "'self'",
+    'data:',
+    'blob:',
+    ...(mediaPublicUrl ? [new URL(mediaPublicUrl).origin] : []),
+  ];
   const csp = [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    `img-src ${images.join(' ')}`,
     "font-src 'self'",
     `connect-src ${connect.join(' ')}`,
     "worker-src 'self'",
