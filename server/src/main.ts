@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { startMetricsServer } from './plugins/metrics.ts';
 
 const config = loadConfig();
 const app = await buildApp(config);
@@ -27,6 +28,18 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 
 try {
   await app.listen({ host: config.host, port: config.port });
+  if (config.metrics.port !== undefined) {
+    const metricsServer = await startMetricsServer(app.metrics, {
+      host: config.metrics.host,
+      port: config.metrics.port,
+    });
+    // Shutdown ends the process once the app has drained; this listener must not hold it open.
+    metricsServer.unref();
+    app.log.info(
+      { url: `http://${config.metrics.host}:${config.metrics.port}/metrics` },
+      'metrics listening',
+    );
+  }
   app.log.info(
     { url: `http://localhost:${config.port}`, database: app.dialect, dataDir: config.dataDir },
     'Orbit is ready',
