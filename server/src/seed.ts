@@ -12,6 +12,7 @@ import { createDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { Conflict } from './errors.ts';
 import * as auth from './features/auth/service.ts';
+import { createMedia, createMediaStore } from './media/index.ts';
 
 interface DemoMember {
   username: string;
@@ -153,7 +154,11 @@ async function main() {
   const config = loadConfig();
   const { db, dialect } = createDatabase(config);
   await migrateToLatest(db);
-  const deps: auth.AuthDeps = { db, uploadsDir: config.uploadsDir, session: config.session };
+  const store = await createMediaStore(config);
+  const media = createMedia(store, config.mediaPublicUrl, {
+    warn: (details, message) => console.warn(message, details),
+  });
+  const deps: auth.AuthDeps = { db, media, session: config.session };
   const where = dialect === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : config.sqlitePath;
   console.log(`Seeding demo members into ${where}\n`);
 
@@ -194,6 +199,7 @@ async function main() {
     }
   } finally {
     await db.destroy();
+    store.close();
   }
 
   const widths = [0, 1, 2].map((i) =>

@@ -99,15 +99,6 @@ forEachDialect((dialect) => {
       expect(response.body).not.toMatch(/relation|secret|stack/);
     });
   });
-
-  describe('GET /healthz', () => {
-    it('answers 200 with the database in use', async () => {
-      const response = await t.app.inject({ method: 'GET', url: '/healthz' });
-
-      expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ status: 'ok', database: dialect });
-    });
-  });
 });
 
 forEachDialect((dialect) => {
@@ -127,13 +118,6 @@ forEachDialect((dialect) => {
 
       expect(response.statusCode).toBe(500);
       expect(response.json()).toEqual({ error: INTERNAL_ERROR });
-    });
-
-    it('answers /healthz with 503', async () => {
-      const response = await t.app.inject({ method: 'GET', url: '/healthz' });
-
-      expect(response.statusCode).toBe(503);
-      expect(response.json()).toEqual({ status: 'unavailable', database: dialect });
     });
   });
 });

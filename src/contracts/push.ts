@@ -92,7 +92,10 @@ export interface RelayHandshake {
 }
 
 export interface RelayServerToClient {
-  /** A new friend event; the relay calls `ack` once it is handled (sent, dropped or gone). */
+  /**
+   * A new friend event, sent to every relay; the one holding the lease calls `ack` once it is
+   * handled (sent, dropped or gone), the others at once.
+   */
   'relay:event': (event: RelayEvent, ack: () => void) => void;
 }
 
@@ -108,6 +111,56 @@ export interface RelayCatchUpAnswer {
   error?: string;
 }
 
+/**
+ * Bounds of a progress report. A socket.io message to the server is at most 16 KB, so the relay
+ * also keeps each report under `bytes` of JSON, leaving out the highest ids when there are more.
+ */
+export const RELAY_PROGRESS_LIMITS = {
+  /** Settled events above the cursor. */
+  settled: 2_000,
+  /** Events under way with some devices done. */
+  sent: 200,
+  /** Devices per such event. */
+  devices: 50,
+  bytes: 12 * 1024,
+} as const;
+
+/** The longest lease a relay may ask for. */
+export const RELAY_LEASE_MAX_MS = 300_000;
+
+/**
+ * How far the relays got, kept with the lease so that whichever relay holds it next goes on from
+ * there: nothing the last holder settled is pushed again, nothing it had not finished is lost.
+ */
+export interface RelayProgress {
+  /** Every event up to this id is settled (pushed, dropped or given up on). */
+  cursor: number;
+  /** Events above the cursor already settled while a lower one is still under way. */
+  settled: number[];
+  /**
+   * Events above the cursor still under way, with the devices that already have their push:
+   * base64url SHA-256 of the endpoint, cut to 22 characters (an endpoint is a capability URL).
+   */
+  sent: { id: number; devices: string[] }[];
+}
+
+/**
+ * The answer to `relay:lease`. Granted: this relay alone pushes until its lease runs out, going on
+ * from `progress` (null: no relay has reported yet). Not granted: another relay holds it;
+ * `retryInMs` is how long until that lease runs out unless renewed. With `error` (a malformed
+ * request, a database failure) nothing is granted: ask again later.
+ */
+export type RelayLeaseAnswer =
+  | { granted: true; progress: RelayProgress | null }
+  | { granted: false; retryInMs: number; error?: undefined }
+  | { granted: false; retryInMs?: undefined; error: string };
+
+/**
+ * The answer to `relay:cursor`. `leaseLost`: another relay holds the lease now, the report was not
+ * kept, and this relay must stop pushing. Any other error: nothing was kept; report again later.
+ */
+export type RelayCursorAnswer = { ok: true } | { ok: false; error: string; leaseLost: boolean };
+
 export interface RelayClientToServer {
   /**
    * Everything after `after` (a payload id), oldest first, recomputed now (open tabs and devices as
@@ -116,6 +169,20 @@ export interface RelayClientToServer {
   'relay:catch-up': (
     request: { after: number | null; limit: number },
     reply: (answer: RelayCatchUpAnswer) => void,
+  ) => void;
+  /**
+   * Takes or renews the lease that makes one relay of all those connected to any server node the
+   * one that pushes. `relayId` is random per relay process; `ttlMs` is how long the lease lasts
+   * from the moment the database grants it (0 gives it up when this relay holds it).
+   */
+  'relay:lease': (
+    request: { relayId: string; ttlMs: number },
+    reply: (answer: RelayLeaseAnswer) => void,
+  ) => void;
+  /** Keeps how far the holder of the lease got; refused when `relayId` does not hold it. */
+  'relay:cursor': (
+    report: RelayProgress & { relayId: string },
+    reply: (answer: RelayCursorAnswer) => void,
   ) => void;
   /** A push service answered 404/410: the device is gone. */
   'relay:subscription-gone': (

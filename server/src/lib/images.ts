@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { TooLarge, UnsupportedMedia } from '../errors.ts';
+import type { MediaFile } from '../media/files.ts';
+import { AVATAR_PREFIX, WEBP, galleryKey } from '../media/store.ts';
 
 /** Formats decided by the file's content, never its name or declared type. */
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif']);
@@ -31,9 +31,9 @@ export async function assertSupportedImage(input: Buffer | string): Promise<Meta
 
 /**
  * Re-encodes a profile picture: orientation applied, square 512 px WebP, every metadata block
- * (EXIF, GPS, XMP, ICC) dropped. Answers the path under the uploads directory.
+ * (EXIF, GPS, XMP, ICC) dropped, under a new random key in avatars/.
  */
-export async function storeAvatar(input: Buffer, uploadsDir: string): Promise<string> {
+export async function avatarFile(input: Buffer): Promise<MediaFile> {
   await assertSupportedImage(input);
   let output: Buffer;
   try {
@@ -45,29 +45,19 @@ export async function storeAvatar(input: Buffer, uploadsDir: string): Promise<st
   } catch {
     throw new UnsupportedMedia(NOT_AN_IMAGE);
   }
-  const relative = `avatars/${randomBytes(16).toString('hex')}.webp`;
-  await writeAtomically(path.join(uploadsDir, relative), output);
-  return relative;
+  return {
+    key: `${AVATAR_PREFIX}${randomBytes(16).toString('hex')}.webp`,
+    body: output,
+    contentType: WEBP,
+  };
 }
 
-/** Writes under a temporary name and renames, so a crash never leaves a half-written file served. */
-export async function writeAtomically(target: string, data: Buffer): Promise<void> {
-  await fs.mkdir(path.dirname(target), { recursive: true });
-  const temp = `${target}.${randomBytes(6).toString('hex')}.partial`;
-  await fs.writeFile(temp, data);
-  await fs.rename(temp, target);
-}
-
-export async function removeUpload(uploadsDir: string, relative: string): Promise<void> {
-  if (!relative) return;
-  const target = path.resolve(uploadsDir, relative);
-  if (!target.startsWith(path.resolve(uploadsDir) + path.sep)) return;
-  await fs.rm(target, { force: true });
-}
-
-export interface StoredGalleryImage {
+export interface GalleryFiles {
+  /** The names a gallery row keeps (the keys without gallery/). */
   displayFile: string;
   thumbFile: string;
+  display: MediaFile;
+  thumb: MediaFile;
   width: number;
   height: number;
   bytes: number;
@@ -75,17 +65,12 @@ export interface StoredGalleryImage {
 
 const DISPLAY_EDGE = 1600;
 const THUMB_EDGE = 480;
-export const GALLERY_DIR = 'gallery';
 
 /**
- * A gallery upload becomes two WebP files under uploads/gallery/ with random names: a display size
- * for the viewer and a thumbnail for the grids. Orientation is applied and no metadata survives.
- * Nothing is visible under its final name until it is complete.
+ * A gallery upload becomes two WebP pictures with one random name: a display size for the viewer
+ * and a thumbnail for the grids. Orientation is applied and no metadata survives.
  */
-export async function storeGalleryImage(
-  input: string,
-  uploadsDir: string,
-): Promise<StoredGalleryImage> {
+export async function galleryFiles(input: string): Promise<GalleryFiles> {
   await assertSupportedImage(input);
   const base = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
   let display: { data: Buffer; info: OutputInfo };
@@ -109,17 +94,11 @@ export async function storeGalleryImage(
   const name = randomBytes(16).toString('hex');
   const displayFile = `${name}.webp`;
   const thumbFile = `${name}-thumb.webp`;
-  const dir = path.join(uploadsDir, GALLERY_DIR);
-  await writeAtomically(path.join(dir, displayFile), display.data);
-  try {
-    await writeAtomically(path.join(dir, thumbFile), thumb);
-  } catch (error) {
-    await fs.rm(path.join(dir, displayFile), { force: true });
-    throw error;
-  }
   return {
     displayFile,
     thumbFile,
+    display: { key: galleryKey(displayFile), body: display.data, contentType: WEBP },
+    thumb: { key: galleryKey(thumbFile), body: thumb, contentType: WEBP },
     width: display.info.width,
     height: display.info.height,
     bytes: display.data.length + thumb.length,

@@ -2,24 +2,70 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Unavailable } from '../errors.ts';
+import {
+  MEDIA_CACHE_CONTROL,
+  type MediaInfo,
+  type MediaStore,
+  etagMatches,
+  isMediaKey,
+} from '../media/index.ts';
 
 const YEAR_SECONDS = 31_536_000;
 const NOT_APP_ROUTES = /^\/(api|uploads|socket\.io)(\/|$)/;
 
-/** Uploaded files: random names never change content, so they are cached for a year. */
-export async function registerUploads(app: FastifyInstance, uploadsDir: string) {
-  fs.mkdirSync(uploadsDir, { recursive: true });
-  await app.register(fastifyStatic, {
-    root: uploadsDir,
-    prefix: '/uploads/',
-    decorateReply: false,
-    index: false,
-    dotfiles: 'deny',
-    setHeaders: (res, filePath) => {
-      if (filePath.endsWith('.partial')) return;
-      res.header('Cache-Control', `public, max-age=${YEAR_SECONDS}, immutable`);
+export const PICTURE_UNAVAILABLE = 'That picture cannot be loaded right now. Try again shortly.';
+
+function mediaHeaders(reply: FastifyReply, info: MediaInfo) {
+  reply.header('Cache-Control', MEDIA_CACHE_CONTROL);
+  reply.header('ETag', info.etag);
+  reply.header('Content-Type', info.contentType);
+  reply.header('Content-Length', String(info.size));
+  reply.header('Last-Modified', info.lastModified.toUTCString());
+}
+
+function notModified(reply: FastifyReply, etag: string | undefined) {
+  if (etag) reply.header('ETag', etag);
+  reply.header('Cache-Control', MEDIA_CACHE_CONTROL);
+  return reply.status(304).send();
+}
+
+/**
+ * Pictures under `/uploads/<key>` on every node, streamed from the store whichever it is. Only
+ * keys the app makes are looked up; anything else (dotfiles, temporary files, `..`) is not found.
+ * Random names never change content, so every answer may be cached for a year.
+ */
+export function registerUploads(app: FastifyInstance, store: MediaStore) {
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/uploads/*',
+    handler: async (request, reply) => {
+      const key = (request.params as { '*'?: string })['*'] ?? '';
+      if (!isMediaKey(key)) return reply.callNotFound();
+      const ifNoneMatch = request.headers['if-none-match'];
+      try {
+        if (request.method === 'HEAD') {
+          const info = await store.stat(key);
+          if (!info) return reply.callNotFound();
+          if (etagMatches(ifNoneMatch, info.etag)) return notModified(reply, info.etag);
+          mediaHeaders(reply, info);
+          return reply.send();
+        }
+        const read = await store.get(key, { ifNoneMatch });
+        switch (read.status) {
+          case 'missing':
+            return reply.callNotFound();
+          case 'not-modified':
+            return notModified(reply, read.etag);
+          case 'found':
+            mediaHeaders(reply, read.info);
+            return reply.send(read.body);
+        }
+      } catch (error) {
+        request.log.error({ err: error, key }, 'media store read failed');
+        throw new Unavailable(PICTURE_UNAVAILABLE);
+      }
     },
-    allowedPath: (pathName) => !pathName.endsWith('.partial'),
   });
 }
 

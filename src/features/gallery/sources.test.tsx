@@ -40,6 +40,21 @@ describe('the image fallback chain', () => {
       PLACEHOLDER_IMAGE,
     ]);
   });
+  it('uses absolute addresses (a MEDIA_PUBLIC_URL) as they are', () => {
+    const base = 'https://media.orbit.test/pictures/gallery';
+    const image = galleryImage('a', {
+      filename: `${base}/a.webp`,
+      path: `${base}/a.webp`,
+      url: `${base}/a.webp`,
+      src: `${base}/a.webp`,
+      thumbnailUrl: `${base}/a-thumb.webp`,
+    });
+    expect(imageSources(image, { thumbnail: true })).toEqual([
+      `${base}/a-thumb.webp`,
+      `${base}/a.webp`,
+      PLACEHOLDER_IMAGE,
+    ]);
+  });
   it('lists an address once even when several fields hold it', () => {
     const chain = imageSources(galleryImage('a'));
     expect(new Set(chain).size).toBe(chain.length);

@@ -71,7 +71,7 @@ export function authRoutes(app: FastifyInstance, { deps, config }: AuthRouteOpti
 
   app.get('/api/auth/me', async (request) => {
     const { user } = await request.member();
-    return { user: userRowToUser(user) };
+    return { user: userRowToUser(user, deps.media.url) };
   });
 
   /** Hands a cookie-authenticated page the same token for use as a bearer. */

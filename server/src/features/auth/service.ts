@@ -15,7 +15,9 @@ import {
 import { type Db, isUniqueViolation, violatedColumn } from '../../db/index.ts';
 import type { UserRow, UserUpdate } from '../../db/schema.ts';
 import { Conflict, Invalid, NotFound, Unauthorized } from '../../errors.ts';
-import { removeUpload, storeAvatar } from '../../lib/images.ts';
+import { avatarFile } from '../../lib/images.ts';
+import { keepFiles, putFiles } from '../../media/files.ts';
+import type { Media } from '../../media/index.ts';
 import { hashSecret, normaliseAnswer, verifyDecoy, verifySecret } from '../../lib/passwords.ts';
 import { hashToken, newReferralCode, newToken } from '../../lib/tokens.ts';
 import { userRowToUser } from '../users/mapping.ts';
@@ -25,7 +27,7 @@ import * as repo from './repository.ts';
 
 export interface AuthDeps {
   db: Db;
-  uploadsDir: string;
+  media: Media;
   session: { ttlMs: number; rememberMs: number };
   /** Announces the welcome notification; without it the notification is only stored. */
   notifications?: NotificationEvents;
@@ -117,8 +119,9 @@ export async function signup(
       ? hashSecret(normaliseAnswer(input.securityAnswer))
       : Promise.resolve(''),
   ]);
-  // Stored last, so nothing before the insert can leave the file behind.
-  const avatar = await storeAvatar(profilePic as Buffer, deps.uploadsDir);
+  // Stored last, so nothing before the insert can leave the picture behind.
+  const avatar = await avatarFile(profilePic as Buffer);
+  const began = await putFiles(deps.media, [avatar]);
   const now = clock(deps).toISOString();
   const id = randomUUID();
   // Outside the transaction: SQLite has one connection, and the transaction holds it.
@@ -136,7 +139,7 @@ export async function signup(
         first_name: input.firstName.trim(),
         last_name: input.lastName.trim(),
         birthday: input.birthday.trim(),
-        profile_image: avatar,
+        profile_image: avatar.key,
         interests: JSON.stringify(input.interests),
         referral: input.referral.trim(),
         referral_code: referralCode,
@@ -151,14 +154,19 @@ export async function signup(
       return record(trx, drafts.welcome(id), now);
     });
   } catch (error) {
-    await removeUpload(deps.uploadsDir, avatar);
+    await deps.media.discard([avatar.key]);
     if (isUniqueViolation(error)) throw conflictFrom(error);
     throw error;
   }
-  if (deps.notifications) await welcome({ db: deps.db, events: deps.notifications });
+  await keepFiles(deps.media, [avatar], began);
+  if (deps.notifications)
+    await welcome({ db: deps.db, events: deps.notifications, mediaUrl: deps.media.url });
   const row = await repo.findUserById(deps.db, id);
   if (!row) throw new Error('signup: the new member could not be read back');
-  return { user: userRowToUser(row), session: await issueSession(deps, id, remember) };
+  return {
+    user: userRowToUser(row, deps.media.url),
+    session: await issueSession(deps, id, remember),
+  };
 }
 
 export async function login(
@@ -175,7 +183,10 @@ export async function login(
   }
   if (!(await verifySecret(row.password_hash, password)))
     throw new Unauthorized(AUTH_MESSAGES.badCredentials);
-  return { user: userRowToUser(row), session: await issueSession(deps, row.id, remember) };
+  return {
+    user: userRowToUser(row, deps.media.url),
+    session: await issueSession(deps, row.id, remember),
+  };
 }
 
 export function logout(deps: AuthDeps, sessionId: string): Promise<void> {
@@ -282,8 +293,11 @@ export async function updateProfile(
   }
 
   const previousAvatar = user.profile_image;
-  if (profilePic) {
-    update.profile_image = await storeAvatar(profilePic, deps.uploadsDir);
+  const avatar = profilePic ? await avatarFile(profilePic) : undefined;
+  let began = 0;
+  if (avatar) {
+    began = await putFiles(deps.media, [avatar]);
+    update.profile_image = avatar.key;
     update.avatar_version = user.avatar_version + 1;
   }
   update.updated_at = clock(deps).toISOString();
@@ -291,13 +305,19 @@ export async function updateProfile(
   try {
     row = await repo.updateUser(deps.db, user.id, update);
   } catch (error) {
-    if (update.profile_image) await removeUpload(deps.uploadsDir, update.profile_image);
+    if (avatar) await deps.media.discard([avatar.key]);
     if (isUniqueViolation(error)) throw conflictFrom(error);
     throw error;
   }
-  if (!row) throw new NotFound();
-  if (update.profile_image && previousAvatar) await removeUpload(deps.uploadsDir, previousAvatar);
-  return userRowToUser(row);
+  if (!row) {
+    if (avatar) await deps.media.discard([avatar.key]);
+    throw new NotFound();
+  }
+  if (avatar) {
+    await keepFiles(deps.media, [avatar], began);
+    if (previousAvatar) await deps.media.discard([previousAvatar]);
+  }
+  return userRowToUser(row, deps.media.url);
 }
 
 export async function setTheme(deps: AuthDeps, user: UserRow, theme: Theme): Promise<Theme> {

@@ -176,12 +176,3 @@ export async function savePositions(
     }
   });
 }
-
-/** Every file name the table refers to, for the sweep of stray files. */
-export async function allFileNames(db: Db): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('gallery_images')
-    .select(['display_file', 'thumb_file'])
-    .execute();
-  return new Set(rows.flatMap((row) => [row.display_file, row.thumb_file]));
-}

@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { CAPTION_MAX } from '../../../../src/contracts/gallery.ts';
@@ -69,7 +68,7 @@ export function galleryRoutes(app: FastifyInstance, { deps }: { deps: gallery.Ga
   // Whatever accountId, userId or username the form names, an upload goes into one's own gallery.
   app.post('/api/gallery', async (request, reply) => {
     const { user } = await request.member();
-    const form = await streamForm(request, 'image', path.join(deps.uploadsDir, '.incoming'));
+    const form = await streamForm(request, 'image', deps.incomingDir);
     // The temporary file is gone before the answer leaves, success or not.
     let image: Awaited<ReturnType<typeof gallery.upload>>;
     try {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
   ALL_FOLDER,
@@ -12,7 +11,9 @@ import {
 import type { Db } from '../../db/index.ts';
 import type { GalleryImageRow, ImageReactionRow, UserRow } from '../../db/schema.ts';
 import { Invalid, NotFound } from '../../errors.ts';
-import { GALLERY_DIR, storeGalleryImage } from '../../lib/images.ts';
+import { galleryFiles } from '../../lib/images.ts';
+import { keepFiles, putFiles } from '../../media/files.ts';
+import { type Media, type MediaUrl, galleryKey } from '../../media/index.ts';
 import { profileImageUrl } from '../users/mapping.ts';
 import * as notificationRepo from '../notifications/repository.ts';
 import { type NotificationEvents, drafts, record } from '../notifications/service.ts';
@@ -26,7 +27,9 @@ export interface GalleryEvents {
 
 export interface GalleryDeps {
   db: Db;
-  uploadsDir: string;
+  media: Media;
+  /** This node's folder for request bodies being received (multipart), swept separately. */
+  incomingDir: string;
   events: GalleryEvents;
   notifications: NotificationEvents;
   now?: () => Date;
@@ -43,7 +46,6 @@ export const GALLERY_MESSAGES = {
 } as const;
 
 const stamp = (deps: GalleryDeps) => (deps.now ? deps.now() : new Date()).toISOString();
-const fileUrl = (name: string) => `/uploads/${GALLERY_DIR}/${name}`;
 
 /** A folder name as stored: trimmed, `All` (or nothing) for the default. */
 export function normaliseFolder(folder: string | undefined): string {
@@ -54,16 +56,22 @@ export function normaliseFolder(folder: string | undefined): string {
   return value;
 }
 
-function ownerOf(row: UserRow): GalleryOwner {
-  return { _id: row.id, id: row.id, username: row.username, profileImage: profileImageUrl(row) };
+function ownerOf(row: UserRow, mediaUrl: MediaUrl): GalleryOwner {
+  return {
+    _id: row.id,
+    id: row.id,
+    username: row.username,
+    profileImage: profileImageUrl(row, mediaUrl),
+  };
 }
 
 export function toImage(
   row: GalleryImageRow,
   owner: GalleryOwner,
   reactions: readonly ImageReactionRow[],
+  mediaUrl: MediaUrl,
 ): GalleryImage {
-  const url = fileUrl(row.display_file);
+  const url = mediaUrl(galleryKey(row.display_file));
   return {
     _id: row.id,
     id: row.id,
@@ -71,7 +79,7 @@ export function toImage(
     path: url,
     url,
     src: url,
-    thumbnailUrl: fileUrl(row.thumb_file),
+    thumbnailUrl: mediaUrl(galleryKey(row.thumb_file)),
     width: row.width,
     height: row.height,
     folder: row.folder,
@@ -94,7 +102,7 @@ async function imageWithDetails(deps: GalleryDeps, row: GalleryImageRow): Promis
     repo.reactionsFor(deps.db, [row.id]),
   ]);
   if (!ownerRow) throw new NotFound(GALLERY_MESSAGES.notFound);
-  return toImage(row, ownerOf(ownerRow), reactions);
+  return toImage(row, ownerOf(ownerRow, deps.media.url), reactions, deps.media.url);
 }
 
 /** A member's gallery in display order, each image with its reactions. */
@@ -118,8 +126,8 @@ export async function listGallery(
     list.push(reaction);
     byImage.set(reaction.image_id, list);
   }
-  const owner = ownerOf(ownerRow);
-  return rows.map((row) => toImage(row, owner, byImage.get(row.id) ?? []));
+  const owner = ownerOf(ownerRow, deps.media.url);
+  return rows.map((row) => toImage(row, owner, byImage.get(row.id) ?? [], deps.media.url));
 }
 
 export function folders(deps: GalleryDeps, ownerRow: UserRow): Promise<string[]> {
@@ -127,8 +135,8 @@ export function folders(deps: GalleryDeps, ownerRow: UserRow): Promise<string[]>
 }
 
 /**
- * Stores an upload into the member's own gallery. The row is written only once both files exist,
- * and the files are removed again if the row cannot be written.
+ * Stores an upload into the member's own gallery. The row is written only once both pictures are
+ * stored, and the pictures are removed again if the row cannot be written.
  */
 export async function upload(
   deps: GalleryDeps,
@@ -138,7 +146,9 @@ export async function upload(
 ) {
   if (!tempFile) throw new Invalid(GALLERY_MESSAGES.noImage);
   const target = normaliseFolder(folder);
-  const stored = await storeGalleryImage(tempFile, deps.uploadsDir);
+  const files = await galleryFiles(tempFile);
+  const objects = [files.display, files.thumb];
+  const began = await putFiles(deps.media, objects);
   const id = randomUUID();
   try {
     await repo.insertImage(deps.db, {
@@ -146,15 +156,20 @@ export async function upload(
       ownerId: me.id,
       folder: target,
       createdAt: stamp(deps),
-      ...stored,
+      displayFile: files.displayFile,
+      thumbFile: files.thumbFile,
+      width: files.width,
+      height: files.height,
+      bytes: files.bytes,
     });
   } catch (error) {
-    await removeFiles(deps, [stored.displayFile, stored.thumbFile]);
+    await deps.media.discard(objects.map((file) => file.key));
     throw error;
   }
+  await keepFiles(deps.media, objects, began);
   const row = await repo.findImage(deps.db, id);
   if (!row) throw new Error('upload: the new image could not be read back');
-  const image = toImage(row, ownerOf(me), []);
+  const image = toImage(row, ownerOf(me, deps.media.url), [], deps.media.url);
   deps.events.created(image);
   return image;
 }
@@ -263,14 +278,15 @@ async function react(
       ? record(trx, drafts.like(ownerRow.id, ownerRow.username, me, row.id), now)
       : undefined;
   });
-  await announce?.({ db: deps.db, events: deps.notifications });
+  await announce?.({ db: deps.db, events: deps.notifications, mediaUrl: deps.media.url });
 }
 
+/** The row goes first; pictures whose removal fails are left to the sweep, the delete stands. */
 export async function deleteImage(deps: GalleryDeps, me: UserRow, ref: string): Promise<void> {
   const row = await ownImage(deps, me, ref);
   if (!(await repo.deleteImage(deps.db, row.id, me.id)))
     throw new NotFound(GALLERY_MESSAGES.notFound);
-  await removeFiles(deps, [row.display_file, row.thumb_file]);
+  await deps.media.discard([galleryKey(row.display_file), galleryKey(row.thumb_file)]);
   deps.events.deleted({ _id: row.id, ownerId: me.id });
 }
 
@@ -298,44 +314,4 @@ export async function reorder(
     me.id,
     new Map(order.map((id, index) => [id, slots[index] ?? index])),
   );
-}
-
-async function removeFiles(deps: GalleryDeps, names: readonly string[]) {
-  await Promise.all(
-    names.map((name) => fs.rm(path.join(deps.uploadsDir, GALLERY_DIR, name), { force: true })),
-  );
-}
-
-const STRAY_AGE_MS = 60 * 60 * 1000;
-
-/**
- * Removes gallery files no row refers to, and half-written or temporary files, once they are an
- * hour old (another server process may be writing a younger one right now). Answers how many.
- */
-export async function sweepStrayFiles(
-  deps: Pick<GalleryDeps, 'db' | 'uploadsDir'>,
-  now = Date.now(),
-): Promise<number> {
-  const known = await repo.allFileNames(deps.db);
-  let removed = 0;
-  for (const dir of [
-    path.join(deps.uploadsDir, GALLERY_DIR),
-    path.join(deps.uploadsDir, '.incoming'),
-  ]) {
-    let names: string[];
-    try {
-      names = await fs.readdir(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      if (known.has(name)) continue;
-      const file = path.join(dir, name);
-      const stat = await fs.stat(file).catch(() => undefined);
-      if (!stat?.isFile() || now - stat.mtimeMs < STRAY_AGE_MS) continue;
-      await fs.rm(file, { force: true });
-      removed += 1;
-    }
-  }
-  return removed;
 }

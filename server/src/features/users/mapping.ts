@@ -1,9 +1,10 @@
 import type { PublicUser, User } from '../../../../src/contracts/user.ts';
 import { DEFAULT_THEME, isTheme } from '../../../../src/contracts/theme.ts';
 import type { UserRow } from '../../db/schema.ts';
+import type { MediaUrl } from '../../media/index.ts';
 
-export function profileImageUrl(row: Pick<UserRow, 'profile_image'>): string {
-  return row.profile_image ? `/uploads/${row.profile_image}` : '';
+export function profileImageUrl(row: Pick<UserRow, 'profile_image'>, mediaUrl: MediaUrl): string {
+  return mediaUrl(row.profile_image);
 }
 
 function parseList(json: string): string[] {
@@ -17,7 +18,7 @@ function parseList(json: string): string[] {
   }
 }
 
-export function userRowToPublicUser(row: UserRow): PublicUser {
+export function userRowToPublicUser(row: UserRow, mediaUrl: MediaUrl): PublicUser {
   return {
     _id: row.id,
     id: row.id,
@@ -25,16 +26,16 @@ export function userRowToPublicUser(row: UserRow): PublicUser {
     fullName: [row.first_name, row.last_name].filter(Boolean).join(' '),
     firstName: row.first_name,
     lastName: row.last_name,
-    profileImage: profileImageUrl(row),
+    profileImage: profileImageUrl(row, mediaUrl),
     favoriteQuote: row.favorite_quote,
     theme: isTheme(row.theme) ? row.theme : DEFAULT_THEME,
     createdAt: row.created_at,
   };
 }
 
-export function userRowToUser(row: UserRow): User {
+export function userRowToUser(row: UserRow, mediaUrl: MediaUrl): User {
   return {
-    ...userRowToPublicUser(row),
+    ...userRowToPublicUser(row, mediaUrl),
     email: row.email,
     birthday: row.birthday,
     interests: parseList(row.interests),

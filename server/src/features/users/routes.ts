@@ -9,7 +9,7 @@ const UsernameParams = z.object({ username: z.string().min(1).max(200) });
 export function userRoutes(app: FastifyInstance, { deps }: { deps: AuthDeps }) {
   app.get('/api/users/me', async (request) => {
     const { user } = await request.member();
-    return { user: userRowToUser(user) };
+    return { user: userRowToUser(user, deps.media.url) };
   });
 
   app.put('/api/users/theme', async (request) => {
@@ -23,12 +23,12 @@ export function userRoutes(app: FastifyInstance, { deps }: { deps: AuthDeps }) {
     const { user } = await request.member();
     const { theme } = ThemeBody.parse(request.body ?? {});
     await setTheme(deps, user, theme);
-    return { user: { ...userRowToUser(user), theme } };
+    return { user: { ...userRowToUser(user, deps.media.url), theme } };
   });
 
   app.get('/api/users/profile/:username', async (request) => {
     await request.member();
     const { username } = UsernameParams.parse(request.params);
-    return { user: userRowToPublicUser(await publicProfile(deps, username)) };
+    return { user: userRowToPublicUser(await publicProfile(deps, username), deps.media.url) };
   });
 }

@@ -1,6 +1,7 @@
 import { type SearchResult, pairKey } from '../../../../src/contracts/friends.ts';
 import type { Db, Dialect } from '../../db/index.ts';
 import type { UserRow } from '../../db/schema.ts';
+import type { MediaUrl } from '../../media/index.ts';
 import { findFriendships } from '../friends/repository.ts';
 import { memberSummary, statusFor } from '../friends/service.ts';
 import { type PrefixColumn, byContains, byPrefix } from './searchRepository.ts';
@@ -19,6 +20,7 @@ export async function searchMembers(
   viewer: UserRow,
   query: string,
   limit: number,
+  mediaUrl: MediaUrl,
 ): Promise<SearchResult[]> {
   const text = query.trim().toLowerCase().replace(/\s+/g, ' ');
   if (!text) return [];
@@ -48,7 +50,7 @@ export async function searchMembers(
     const status =
       row.id === viewer.id ? 'self' : statusFor(viewer.id, byKey.get(pairKey(viewer.id, row.id)));
     return {
-      ...memberSummary(row),
+      ...memberSummary(row, mediaUrl),
       isFriend: status === 'friends',
       requestPending: status === 'pending',
       incomingPending: status === 'incoming',
