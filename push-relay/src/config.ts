@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { PUSH_TTL_SECONDS } from '../../src/contracts/push.ts';
+import { PUSH_TTL_SECONDS, RELAY_LEASE_MAX_MS } from '../../src/contracts/push.ts';
+import { LOOPBACK_HOST, vapidSubjectFallback } from './contact.ts';
 import { LOG_LEVELS, type LogLevel } from './log.ts';
 
 /** Every setting the relay reads from the environment; README.md "Push relay" documents each. */
@@ -12,6 +13,7 @@ const EnvSchema = z.object({
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),
+  PUBLIC_URL: z.string().optional(),
   DATA_DIR: z.string().default('data'),
   RELAY_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   RELAY_HEALTH_HOST: z.string().default('0.0.0.0'),
@@ -24,6 +26,11 @@ const EnvSchema = z.object({
     .int()
     .positive()
     .default(5 * 60_000),
+  PUSH_LEASE_SECONDS: z.coerce
+    .number()
+    .min(1)
+    .max(RELAY_LEASE_MAX_MS / 1000)
+    .default(10),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
 });
 
@@ -48,6 +55,8 @@ export interface RelaySettings {
   ttlSeconds: number;
   concurrency: number;
   retry: RetryPolicy;
+  /** How long the push lease lasts: a standby relay takes over at most this long after the holder stops. */
+  leaseMs: number;
   logLevel: LogLevel;
 }
 
@@ -55,18 +64,22 @@ export class RelayConfigError extends Error {
   override name = 'RelayConfigError';
 }
 
-const DEV_SUBJECT = 'mailto:admin@localhost';
-const LOOPBACK = /^(localhost|.*\.localhost|127(\.\d+){3}|\[?::1\]?|0\.0\.0\.0)$/i;
-
 /**
- * The VAPID subject push services may use to reach the operator. Some (Apple's) refuse a
- * localhost one, so production needs a real `mailto:` address or `https:` URL.
+ * The VAPID subject push services may use to reach the operator. A given VAPID_SUBJECT must be a
+ * `mailto:` address or `https:` URL, in production a real one (Apple's service refuses a localhost
+ * one). Without it: PUBLIC_URL when that is https:, else the local mailto when Orbit is served
+ * from this machine; otherwise there is none and push is off (the error says what to set).
  */
-export function checkVapidSubject(subject: string | undefined, production: boolean): string {
+export function checkVapidSubject(
+  subject: string | undefined,
+  production: boolean,
+  publicUrl?: string,
+): string {
   if (!subject) {
-    if (!production) return DEV_SUBJECT;
+    const fallback = vapidSubjectFallback(publicUrl, production);
+    if ('subject' in fallback) return fallback.subject;
     throw new RelayConfigError(
-      'VAPID_SUBJECT is required in production: a mailto: address or https: URL where push services can reach you, e.g. VAPID_SUBJECT=mailto:admin@example.com',
+      'off' in fallback ? `Push notifications are off: ${fallback.off}` : fallback.invalid,
     );
   }
   let url: URL;
@@ -78,7 +91,7 @@ export function checkVapidSubject(subject: string | undefined, production: boole
   if (url.protocol !== 'mailto:' && url.protocol !== 'https:')
     throw new RelayConfigError(`VAPID_SUBJECT must be a mailto: or https: URL, not "${subject}"`);
   const host = url.protocol === 'mailto:' ? (url.pathname.split('@')[1] ?? '') : url.hostname;
-  if (production && (!host.includes('.') || LOOPBACK.test(host)))
+  if (production && (!host.includes('.') || LOOPBACK_HOST.test(host)))
     throw new RelayConfigError(
       `VAPID_SUBJECT must name a real address in production (push services refuse "${subject}")`,
     );
@@ -109,7 +122,7 @@ export function loadRelaySettings(env: NodeJS.ProcessEnv = process.env): RelaySe
     serverUrl: (e.SERVER_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/$/, ''),
     secret: e.RELAY_SECRET,
     vapidKeys: vapidKeysFrom(e),
-    vapidSubject: checkVapidSubject(e.VAPID_SUBJECT, production),
+    vapidSubject: checkVapidSubject(e.VAPID_SUBJECT, production, e.PUBLIC_URL),
     dataDir: path.resolve(e.DATA_DIR),
     health:
       e.RELAY_HEALTH_PORT === undefined
@@ -122,6 +135,7 @@ export function loadRelaySettings(env: NodeJS.ProcessEnv = process.env): RelaySe
       baseMs: e.PUSH_RETRY_BASE_MS,
       budgetMs: e.PUSH_RETRY_MAX_MS,
     },
+    leaseMs: Math.round(e.PUSH_LEASE_SECONDS * 1000),
     logLevel: e.LOG_LEVEL,
   };
 }

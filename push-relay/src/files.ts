@@ -18,3 +18,38 @@ export async function writeFileAtomic(file: string, content: string, mode = 0o60
     throw error;
   }
 }
+
+/**
+ * Writes a whole file, or nothing, only when it does not exist yet; answers false when another
+ * process created it first (relays on a shared data directory starting at once).
+ */
+export async function createFileAtomic(
+  file: string,
+  content: string,
+  mode = 0o600,
+): Promise<boolean> {
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    const handle = await fs.open(temporary, 'wx', mode);
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      // A hard link, unlike a rename, fails when the name is taken.
+      await fs.link(temporary, file);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
+      // A file system without hard links: the last writer wins, as a rename does.
+      await fs.rename(temporary, file);
+      return true;
+    }
+  } finally {
+    await fs.rm(temporary, { force: true });
+  }
+}

@@ -8,10 +8,15 @@ export interface HealthServer {
 
 export interface HealthState {
   connected: boolean;
+  /** Whether this relay holds the lease and pushes; the others stand by. */
+  leader: boolean;
   lastEventId: number | null;
 }
 
-/** GET /healthz: 200 while connected to the server, 503 while not; the body says which. */
+/**
+ * GET /healthz: 200 while connected to the server (holding the lease or standing by), 503 while
+ * not; the body says which.
+ */
 export function startHealthServer(
   where: { port: number; host: string },
   state: () => HealthState,

@@ -22,7 +22,14 @@ try {
   process.exit(1);
 }
 log.info(
-  { server: settings.serverUrl, dataDir: settings.dataDir, health: relay.healthUrl },
+  {
+    server: settings.serverUrl,
+    relayId: relay.relayId,
+    vapidSubject: settings.vapidSubject,
+    leaseSeconds: settings.leaseMs / 1000,
+    dataDir: settings.dataDir,
+    health: relay.healthUrl,
+  },
   'push relay started',
 );
 

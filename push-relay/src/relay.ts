@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import https from 'node:https';
 import tls from 'node:tls';
@@ -7,11 +8,14 @@ import {
   RELAY_NAMESPACE,
   type RelayCatchUpAnswer,
   type RelayClientToServer,
+  type RelayCursorAnswer,
   type RelayEvent,
+  type RelayLeaseAnswer,
+  type RelayProgress,
   type RelayServerToClient,
 } from '../../src/contracts/push.ts';
 import type { RetryPolicy } from './config.ts';
-import { CursorFile, EventLedger } from './cursor.ts';
+import { CursorFile, EventLedger, deviceKey } from './cursor.ts';
 import {
   type DeliveryOutcome,
   Limiter,
@@ -36,6 +40,8 @@ export interface RelayConfig {
   ttlSeconds?: number;
   concurrency?: number;
   retry?: Partial<RetryPolicy>;
+  /** How long the push lease lasts; its holder renews it every third of that. */
+  leaseMs?: number;
   logger?: Logger;
   /** A certificate authority to trust for push services besides the usual ones (tests). */
   trustedCa?: string | Buffer;
@@ -46,15 +52,22 @@ export interface RelayEvents {
   disconnected: [reason: string];
   /** The server refused the handshake (a wrong RELAY_SECRET). */
   refused: [message: string];
-  /** Catch-up after a connect is answered; live events flow from here on. */
+  /** This relay holds the lease: it catches up, then pushes every event. */
+  leading: [];
+  /** This relay pushes nothing new: another relay holds the lease, or this one lost it. */
+  standby: [reason: string];
+  /** Catch-up after taking the lease is answered; live events flow from here on. */
   'caught-up': [cursor: number | null];
   settled: [result: { id: number; outcomes: DeliveryOutcome[] }];
-  /** close() finished: nothing is under way and the cursor is on disk. */
+  /** The server kept this progress with the lease. */
+  reported: [progress: RelayProgress];
+  /** close() finished: nothing is under way, the progress is reported and the lease given up. */
   closed: [];
 }
 
 interface RelayState {
   connected(): boolean;
+  leader(): boolean;
   lastEventId(): number | null;
   healthUrl(): string | undefined;
   close(): Promise<void>;
@@ -66,6 +79,8 @@ export class Relay extends EventEmitter<RelayEvents> {
 
   constructor(
     readonly vapidPublicKey: string,
+    /** Random per process: the holder's name in the lease and in the logs. */
+    readonly relayId: string,
     state: RelayState,
   ) {
     super();
@@ -76,7 +91,12 @@ export class Relay extends EventEmitter<RelayEvents> {
     return this.#state.connected();
   }
 
-  /** The cursor: every event up to this id is handled. */
+  /** Whether this relay holds the lease and pushes. */
+  get leader(): boolean {
+    return this.#state.leader();
+  }
+
+  /** The cursor: every event up to this id is handled (as of this relay's last lease). */
   get lastEventId(): number | null {
     return this.#state.lastEventId();
   }
@@ -86,18 +106,28 @@ export class Relay extends EventEmitter<RelayEvents> {
     return this.#state.healthUrl();
   }
 
-  /** Stops: deliveries under way end, their events stay unacknowledged and come back. */
+  /**
+   * Stops: deliveries under way end, their events stay unsettled, and the lease is given up with
+   * the last progress, so another relay takes over at once and sends them.
+   */
   async close(): Promise<void> {
     await this.#state.close();
     this.emit('closed');
   }
 }
 
+export const DEFAULT_LEASE_MS = 10_000;
 const CATCH_UP_PAGE = 100;
 const CATCH_UP_TIMEOUT_MS = 30_000;
 const CATCH_UP_RETRY_MS = 5_000;
 const GONE_ACK_TIMEOUT_MS = 10_000;
 const PUSH_REQUEST_TIMEOUT_MS = 15_000;
+const REPORT_TIMEOUT_MS = 10_000;
+const REPORT_RETRY_MS = 1_000;
+/** How long close() waits to hand over the last report and the lease. */
+const HANDOVER_TIMEOUT_MS = 3_000;
+/** A standby asks again this long after the holder's lease would run out. */
+const TAKEOVER_MARGIN_MS = 50;
 /** After a refused handshake, how long before asking again (the secret may be fixed meanwhile). */
 const REFUSED_RETRY_MS = 30_000;
 
@@ -116,18 +146,37 @@ function acknowledge(ack: unknown): void {
   if (typeof ack === 'function') (ack as () => void)();
 }
 
+/** Resolves when `promise` settles or after `ms`, whichever comes first. */
+function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
 /**
- * Connects to the server's `/relay` namespace and turns its friend events into Web Push, catching
- * up from the stored cursor on every (re)connect. Resolves once the keys and cursor are loaded;
- * the connection itself is retried for as long as the relay runs.
+ * Connects to the server's `/relay` namespace and turns its friend events into Web Push. Every
+ * relay of every node receives every event; only the one holding the lease pushes, going on from
+ * the progress the server keeps with the lease. The others acknowledge events and ask for the
+ * lease again when the holder's would run out. Resolves once the keys are loaded; the connection
+ * itself is retried for as long as the relay runs.
  */
 export async function startRelay(config: RelayConfig): Promise<Relay> {
   const log = config.logger ?? createLogger('silent');
   const vapid = await loadVapidKeys(config.vapidKeys, config.dataDir);
   if (vapid.source === 'generated')
     log.info({ file: vapid.file }, 'generated a VAPID key pair and saved it');
-  const cursorFile = new CursorFile(config.dataDir);
-  const ledger = new EventLedger(await cursorFile.read());
+  const legacyFile = new CursorFile(config.dataDir);
+  const legacyCursor = await legacyFile.read();
+  const relayId = randomUUID();
+  const leaseMs = config.leaseMs ?? DEFAULT_LEASE_MS;
+  const ledger = new EventLedger(null);
   const concurrency = config.concurrency ?? 50;
   const sender: PushSender = {
     vapid: new VapidAuthorization({ ...vapid.keys, subject: config.vapidSubject }),
@@ -138,24 +187,52 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     timeoutMs: PUSH_REQUEST_TIMEOUT_MS,
   };
   const stopping = new AbortController();
+  /** Aborted when this relay may push no more: deliveries under way make no further attempt. */
+  let delivering = new AbortController();
   const inFlight = new Map<number, Promise<boolean>>();
+  let role: 'none' | 'leader' | 'standby' = 'none';
+  /**
+   * performance.now() until which the lease is surely this relay's: the database granted it for
+   * `leaseMs` no earlier than the relay asked, so nobody else can hold it before then. 0: not held.
+   */
+  let heldUntil = 0;
+  /** Bumps on every connect, disconnect and change of role; a catch-up of an older one stops. */
+  let epoch = 0;
   let catchingUp = false;
   let buffered: [unknown, unknown][] = [];
-  let connection = 0;
+  let asking = false;
+  let leaseTimer: NodeJS.Timeout | undefined;
+  let expiryTimer: NodeJS.Timeout | undefined;
   let refusedTimer: NodeJS.Timeout | undefined;
   let reachable = true;
+  let reportWanted = false;
+  let reporting: Promise<void> | undefined;
 
   let health: HealthServer | undefined;
-  const relay = new Relay(vapid.keys.publicKey, {
+  const relay = new Relay(vapid.keys.publicKey, relayId, {
     connected: () => socket.connected,
+    leader: () => role === 'leader',
     lastEventId: () => ledger.cursor,
     healthUrl: () => health?.url,
     async close() {
       stopping.abort(new Error('the relay is stopping'));
-      clearTimeout(refusedTimer);
-      socket.disconnect();
+      for (const timer of [refusedTimer, leaseTimer, expiryTimer]) clearTimeout(timer);
+      const held = heldUntil > 0;
+      standBy('the relay is stopping');
+      delivering.abort(new Error('the relay is stopping'));
       await Promise.allSettled(inFlight.values());
-      await cursorFile.flush();
+      if (held && socket.connected) {
+        // Hands over: the last progress, then the lease, so another relay goes on at once.
+        report();
+        await within(reporting ?? Promise.resolve(), HANDOVER_TIMEOUT_MS);
+        // Its server may be stopping too (npm start stops both): then the lease runs out instead.
+        if (socket.connected)
+          await within(
+            socket.timeout(HANDOVER_TIMEOUT_MS).emitWithAck('relay:lease', { relayId, ttlMs: 0 }),
+            HANDOVER_TIMEOUT_MS,
+          );
+      }
+      socket.disconnect();
       await health?.close();
       sender.agent.destroy();
     },
@@ -169,11 +246,57 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     forceNew: true,
   });
 
+  // ─── Progress reports ──────────────────────────────────────────────────────────────────────────
+
+  /** Sends the newest progress until the server has it; a burst of changes costs one report. */
+  const drainReports = async () => {
+    while (reportWanted && socket.connected) {
+      reportWanted = false;
+      const progress = ledger.progress();
+      if (!progress) return;
+      let answer: RelayCursorAnswer;
+      try {
+        answer = (await socket
+          .timeout(REPORT_TIMEOUT_MS)
+          .emitWithAck('relay:cursor', { relayId, ...progress })) as RelayCursorAnswer;
+      } catch {
+        answer = { ok: false, error: 'the server did not answer', leaseLost: false };
+      }
+      if (answer.ok) {
+        relay.emit('reported', progress);
+        continue;
+      }
+      if (answer.leaseLost) {
+        lapse('another relay holds the lease');
+        return;
+      }
+      if (stopping.signal.aborted || !socket.connected) {
+        // The next connection's lease reports again; a relay stopping has nobody to tell.
+        reportWanted = true;
+        return;
+      }
+      log.warn(
+        { relayId, problem: answer.error },
+        `the server did not keep the progress; reporting again in ${REPORT_RETRY_MS / 1000} s`,
+      );
+      reportWanted = true;
+      await new Promise((resolve) => setTimeout(resolve, REPORT_RETRY_MS));
+    }
+  };
+
+  const report = () => {
+    reportWanted = true;
+    // Waits a turn, so a device finishing and its event settling make one report.
+    reporting ??= new Promise((resolve) => setImmediate(resolve)).then(drainReports).finally(() => {
+      reporting = undefined;
+    });
+  };
+
+  // ─── Deliveries ────────────────────────────────────────────────────────────────────────────────
+
   const settle = (id: number, outcomes: DeliveryOutcome[]) => {
-    if (ledger.settle(id) && ledger.cursor !== null)
-      cursorFile
-        .save(ledger.cursor)
-        .catch((error: unknown) => log.error({ err: error }, 'could not save the relay cursor'));
+    ledger.settle(id);
+    report();
     relay.emit('settled', { id, outcomes });
   };
 
@@ -194,6 +317,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
   const pushToDevice = async (
     event: RelayEvent,
     device: RelayEvent['subscriptions'][number],
+    signal: AbortSignal,
   ): Promise<DeliveryOutcome> => {
     const id = event.payload.id;
     const service = serviceOf(device.endpoint);
@@ -206,7 +330,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
         attempts: 0,
       };
     }
-    const outcome = await deliver(sender, device, event.payload, stopping.signal, (retry) =>
+    const outcome = await deliver(sender, device, event.payload, signal, (retry) =>
       log.info({ id, service, ...retry }, 'push not accepted yet; retrying'),
     );
     if (outcome.result === 'sent') log.debug({ id, service }, 'push sent');
@@ -218,8 +342,9 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
   };
 
   /**
-   * Starts handling an event unless it is handled or under way. Resolves true once it is settled,
-   * false when the relay stopped first (then it stays unacknowledged and comes back).
+   * Starts handling an event unless it is handled or under way, skipping devices that already
+   * have it. Resolves true once it is settled, false when the lease or the relay stopped first
+   * (then it comes back with the next catch-up, of this relay or the next holder).
    */
   const handle = (raw: unknown): Promise<boolean> => {
     const parsed = parseEvent(raw);
@@ -233,28 +358,50 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     }
     const { event } = parsed;
     const id = event.payload.id;
-    if (ledger.has(id)) return inFlight.get(id) ?? Promise.resolve(true);
+    if (ledger.has(id)) {
+      ledger.confirm(id);
+      return inFlight.get(id) ?? Promise.resolve(true);
+    }
     ledger.begin(id);
-    const work = Promise.all(distinctDevices(event).map((device) => pushToDevice(event, device)))
-      .then(
-        (outcomes) => {
-          settle(id, outcomes);
-          return true;
-        },
-        () => false,
-      )
+    const signal = delivering.signal;
+    const devices = distinctDevices(event)
+      .map((device) => ({ device, key: deviceKey(device.endpoint) }))
+      .filter(({ key }) => !ledger.isDeviceDone(id, key));
+    const work = Promise.allSettled(
+      devices.map(async ({ device, key }) => {
+        const outcome = await pushToDevice(event, device, signal);
+        ledger.deviceDone(id, key);
+        report();
+        return outcome;
+      }),
+    )
+      .then((results) => {
+        const outcomes = results.flatMap((result) =>
+          result.status === 'fulfilled' ? [result.value] : [],
+        );
+        if (outcomes.length < results.length) {
+          ledger.abandon(id);
+          return false;
+        }
+        settle(id, outcomes);
+        return true;
+      })
       .finally(() => inFlight.delete(id));
     inFlight.set(id, work);
     return work;
   };
 
   const onLiveEvent = (raw: unknown, ack: unknown) => {
-    if (catchingUp) buffered.push([raw, ack]);
+    // A standby leaves the event to the holder; should it take over first, catch-up brings it.
+    if (role !== 'leader') acknowledge(ack);
+    else if (catchingUp) buffered.push([raw, ack]);
     else
       void handle(raw).then((settled) => {
         if (settled) acknowledge(ack);
       });
   };
+
+  // ─── Catch-up ──────────────────────────────────────────────────────────────────────────────────
 
   /** One page of catch-up; throws when the server does not answer or answers an error. */
   const askCatchUp = async (after: number | null) => {
@@ -271,13 +418,13 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
    */
   const catchUpPages = async (current: number) => {
     let after = ledger.cursor;
-    while (current === connection) {
+    while (current === epoch) {
       const answer = await askCatchUp(after);
-      if (current !== connection) return;
+      if (current !== epoch) return;
       if (after === null) {
         log.info({ latest: answer.latest }, 'first start: pushing events from now on');
         ledger.reset(answer.latest);
-        await cursorFile.save(answer.latest);
+        report();
         return;
       }
       if (answer.latest < after) {
@@ -286,7 +433,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
           'the server has fewer events than the cursor (a new database?); starting from its newest',
         );
         ledger.startOver(answer.latest);
-        await cursorFile.save(answer.latest);
+        report();
         return;
       }
       const events = [...answer.events].sort((a, b) => a.payload.id - b.payload.id);
@@ -298,20 +445,19 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     }
   };
 
-  /** Catch-up on every connect, retried while connected; live events wait until it is done. */
+  /** Catch-up on taking the lease, retried while it lasts; live events wait until it is done. */
   const catchUp = async (current: number) => {
-    catchingUp = true;
     for (;;) {
       try {
         await catchUpPages(current);
         break;
       } catch (error) {
-        if (current !== connection || stopping.signal.aborted) return;
+        if (current !== epoch || stopping.signal.aborted) return;
         log.warn({ err: error }, `catch-up failed; asking again in ${CATCH_UP_RETRY_MS / 1000} s`);
         await pause(CATCH_UP_RETRY_MS, stopping.signal).catch(() => undefined);
       }
     }
-    if (current !== connection) return;
+    if (current !== epoch) return;
     catchingUp = false;
     log.info({ cursor: ledger.cursor }, 'caught up');
     relay.emit('caught-up', ledger.cursor);
@@ -320,19 +466,129 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     for (const [raw, ack] of waiting) onLiveEvent(raw, ack);
   };
 
-  socket.on('connect', () => {
-    connection++;
-    reachable = true;
-    buffered = [];
+  // ─── The lease ─────────────────────────────────────────────────────────────────────────────────
+
+  /** Pushes nothing new from here on; deliveries under way go on while the lease surely lasts. */
+  const standBy = (reason: string) => {
+    const was = role;
+    role = 'standby';
+    if (was === 'leader') {
+      epoch++;
+      catchingUp = false;
+      for (const [, ack] of buffered) acknowledge(ack);
+      buffered = [];
+      const write = stopping.signal.aborted ? log.info : log.warn;
+      write({ relayId, reason }, 'stopped pushing');
+    } else if (was === 'none' && !stopping.signal.aborted)
+      log.info({ relayId, reason }, 'standing by');
+    if (was !== 'standby') relay.emit('standby', reason);
+  };
+
+  /** The lease is surely gone: deliveries under way make no further attempt. */
+  const lapse = (reason: string) => {
+    clearTimeout(expiryTimer);
+    heldUntil = 0;
+    standBy(reason);
+    if (delivering.signal.aborted) return;
+    if (inFlight.size > 0)
+      log.warn(
+        { relayId, events: inFlight.size },
+        'stopped the pushes under way; whoever holds the lease next sends what they missed',
+      );
+    delivering.abort(new Error(reason));
+  };
+
+  const holdUntil = (until: number) => {
+    heldUntil = until;
+    clearTimeout(expiryTimer);
+    expiryTimer = setTimeout(
+      () => lapse('the lease ran out before it could be renewed'),
+      Math.max(0, until - performance.now()),
+    );
+  };
+
+  const lead = async (progress: RelayProgress | null) => {
+    role = 'leader';
+    epoch++;
+    const current = epoch;
     catchingUp = true;
-    log.info({ server: config.serverUrl, cursor: ledger.cursor }, 'connected to the server');
+    buffered = [];
+    log.info({ relayId, cursor: progress?.cursor ?? ledger.cursor }, 'took the push lease');
+    relay.emit('leading');
+    if (delivering.signal.aborted) {
+      // What an earlier lease started makes no further attempt; its last requests end first, so
+      // no device gets the same event from both.
+      await Promise.allSettled(inFlight.values());
+      if (current !== epoch) return;
+      delivering = new AbortController();
+    }
+    if (progress) ledger.adopt(progress);
+    else if (ledger.cursor === null && legacyCursor !== null) {
+      log.info(
+        { cursor: legacyCursor, file: legacyFile.file },
+        'no relay has reported to the server yet: going on from the local cursor file',
+      );
+      ledger.reset(legacyCursor);
+    }
+    report();
+    await catchUp(current);
+  };
+
+  const askLeaseLater = (ms: number) => {
+    clearTimeout(leaseTimer);
+    if (socket.connected && !stopping.signal.aborted)
+      leaseTimer = setTimeout(() => void askLease(), ms);
+  };
+
+  const askLease = async () => {
+    if (asking || stopping.signal.aborted || !socket.connected) return;
+    asking = true;
+    const askedAt = performance.now();
+    let answer: RelayLeaseAnswer;
+    try {
+      answer = (await socket
+        .timeout(leaseMs)
+        .emitWithAck('relay:lease', { relayId, ttlMs: leaseMs })) as RelayLeaseAnswer;
+    } catch {
+      answer = { granted: false, error: 'the server did not answer' };
+    } finally {
+      asking = false;
+    }
+    if (stopping.signal.aborted) return;
+    if (answer.granted) {
+      holdUntil(askedAt + leaseMs);
+      if (role !== 'leader' && socket.connected) void lead(answer.progress);
+      askLeaseLater(leaseMs / 3);
+    } else if (answer.error !== undefined) {
+      // Whether the lease is still this relay's is unknown: push nothing new until it is renewed.
+      if (role === 'leader') standBy(`could not renew the lease: ${answer.error}`);
+      else log.warn({ relayId, problem: answer.error }, 'could not ask for the push lease');
+      askLeaseLater(leaseMs / 3);
+    } else {
+      if (heldUntil > 0) lapse('another relay holds the lease');
+      else standBy('another relay holds the lease');
+      askLeaseLater(Math.min(answer.retryInMs + TAKEOVER_MARGIN_MS, leaseMs));
+    }
+  };
+
+  // ─── The connection ────────────────────────────────────────────────────────────────────────────
+
+  socket.on('connect', () => {
+    epoch++;
+    reachable = true;
+    log.info(
+      { server: config.serverUrl, relayId, cursor: ledger.cursor },
+      'connected to the server',
+    );
     relay.emit('connected');
-    void catchUp(connection);
+    void askLease();
   });
   socket.on('disconnect', (reason) => {
-    connection++;
+    epoch++;
+    clearTimeout(leaseTimer);
     const write = reason === 'io client disconnect' ? log.info : log.warn;
     write({ server: config.serverUrl, reason }, 'disconnected from the server');
+    if (role === 'leader') standBy('disconnected from the server');
     relay.emit('disconnected', reason);
     if (reason === 'io server disconnect' && !stopping.signal.aborted) socket.connect();
   });
@@ -356,6 +612,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
   if (config.health)
     health = await startHealthServer(config.health, () => ({
       connected: socket.connected,
+      leader: role === 'leader',
       lastEventId: ledger.cursor,
     }));
   return relay;

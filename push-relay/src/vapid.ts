@@ -3,7 +3,7 @@ import path from 'node:path';
 import webpush from 'web-push';
 import { z } from 'zod';
 import { RelayConfigError } from './config.ts';
-import { writeFileAtomic } from './files.ts';
+import { createFileAtomic } from './files.ts';
 
 export interface VapidKeys {
   /** base64url, an uncompressed P-256 point (65 bytes). */
@@ -56,18 +56,22 @@ export async function loadVapidKeys(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  if (text !== undefined) {
-    let stored: unknown;
-    try {
-      stored = JSON.parse(text);
-    } catch {
-      throw new RelayConfigError(`${file} is not valid JSON; fix or remove it`);
-    }
-    return { keys: checked(stored, file), source: 'file', file };
-  }
+  if (text !== undefined) return { keys: stored(text, file), source: 'file', file };
   const generated = webpush.generateVAPIDKeys();
   const keys = { publicKey: generated.publicKey, privateKey: generated.privateKey };
   await fs.mkdir(dataDir, { recursive: true });
-  await writeFileAtomic(file, `${JSON.stringify(keys, null, 2)}\n`, 0o600);
-  return { keys, source: 'generated', file };
+  if (await createFileAtomic(file, `${JSON.stringify(keys, null, 2)}\n`, 0o600))
+    return { keys, source: 'generated', file };
+  // Another relay on this data directory made its pair first: every relay must sign with one.
+  return { keys: stored(await fs.readFile(file, 'utf8'), file), source: 'file', file };
+}
+
+function stored(text: string, file: string): VapidKeys {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new RelayConfigError(`${file} is not valid JSON; fix or remove it`);
+  }
+  return checked(parsed, file);
 }

@@ -90,6 +90,8 @@ export class FakePushService extends EventEmitter<{
   readonly rejected: RejectedPush[] = [];
   /** Every request that arrived, answered however. */
   requests = 0;
+  /** Requests per device, answered however. */
+  readonly #attempts = new Map<string, number>();
   readonly #receivers = new Map<string, ReceiverKeys>();
   readonly #failures = new Map<string, Failure>();
 
@@ -135,6 +137,16 @@ export class FakePushService extends EventEmitter<{
     this.#failures.set(subscriptionId, { status, remaining: count, headers });
   }
 
+  /** Accepts pushes for this device again after failNext. */
+  recover(subscriptionId: string) {
+    this.#failures.delete(subscriptionId);
+  }
+
+  /** How many requests for this device arrived, answered however. */
+  attemptsFor(subscriptionId: string): number {
+    return this.#attempts.get(subscriptionId) ?? 0;
+  }
+
   pushesFor(subscriptionId: string): ReceivedPush[] {
     return this.received.filter((push) => push.subscriptionId === subscriptionId);
   }
@@ -171,6 +183,7 @@ export class FakePushService extends EventEmitter<{
     const id = /^\/push\/([\w-]+)$/.exec(request.url ?? '')?.[1] ?? '';
     const receiver = this.#receivers.get(id);
     if (request.method !== 'POST' || !receiver) return { status: 404, headers: {} };
+    this.#attempts.set(id, this.attemptsFor(id) + 1);
     const failure = this.#failures.get(id);
     if (failure && failure.remaining > 0) {
       failure.remaining--;

@@ -30,7 +30,25 @@ export async function startOrbit(secret = RELAY_SECRET): Promise<Orbit> {
   return Object.assign(test, { url: `http://127.0.0.1:${port}` });
 }
 
-/** The relay in this process, trusting the fake service's certificate; resolves once caught up. */
+/** Resolves once the relay holds the lease and caught up, or stands by for another relay. */
+export function ready(relay: Relay): Promise<'leader' | 'standby'> {
+  return new Promise((resolve) => {
+    const leader = () => done('leader');
+    const standby = () => done('standby');
+    const done = (role: 'leader' | 'standby') => {
+      relay.off('caught-up', leader);
+      relay.off('standby', standby);
+      resolve(role);
+    };
+    relay.once('caught-up', leader);
+    relay.once('standby', standby);
+  });
+}
+
+/**
+ * The relay in this process, trusting the fake service's certificate; resolves once it is ready
+ * (caught up with the lease, or standing by).
+ */
 export async function startTestRelay(
   orbit: Orbit,
   service: FakePushService,
@@ -47,8 +65,7 @@ export async function startTestRelay(
     ...overrides,
   });
   relay.once('closed', () => void fs.rm(dataDir, { recursive: true, force: true }));
-  if (overrides.secret === undefined || overrides.secret === RELAY_SECRET)
-    await new Promise((resolve) => relay.once('caught-up', resolve));
+  if (overrides.secret === undefined || overrides.secret === RELAY_SECRET) await ready(relay);
   return relay;
 }
 

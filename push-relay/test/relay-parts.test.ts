@@ -5,9 +5,9 @@ import path from 'node:path';
 import tls from 'node:tls';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PushPayload } from '../../src/contracts/push.ts';
+import { type PushPayload, RELAY_PROGRESS_LIMITS } from '../../src/contracts/push.ts';
 import { checkVapidSubject, loadRelaySettings } from '../src/config.ts';
-import { CursorFile, EventLedger } from '../src/cursor.ts';
+import { CursorFile, EventLedger, deviceKey } from '../src/cursor.ts';
 import {
   Limiter,
   type PushSender,
@@ -44,6 +44,99 @@ describe('the event ledger', () => {
     expect(ledger.cursor).toBe(3);
   });
 
+  it('keeps the cursor below an event whose handling stopped, and lets it be handled again', () => {
+    const ledger = new EventLedger(10);
+    for (const id of [11, 12]) ledger.begin(id);
+    ledger.abandon(11);
+    expect(ledger.settle(12)).toBe(false);
+    expect(ledger.cursor).toBe(10);
+    expect(ledger.has(11)).toBe(false);
+    ledger.begin(11);
+    expect(ledger.settle(11)).toBe(true);
+    expect(ledger.cursor).toBe(12);
+  });
+
+  it('reports the settled events above the cursor and the devices done of unsettled ones', () => {
+    const ledger = new EventLedger(10);
+    for (const id of [11, 12, 13]) ledger.begin(id);
+    ledger.settle(13);
+    ledger.deviceDone(12, 'phone');
+    ledger.deviceDone(11, 'laptop');
+    ledger.abandon(11);
+    expect(ledger.progress()).toEqual({
+      cursor: 10,
+      settled: [13],
+      sent: [
+        { id: 11, devices: ['laptop'] },
+        { id: 12, devices: ['phone'] },
+      ],
+    });
+    ledger.settle(12);
+    expect(ledger.progress()).toEqual({
+      cursor: 10,
+      settled: [12, 13],
+      sent: [{ id: 11, devices: ['laptop'] }],
+    });
+  });
+
+  it('reports nothing before it knows a cursor', () => {
+    expect(new EventLedger(null).progress()).toBeNull();
+  });
+
+  it('keeps a report within its byte budget by leaving out the highest ids', () => {
+    const ledger = new EventLedger(1_000_000);
+    ledger.begin(1_000_001);
+    for (let id = 1_000_002; id < 1_003_000; id++) {
+      ledger.begin(id);
+      ledger.settle(id);
+    }
+    const progress = ledger.progress()!;
+    expect(JSON.stringify(progress).length).toBeLessThanOrEqual(RELAY_PROGRESS_LIMITS.bytes);
+    expect(progress.settled[0]).toBe(1_000_002);
+    expect(progress.settled.length).toBeGreaterThan(1_000);
+    expect(progress.settled).toEqual([...progress.settled].sort((a, b) => a - b));
+  });
+
+  it('takes in a reported progress: settled events are known, done devices are skipped', () => {
+    const ledger = new EventLedger(null);
+    ledger.adopt({ cursor: 20, settled: [23], sent: [{ id: 21, devices: ['phone'] }] });
+    expect(ledger.cursor).toBe(20);
+    expect(ledger.has(23)).toBe(true);
+    expect(ledger.has(21)).toBe(false);
+    expect(ledger.isDeviceDone(21, 'phone')).toBe(true);
+    expect(ledger.isDeviceDone(21, 'laptop')).toBe(false);
+    ledger.begin(21);
+    ledger.begin(22);
+    ledger.settle(21);
+    expect(ledger.cursor).toBe(21);
+    ledger.settle(22);
+    expect(ledger.cursor).toBe(22);
+    ledger.confirm(23);
+    expect(ledger.cursor).toBe(23);
+  });
+
+  it('does not pass an event settled by an earlier holder before it has met the events below', () => {
+    const ledger = new EventLedger(null);
+    ledger.adopt({ cursor: 20, settled: [25], sent: [] });
+    ledger.begin(21);
+    ledger.settle(21);
+    expect(ledger.cursor).toBe(21);
+    expect(ledger.progress()).toEqual({ cursor: 21, settled: [25], sent: [] });
+  });
+
+  it('keeps the furthest cursor when a report and its own memory differ', () => {
+    const ahead = new EventLedger(30);
+    ahead.adopt({ cursor: 25, settled: [27], sent: [] });
+    expect(ahead.cursor).toBe(30);
+    const behind = new EventLedger(30);
+    behind.begin(31);
+    behind.deviceDone(31, 'phone');
+    behind.abandon(31);
+    behind.adopt({ cursor: 40, settled: [], sent: [] });
+    expect(behind.cursor).toBe(40);
+    expect(behind.progress()).toEqual({ cursor: 40, settled: [], sent: [] });
+  });
+
   it('keeps the cursor where it is when an older event settles late', () => {
     const ledger = new EventLedger(50);
     ledger.begin(40);
@@ -52,17 +145,22 @@ describe('the event ledger', () => {
   });
 });
 
-describe('the cursor file', () => {
-  it('keeps the newest value across instances and leaves no temporary files', async () => {
+describe('a device key', () => {
+  it('is 22 base64url characters, the same for one endpoint and different for another', () => {
+    const endpoint = 'https://push.example.net/send/abc';
+    expect(deviceKey(endpoint)).toMatch(/^[\w-]{22}$/);
+    expect(deviceKey(endpoint)).toBe(deviceKey(endpoint));
+    expect(deviceKey(`${endpoint}d`)).not.toBe(deviceKey(endpoint));
+    expect(deviceKey(endpoint)).not.toContain('push.example.net');
+  });
+});
+
+describe('the cursor file relays kept before the server kept it', () => {
+  it('answers the cursor it holds, and null when there is none', async () => {
     const dir = await tempDir();
-    const file = new CursorFile(dir);
-    expect(await file.read()).toBeNull();
-    void file.save(1);
-    void file.save(2);
-    await file.save(3);
-    await file.flush();
-    expect(await new CursorFile(dir).read()).toBe(3);
-    expect(await fs.readdir(dir)).toEqual(['relay-cursor.json']);
+    expect(await new CursorFile(dir).read()).toBeNull();
+    await fs.writeFile(path.join(dir, 'relay-cursor.json'), '{"lastEventId":42}\n');
+    expect(await new CursorFile(dir).read()).toBe(42);
     await fs.rm(dir, { recursive: true });
   });
 
@@ -87,10 +185,17 @@ describe('settings', () => {
     expect(() => loadRelaySettings({ NODE_ENV: 'development' })).toThrow(/RELAY_SECRET/);
   });
 
-  it('refuses to start in production without a real subject', () => {
-    expect(() => loadRelaySettings({ ...base, NODE_ENV: 'production' })).toThrow(
-      /VAPID_SUBJECT is required in production/,
-    );
+  it('takes VAPID_SUBJECT when given, whatever PUBLIC_URL says', () => {
+    expect(
+      loadRelaySettings({
+        ...base,
+        VAPID_SUBJECT: 'mailto:ops@orbit.example',
+        PUBLIC_URL: 'http://orbit.lan',
+      }).vapidSubject,
+    ).toBe('mailto:ops@orbit.example');
+  });
+
+  it('refuses a VAPID_SUBJECT push services would refuse in production', () => {
     expect(() => checkVapidSubject('mailto:admin@localhost', true)).toThrow(/real address/);
     expect(() => checkVapidSubject('https://127.0.0.1/contact', true)).toThrow(/real address/);
     expect(() => checkVapidSubject('http://orbit.example/contact', true)).toThrow(
@@ -99,6 +204,55 @@ describe('settings', () => {
     expect(checkVapidSubject('mailto:ops@orbit.example', true)).toBe('mailto:ops@orbit.example');
     expect(checkVapidSubject('https://orbit.example/contact', true)).toBe(
       'https://orbit.example/contact',
+    );
+  });
+
+  it('falls back to PUBLIC_URL in production when it is an https: address', () => {
+    expect(checkVapidSubject(undefined, true, 'https://orbit.example/app')).toBe(
+      'https://orbit.example',
+    );
+  });
+
+  it('falls back to the local mailto in production when Orbit is served from this machine', () => {
+    expect(loadRelaySettings({ ...base, NODE_ENV: 'production' }).vapidSubject).toBe(
+      'mailto:admin@localhost',
+    );
+    for (const local of ['http://localhost:5000', 'http://127.0.0.1:5000', 'https://localhost'])
+      expect(checkVapidSubject(undefined, true, local)).toBe('mailto:admin@localhost');
+  });
+
+  it('turns push off in production when PUBLIC_URL is neither https: nor this machine, and says what to set', () => {
+    expect(() => checkVapidSubject(undefined, true, 'http://orbit.lan')).toThrow(
+      /^Push notifications are off: PUBLIC_URL is http:\/\/orbit\.lan, not https: .*Set VAPID_SUBJECT=mailto:you@example\.com, or serve Orbit over https: and set PUBLIC_URL/,
+    );
+    expect(() => checkVapidSubject(undefined, true, 'https://orbit')).toThrow(
+      /Push notifications are off: .*no domain/,
+    );
+  });
+
+  it('refuses a PUBLIC_URL that is not an http: or https: URL', () => {
+    expect(() => loadRelaySettings({ ...base, PUBLIC_URL: 'orbit.example' })).toThrow(
+      /PUBLIC_URL must be an http: or https: URL/,
+    );
+    expect(() => checkVapidSubject(undefined, true, 'ftp://orbit.example')).toThrow(/PUBLIC_URL/);
+  });
+
+  it('keeps push on outside production with the local mailto, whatever PUBLIC_URL says', () => {
+    expect(checkVapidSubject(undefined, false, 'http://orbit.lan')).toBe('mailto:admin@localhost');
+  });
+
+  it('holds the push lease for 10 s unless PUSH_LEASE_SECONDS says otherwise', () => {
+    const dev = { ...base, NODE_ENV: 'development' };
+    expect(loadRelaySettings(dev).leaseMs).toBe(10_000);
+    expect(loadRelaySettings({ ...dev, PUSH_LEASE_SECONDS: '1.5' }).leaseMs).toBe(1_500);
+  });
+
+  it('refuses a lease shorter than a second or longer than five minutes', () => {
+    expect(() => loadRelaySettings({ ...base, PUSH_LEASE_SECONDS: '0.5' })).toThrow(
+      /PUSH_LEASE_SECONDS/,
+    );
+    expect(() => loadRelaySettings({ ...base, PUSH_LEASE_SECONDS: '301' })).toThrow(
+      /PUSH_LEASE_SECONDS/,
     );
   });
 
@@ -116,6 +270,18 @@ describe('VAPID keys', () => {
     expect(stat.mode & 0o777).toBe(0o600);
     const second = await loadVapidKeys(undefined, dir);
     expect(second).toMatchObject({ source: 'file', keys: first.keys });
+    await fs.rm(dir, { recursive: true });
+  });
+
+  it('are one pair for relays starting at once on a shared data directory', async () => {
+    const dir = await tempDir();
+    const loaded = await Promise.all(
+      Array.from({ length: 6 }, () => loadVapidKeys(undefined, dir)),
+    );
+    const stored = JSON.parse(await fs.readFile(path.join(dir, 'vapid.json'), 'utf8')) as unknown;
+    expect(loaded.filter((result) => result.source === 'generated')).toHaveLength(1);
+    for (const result of loaded) expect(result.keys).toEqual(stored);
+    expect(await fs.readdir(dir)).toEqual(['vapid.json']);
     await fs.rm(dir, { recursive: true });
   });
 

@@ -60,10 +60,14 @@ describe('with the relay running', () => {
     await relay.close();
   });
 
-  it('says on its health endpoint that it is connected, and how far it got', async () => {
+  it('says on its health endpoint that it is connected, holds the lease, and how far it got', async () => {
     const response = await fetch(relay.healthUrl!);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ connected: true, lastEventId: relay.lastEventId });
+    expect(await response.json()).toEqual({
+      connected: true,
+      leader: true,
+      lastEventId: relay.lastEventId,
+    });
   });
 
   it('hands its VAPID public key to the server for the clients', async () => {
@@ -196,6 +200,8 @@ describe('a relay killed and started again', () => {
       VAPID_SUBJECT,
       NODE_EXTRA_CA_CERTS: caFile,
       PUSH_RETRY_BASE_MS: '50',
+      // The killed relay's lease runs out this soon, and the new one takes over.
+      PUSH_LEASE_SECONDS: '1',
     };
     const [olga, peter, quinn] = await signupMembers(orbit.app, 3);
     const device = await addDevice(orbit, service, peter!);
@@ -204,10 +210,9 @@ describe('a relay killed and started again', () => {
     await first.logged('caught up');
     expect((await friendAction(orbit.app, olga!, 'request', peter!)).statusCode).toBe(200);
     const before = await service.waitFor((push) => push.subscriptionId === device.id);
-    // The relay has saved that event as handled before it dies.
-    const cursorFile = path.join(dataDir, 'relay-cursor.json');
+    // The server keeps that event as handled before the relay dies.
     const savedCursor = async () =>
-      (JSON.parse(await fs.readFile(cursorFile, 'utf8')) as { lastEventId: number }).lastEventId;
+      (await orbit.app.db.selectFrom('relay_lease').select('cursor').executeTakeFirst())?.cursor;
     await expect.poll(savedCursor).toBe((before.payload as PushPayload).id);
     first.child.kill('SIGKILL');
     await first.exited;
@@ -224,8 +229,8 @@ describe('a relay killed and started again', () => {
         kind: 'friend_request',
         actor: { username: quinn!.username },
       });
-      const connected = second.lines.find((line) => line.msg === 'connected to the server');
-      expect(connected?.cursor).toBe((before.payload as PushPayload).id);
+      const took = second.lines.find((line) => line.msg === 'took the push lease');
+      expect(took?.cursor).toBe((before.payload as PushPayload).id);
       await expect.poll(savedCursor).toBe((push.payload as PushPayload).id);
       expect(service.received.filter((received) => received.topic === topic)).toHaveLength(1);
       // The request pushed before the kill is not pushed again.

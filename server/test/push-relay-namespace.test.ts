@@ -2,6 +2,7 @@
  * The `/relay` socket.io namespace that push-relay connects to (issue 8): the shared secret, friend
  * events with the recipient's devices, catch-up after a restart, and gone devices.
  */
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { type Socket, io } from 'socket.io-client';
@@ -475,6 +476,25 @@ forEachDialect((dialect) => {
 
       const event = await eventuallyFind(events, (e) => e.recipientId === b.user.id);
       expect(event.subscriptions).toEqual([]);
+    });
+
+    it('sends nothing to the relay of another deployment on the same Redis (another REDIS_PREFIX)', async () => {
+      const other = await buildApp({ ...t.config, redisPrefix: `orbit-other-${randomUUID()}` });
+      try {
+        const [a, b] = (await signupMembers(t.app, 2)) as [Member, Member];
+        const ours = collectEvents(await connectRelay(origin2));
+        const theirRelay = await connectRelay(await listen(other));
+        const theirs = collectEvents(theirRelay);
+
+        await friendAction(t.app, a, 'request', b);
+
+        await eventuallyFind(ours, (e) => e.recipientId === b.user.id);
+        await settle();
+        theirRelay.disconnect();
+        expect(theirs).toEqual([]);
+      } finally {
+        await other.close();
+      }
     });
 
     it('answers the key a relay brought to node 1 on node 2 as well', async () => {

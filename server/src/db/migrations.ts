@@ -253,6 +253,32 @@ migrations['0005_push'] = {
   },
 };
 
+// The media sweep asks which avatars a member row names, a page of keys at a time.
+migrations['0006_avatar_lookup'] = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createIndex('users_profile_image')
+      .on('users')
+      .column('profile_image')
+      .execute();
+  },
+};
+
+migrations['0007_relay_lease'] = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('relay_lease')
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('holder', 'text', (c) => c.notNull())
+      // Milliseconds since the epoch by the database's clock, the one clock every node shares.
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .addColumn('held_since', 'text', (c) => c.notNull())
+      .addColumn('cursor', 'integer')
+      .addColumn('progress', 'text', (c) => c.notNull().defaultTo('{}'))
+      .execute();
+  },
+};
+
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /** Timestamps are ISO-8601 UTC strings and flags are 0/1 integers, alike on SQLite and PostgreSQL. */
 export interface UsersTable {
@@ -115,6 +115,21 @@ export interface ServerSettingsTable {
   updated_at: string;
 }
 
+/** A lease one process at a time holds, such as the push relay's; the holder keeps its progress here. */
+export interface RelayLeaseTable {
+  name: string;
+  /** The random id of the relay process holding it. */
+  holder: string;
+  /** Milliseconds since the epoch by the database's clock (PostgreSQL answers a bigint as text). */
+  expires_at: ColumnType<number | string, number, number>;
+  /** When the current holder took it (the server's clock; for people reading logs). */
+  held_since: string;
+  /** The holder's last reported cursor; null until a relay reports one. */
+  cursor: number | null;
+  /** JSON `{settled, sent}` of the last report. */
+  progress: Generated<string>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -125,6 +140,7 @@ export interface Database {
   notifications: NotificationsTable;
   push_subscriptions: PushSubscriptionsTable;
   server_settings: ServerSettingsTable;
+  relay_lease: RelayLeaseTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -4,9 +4,12 @@ import type { Namespace, Socket } from 'socket.io';
 import { z } from 'zod';
 import type { Notification } from '../../../src/contracts/notifications.ts';
 import {
+  RELAY_LEASE_MAX_MS,
   RELAY_NAMESPACE,
   type RelayClientToServer,
+  type RelayCursorAnswer,
   type RelayEvent,
+  type RelayLeaseAnswer,
   type RelayServerToClient,
 } from '../../../src/contracts/push.ts';
 import * as push from '../features/push/service.ts';
@@ -21,6 +24,9 @@ export const RELAY_ERRORS = {
   badKey: 'vapidPublicKey must be an uncompressed P-256 public key, base64url',
   badCatchUp: 'after must be null or a non-negative integer, limit a positive integer',
   badEndpoint: 'endpoint must be a non-empty string',
+  badLease: `relayId must be 8 to 100 letters, digits, _ or -; ttlMs an integer from 0 to ${RELAY_LEASE_MAX_MS}`,
+  badCursor:
+    'relayId as for relay:lease, cursor a non-negative integer, settled and sent within their limits and above the cursor',
   failed: 'the server could not answer; try again',
 } as const;
 
@@ -44,6 +50,19 @@ const CatchUpRequest = z.object({
   limit: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
 });
 const GoneRequest = z.object({ endpoint: z.string().min(1).max(push.MAX_ENDPOINT_LENGTH) });
+const RelayId = z.string().regex(/^[\w-]{8,100}$/);
+const LeaseRequest = z.object({
+  relayId: RelayId,
+  ttlMs: z.number().int().min(0).max(RELAY_LEASE_MAX_MS),
+});
+const CursorReport = z
+  .object({ relayId: RelayId, cursor: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) })
+  .extend(push.ProgressParts.shape)
+  .refine(
+    (report) =>
+      report.settled.every((id) => id > report.cursor) &&
+      report.sent.every((entry) => entry.id > report.cursor),
+  );
 
 /** Calls a client's acknowledgement only when it is one (anything can come off the wire). */
 function answer(ack: unknown, ...value: unknown[]): void {
@@ -52,7 +71,8 @@ function answer(ack: unknown, ...value: unknown[]): void {
 
 /**
  * The `/relay` namespace: push-relay, and nothing else, connects here with the shared secret. It
- * receives friend events as they happen and asks for what it missed. The members' middleware of
+ * receives friend events as they happen and asks for what it missed. Every relay of every node
+ * receives every event; the lease in the database decides which one pushes. The members' middleware of
  * the default namespace does not run here (socket.io middleware belongs to one namespace).
  */
 export function registerRelay(
@@ -91,6 +111,8 @@ export function registerRelay(
     app.log.info({ relay: socket.id }, 'push relay connected');
     socket.on('relay:catch-up', (request, reply) => catchUp(request, reply));
     socket.on('relay:subscription-gone', (request, ack) => gone(request, ack));
+    socket.on('relay:lease', (request, reply) => lease(socket, request, reply));
+    socket.on('relay:cursor', (report, reply) => cursor(report, reply));
     socket.on('disconnect', (reason) =>
       app.log.info({ relay: socket.id, reason }, 'push relay disconnected'),
     );
@@ -125,6 +147,56 @@ export function registerRelay(
       (error: unknown) => {
         app.log.error({ err: error }, 'could not remove a gone push device');
         answer(ack, { error: RELAY_ERRORS.failed });
+      },
+    );
+  };
+
+  const lease = (socket: RelaySocket, request: unknown, reply: unknown) => {
+    const parsed = LeaseRequest.safeParse(request);
+    if (!parsed.success) {
+      answer(reply, { granted: false, error: RELAY_ERRORS.badLease } satisfies RelayLeaseAnswer);
+      return;
+    }
+    const { relayId, ttlMs } = parsed.data;
+    push.takeRelayLease(deps, relayId, ttlMs).then(
+      (outcome) => {
+        if (outcome.granted && outcome.taken)
+          app.log.info({ relay: socket.id, relayId }, 'push relay took the lease');
+        answer(
+          reply,
+          (outcome.granted
+            ? { granted: true, progress: outcome.progress }
+            : { granted: false, retryInMs: outcome.retryInMs }) satisfies RelayLeaseAnswer,
+        );
+      },
+      (error: unknown) => {
+        app.log.error({ err: error }, 'push relay lease failed');
+        answer(reply, { granted: false, error: RELAY_ERRORS.failed } satisfies RelayLeaseAnswer);
+      },
+    );
+  };
+
+  const cursor = (report: unknown, reply: unknown) => {
+    const parsed = CursorReport.safeParse(report);
+    if (!parsed.success) {
+      answer(reply, {
+        ok: false,
+        error: RELAY_ERRORS.badCursor,
+        leaseLost: false,
+      } satisfies RelayCursorAnswer);
+      return;
+    }
+    const { relayId, ...progress } = parsed.data;
+    push.reportRelayProgress(deps, relayId, progress).then(
+      () => answer(reply, { ok: true } satisfies RelayCursorAnswer),
+      (error: unknown) => {
+        const lost = error instanceof push.NotLeaseHolder;
+        if (!lost) app.log.error({ err: error }, 'could not keep the push relay’s cursor');
+        answer(reply, {
+          ok: false,
+          error: lost ? error.message : RELAY_ERRORS.failed,
+          leaseLost: lost,
+        } satisfies RelayCursorAnswer);
       },
     );
   };

@@ -64,6 +64,6 @@ export function friendRoutes(app: FastifyInstance, { deps }: { deps: friends.Fri
   app.get('/api/users/search', async (request) => {
     const { user } = await request.member();
     const { q, limit } = SearchQuery.parse(request.query);
-    return { users: await searchMembers(deps.db, app.dialect, user, q, limit) };
+    return { users: await searchMembers(deps.db, app.dialect, user, q, limit, deps.mediaUrl) };
   });
 }

@@ -9,6 +9,7 @@ import type { FriendEvent, FriendEventPayload } from '../../../../src/contracts/
 import type { Db } from '../../db/index.ts';
 import type { FriendshipRow, UserRow } from '../../db/schema.ts';
 import { Forbidden, Invalid, NotFound } from '../../errors.ts';
+import type { MediaUrl } from '../../media/index.ts';
 import { findUserById, findUserByUsername } from '../auth/repository.ts';
 import { profileImageUrl } from '../users/mapping.ts';
 import * as notificationRepo from '../notifications/repository.ts';
@@ -26,6 +27,7 @@ export interface FriendDeps {
   /** Tells both members' tabs what happened (the realtime plugin in the app, a recorder in tests). */
   publish: (event: FriendEvent, payload: FriendEventPayload) => void;
   notifications: NotificationEvents;
+  mediaUrl: MediaUrl;
   now?: () => Date;
 }
 
@@ -46,6 +48,7 @@ async function change<T>(
 const notifyDeps = (deps: FriendDeps): NotificationDeps => ({
   db: deps.db,
   events: deps.notifications,
+  mediaUrl: deps.mediaUrl,
 });
 
 export const FRIEND_MESSAGES = {
@@ -230,18 +233,21 @@ export async function unfriend(
   return status;
 }
 
-export function memberSummary(row: UserRow): MemberSummary {
+export function memberSummary(row: UserRow, mediaUrl: MediaUrl): MemberSummary {
   return {
     _id: row.id,
     id: row.id,
     username: row.username,
     fullName: [row.first_name, row.last_name].filter(Boolean).join(' '),
-    profileImage: profileImageUrl(row),
+    profileImage: profileImageUrl(row, mediaUrl),
   };
 }
 
-function listItem({ friendship, user }: repo.FriendshipWithUser): FriendListItem {
-  const summary = memberSummary(user);
+function listItem(
+  { friendship, user }: repo.FriendshipWithUser,
+  mediaUrl: MediaUrl,
+): FriendListItem {
+  const summary = memberSummary(user, mediaUrl);
   return {
     _id: friendship.pair_key,
     requestId: friendship.pair_key,
@@ -255,15 +261,15 @@ function listItem({ friendship, user }: repo.FriendshipWithUser): FriendListItem
 }
 
 export async function incoming(deps: FriendDeps, me: UserRow): Promise<FriendListItem[]> {
-  return (await repo.incomingRequests(deps.db, me.id)).map(listItem);
+  return (await repo.incomingRequests(deps.db, me.id)).map((item) => listItem(item, deps.mediaUrl));
 }
 
 export async function outgoing(deps: FriendDeps, me: UserRow): Promise<FriendListItem[]> {
-  return (await repo.outgoingRequests(deps.db, me.id)).map(listItem);
+  return (await repo.outgoingRequests(deps.db, me.id)).map((item) => listItem(item, deps.mediaUrl));
 }
 
 export async function friends(deps: FriendDeps, userId: string): Promise<FriendListItem[]> {
-  return (await repo.friendsOf(deps.db, userId)).map(listItem);
+  return (await repo.friendsOf(deps.db, userId)).map((item) => listItem(item, deps.mediaUrl));
 }
 
 export function counts(deps: FriendDeps, me: UserRow): Promise<FriendCounts> {

@@ -11,6 +11,7 @@ import { NOTIFICATION_TYPES } from '../../../../src/contracts/notifications.ts';
 import type { Db } from '../../db/index.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { Invalid, NotFound } from '../../errors.ts';
+import type { MediaUrl } from '../../media/index.ts';
 import * as repo from './repository.ts';
 
 /** Tells a member's tabs about their notifications (the realtime plugin in the app). */
@@ -22,12 +23,16 @@ export interface NotificationEvents {
 export interface NotificationDeps {
   db: Db;
   events: NotificationEvents;
+  mediaUrl: MediaUrl;
   now?: () => Date;
 }
 
 const stamp = (deps: { now?: () => Date }) => (deps.now ? deps.now() : new Date()).toISOString();
 
-function toNotification({ notification, actor }: repo.NotificationWithActor): Notification {
+function toNotification(
+  { notification, actor }: repo.NotificationWithActor,
+  mediaUrl: MediaUrl,
+): Notification {
   const type = (NOTIFICATION_TYPES as readonly string[]).includes(notification.type)
     ? (notification.type as NotificationType)
     : 'system';
@@ -38,7 +43,7 @@ function toNotification({ notification, actor }: repo.NotificationWithActor): No
       ? {
           _id: actor.id,
           username: actor.username,
-          profileImage: actor.profile_image ? `/uploads/${actor.profile_image}` : '',
+          profileImage: mediaUrl(actor.profile_image),
         }
       : null,
     message: notification.message,
@@ -78,7 +83,7 @@ export async function record(db: Db, draft: Draft, now = new Date().toISOString(
   });
   return async (deps: NotificationDeps) => {
     const found = await repo.findWithActor(deps.db, row.id);
-    if (found) deps.events.created(draft.recipientId, toNotification(found));
+    if (found) deps.events.created(draft.recipientId, toNotification(found, deps.mediaUrl));
   };
 }
 
@@ -127,7 +132,7 @@ export async function page(
   if (cursor !== undefined && !Number.isSafeInteger(cursor))
     throw new Invalid('That page cursor is not valid.');
   const rows = await repo.pageFor(deps.db, me.id, size + 1, cursor);
-  const items = rows.slice(0, size).map(toNotification);
+  const items = rows.slice(0, size).map((row) => toNotification(row, deps.mediaUrl));
   return {
     notifications: items,
     nextCursor: rows.length > size ? (items.at(-1)?._id ?? null) : null,

@@ -1,4 +1,5 @@
-import type { Db } from '../../db/index.ts';
+import { sql } from 'kysely';
+import type { Db, Dialect } from '../../db/index.ts';
 import type { NotificationRow, PushSubscriptionRow, UserRow } from '../../db/schema.ts';
 
 export interface NewDevice {
@@ -184,4 +185,90 @@ export async function unreadCounts(
     .groupBy('recipient_id')
     .execute();
   return new Map(rows.map((row) => [row.recipient_id, Number(row.n)]));
+}
+
+/**
+ * Now in milliseconds since the epoch by the database's clock: every server node asks the same
+ * clock, so a node whose own clock is off cannot hand out a lease another relay still holds.
+ */
+function databaseNowMs(dialect: Dialect) {
+  return dialect === 'postgres'
+    ? sql<number>`(extract(epoch from statement_timestamp()) * 1000)::bigint`
+    : sql<number>`cast(unixepoch('subsec') * 1000 as integer)`;
+}
+
+export interface LeaseState {
+  cursor: number | null;
+  /** JSON, as the last holder reported it. */
+  progress: string;
+  heldSince: string;
+}
+
+/**
+ * Takes or renews a lease for `holder` in one statement: the update applies only when the holder
+ * is the same or the lease has run out, so of two relays asking at once only one gets it. Answers
+ * the stored state when granted, undefined when another holder has it.
+ */
+export async function takeLease(
+  db: Db,
+  dialect: Dialect,
+  lease: { name: string; holder: string; ttlMs: number; now: string },
+): Promise<LeaseState | undefined> {
+  const now = databaseNowMs(dialect);
+  const row = await db
+    .insertInto('relay_lease')
+    .values({
+      name: lease.name,
+      holder: lease.holder,
+      expires_at: sql<number>`${now} + ${lease.ttlMs}`,
+      held_since: lease.now,
+      cursor: null,
+    })
+    .onConflict((conflict) =>
+      conflict
+        .column('name')
+        .doUpdateSet((eb) => ({
+          holder: eb.ref('excluded.holder'),
+          expires_at: eb.ref('excluded.expires_at'),
+          // A renewal keeps the time its holder took the lease.
+          held_since: sql<string>`case when relay_lease.holder = excluded.holder then relay_lease.held_since else excluded.held_since end`,
+        }))
+        .where((eb) =>
+          eb.or([
+            eb('relay_lease.holder', '=', eb.ref('excluded.holder')),
+            eb('relay_lease.expires_at', '<=', now),
+          ]),
+        ),
+    )
+    .returning(['cursor', 'progress', 'held_since'])
+    .executeTakeFirst();
+  return row && { cursor: row.cursor, progress: row.progress, heldSince: row.held_since };
+}
+
+/** How long the lease has left by the database's clock (0 or less: it has run out). */
+export async function leaseRemainingMs(
+  db: Db,
+  dialect: Dialect,
+  name: string,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('relay_lease')
+    .select(sql<number | string>`expires_at - ${databaseNowMs(dialect)}`.as('remaining'))
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row && Number(row.remaining);
+}
+
+/** Stores the holder's progress; answers false, storing nothing, when `holder` does not hold it. */
+export async function saveLeaseProgress(
+  db: Db,
+  report: { name: string; holder: string; cursor: number; progress: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('relay_lease')
+    .set({ cursor: report.cursor, progress: report.progress })
+    .where('name', '=', report.name)
+    .where('holder', '=', report.holder)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -1,22 +1,28 @@
 import { ECDH } from 'node:crypto';
+import { z } from 'zod';
 import type { Notification } from '../../../../src/contracts/notifications.ts';
-import type {
-  PushKind,
-  PushPayload,
-  RelayEvent,
-  RelaySubscription,
+import {
+  type PushKind,
+  type PushPayload,
+  RELAY_PROGRESS_LIMITS,
+  type RelayEvent,
+  type RelayProgress,
+  type RelaySubscription,
 } from '../../../../src/contracts/push.ts';
-import type { Db } from '../../db/index.ts';
+import type { Db, Dialect } from '../../db/index.ts';
 import type { PushSubscriptionRow } from '../../db/schema.ts';
-import { Unavailable } from '../../errors.ts';
+import { Conflict, Unavailable } from '../../errors.ts';
+import type { MediaUrl } from '../../media/index.ts';
 import type { Authenticated } from '../auth/service.ts';
 import { profileImageUrl } from '../users/mapping.ts';
 import * as repo from './repository.ts';
 
 export interface PushDeps {
   db: Db;
+  dialect: Dialect;
   /** Which of these members have an Orbit tab open right now, on any server node. */
   online: (userIds: readonly string[]) => Promise<Set<string>>;
+  mediaUrl: MediaUrl;
   now?: () => Date;
 }
 
@@ -142,7 +148,7 @@ function noticeFromNotification(
   };
 }
 
-function noticeFromRow(row: repo.PushableRow): FriendNotice | null {
+function noticeFromRow(row: repo.PushableRow, mediaUrl: MediaUrl): FriendNotice | null {
   const kind = KIND_OF_TYPE[row.type];
   if (!kind || !row.request_id) return null;
   return {
@@ -153,7 +159,7 @@ function noticeFromRow(row: repo.PushableRow): FriendNotice | null {
     actor: {
       id: row.actor.id,
       username: row.actor.username,
-      profileImage: profileImageUrl(row.actor),
+      profileImage: profileImageUrl(row.actor, mediaUrl),
     },
     createdAt: row.created_at,
   };
@@ -230,6 +236,104 @@ export async function catchUp(
     latest,
     Math.min(limit, CATCH_UP_MAX),
   );
-  const notices = rows.map(noticeFromRow).filter((notice) => notice !== null);
+  const notices = rows
+    .map((row) => noticeFromRow(row, deps.mediaUrl))
+    .filter((notice) => notice !== null);
   return { events: await eventsFor(deps, notices), latest };
+}
+
+// ─── The relay lease ─────────────────────────────────────────────────────────────────────────────
+
+/** The one lease the push relays compete for. */
+export const RELAY_LEASE = 'push-relay';
+
+export const LEASE_MESSAGES = {
+  notHolder: 'this relay does not hold the push lease; another relay pushes now',
+} as const;
+
+/** A progress report from a relay that does not hold the lease (any more). */
+export class NotLeaseHolder extends Conflict {
+  constructor() {
+    super(LEASE_MESSAGES.notHolder);
+  }
+}
+
+const EventId = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** The parts of a progress report besides the cursor, as relays send them and the lease row keeps them. */
+export const ProgressParts = z.object({
+  settled: z.array(EventId).max(RELAY_PROGRESS_LIMITS.settled),
+  sent: z
+    .array(
+      z.object({
+        id: EventId,
+        devices: z
+          .array(z.string().regex(/^[\w-]{1,64}$/))
+          .min(1)
+          .max(RELAY_PROGRESS_LIMITS.devices),
+      }),
+    )
+    .max(RELAY_PROGRESS_LIMITS.sent),
+});
+
+export type LeaseOutcome =
+  | {
+      granted: true;
+      /** The relay did not hold the lease a moment ago (a first start or a takeover). */
+      taken: boolean;
+      progress: RelayProgress | null;
+    }
+  | { granted: false; retryInMs: number };
+
+function storedProgress(cursor: number | null, text: string): RelayProgress | null {
+  if (cursor === null) return null;
+  let parts: z.infer<typeof ProgressParts> = { settled: [], sent: [] };
+  try {
+    const parsed = ProgressParts.safeParse(JSON.parse(text));
+    if (parsed.success) parts = parsed.data;
+  } catch {
+    // An unreadable row still has its cursor: the next holder repeats at most what is above it.
+  }
+  return { cursor, ...parts };
+}
+
+/**
+ * Grants the push lease to `relayId` for `ttlMs` when nobody else holds it, or renews it; `ttlMs`
+ * 0 gives it up. Only the holder pushes, so however many relays run, each event is pushed once.
+ */
+export async function takeRelayLease(
+  deps: PushDeps,
+  relayId: string,
+  ttlMs: number,
+): Promise<LeaseOutcome> {
+  const now = stamp(deps);
+  const state = await repo.takeLease(deps.db, deps.dialect, {
+    name: RELAY_LEASE,
+    holder: relayId,
+    ttlMs,
+    now,
+  });
+  if (state)
+    return {
+      granted: true,
+      taken: state.heldSince === now,
+      progress: storedProgress(state.cursor, state.progress),
+    };
+  const remaining = await repo.leaseRemainingMs(deps.db, deps.dialect, RELAY_LEASE);
+  return { granted: false, retryInMs: Math.max(0, remaining ?? 0) };
+}
+
+/** Keeps the holder's progress for whoever holds the lease next; refuses anyone else's. */
+export async function reportRelayProgress(
+  deps: PushDeps,
+  relayId: string,
+  progress: RelayProgress,
+): Promise<void> {
+  const saved = await repo.saveLeaseProgress(deps.db, {
+    name: RELAY_LEASE,
+    holder: relayId,
+    cursor: progress.cursor,
+    progress: JSON.stringify({ settled: progress.settled, sent: progress.sent }),
+  });
+  if (!saved) throw new NotLeaseHolder();
 }
