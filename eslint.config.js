@@ -4,7 +4,17 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'data', 'test-results', 'playwright-report', '.orbit-*'] },
+  {
+    ignores: [
+      'dist',
+      'build',
+      'node_modules',
+      'data',
+      'test-results',
+      'playwright-report',
+      '.orbit-*',
+    ],
+  },
   js.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],

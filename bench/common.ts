@@ -86,16 +86,24 @@ export interface StartedApp {
   stop(): Promise<void>;
 }
 
-/** Runs `node scripts/start.mjs` on a free port with a fresh data directory and waits for `/`. */
-export async function startApp(timeoutMs = 60_000): Promise<StartedApp> {
+/**
+ * Runs `node scripts/start.mjs` (or `node <args>`) on a free port with a fresh data directory and
+ * waits for the first 200 on `/`.
+ */
+export async function startApp(
+  timeoutMs = 60_000,
+  args: readonly string[] = [path.join(ROOT, 'scripts/start.mjs')],
+): Promise<StartedApp> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orbit-bench-'));
   const origin = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       ...process.env,
+      NODE_ENV: 'production',
+      STATIC_DIR: path.join(ROOT, 'dist'),
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,

@@ -23,6 +23,7 @@ import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
 import type { Database, NewUserRow } from '../server/src/db/schema.ts';
 import { searchMembers } from '../server/src/features/users/search.ts';
+import { mediaUrlFor } from '../server/src/media/index.ts';
 import { searchKeys } from '../server/src/features/users/searchKeys.ts';
 import { RESULTS_DIR, table, writeResult } from './common.ts';
 
@@ -244,7 +245,7 @@ const viewer = await logged
 
 async function plans(label: string, q: string) {
   captured.length = 0;
-  const rows = await searchMembers(logged, dialect, viewer, q, 12);
+  const rows = await searchMembers(logged, dialect, viewer, q, 12, mediaUrlFor(undefined));
   const statements = captured.filter((query) => query.sql.includes('from "users'));
   const out: { sql: string; parameters: readonly unknown[]; plan: string[] }[] = [];
   for (const query of statements) {

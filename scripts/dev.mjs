@@ -3,6 +3,7 @@
 // itself (SPEC §7 API-host rule), so Vite proxies nothing. Ctrl+C stops all three.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 import { pushRelay, runTogether } from './processes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,9 +20,13 @@ const apiEnv = {
   DATA_DIR: process.env.DATA_DIR ?? path.join(root, 'data'),
 };
 const watch = (entry) => ['watch', '--clear-screen=false', '--exclude', 'data/**', entry];
+// Development runs the TypeScript sources through tsx; the relay's contact rule too.
+/** @type {typeof import('../push-relay/src/contact.ts')} */
+const { vapidSubjectFallback } = await tsImport('../push-relay/src/contact.ts', import.meta.url);
 const { serverEnv, relay } = pushRelay(apiEnv, {
   command: bin('tsx'),
   args: watch('push-relay/src/main.ts'),
+  vapidSubjectFallback,
 });
 
 runTogether(

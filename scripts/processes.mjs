@@ -114,19 +114,25 @@ function localServerUrl(env) {
 /**
  * push-relay beside a server started here: both get the same RELAY_SECRET (a random one unless
  * one is configured) and DATA_DIR, and the relay connects to this server unless SERVER_URL says
- * otherwise. In production the relay needs VAPID_SUBJECT; without it push stays off (said once
- * here) and the server runs alone, with no secret, so it offers no push key to browsers.
+ * otherwise. In production the relay needs a contact for the push services: VAPID_SUBJECT, else
+ * PUBLIC_URL when it is https:, else the local mailto when Orbit is served from this machine.
+ * When there is none (PUBLIC_URL=http://orbit.lan), push stays off, said once here with what to
+ * set, and the server runs alone, with no secret, so it offers no push key to browsers.
  *
  * @param {NodeJS.ProcessEnv} env the server's environment (PORT and DATA_DIR set)
- * @param {{ command: string, args: string[] }} how the relay's command
+ * @param {{ command: string, args: string[], vapidSubjectFallback: typeof import('../push-relay/src/contact.ts').vapidSubjectFallback }} how
+ *   the relay's command, and the relay's own rule for its contact (push-relay/src/contact.ts:
+ *   compiled for `npm start`, through tsx for `npm run dev`), so the two never disagree
  * @returns {{ serverEnv: NodeJS.ProcessEnv, relay: ProcessSpec | undefined }}
  */
 export function pushRelay(env, how) {
   if (env.NODE_ENV === 'production' && !env.VAPID_SUBJECT) {
-    console.warn(
-      'Push notifications are off: set VAPID_SUBJECT (a mailto: address or https: URL where push services can reach you) to run push-relay beside the server.',
-    );
-    return { serverEnv: env, relay: undefined };
+    const fallback = how.vapidSubjectFallback(env.PUBLIC_URL || undefined, true);
+    // An invalid PUBLIC_URL is the relay's to refuse, as any invalid setting of its own.
+    if ('off' in fallback) {
+      console.warn(`Push notifications are off: ${fallback.off}`);
+      return { serverEnv: env, relay: undefined };
+    }
   }
   const secret = env.RELAY_SECRET || randomBytes(32).toString('base64url');
   const serverEnv = { ...env, RELAY_SECRET: secret };
