@@ -55,8 +55,6 @@ export default defineConfig({
       AUTH_RATE_LIMIT: '1000',
       LOG_LEVEL: 'warn',
       APP_ORIGIN: origin,
-      // start.mjs runs push-relay beside the server only with a real subject in production.
-      VAPID_SUBJECT: 'mailto:e2e@orbit.example',
     },
   },
 });

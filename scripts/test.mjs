@@ -1,6 +1,9 @@
 // `npm test`: typecheck, lint, unit, server and browser tests, in that order, then one closing
 // line `tests: N passed, N failed[, N skipped]`. `npm test -- unit server` runs only those steps.
-// Steps: typecheck, lint, unit (page and service worker), server, relay (push-relay), browser.
+// Steps: typecheck, lint, unit (page and service worker), server, relay (push-relay), browser,
+// cluster (nginx with TLS in front of two nodes on PostgreSQL, Redis and an S3-compatible bucket).
+// `smoke` (a few browser specs: sign-up, login, friends live) runs only when named; CI's second
+// Node leg uses it.
 //
 // DIALECTS      databases for the server tests, comma-separated (default: sqlite)
 // PG_TEST_URL   PostgreSQL for the server tests when DIALECTS names postgres (see README)
@@ -43,22 +46,35 @@ const STEPS = {
   unit: () => vitest('unit', 'sw'),
   server: () => ({ ...vitest('server'), env: { ...process.env, DIALECTS: dialects } }),
   relay: () => vitest('relay'),
-  browser: () => {
-    if (!fs.existsSync(chromePath)) {
-      return {
-        skip: `Chromium was not found at ${chromePath} (install Debian's chromium or set CHROME_PATH)`,
-      };
-    }
-    const report = path.join(reportDir, 'browser.json');
-    return {
-      command: bin('playwright'),
-      args: ['test', '--reporter=list,json'],
-      env: { ...process.env, CHROME_PATH: chromePath, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
-      report,
-      read: readPlaywrightReport,
-    };
+  browser: () => playwright([]),
+  smoke: () => playwright(SMOKE_SPECS),
+  cluster: () => {
+    const nginx = process.env.NGINX_PATH || '/usr/sbin/nginx';
+    if (!fs.existsSync(nginx))
+      return { skip: `nginx was not found at ${nginx} (install Debian's nginx or set NGINX_PATH)` };
+    return playwright(['--config', 'e2e/cluster/playwright.config.ts'], 'cluster');
   },
 };
+/** Steps a plain `npm test` leaves out: they repeat part of another step. */
+const ONLY_WHEN_NAMED = new Set(['smoke']);
+const SMOKE_SPECS = ['e2e/smoke.spec.ts', 'e2e/auth.spec.ts', 'e2e/friends.spec.ts'];
+
+/** Playwright in Debian's Chromium, with these arguments (spec files, a config). */
+function playwright(specs, name = specs.length ? 'smoke' : 'browser') {
+  if (!fs.existsSync(chromePath)) {
+    return {
+      skip: `Chromium was not found at ${chromePath} (install Debian's chromium or set CHROME_PATH)`,
+    };
+  }
+  const report = path.join(reportDir, `${name}.json`);
+  return {
+    command: bin('playwright'),
+    args: ['test', '--reporter=list,json', ...specs],
+    env: { ...process.env, CHROME_PATH: chromePath, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+    report,
+    read: readPlaywrightReport,
+  };
+}
 
 /** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
 
@@ -96,7 +112,7 @@ if (unknown.length) {
 }
 const selected = requested.length
   ? Object.keys(STEPS).filter((name) => requested.includes(name))
-  : Object.keys(STEPS);
+  : Object.keys(STEPS).filter((name) => !ONLY_WHEN_NAMED.has(name));
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** @type {{ name: string, outcome: string, seconds: number }[]} */

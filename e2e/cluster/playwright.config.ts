@@ -1,0 +1,38 @@
+/// <reference types="node" />
+import { defineConfig } from '@playwright/test';
+
+/**
+ * The cluster test: Chromium through nginx (TLS) in front of two Orbit nodes on PostgreSQL, Redis
+ * and an S3-compatible bucket (`npm test -- cluster`). global-setup.ts starts all of it.
+ */
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  outputDir: '../../test-results/cluster',
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  globalSetup: './global-setup.ts',
+  use: {
+    headless: true,
+    trace: 'retain-on-failure',
+    ignoreHTTPSErrors: true,
+    serviceWorkers: 'block',
+    launchOptions: {
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+});
