@@ -15,14 +15,26 @@ export interface HealthState {
 
 /**
  * GET /healthz: 200 while connected to the server (holding the lease or standing by), 503 while
- * not; the body says which.
+ * not; the body says which. GET /metrics: the relay's Prometheus metrics.
  */
 export function startHealthServer(
   where: { port: number; host: string },
   state: () => HealthState,
+  metrics: () => Promise<{ contentType: string; body: string }>,
 ): Promise<HealthServer> {
   const server = http.createServer((request, response) => {
-    if (request.url !== '/healthz' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    const reading = request.method === 'GET' || request.method === 'HEAD';
+    if (request.url === '/metrics' && reading) {
+      metrics().then(
+        ({ contentType, body }) =>
+          response
+            .writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' })
+            .end(body),
+        () => response.writeHead(500).end(),
+      );
+      return;
+    }
+    if (request.url !== '/healthz' || !reading) {
       response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
       return;
     }

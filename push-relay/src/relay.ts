@@ -26,6 +26,7 @@ import {
 } from './deliver.ts';
 import { distinctDevices, parseEvent, serviceOf } from './events.ts';
 import { type HealthServer, startHealthServer } from './health.ts';
+import { relayMetrics } from './metrics.ts';
 import { type Logger, createLogger } from './log.ts';
 import { type VapidKeys, loadVapidKeys } from './vapid.ts';
 
@@ -609,11 +610,15 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
   });
   socket.on('relay:event', onLiveEvent);
 
-  if (config.health)
-    health = await startHealthServer(config.health, () => ({
+  if (config.health) {
+    const state = () => ({
       connected: socket.connected,
       leader: role === 'leader',
       lastEventId: ledger.cursor,
-    }));
+    });
+    const metrics = relayMetrics(state);
+    relay.on('settled', ({ outcomes }) => metrics.delivered(outcomes));
+    health = await startHealthServer(config.health, state, () => metrics.render());
+  }
   return relay;
 }

@@ -186,6 +186,42 @@ describe('with the relay running', () => {
     expect(await pushRowsOf(orbit.app, nick!.user.id)).toHaveLength(1);
     expect(relay.lastEventId).toBe(settled.id);
   });
+
+  it('counts its deliveries by result on /metrics beside the health check', async () => {
+    const deliveries = async () => {
+      const response = await fetch(relay.healthUrl!.replace('/healthz', '/metrics'));
+      expect(response.headers.get('content-type')).toContain('text/plain');
+      const text = await response.text();
+      expect(text).toContain('orbit_relay_leader 1');
+      expect(text).toContain('orbit_relay_connected 1');
+      const count = (result: string) =>
+        Number(
+          text.match(new RegExp(`orbit_push_deliveries_total\\{result="${result}"\\} (\\d+)`))?.[1],
+        );
+      return {
+        sent: count('sent'),
+        gone: count('gone'),
+        dropped: count('dropped'),
+        failed: count('failed'),
+      };
+    };
+    const before = await deliveries();
+    const [olga, paul] = await signupMembers(orbit.app, 2);
+    const gone = await addDevice(orbit, service, paul!);
+    const refusing = await addDevice(orbit, service, paul!);
+    await addDevice(orbit, service, paul!);
+    service.failNext(gone.id, 410);
+    service.failNext(refusing.id, 400, 5);
+
+    await requestAndSettle(relay, olga!, paul!);
+
+    expect(await deliveries()).toEqual({
+      sent: before.sent + 1,
+      gone: before.gone + 1,
+      dropped: before.dropped + 1,
+      failed: before.failed,
+    });
+  });
 });
 
 describe('a relay killed and started again', () => {
