@@ -39,7 +39,8 @@ const vitest = (project, ...more) => ({
   read: readVitestReport,
 });
 
-/** @type {Record<string, () => ({ command: string, args: string[], env?: NodeJS.ProcessEnv, report?: string, read?: (file: string) => Counts } | { skip: string })>} */
+/** @typedef {{ command: string, args: string[], env?: NodeJS.ProcessEnv, report?: string, read?: (file: string) => Counts } | { skip: string }} Step */
+/** @type {Record<string, () => Step | Promise<Step>>} */
 const STEPS = {
   typecheck: () => ({ command: 'npm', args: ['run', 'typecheck'] }),
   lint: () => ({ command: 'npm', args: ['run', 'lint'] }),
@@ -48,10 +49,12 @@ const STEPS = {
   relay: () => vitest('relay'),
   browser: () => playwright([]),
   smoke: () => playwright(SMOKE_SPECS),
-  cluster: () => {
+  cluster: async () => {
     const nginx = process.env.NGINX_PATH || '/usr/sbin/nginx';
     if (!fs.existsSync(nginx))
       return { skip: `nginx was not found at ${nginx} (install Debian's nginx or set NGINX_PATH)` };
+    const missing = await clusterServicesMissing();
+    if (missing) return { skip: missing };
     return playwright(['--config', 'e2e/cluster/playwright.config.ts'], 'cluster');
   },
 };
@@ -74,6 +77,41 @@ function playwright(specs, name = specs.length ? 'smoke' : 'browser') {
     report,
     read: readPlaywrightReport,
   };
+}
+
+/** Why the cluster cannot run here (PostgreSQL or Redis unreachable), or undefined when it can. */
+async function clusterServicesMissing() {
+  const pgUrl = process.env.PG_TEST_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const redisUrl = process.env.CLUSTER_REDIS_URL || 'redis://127.0.0.1:6379/7';
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } catch (error) {
+    return `PostgreSQL at ${pgUrl} is unreachable (${error.message}); set PG_TEST_URL`;
+  } finally {
+    await client.end().catch(() => {});
+  }
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    connectTimeout: 3000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  /** @type {Error | undefined} */
+  let cause;
+  redis.on('error', (error) => (cause ??= error));
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    return `Redis at ${redisUrl} is unreachable (${(cause ?? error).message}); set CLUSTER_REDIS_URL`;
+  } finally {
+    redis.disconnect();
+  }
+  return undefined;
 }
 
 /** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
@@ -121,7 +159,7 @@ let failed = false;
 
 for (const name of selected) {
   const started = Date.now();
-  const step = STEPS[name]();
+  const step = await STEPS[name]();
   console.log(`\n━━ ${name} ${'━'.repeat(Math.max(0, 60 - name.length))}`);
   if ('skip' in step) {
     const line = `${name} skipped: ${step.skip}`;
