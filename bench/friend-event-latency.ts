@@ -6,16 +6,30 @@
  *   npx tsx bench/friend-event-latency.ts
  *   BENCH_REDIS_URL=redis://127.0.0.1:6379 npx tsx bench/friend-event-latency.ts   (through the
  *                                                       Redis streams adapter, one process)
+ *   BENCH_NODES=2 BENCH_REDIS_URL=redis://127.0.0.1:6379 \
+ *     BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/friend-event-latency.ts
+ *       (two server processes on one PostgreSQL database and Redis: the sender on node 1, the
+ *        recipient on node 2, the other sockets spread over both)
  *
  * The server runs as its own process (`node --import tsx server/src/main.ts`, SQLite in a temporary
- * data directory), so the 2,000 client sockets here do not share its event loop. BENCH_SOCKETS
- * (default 2000) and BENCH_ROUNDS (default 300) change the sizes.
+ * data directory, or a fresh PostgreSQL database made next to BENCH_DATABASE_URL's and dropped
+ * afterwards), so the client sockets here do not share its event loop. BENCH_SOCKETS (default
+ * 2000) and BENCH_ROUNDS (default 300) change the sizes.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import sharp from 'sharp';
 import { type Socket, io } from 'socket.io-client';
-import { RESULTS_DIR, percentile, startServer, table, writeResult } from './common.ts';
+import {
+  RESULTS_DIR,
+  type RunningServer,
+  percentile,
+  startServer,
+  table,
+  writeResult,
+} from './common.ts';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 2_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
@@ -23,16 +37,50 @@ const WARMUP = 20;
 const CROWD_MEMBERS = 20;
 const PASSWORD = 'Bench#Orbit1';
 const REDIS_URL = process.env.BENCH_REDIS_URL;
-const mode = REDIS_URL ? 'redis' : 'local';
+const NODES = Number(process.env.BENCH_NODES ?? 1);
+const DATABASE_URL = process.env.BENCH_DATABASE_URL;
+if (NODES !== 1 && NODES !== 2) throw new Error('BENCH_NODES is 1 or 2');
+if (NODES === 2 && (!REDIS_URL || !DATABASE_URL))
+  throw new Error('BENCH_NODES=2 needs BENCH_REDIS_URL and BENCH_DATABASE_URL (PostgreSQL)');
+const mode = NODES === 2 ? 'twoNodes' : REDIS_URL ? 'redis' : 'local';
 
 // ---------------------------------------------------------------------------------------------
-// The server, as a child process
+// The servers, as child processes
 
-const server = await startServer({
-  env: REDIS_URL ? { REDIS_URL } : {},
-  dataPrefix: 'orbit-bench-events-',
-});
-const base = server.origin;
+/** A fresh PostgreSQL database beside BENCH_DATABASE_URL's, dropped at the end. */
+async function freshDatabase(adminUrl: string) {
+  const name = `orbit_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+const database = DATABASE_URL ? await freshDatabase(DATABASE_URL) : undefined;
+const sharedEnv = {
+  ...(REDIS_URL
+    ? { REDIS_URL, REDIS_PREFIX: `orbit-bench-${randomBytes(4).toString('hex')}` }
+    : {}),
+  ...(database ? { DATABASE_URL: database.url } : {}),
+};
+const nodes: RunningServer[] = [];
+for (let i = 0; i < NODES; i++) {
+  // One after the other: the first one creates the tables.
+  nodes.push(await startServer({ env: sharedEnv, dataPrefix: 'orbit-bench-events-' }));
+}
+const node = (i: number) => (nodes[i % nodes.length] as RunningServer).origin;
+const base = node(0);
 
 // ---------------------------------------------------------------------------------------------
 // Members and sockets
@@ -61,8 +109,8 @@ async function signup(username: string): Promise<{ id: string; token: string }> 
 }
 
 const sockets: Socket[] = [];
-async function connect(member: { id: string; token: string }): Promise<Socket> {
-  const socket = io(base, {
+async function connect(member: { id: string; token: string }, origin = base): Promise<Socket> {
+  const socket = io(origin, {
     path: '/socket.io',
     transports: ['websocket'],
     forceNew: true,
@@ -90,14 +138,14 @@ const connectStarted = performance.now();
 for (let i = 0; i < SOCKETS; i += 100) {
   await Promise.all(
     Array.from({ length: Math.min(100, SOCKETS - i) }, (_, j) =>
-      connect(crowd[(i + j) % CROWD_MEMBERS] as (typeof crowd)[number]),
+      connect(crowd[(i + j) % CROWD_MEMBERS] as (typeof crowd)[number], node(i + j)),
     ),
   );
 }
 const connectSeconds = (performance.now() - connectStarted) / 1000;
 console.log(`${SOCKETS} other sockets connected and in presence in ${connectSeconds.toFixed(1)} s`);
-await connect(sender);
-const recipientSocket = await connect(recipient);
+await connect(sender, node(0));
+const recipientSocket = await connect(recipient, node(1));
 
 // ---------------------------------------------------------------------------------------------
 // Rounds: request (timed), then cancel to reset the pair
@@ -140,7 +188,8 @@ for (let round = 0; round < WARMUP + ROUNDS; round++) {
 }
 
 for (const socket of sockets) socket.disconnect();
-await server.stop();
+for (const running of nodes) await running.stop();
+await database?.drop();
 
 // ---------------------------------------------------------------------------------------------
 // Report
@@ -161,7 +210,13 @@ const responded = summary(responseTimes);
 const beforeResponse = afterResponse.filter((value) => value <= 0).length;
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 console.log(
-  `\nfriend:request:created to the recipient, ${ROUNDS} rounds, ${SOCKETS} other sockets, ${mode === 'redis' ? 'through Redis' : 'one process, no Redis'}`,
+  `\nfriend:request:created to the recipient, ${ROUNDS} rounds, ${SOCKETS} other sockets, ${
+    {
+      local: 'one process, no Redis',
+      redis: 'through Redis',
+      twoNodes: 'from node 1 to node 2 through Redis, PostgreSQL',
+    }[mode]
+  }`,
 );
 console.log(
   table([
@@ -184,6 +239,7 @@ const previous = (
 const file = writeResult('friend-event-latency', {
   local: previous.local,
   redis: previous.redis,
+  twoNodes: previous.twoNodes,
   [mode]: {
     at: new Date().toISOString(),
     rounds: ROUNDS,
