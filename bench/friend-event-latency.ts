@@ -19,7 +19,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import sharp from 'sharp';
 import { type Socket, io } from 'socket.io-client';
 import {
@@ -30,6 +29,7 @@ import {
   table,
   writeResult,
 } from './common.ts';
+import { createFreshDatabase } from '../server/test/postgres.ts';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 2_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
@@ -47,27 +47,7 @@ const mode = NODES === 2 ? 'twoNodes' : REDIS_URL ? 'redis' : 'local';
 // ---------------------------------------------------------------------------------------------
 // The servers, as child processes
 
-/** A fresh PostgreSQL database beside BENCH_DATABASE_URL's, dropped at the end. */
-async function freshDatabase(adminUrl: string) {
-  const name = `orbit_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
-const database = DATABASE_URL ? await freshDatabase(DATABASE_URL) : undefined;
+const database = DATABASE_URL ? await createFreshDatabase(DATABASE_URL, 'orbit_bench') : undefined;
 const sharedEnv = {
   ...(REDIS_URL
     ? { REDIS_URL, REDIS_PREFIX: `orbit-bench-${randomBytes(4).toString('hex')}` }

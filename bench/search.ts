@@ -9,7 +9,7 @@
  * BENCH_MEMBERS (default 100000), BENCH_DURATION (seconds, default 10), BENCH_WORKERS=0 runs the load
  * on the main thread.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +25,7 @@ import type { Database, NewUserRow } from '../server/src/db/schema.ts';
 import { searchMembers } from '../server/src/features/users/search.ts';
 import { mediaUrlFor } from '../server/src/media/index.ts';
 import { searchKeys } from '../server/src/features/users/searchKeys.ts';
+import { createFreshDatabase } from '../server/test/postgres.ts';
 import { RESULTS_DIR, table, writeResult } from './common.ts';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
@@ -153,21 +154,9 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orbit-bench-search-'));
 let databaseUrl: string | undefined;
 let dropDatabase = async () => {};
 if (PG_URL) {
-  const name = `orbit_bench_${randomBytes(5).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: PG_URL });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-  dropDatabase = () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  const database = await createFreshDatabase(PG_URL, 'orbit_bench');
+  databaseUrl = database.url;
+  dropDatabase = () => database.drop();
 }
 
 const config = loadConfig({

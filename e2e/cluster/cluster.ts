@@ -12,9 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import webPush from 'web-push';
 import type { S3Config } from '../../server/src/config.ts';
+import { createFreshDatabase } from '../../server/test/postgres.ts';
 import { startS3rver } from '../../server/test/s3-helpers.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -208,26 +208,6 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
   }
 }
 
-async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `orbit_cluster_${randomBytes(5).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: PG_TEST_URL });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(PG_TEST_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-  };
-}
-
 function started(name: string, argv: string[], env: NodeJS.ProcessEnv, dir: string): ChildProcess {
   const log = fs.openSync(path.join(dir, `${name}.log`), 'a');
   const [command = '', ...args] = argv;
@@ -262,7 +242,7 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
     if (!process.env.ORBIT_E2E_KEEP_DATA) fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const database = await createDatabase();
+    const database = await createFreshDatabase(PG_TEST_URL, 'orbit_cluster');
     cleanups.push(() => database.drop());
     const s3 = await startS3rver();
     cleanups.push(() => s3.close());

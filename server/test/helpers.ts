@@ -3,7 +3,6 @@
  * data directory, or a freshly created PostgreSQL database). Factories live in factories.ts and
  * are re-exported here, so a test imports from one place.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
+import { createFreshDatabase } from './postgres.ts';
 
 export * from './factories.ts';
 
@@ -126,33 +126,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `orbit_t_${randomBytes(6).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: PG_TEST_URL });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(PG_TEST_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-  };
-}
-
 /** A fresh app on a fresh database; `env` overrides the test settings. */
 export async function buildTestApp(options: {
   dialect: TestDialect;
   env?: Record<string, string>;
 }): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-test-'));
-  const database = options.dialect === 'postgres' ? await createPostgresDatabase() : undefined;
+  const database =
+    options.dialect === 'postgres' ? await createFreshDatabase(PG_TEST_URL, 'orbit_t') : undefined;
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
