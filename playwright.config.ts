@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from './e2e/chromium.ts';
 
 const port = Number(process.env.E2E_PORT ?? 5179);
 const origin = `http://localhost:${port}`;
@@ -27,18 +28,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     // Requests a service worker answers bypass page.route; the specs about the worker allow it.
     serviceWorkers: 'block',
-    launchOptions: {
-      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {

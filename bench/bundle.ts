@@ -9,9 +9,9 @@ import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
+import { CHROME_ARGS, CHROME_PATH } from '../e2e/chromium.ts';
 import { ROOT, ensureBuild, startApp, table, writeResult } from './common.ts';
 
-const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const gzipSize = (data: Uint8Array) => gzipSync(data, { level: 9 }).length;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 
@@ -26,15 +26,7 @@ async function landingScripts(): Promise<Script[]> {
   const app = await startApp(180_000);
   const browser = await chromium.launch({
     executablePath: CHROME_PATH,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROME_ARGS,
   });
   try {
     const page = await browser.newPage();

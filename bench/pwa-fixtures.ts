@@ -10,17 +10,7 @@ import { build } from 'vite';
 import { ROOT, type RunningServer, startServer as startBenchServer } from './common.ts';
 import { signupBenchMember } from './gallery-fixtures.ts';
 
-export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-/** The flags the browser tests use (playwright.config.ts). */
-export const CHROME_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROME_ARGS, CHROME_PATH } from '../e2e/chromium.ts';
 export const SESSION_COOKIE = 'orbit_session';
 
 /** A production build of the app into a new temporary folder; answers the folder. */

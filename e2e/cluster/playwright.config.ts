@@ -1,5 +1,6 @@
 /// <reference types="node" />
 import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from '../chromium.ts';
 
 /**
  * The cluster test: Chromium through nginx (TLS) in front of two Orbit nodes on PostgreSQL, Redis
@@ -21,18 +22,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     ignoreHTTPSErrors: true,
     serviceWorkers: 'block',
-    launchOptions: {
-      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
 });
