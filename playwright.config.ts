@@ -14,6 +14,8 @@ const dataDir = process.env.ORBIT_E2E_DATA_DIR;
 
 export default defineConfig({
   testDir: 'e2e',
+  // The cluster test has its own configuration (e2e/cluster/playwright.config.ts).
+  testIgnore: 'cluster/**',
   outputDir: 'test-results',
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
