@@ -18,9 +18,6 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          // On Node 24 a forked worker aborts at exit when better-sqlite3 statements are collected
-          // after its environment is gone; worker threads end without that.
-          pool: 'threads',
           include: ['server/test/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

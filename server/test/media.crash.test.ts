@@ -5,10 +5,10 @@
  * TABLE on PostgreSQL) so the upload stops between "pictures stored" and "row inserted".
  */
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
+import { openSqlite } from '../src/db/sqlite.ts';
 import { SWEEP_GRACE_MS, sweepMedia } from '../src/media/sweep.ts';
 import type { S3Store } from '../src/media/s3.ts';
 import { jpegPart } from './gallery-helpers.ts';
@@ -61,7 +61,7 @@ async function lockGallery(
   let release: () => Promise<void>;
   let nobodyWaiting = () => Promise.resolve();
   if (dialect === 'sqlite') {
-    const db = new SQLite(config.sqlitePath);
+    const db = openSqlite(config.sqlitePath);
     db.exec('BEGIN EXCLUSIVE');
     release = () => {
       db.exec('ROLLBACK');

@@ -1,9 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { SQLITE_UNIQUE_CODES, type SqliteConnection, openSqlite } from './sqlite.ts';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -29,11 +35,11 @@ export function createDatabase(options: DatabaseOptions): { db: Db; dialect: Dia
     };
   }
   fs.mkdirSync(path.dirname(options.sqlitePath), { recursive: true });
-  const sqlite = new SQLite(options.sqlitePath);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 5000');
+  const sqlite = openSqlite(options.sqlitePath);
+  sqlite.exec('PRAGMA journal_mode = WAL');
+  sqlite.exec('PRAGMA foreign_keys = ON');
+  sqlite.exec('PRAGMA synchronous = NORMAL');
+  sqlite.exec('PRAGMA busy_timeout = 5000');
   return {
     db: new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
@@ -49,8 +55,8 @@ const STATEMENT_CACHE_SIZE = 500;
  * cost of a small query. Statements are kept per SQL text, the oldest dropped past the limit.
  * (Kysely runs one query at a time on this connection, so a statement is never used twice at once.)
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
+function withStatementCache(sqlite: SqliteConnection): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
@@ -70,11 +76,9 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 /** Unique-constraint violations look different per driver; services only need to know it happened. */
 export function isUniqueViolation(error: unknown): error is Error {
   if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
+  const { code, errcode } = error as { code?: unknown; errcode?: unknown };
   return (
-    code === '23505' ||
-    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+    code === '23505' || SQLITE_UNIQUE_CODES.includes(code) || SQLITE_UNIQUE_CODES.includes(errcode)
   );
 }
 
