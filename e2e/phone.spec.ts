@@ -1,0 +1,270 @@
+import { type Browser, type Page, expect, test } from '@playwright/test';
+import sharp from 'sharp';
+import { type Member, createMember, logIn } from './helpers.ts';
+
+// Phones: nothing scrolls sideways, every tap target is a thumb's size.
+test.describe.configure({ timeout: 120_000 });
+
+const WIDTHS = [320, 360, 390] as const;
+/** The smallest tap target on a phone, in CSS pixels. */
+const TOUCH = 44;
+
+/**
+ * What scrolls sideways on this screen: the page itself, and every open dialog, menu, dropdown or
+ * toast that sticks out of the viewport or scrolls inside. Empty when all fits.
+ */
+async function sidewaysScroll(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const describe = (element: Element) => {
+      const id = element.id ? `#${element.id}` : '';
+      const classes = Array.from(element.classList).map((name) => `.${name}`).join('');
+      return `${element.tagName.toLowerCase()}${id}${classes}`;
+    };
+    const root = document.documentElement;
+    if (root.scrollWidth > window.innerWidth) {
+      // Name the widest culprits, so a failure says where to look.
+      const culprits = Array.from(document.body.querySelectorAll('*'))
+        .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+        .slice(0, 5)
+        .map(describe);
+      problems.push(
+        `page is ${root.scrollWidth}px wide in ${window.innerWidth}px: ${culprits.join(', ')}`,
+      );
+    }
+    const layers = document.querySelectorAll(
+      'dialog[open], [role="dialog"], [role="menu"], .menu-panel, .search-panel, .toast',
+    );
+    for (const layer of Array.from(layers)) {
+      const box = layer.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      if (box.left < -0.5 || box.right > window.innerWidth + 0.5)
+        problems.push(`${describe(layer)} spans ${Math.round(box.left)}–${Math.round(box.right)}`);
+      if (layer.scrollWidth > layer.clientWidth + 1)
+        problems.push(
+          `${describe(layer)} scrolls sideways (${layer.scrollWidth} in ${layer.clientWidth})`,
+        );
+    }
+    return problems;
+  });
+}
+
+/** Buttons, links and fields a thumb must hit that are smaller than 44 × 44 px. */
+async function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate((touch) => {
+    // Under a modal dialog the page is inert: only the dialog's own targets count.
+    const modals = document.querySelectorAll('dialog:modal');
+    const scope: ParentNode = modals[modals.length - 1] ?? document;
+    const targets = scope.querySelectorAll(
+      'button, a[href], input:not([type="hidden"]), select, textarea, [role="tab"], [role="menuitem"], [role="switch"]',
+    );
+    const small: string[] = [];
+    for (const target of Array.from(targets)) {
+      const box = target.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      // Off screen until focused (the skip link), or scrolled out of a panel.
+      if (box.bottom <= 0 || box.right <= 0 || box.left >= window.innerWidth) continue;
+      const style = getComputedStyle(target);
+      if (style.visibility === 'hidden' || target.closest('[inert], [aria-hidden="true"]'))
+        continue;
+      // A link inside running text is exempt (WCAG 2.5.8), as is a checkbox or radio whose label
+      // is the target.
+      if (target.matches('p a, li > span a')) continue;
+      let hit = box;
+      if (target.matches('input[type="checkbox"], input[type="radio"]')) {
+        const label =
+          target.closest('label') ??
+          (target.id && document.querySelector(`label[for="${target.id}"]`));
+        if (label) hit = label.getBoundingClientRect();
+      }
+      if (hit.width + 0.5 < touch || hit.height + 0.5 < touch) {
+        const name =
+          target.getAttribute('aria-label') ||
+          target.textContent?.trim().slice(0, 30) ||
+          target.getAttribute('name') ||
+          target.tagName;
+        small.push(
+          `${target.tagName.toLowerCase()} "${name}" ${Math.round(hit.width)}×${Math.round(hit.height)}`,
+        );
+      }
+    }
+    return small;
+  }, TOUCH);
+}
+
+/** Soft checks: one run names every screen that does not fit, not only the first. */
+async function fits(page: Page, where: string) {
+  let problems = await sidewaysScroll(page);
+  // A dialog may still be settling into place: give it a moment before judging.
+  for (let tries = 0; problems.length > 0 && tries < 10; tries++) {
+    await page.waitForTimeout(200);
+    problems = await sidewaysScroll(page);
+  }
+  expect.soft(problems, `${where} scrolls sideways`).toEqual([]);
+}
+
+async function thumbSized(page: Page, where: string) {
+  expect.soft(await smallTargets(page), `${where}: targets under ${TOUCH} px`).toEqual([]);
+}
+
+async function phone(browser: Browser, width: number, member?: Member): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 740 }, hasTouch: true });
+  const page = await context.newPage();
+  if (member) {
+    await logIn(page, member);
+    await expect(page).toHaveURL(/\/profile\//);
+  }
+  return page;
+}
+
+async function addPhotos(page: Page, baseURL: string, count: number) {
+  for (let index = 0; index < count; index++) {
+    const buffer = await sharp({
+      create: { width: 800, height: 600, channels: 3, background: `#${index}4${index}7aa` },
+    })
+      .jpeg()
+      .toBuffer();
+    const response = await page.request.post('/api/gallery', {
+      headers: { Origin: baseURL },
+      multipart: { image: { name: `star-${index}.jpg`, mimeType: 'image/jpeg', buffer } },
+    });
+    expect(response.status()).toBe(201);
+  }
+}
+
+for (const width of WIDTHS) {
+  test(`at ${width} px nothing scrolls sideways and every target is thumb-sized`, async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const origin = baseURL ?? '';
+    // A long name and quote: the longest words a member can give must still fit.
+    const owner = await createMember(request, origin, {
+      firstName: 'Maximiliana',
+      lastName: 'Oppenheimer-Castellanos',
+      favoriteQuote:
+        'Somewhere, something incredible is waiting to be known — supercalifragilisticexpialidocious.',
+    });
+    const friend = await createMember(request, origin);
+
+    // Signed out: the first screens a new member sees.
+    const guest = await phone(browser, width);
+    for (const path of ['/landing', '/signup', '/forgot-password']) {
+      await guest.goto(path);
+      await expect(guest.locator('main')).toBeVisible();
+      await fits(guest, path);
+      await thumbSized(guest, path);
+    }
+    // Signup's pills and its last section, where Create Account sits.
+    await guest.goto('/signup');
+    await guest.getByRole('button', { name: 'Create Account' }).scrollIntoViewIfNeeded();
+    await fits(guest, '/signup at the bottom');
+    await guest.context().close();
+
+    const page = await phone(browser, width, owner);
+    await addPhotos(page, origin, 3);
+
+    // Own profile, its dialogs and its toast.
+    await page.goto(`/profile/${owner.username}`);
+    await expect(page.getByRole('list', { name: 'Photos' }).locator('.photo-open')).toHaveCount(3);
+    await fits(page, 'own profile');
+    await thumbSized(page, 'own profile');
+
+    await page.getByRole('button', { name: 'Share' }).click();
+    await expect(page.getByText('Link copied')).toBeVisible();
+    await fits(page, 'the Link copied toast');
+
+    await page.getByRole('button', { name: 'View All' }).click();
+    const manager = page.getByRole('dialog', { name: `Photos of @${owner.username}` });
+    await expect(manager).toBeVisible();
+    await fits(page, 'gallery manager');
+    await thumbSized(page, 'gallery manager');
+    await manager.getByRole('button', { name: 'Close' }).click();
+
+    await page.getByRole('list', { name: 'Photos' }).locator('.photo-open').first().click();
+    const viewer = page.getByRole('dialog', { name: 'Image viewer' });
+    await expect(viewer).toBeVisible();
+    await fits(page, 'viewer');
+    await thumbSized(page, 'viewer');
+    await viewer.getByRole('button', { name: 'Image actions' }).click();
+    await expect(viewer.getByRole('menu')).toBeVisible();
+    await fits(page, 'viewer menu');
+    await viewer.getByRole('menuitem', { name: 'Delete image' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete image?' });
+    await expect(confirm).toBeVisible();
+    await fits(page, 'delete confirmation');
+    await thumbSized(page, 'delete confirmation');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await viewer.getByRole('button', { name: 'Close' }).click();
+    await expect(viewer).toBeHidden();
+
+    // The bar: search, bell, overlay, menu.
+    const search = page.getByRole('combobox', { name: /Search/ });
+    if (!(await search.isVisible()))
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(search).toBeVisible();
+    const box = await search.boundingBox();
+    expect(box?.width ?? 0, 'the search box has room to type').toBeGreaterThanOrEqual(180);
+    await search.fill(friend.username.slice(0, 5));
+    await expect(page.getByRole('list', { name: 'Members found' })).toBeVisible();
+    await fits(page, 'search results');
+    await search.press('Escape');
+
+    const bell = page.getByRole('button', { name: /^Notifications/ });
+    await bell.click();
+    const dropdown = page.getByRole('dialog', { name: 'Notifications', exact: true });
+    await expect(dropdown).toBeVisible();
+    await fits(page, 'bell dropdown');
+    await thumbSized(page, 'bell dropdown');
+    await dropdown.getByRole('button', { name: 'View All' }).click();
+    const overlay = page.locator('dialog.notifications-overlay');
+    await expect(overlay).toBeVisible();
+    await fits(page, 'notifications overlay');
+    await thumbSized(page, 'notifications overlay');
+    await overlay.getByRole('button', { name: 'Close' }).click();
+    await expect(overlay).toBeHidden();
+
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.getByRole('navigation', { name: 'Pages' })).toBeVisible();
+    await fits(page, 'menu');
+    await thumbSized(page, 'menu');
+    await page.keyboard.press('Escape');
+
+    // Settings, one section open for editing.
+    await page.goto('/settings');
+    await expect(page.getByRole('heading', { name: /Basic Info/ }).first()).toBeVisible();
+    await fits(page, 'settings');
+    await thumbSized(page, 'settings');
+    await page.getByRole('button', { name: 'Edit' }).first().click();
+    await fits(page, 'settings while editing');
+    await thumbSized(page, 'settings while editing');
+
+    // Another member's profile, friends with us: the unfriend dialog.
+    const accepted = await page.request.post('/api/users/friends/request', {
+      headers: { Origin: origin },
+      data: { username: friend.username },
+    });
+    expect(accepted.ok()).toBe(true);
+    const other = await phone(browser, width, friend);
+    const acceptedBack = await other.request.post('/api/users/friends/accept', {
+      headers: { Origin: origin },
+      data: { username: owner.username },
+    });
+    expect(acceptedBack.ok()).toBe(true);
+    await other.context().close();
+    await page.goto(`/profile/${friend.username}`);
+    await expect(page.getByRole('button', { name: 'Unfriend' })).toBeVisible();
+    await fits(page, "another's profile");
+    await thumbSized(page, "another's profile");
+    await page.getByRole('button', { name: 'Unfriend' }).click();
+    const unfriend = page.getByRole('dialog', { name: `Unfriend @${friend.username}?` });
+    await expect(unfriend).toBeVisible();
+    await fits(page, 'unfriend dialog');
+    await thumbSized(page, 'unfriend dialog');
+    await unfriend.getByRole('button', { name: 'Confirm Unfriend' }).click();
+    await expect(page.getByText('Removed from friends')).toBeVisible();
+    await fits(page, 'the Removed from friends toast');
+    await page.context().close();
+  });
+}
