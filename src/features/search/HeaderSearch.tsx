@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useCallback, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../contracts/constants.ts';
 import type { SearchResult } from '../../contracts/friends.ts';
@@ -59,6 +59,17 @@ function ResultRow({
   );
 }
 
+function SearchIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
+      <path
+        fill="currentColor"
+        d="M10 3a7 7 0 0 1 5.6 11.2l5.1 5.1-1.4 1.4-5.1-5.1A7 7 0 1 1 10 3Zm0 2a5 5 0 1 0 0 10 5 5 0 0 0 0-10Z"
+      />
+    </svg>
+  );
+}
+
 export function HeaderSearch() {
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
@@ -67,9 +78,23 @@ export function HeaderSearch() {
   const state = useMemberSearch(query, meId);
   const navigate = useNavigate();
   const ref = useRef<HTMLDivElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
   const listId = useId();
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(ref, open, close);
+  // On a phone the box folds into a button that opens it over the bar (see HeaderSearch.css).
+  const [expanded, setExpanded] = useState(false);
+  const close = useCallback(() => {
+    setOpen(false);
+    setExpanded(false);
+  }, []);
+  useDismiss(ref, open || expanded, close);
+  const collapse = () => {
+    close();
+    opener.current?.focus();
+  };
+  useEffect(() => {
+    if (expanded) input.current?.focus();
+  }, [expanded]);
   // Searching asks the server: offline, the box is disabled with the reason.
   const needsNetwork = useNeedsNetwork();
   const searchable = needsNetwork();
@@ -80,6 +105,7 @@ export function HeaderSearch() {
   const choose = (row: SearchResult) => {
     setQuery('');
     setOpen(false);
+    setExpanded(false);
     setHighlight(-1);
     void navigate(`/profile/${encodeURIComponent(row.username)}`);
   };
@@ -96,16 +122,28 @@ export function HeaderSearch() {
       const row = results[highlight] ?? results[0];
       if (row) choose(row);
     } else if (event.key === 'Escape') {
-      setOpen(false);
+      if (expanded) collapse();
+      else setOpen(false);
     }
   };
 
   return (
-    <div className="header-search" ref={ref} role="search">
+    <div className={`header-search${expanded ? ' expanded' : ''}`} ref={ref} role="search">
+      <button
+        ref={opener}
+        type="button"
+        className="icon-button search-open"
+        aria-label="Search"
+        aria-expanded={expanded}
+        onClick={() => setExpanded(true)}
+      >
+        <SearchIcon />
+      </button>
       <label htmlFor={`${listId}-input`} className="visually-hidden">
         Search members
       </label>
       <input
+        ref={input}
         id={`${listId}-input`}
         type="search"
         placeholder={`Search ${PRODUCT_NAME} users...`}
@@ -125,6 +163,19 @@ export function HeaderSearch() {
         onFocus={() => setOpen(true)}
         onKeyDown={onKeyDown}
       />
+      <button
+        type="button"
+        className="icon-button search-close"
+        aria-label="Close search"
+        onClick={collapse}
+      >
+        <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
+          <path
+            fill="currentColor"
+            d="M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6l5.6-5.6L5 6.4 6.4 5Z"
+          />
+        </svg>
+      </button>
       {showPanel && (
         <div className="search-panel" id={listId}>
           {state.phase === 'searching' && (
