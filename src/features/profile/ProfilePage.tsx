@@ -5,6 +5,7 @@ import type { CurrentUser } from '../auth/user.ts';
 import { useFriends } from '../friends/store.ts';
 import { ProfilePhotos } from '../gallery/ProfilePhotos.tsx';
 import { useGallery } from '../gallery/store.ts';
+import { useTheme } from '../theme/store.ts';
 import { profileCounts } from './counters.ts';
 import { PostBox } from './PostBox.tsx';
 import { ProfileFriends } from './ProfileFriends.tsx';
@@ -41,8 +42,12 @@ function ProfileContent({
   // The Photos section loads the owner's images into the gallery store; the counters read them there.
   const images = useGallery((state) => state.galleries[user.id]?.images ?? NO_IMAGES);
   const counts = useMemo(() => profileCounts(friends.items, images), [friends.items, images]);
+  // On one's own page the palette follows the top-bar toggle at once; the page loaded with the
+  // saved word, which the toggle has just replaced on the server as well.
+  const ownTheme = useTheme((state) => state.theme);
+  const theme = isOwner ? ownTheme : themeForOwner(themeWord);
   return (
-    <main className="profile-page" id="main" data-theme={themeForOwner(themeWord)}>
+    <main className="profile-page" id="main" data-theme={theme}>
       <div className="profile-inner">
         <ProfileHeader user={user} isOwner={isOwner} counts={counts} />
         <PostBox />
