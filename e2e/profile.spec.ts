@@ -227,3 +227,60 @@ test('the profile fits from 360 px to a wide desktop', async ({
   }
   await page.context().close();
 });
+
+/** The colours a member sees on their profile: the bar, the page, its cards, texts and buttons. */
+function profileColours(page: Page) {
+  return page.evaluate(() => {
+    const selectors = [
+      'body',
+      '.top-bar',
+      'main.profile-page',
+      '.profile-header',
+      '.profile-username',
+      '.profile-counts',
+      '.profile-quote',
+      '.gallery-section',
+      '.button.primary',
+    ];
+    return Object.fromEntries(
+      selectors.map((selector) => {
+        const element = document.querySelector(selector);
+        if (!element) return [selector, 'missing'];
+        const style = getComputedStyle(element);
+        return [selector, `${style.backgroundColor} ${style.color} ${style.borderTopColor}`];
+      }),
+    );
+  });
+}
+
+test('the top-bar theme toggle recolours one’s own profile at once, exactly as a reload shows it', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const member = await createMember(request, baseURL ?? '');
+  const page = await (await browser.newContext()).newPage();
+  await logIn(page, member);
+  await expect(page).toHaveURL(new RegExp(`/profile/${member.username}$`));
+  const main = page.locator('main.profile-page');
+  await expect(main).toHaveAttribute('data-theme', 'normal1');
+  await expect(
+    page.getByRole('list', { name: 'Photos' }).or(page.getByText(/No images yet/)),
+  ).toBeVisible();
+  const before = await profileColours(page);
+
+  const saved = page.waitForResponse((response) => response.url().endsWith('/api/users/theme'));
+  await page.getByRole('button', { name: /^Theme:/ }).click();
+  expect((await saved).status()).toBe(200);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(main).toHaveAttribute('data-theme', 'dark');
+  const toggled = await profileColours(page);
+  expect(toggled['main.profile-page']).not.toBe(before['main.profile-page']);
+
+  await page.reload();
+  await expect(main).toHaveAttribute('data-theme', 'dark');
+  await expect(
+    page.getByRole('list', { name: 'Photos' }).or(page.getByText(/No images yet/)),
+  ).toBeVisible();
+  expect(await profileColours(page)).toEqual(toggled);
+});
