@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { type APIRequestContext, type BrowserContext, type Page, expect } from '@playwright/test';
 import sharp from 'sharp';
 
 export const PASSWORD = 'Sup3r$ecret!';
@@ -59,4 +59,23 @@ export async function logIn(page: Page, member: Member, options: { remember?: bo
 
 export async function sessionCookie(context: BrowserContext) {
   return (await context.cookies()).find((cookie) => cookie.name === 'orbit_session');
+}
+
+/**
+ * Adds real photos to the signed-in member's gallery through the API (the upload screen itself is
+ * tested on its own), each a different colour.
+ */
+export async function addPhotos(page: Page, baseURL: string, count: number) {
+  for (let index = 0; index < count; index++) {
+    const buffer = await sharp({
+      create: { width: 800, height: 600, channels: 3, background: `#${index}4${index}7aa` },
+    })
+      .jpeg()
+      .toBuffer();
+    const response = await page.request.post('/api/gallery', {
+      headers: { Origin: baseURL },
+      multipart: { image: { name: `star-${index + 1}.jpg`, mimeType: 'image/jpeg', buffer } },
+    });
+    expect(response.status()).toBe(201);
+  }
 }

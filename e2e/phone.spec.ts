@@ -1,6 +1,5 @@
 import { type Browser, type Page, expect, test } from '@playwright/test';
-import sharp from 'sharp';
-import { type Member, createMember, logIn } from './helpers.ts';
+import { type Member, addPhotos, createMember, logIn } from './helpers.ts';
 
 // Phones: nothing scrolls sideways, every tap target is a thumb's size.
 test.describe.configure({ timeout: 120_000 });
@@ -18,7 +17,9 @@ async function sidewaysScroll(page: Page): Promise<string[]> {
     const problems: string[] = [];
     const describe = (element: Element) => {
       const id = element.id ? `#${element.id}` : '';
-      const classes = Array.from(element.classList).map((name) => `.${name}`).join('');
+      const classes = Array.from(element.classList)
+        .map((name) => `.${name}`)
+        .join('');
       return `${element.tagName.toLowerCase()}${id}${classes}`;
     };
     const root = document.documentElement;
@@ -115,21 +116,6 @@ async function phone(browser: Browser, width: number, member?: Member): Promise<
     await expect(page).toHaveURL(/\/profile\//);
   }
   return page;
-}
-
-async function addPhotos(page: Page, baseURL: string, count: number) {
-  for (let index = 0; index < count; index++) {
-    const buffer = await sharp({
-      create: { width: 800, height: 600, channels: 3, background: `#${index}4${index}7aa` },
-    })
-      .jpeg()
-      .toBuffer();
-    const response = await page.request.post('/api/gallery', {
-      headers: { Origin: baseURL },
-      multipart: { image: { name: `star-${index}.jpg`, mimeType: 'image/jpeg', buffer } },
-    });
-    expect(response.status()).toBe(201);
-  }
 }
 
 for (const width of WIDTHS) {

@@ -51,6 +51,15 @@ export function GalleryViewer({
   const [copied, setCopied] = useState(false);
   const frame = useRef<HTMLDivElement>(null);
   const lastIndex = useRef<number | null>(null);
+  // A control that goes away under focus (the caption's Save or Cancel) leaves it on <body>, where
+  // the arrow keys do nothing: after such a change, bring focus back into the viewer.
+  const keepFocus = useRef(false);
+  useEffect(() => {
+    if (!keepFocus.current) return;
+    keepFocus.current = false;
+    const active = document.activeElement;
+    if (!active || !frame.current?.contains(active)) frame.current?.focus();
+  });
   useImageRoom(image?.id ?? '', ownerId);
 
   // The confirm dialog gives focus back to the menu item that opened it, which is gone by then:
@@ -186,7 +195,10 @@ export function GalleryViewer({
                 canEdit={canEdit}
                 folders={folders}
                 captionMode={captionMode}
-                onCaptionMode={(mode) => setCaption({ id: image.id, mode })}
+                onCaptionMode={(mode) => {
+                  if (mode === 'view') keepFocus.current = true;
+                  setCaption({ id: image.id, mode });
+                }}
                 onSaveCaption={(text) => useGallery.getState().saveCaption(ownerId, image.id, text)}
                 onReact={(kind) => void useGallery.getState().react(ownerId, image.id, kind)}
                 onMove={(folder) =>

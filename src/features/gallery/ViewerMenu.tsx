@@ -102,7 +102,9 @@ export function ViewerMenu({ actions }: { actions: readonly MenuAction[] }) {
                   aria-describedby={unavailable ? OFFLINE_REASON_ID : undefined}
                   onClick={() => {
                     if (unavailable) return;
-                    setOpen(false);
+                    // The item goes away with the menu: focus its button first, so it stays in
+                    // the viewer (an action that opens a dialog or a field moves it on from there).
+                    close();
                     action.run();
                   }}
                 >
