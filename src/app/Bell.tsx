@@ -45,10 +45,7 @@ export function Bell() {
     button.current?.focus();
   }, []);
   useDismiss(ref, open, close);
-  const closeOverlay = useCallback(() => {
-    setOverlay(false);
-    button.current?.focus();
-  }, []);
+  const closeOverlay = useCallback(() => setOverlay(false), []);
   const openOverlay = useCallback(() => setOverlay(true), []);
   useOpenFromUrl(openOverlay);
   const userId = useSession((state) => state.user?.id);
@@ -90,7 +87,7 @@ export function Bell() {
           />
         )}
       </div>
-      <NotificationsOverlay open={overlay} onClose={closeOverlay} />
+      <NotificationsOverlay open={overlay} onClose={closeOverlay} returnFocus={button} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { NOTIFICATION_TYPES, type NotificationType } from '../../contracts/notifications.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { PushOptIn } from '../push/PushOptIn.tsx';
@@ -24,8 +24,15 @@ const ALL_ON = Object.fromEntries(NOTIFICATION_TYPES.map((type) => [type, true])
   boolean
 >;
 
+interface NotificationsOverlayProps {
+  open: boolean;
+  onClose: () => void;
+  /** Where focus goes when the panel closes (what opened it may be gone: the bell's dropdown). */
+  returnFocus?: RefObject<HTMLElement | null>;
+}
+
 /** The full-screen notifications panel (SPEC §2.7) on a native modal dialog: focus stays inside, Escape closes. */
-export function NotificationsOverlay({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function NotificationsOverlay({ open, onClose, returnFocus }: NotificationsOverlayProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const [tab, setTab] = useState<'all' | 'requests'>('all');
   const [shown, setShown] = useState(ALL_ON);
@@ -46,8 +53,12 @@ export function NotificationsOverlay({ open, onClose }: { open: boolean; onClose
       dialog.showModal();
       refresh();
     }
-    if (!open && dialog.open) dialog.close();
-  }, [open, refresh]);
+    if (!open && dialog.open) {
+      dialog.close();
+      // Only once the dialog is closed is the page behind it focusable again.
+      returnFocus?.current?.focus();
+    }
+  }, [open, refresh, returnFocus]);
 
   return (
     <dialog
