@@ -121,6 +121,8 @@ test('counters and the Friends section reflect real friends, photos and likes', 
   await like(b, first);
   await like(c, first);
   await like(c, second);
+  // Bob has one of each, so his counters read in the singular.
+  await like(a, await uploadPhoto(b, '#22aa66'));
 
   const page = await signedIn(browser, alice);
   await expect(header(page).getByText('2 Friends • 2 Posts • 3 Likes')).toBeVisible();
@@ -130,7 +132,7 @@ test('counters and the Friends section reflect real friends, photos and likes', 
   }
   await friends.getByRole('link', { name: `@${bob.username}` }).click();
   await expect(page).toHaveURL(new RegExp(`/profile/${bob.username}$`));
-  await expect(header(page).getByText('1 Friends • 0 Posts • 0 Likes')).toBeVisible();
+  await expect(header(page).getByText('1 Friend • 1 Post • 1 Like', { exact: true })).toBeVisible();
   await expect(
     page.getByRole('region', { name: 'Friends' }).getByRole('link', { name: `@${alice.username}` }),
   ).toBeVisible();

@@ -16,6 +16,15 @@ export function profileCounts(
   return { friends: friends.length, posts: images.length, likes };
 }
 
+/** A count with its word agreeing in number (DECISIONS "Turn 2"): `1 Friend`, `0 Friends`, `2 Friends`. */
+export function countOf(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
 export function formatCounts({ friends, posts, likes }: ProfileCounts): string {
-  return `${friends} Friends • ${posts} Posts • ${likes} Likes`;
+  return [
+    countOf(friends, 'Friend', 'Friends'),
+    countOf(posts, 'Post', 'Posts'),
+    countOf(likes, 'Like', 'Likes'),
+  ].join(' • ');
 }
