@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo } from 'react';
 import { SIGNUP_INTERESTS } from '../../contracts/interests.ts';
+import { AvatarPreview } from '../../components/Avatar.tsx';
 import { Field, PasswordField } from '../../components/Field.tsx';
 import { InterestPicker } from '../../components/InterestPicker.tsx';
 import { PasswordChecklist } from '../../components/PasswordChecklist.tsx';
@@ -42,7 +43,7 @@ function ProfilePicInput({
     <div className="field" data-field="profilePic">
       <label htmlFor={id}>Profile image</label>
       <div className="avatar-pick">
-        {file && preview && <img src={preview} alt="Chosen profile image" width={72} height={72} />}
+        {file && preview && <AvatarPreview src={preview} alt="Chosen profile image" size={72} />}
         <input
           id={id}
           type="file"

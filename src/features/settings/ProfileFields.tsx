@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useRef } from 'react';
 import { SETTINGS_INTERESTS } from '../../contracts/interests.ts';
 import { THEMES, type Theme } from '../../contracts/theme.ts';
-import { Avatar } from '../../components/Avatar.tsx';
+import { Avatar, AvatarPreview } from '../../components/Avatar.tsx';
 import { InterestPicker } from '../../components/InterestPicker.tsx';
 import { OFFLINE_REASON, OFFLINE_REASON_ID, useOffline } from '../offline/store.ts';
 import type { FieldErrors, ProfileValues } from './settingsState.ts';
@@ -59,7 +59,7 @@ function PicturePicker({
       <label htmlFor={id}>Profile picture</label>
       <div className="settings-picture">
         {preview ? (
-          <img className="avatar" src={preview} alt="New profile picture" width={72} height={72} />
+          <AvatarPreview src={preview} alt="New profile picture" size={72} />
         ) : (
           <Avatar
             src={current.profileImage}
