@@ -1,3 +1,5 @@
+import { countOf } from '../../lib/words.ts';
+
 export interface ProfileCounts {
   friends: number;
   posts: number;
@@ -14,11 +16,6 @@ export function profileCounts(
     0,
   );
   return { friends: friends.length, posts: images.length, likes };
-}
-
-/** A count with its word agreeing in number (DECISIONS "Turn 2"): `1 Friend`, `0 Friends`, `2 Friends`. */
-export function countOf(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
 }
 
 export function formatCounts({ friends, posts, likes }: ProfileCounts): string {

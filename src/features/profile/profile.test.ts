@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countOf, formatCounts, profileCounts } from './counters.ts';
+import { countOf } from '../../lib/words.ts';
+import { formatCounts, profileCounts } from './counters.ts';
 import { themeForOwner, themeWordOf } from './theme.ts';
 
 describe('themeForOwner', () => {
