@@ -79,7 +79,7 @@ test('the owner edits the quote; it is saved and survives a reload', async ({
 
   await page.getByRole('button', { name: 'Edit Profile' }).click();
   await expect(page.getByRole('button', { name: 'Close Editor' })).toBeVisible();
-  const field = page.getByLabel('Favourite quote');
+  const field = page.getByLabel('Favorite quote');
   await field.fill('Ad astra per aspera.');
 
   // A failing save is shown by the editor and keeps it open.

@@ -1,7 +1,8 @@
 import { useEffect, useId, useMemo } from 'react';
 import { SIGNUP_INTERESTS } from '../../contracts/interests.ts';
 import { AvatarPreview } from '../../components/Avatar.tsx';
-import { Field, PasswordField } from '../../components/Field.tsx';
+import { Field, PasswordField, TextAreaField } from '../../components/Field.tsx';
+import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import { InterestPicker } from '../../components/InterestPicker.tsx';
 import { PasswordChecklist } from '../../components/PasswordChecklist.tsx';
 import type { Availability, SignupErrors, SignupValues } from './signupForm.ts';
@@ -71,7 +72,6 @@ export function SignupSections({
   onToggleInterest,
   onProfilePic,
 }: SectionsProps) {
-  const quoteId = useId();
   const text = (key: keyof SignupValues) => ({
     value: values[key] as string,
     onChange: (event: { target: { value: string } }) => onChange(key, event.target.value),
@@ -102,6 +102,7 @@ export function SignupSections({
             <Field
               label="First name"
               autoComplete="given-name"
+              maxLength={TEXT_LIMITS.firstName.max}
               {...text('firstName')}
               error={errors.firstName}
             />
@@ -110,6 +111,7 @@ export function SignupSections({
             <Field
               label="Last name"
               autoComplete="family-name"
+              maxLength={TEXT_LIMITS.lastName.max}
               {...text('lastName')}
               error={errors.lastName}
             />
@@ -157,6 +159,7 @@ export function SignupSections({
         <div data-field="securityQuestion">
           <Field
             label="Security question"
+            maxLength={TEXT_LIMITS.securityQuestion.max}
             {...text('securityQuestion')}
             error={errors.securityQuestion}
           />
@@ -165,6 +168,7 @@ export function SignupSections({
           <Field
             label="Security answer"
             autoComplete="off"
+            maxLength={TEXT_LIMITS.securityAnswer.max}
             {...text('securityAnswer')}
             error={errors.securityAnswer}
           />
@@ -182,17 +186,25 @@ export function SignupSections({
           />
           {errors.interests && <p className="field-error">{errors.interests}</p>}
         </div>
-        <div className="field" data-field="favoriteQuote">
-          <label htmlFor={quoteId}>Favorite quote</label>
-          <textarea id={quoteId} rows={3} {...text('favoriteQuote')} />
-          {errors.favoriteQuote && <p className="field-error">{errors.favoriteQuote}</p>}
+        <div data-field="favoriteQuote">
+          <TextAreaField
+            label="Favorite quote"
+            maxLength={TEXT_LIMITS.favoriteQuote.max}
+            {...text('favoriteQuote')}
+            error={errors.favoriteQuote}
+          />
         </div>
       </section>
 
       <section id="referral" className="form-section" aria-labelledby="referral-title">
         <h2 id="referral-title">Referral</h2>
         <div data-field="referral">
-          <Field label="Referral code" {...text('referral')} error={errors.referral} />
+          <Field
+            label="Referral code"
+            maxLength={TEXT_LIMITS.referral.max}
+            {...text('referral')}
+            error={errors.referral}
+          />
         </div>
       </section>
     </>

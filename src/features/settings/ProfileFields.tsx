@@ -2,7 +2,9 @@ import { useEffect, useId, useMemo, useRef } from 'react';
 import { SETTINGS_INTERESTS } from '../../contracts/interests.ts';
 import { THEMES, type Theme } from '../../contracts/theme.ts';
 import { Avatar, AvatarPreview } from '../../components/Avatar.tsx';
+import { TextAreaField } from '../../components/Field.tsx';
 import { InterestPicker } from '../../components/InterestPicker.tsx';
+import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import { OFFLINE_REASON, OFFLINE_REASON_ID, useOffline } from '../offline/store.ts';
 import type { FieldErrors, ProfileValues } from './settingsState.ts';
 
@@ -97,7 +99,6 @@ export function ProfileFields({
   onChange,
   onToggleInterest,
 }: ProfileFieldsProps) {
-  const quoteId = useId();
   const themeName = useId();
   return (
     <>
@@ -114,21 +115,14 @@ export function ProfileFields({
           onToggle={onToggleInterest}
         />
       </div>
-      <div className="field" data-field="favoriteQuote">
-        <label htmlFor={quoteId}>Favorite quote</label>
-        <textarea
-          id={quoteId}
-          rows={3}
+      <div data-field="favoriteQuote">
+        <TextAreaField
+          label="Favorite quote"
+          maxLength={TEXT_LIMITS.favoriteQuote.max}
           value={values.favoriteQuote}
-          aria-invalid={errors.favoriteQuote ? true : undefined}
-          aria-describedby={errors.favoriteQuote ? `${quoteId}-error` : undefined}
           onChange={(event) => onChange({ favoriteQuote: event.target.value })}
+          error={errors.favoriteQuote}
         />
-        {errors.favoriteQuote && (
-          <p className="field-error" id={`${quoteId}-error`}>
-            {errors.favoriteQuote}
-          </p>
-        )}
       </div>
       <fieldset className="settings-themes" data-field="theme">
         <legend>Theme</legend>
