@@ -46,6 +46,19 @@ export function usernameError(username: string): string | null {
   return isValidUsername(value) ? null : MESSAGES.usernameRule;
 }
 
+/**
+ * The rule's message while the member is still typing, for both forms: only what typing more
+ * cannot fix (a character outside the set, or past 20). A name that breaks the rule is never
+ * sent to the availability check, so it reads as this message, never as `Not available`.
+ */
+export function usernameRuleWhileTyping(username: string): string | null {
+  const value = username.trim();
+  if (!value) return null;
+  return value.length > USERNAME_MAX || !USERNAME_PATTERN.test(value)
+    ? MESSAGES.usernameRule
+    : null;
+}
+
 /** Settings rule (SPEC §5): 3–20 characters of letters, digits, dot, underscore, hyphen. */
 export function isValidUsername(username: string): boolean {
   return (

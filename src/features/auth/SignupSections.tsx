@@ -5,7 +5,12 @@ import { Field, PasswordField, TextAreaField } from '../../components/Field.tsx'
 import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import { InterestPicker } from '../../components/InterestPicker.tsx';
 import { PasswordChecklist } from '../../components/PasswordChecklist.tsx';
-import type { Availability, SignupErrors, SignupValues } from './signupForm.ts';
+import {
+  type Availability,
+  type SignupErrors,
+  type SignupValues,
+  usernameFeedback,
+} from './signupForm.ts';
 
 interface SectionsProps {
   values: SignupValues;
@@ -72,6 +77,7 @@ export function SignupSections({
   onToggleInterest,
   onProfilePic,
 }: SectionsProps) {
+  const username = usernameFeedback(values.username, availability);
   const text = (key: keyof SignupValues) => ({
     value: values[key] as string,
     onChange: (event: { target: { value: string } }) => onChange(key, event.target.value),
@@ -85,14 +91,15 @@ export function SignupSections({
             label="Username"
             autoComplete="username"
             {...text('username')}
-            error={errors.username}
+            error={errors.username ?? username.rule}
+            liveError
             after={
               <span
-                className={`availability ${availability}`}
+                className={`availability ${username.availability}`}
                 aria-live="polite"
                 data-testid="username-availability"
               >
-                {AVAILABILITY_TEXT[availability]}
+                {AVAILABILITY_TEXT[username.availability]}
               </span>
             }
           />

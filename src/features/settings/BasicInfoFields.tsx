@@ -1,5 +1,5 @@
 import { Field } from '../../components/Field.tsx';
-import { TEXT_LIMITS } from '../../contracts/validation.ts';
+import { TEXT_LIMITS, usernameRuleWhileTyping } from '../../contracts/validation.ts';
 import type { BasicValues, FieldErrors } from './settingsState.ts';
 import { AVAILABILITY_TEXT, type UsernameAvailability } from './usernameCheck.ts';
 
@@ -51,7 +51,9 @@ export function BasicInfoFields({
           autoCapitalize="none"
           value={values.username}
           onChange={(event) => onChange({ username: event.target.value })}
-          error={errors.username}
+          // A name that breaks the rule is never checked, so it shows the rule, not a taken mark.
+          error={errors.username ?? usernameRuleWhileTyping(values.username)}
+          liveError
           after={
             <span
               className={`settings-availability ${availability}`}
