@@ -30,6 +30,7 @@ export const MESSAGES = {
   profileImageRequired: 'Profile image required',
   tooManyInterests: `Choose at most ${INTERESTS_MAX} interests.`,
   currentPasswordRequired: 'Enter your current password.',
+  wrongCurrentPassword: 'Your current password is not correct.',
   newPasswordRequired: 'Enter a new password.',
   newPasswordMismatch: 'Passwords do not match.',
 } as const;
