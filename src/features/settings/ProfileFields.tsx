@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef } from 'react';
-import { SETTINGS_INTERESTS } from '../../contracts/interests.ts';
+import { SETTINGS_INTERESTS, choicesWithHeld } from '../../contracts/interests.ts';
 import { THEMES, type Theme } from '../../contracts/theme.ts';
 import { Avatar, AvatarPreview } from '../../components/Avatar.tsx';
 import { TextAreaField } from '../../components/Field.tsx';
@@ -25,6 +25,8 @@ interface ProfileFieldsProps {
   errors: FieldErrors;
   onChange: (patch: Partial<ProfileValues>) => void;
   onToggleInterest: (interest: string) => void;
+  /** The interests saved on the account, some perhaps outside the settings list. */
+  heldInterests: readonly string[];
 }
 
 function PicturePicker({
@@ -98,6 +100,7 @@ export function ProfileFields({
   errors,
   onChange,
   onToggleInterest,
+  heldInterests,
 }: ProfileFieldsProps) {
   const themeName = useId();
   return (
@@ -110,7 +113,7 @@ export function ProfileFields({
       />
       <div data-field="interests">
         <InterestPicker
-          choices={SETTINGS_INTERESTS}
+          choices={choicesWithHeld(SETTINGS_INTERESTS, heldInterests)}
           selected={values.interests}
           onToggle={onToggleInterest}
         />
