@@ -1,5 +1,6 @@
 import { type APIRequestContext, type Browser, type Page, expect, test } from '@playwright/test';
 import sharp from 'sharp';
+import { expectRoundAvatars } from './avatars.ts';
 import { type Member, createMember, logIn } from './helpers.ts';
 
 interface Api {
@@ -130,6 +131,8 @@ test('counters and the Friends section reflect real friends, photos and likes', 
   for (const member of [bob, carol]) {
     await expect(friends.getByRole('link', { name: `@${member.username}` })).toBeVisible();
   }
+  // Top bar, profile header and the friends list: all round.
+  await expectRoundAvatars(page, 4);
   await friends.getByRole('link', { name: `@${bob.username}` }).click();
   await expect(page).toHaveURL(new RegExp(`/profile/${bob.username}$`));
   await expect(header(page).getByText('1 Friend • 1 Post • 1 Like', { exact: true })).toBeVisible();

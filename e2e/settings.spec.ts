@@ -1,6 +1,7 @@
 import { type Browser, type Page, expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { SETTINGS_INTERESTS } from '../src/contracts/interests.ts';
+import { expectRoundAvatars } from './avatars.ts';
 import { type Member, createMember, logIn, uniqueName } from './helpers.ts';
 
 const NEW_PASSWORD = 'N3w$ecret!pass';
@@ -310,6 +311,8 @@ test.describe('settings: Profile', () => {
     const member = await createMember(request, baseURL ?? '');
     const page = await signedIn(browser, member);
     const prof = profile(page);
+    // The current picture is round, like the top bar's.
+    await expectRoundAvatars(page, 2);
     await prof.getByRole('button', { name: 'Edit' }).click();
     const quote = prof.getByLabel('Favorite quote');
     await quote.fill('q'.repeat(223));
