@@ -351,7 +351,8 @@ test.describe('settings: Profile', () => {
     await expect(toast(page)).toHaveText('Profile updated.');
 
     const me = await page.request.get('/api/auth/me');
-    expect((await me.json()).user.interests).toEqual(['Tech']);
+    const body = (await me.json()) as { user: { interests: string[] } };
+    expect(body.user.interests).toEqual(['Tech']);
     await page.reload();
     await expect(profile(page).getByLabel('Tech', { exact: true })).toBeChecked();
     await expect(profile(page).getByLabel('Pets', { exact: true })).toHaveCount(0);
