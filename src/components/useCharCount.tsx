@@ -20,10 +20,13 @@ export function useCharCount(value: string, max: number): CharCount {
   const near = isNearLimit(value.length, max);
   const text = near ? charactersLeft(value.length, max) : '';
   const [announced, setAnnounced] = useState('');
+  // What the field opened with is read with it (aria-describedby); only typing is announced.
+  const [opened] = useState(text);
   useEffect(() => {
+    if (text === opened && announced === '') return;
     const timer = setTimeout(() => setAnnounced(text), CHAR_COUNT_ANNOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [text]);
+  }, [text, opened, announced]);
   // A field without a limit has nothing to count.
   if (!Number.isFinite(max)) return { describedBy: undefined, counter: null };
   return {
