@@ -74,6 +74,58 @@ test.describe('signing up', () => {
     await expect(page.getByText('Not available', { exact: true }).first()).toBeVisible();
   });
 
+  test('a username that breaks the rule shows the rule, is never checked and never reads Not available', async ({
+    page,
+  }) => {
+    // Every name the server is asked about reads as taken: a check of ab! would show Not available.
+    const asked: string[] = [];
+    await page.route('**/api/check-username**', async (route) => {
+      asked.push(new URL(route.request().url()).searchParams.get('username') ?? '');
+      await route.fulfill({ json: { available: false } });
+    });
+    await page.clock.install();
+    await page.goto('/signup');
+    const username = page.getByLabel('Username', { exact: true });
+    const rule = '3–20 chars: letters, numbers, . _ -';
+    await username.fill('ab!');
+    await expect(page.getByText(rule, { exact: true })).toBeVisible();
+    await expect(username).toHaveAccessibleDescription(rule);
+    // Well past the pause after which a check would have been sent.
+    await page.clock.runFor(2_000);
+    await expect(page.getByTestId('username-availability')).toHaveText('');
+
+    // A good name is checked; by the time its answer shows, any earlier check would have been sent.
+    await username.fill('nova1');
+    await page.clock.runFor(2_000);
+    await expect(page.getByTestId('username-availability')).toHaveText('Not available');
+    await expect(page.getByText(rule, { exact: true })).toHaveCount(0);
+    expect(asked).toEqual(['nova1']);
+
+    await username.fill('ab!');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByText(rule, { exact: true })).toBeVisible();
+    await expect(page.getByText('Not available', { exact: true })).toHaveCount(0);
+  });
+
+  test('a name field shows the characters left near its limit and stops at it', async ({
+    page,
+  }) => {
+    await page.goto('/signup');
+    const first = page.getByLabel('First name');
+    await first.fill('a'.repeat(39));
+    await expect(page.getByTestId('char-count')).toHaveCount(0);
+    await first.fill('a'.repeat(40));
+    await expect(page.getByTestId('char-count')).toHaveText('10 characters left');
+    await expect(first).toHaveAccessibleDescription('10 characters left');
+    await first.pressSequentially('bcdefghijklmno');
+    await expect(first).toHaveValue(`${'a'.repeat(40)}bcdefghijk`);
+    await expect(page.getByTestId('char-count')).toHaveText('0 characters left');
+    // Screen readers hear it once typing pauses, from a polite live region.
+    await expect(
+      page.locator('[aria-live="polite"]', { hasText: '0 characters left' }),
+    ).toHaveCount(1);
+  });
+
   test('Cancel goes back to the start', async ({ page }) => {
     await page.goto('/signup');
     await page.getByRole('button', { name: 'Cancel' }).click();

@@ -1,4 +1,5 @@
 import { type Browser, type Page, expect, test } from '@playwright/test';
+import { expectRoundAvatars } from './avatars.ts';
 import { createMember, logIn } from './helpers.ts';
 
 async function signedInPage(
@@ -35,6 +36,7 @@ test('two members become friends live, then one unfriends through the dialog', a
   const row = a.locator('.search-row', { hasText: `@${bob.username}` });
   await expect(row).toBeVisible();
   await expect(row.getByText('Bob Orion')).toBeVisible();
+  await expectRoundAvatars(row);
   await a.keyboard.press('Tab');
   await expect(row.getByRole('button', { name: 'Add Friend' })).toBeFocused();
   await a.keyboard.press('Enter');

@@ -1,4 +1,5 @@
 import { type Browser, type Page, expect, test } from '@playwright/test';
+import { expectRoundAvatars } from './avatars.ts';
 import { type Member, createMember, logIn } from './helpers.ts';
 
 async function signedInPage(browser: Browser, member: Member) {
@@ -48,6 +49,11 @@ test('friend requests and notifications flow live between two members and across
   await expect(panel.getByRole('button', { name: 'View All' })).toBeFocused();
   await b.keyboard.press('Tab');
   await expect(panel.getByRole('tab', { name: 'All' })).toBeFocused();
+  // The request's row in the Requests tab has the same round avatar as everywhere else.
+  await panel.getByRole('tab', { name: /^Requests/ }).click();
+  await expect(panel.locator('.request-row', { hasText: `@${alice.username}` })).toBeVisible();
+  await expectRoundAvatars(panel.locator('.request-row'));
+  await panel.getByRole('tab', { name: 'All' }).click();
   const requestItem = panel.locator('li', {
     hasText: `@${alice.username} sent you a friend request`,
   });
@@ -150,6 +156,12 @@ test('a dismissed notification stays gone and the request list shows its error t
   await dropdown(page).getByRole('button', { name: 'View All' }).click();
   const full = overlay(page);
   await expect(full.getByText('Welcome to Orbit!')).toBeVisible();
+  // The same words as the bell's: one spelling of Mark all read.
+  const markAllRead = full.getByRole('button', { name: 'Mark all read', exact: true });
+  await expect(markAllRead).toBeEnabled();
+  await markAllRead.click();
+  await expect(markAllRead).toBeDisabled();
+  await expect(full.getByText('(0 unread)')).toBeVisible();
   await full.getByRole('button', { name: 'Dismiss' }).click();
   await expect(full.getByText('No notifications yet.')).toBeVisible();
 

@@ -1,5 +1,6 @@
 import { type APIRequestContext, type Browser, type Page, expect, test } from '@playwright/test';
 import sharp from 'sharp';
+import { expectRoundAvatars } from './avatars.ts';
 import { type Member, createMember, logIn } from './helpers.ts';
 
 interface Api {
@@ -79,7 +80,7 @@ test('the owner edits the quote; it is saved and survives a reload', async ({
 
   await page.getByRole('button', { name: 'Edit Profile' }).click();
   await expect(page.getByRole('button', { name: 'Close Editor' })).toBeVisible();
-  const field = page.getByLabel('Favourite quote');
+  const field = page.getByLabel('Favorite quote');
   await field.fill('Ad astra per aspera.');
 
   // A failing save is shown by the editor and keeps it open.
@@ -121,6 +122,8 @@ test('counters and the Friends section reflect real friends, photos and likes', 
   await like(b, first);
   await like(c, first);
   await like(c, second);
+  // Bob has one of each, so his counters read in the singular.
+  await like(a, await uploadPhoto(b, '#22aa66'));
 
   const page = await signedIn(browser, alice);
   await expect(header(page).getByText('2 Friends • 2 Posts • 3 Likes')).toBeVisible();
@@ -128,9 +131,11 @@ test('counters and the Friends section reflect real friends, photos and likes', 
   for (const member of [bob, carol]) {
     await expect(friends.getByRole('link', { name: `@${member.username}` })).toBeVisible();
   }
+  // Top bar, profile header and the friends list: all round.
+  await expectRoundAvatars(page, 4);
   await friends.getByRole('link', { name: `@${bob.username}` }).click();
   await expect(page).toHaveURL(new RegExp(`/profile/${bob.username}$`));
-  await expect(header(page).getByText('1 Friends • 0 Posts • 0 Likes')).toBeVisible();
+  await expect(header(page).getByText('1 Friend • 1 Post • 1 Like', { exact: true })).toBeVisible();
   await expect(
     page.getByRole('region', { name: 'Friends' }).getByRole('link', { name: `@${alice.username}` }),
   ).toBeVisible();

@@ -1,6 +1,7 @@
 import { type Browser, type Page, expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { SETTINGS_INTERESTS } from '../src/contracts/interests.ts';
+import { expectRoundAvatars } from './avatars.ts';
 import { type Member, createMember, logIn, uniqueName } from './helpers.ts';
 
 const NEW_PASSWORD = 'N3w$ecret!pass';
@@ -48,12 +49,19 @@ test.describe('settings: Basic Info', () => {
     await expect(basic.getByText('Username not available.', { exact: true })).toBeVisible();
     await expect(basic.getByRole('button', { name: 'Save' })).toBeVisible();
 
+    // A name that breaks the rule shows the rule as it is typed, and no availability at all.
+    await username.fill('ab!');
+    await expect(
+      basic.getByText('3–20 chars: letters, numbers, . _ -', { exact: true }),
+    ).toBeVisible();
+    await expect(basic.getByTestId('username-availability')).toHaveText('');
     await username.fill('bad name!');
     await expect(basic.getByTestId('username-availability')).toHaveText('');
     await basic.getByRole('button', { name: 'Save' }).click();
     await expect(
       basic.getByText('3–20 chars: letters, numbers, . _ -', { exact: true }),
     ).toBeVisible();
+    await expect(username).toBeFocused();
 
     const fresh = uniqueName('new');
     await username.fill(fresh);
@@ -92,7 +100,10 @@ test.describe('settings: Basic Info', () => {
     await email.fill(bob.email.toUpperCase());
     await basic.getByRole('button', { name: 'Save' }).click();
     await expect(basic.getByText('Email already in use.', { exact: true })).toBeVisible();
-    await expect(toast(page)).toHaveText('Email already in use.');
+    await expect(email).toBeFocused();
+    // Said once, under the field: not repeated in a toast.
+    await expect(page.getByText('Email already in use.', { exact: true })).toHaveCount(1);
+    await expect(toast(page)).toHaveText('');
     await page.context().close();
   });
 
@@ -146,7 +157,8 @@ test.describe('settings: Security', () => {
     await sec.getByLabel('Confirm new password', { exact: true }).fill('weak');
     await expect(sec.getByRole('list', { name: 'Password requirements' })).toBeVisible();
     await sec.getByRole('button', { name: 'Save' }).click();
-    await expect(toast(page)).toHaveText('Password requirements not met');
+    await expect(sec.getByText('Password requirements not met', { exact: true })).toBeVisible();
+    await expect(sec.getByLabel('New password', { exact: true })).toBeFocused();
 
     await sec.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
     await sec.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD);
@@ -164,6 +176,30 @@ test.describe('settings: Security', () => {
     await logIn(login, { ...member, password: NEW_PASSWORD });
     await expect(login).toHaveURL(new RegExp(`/profile/${member.username}$`));
     await Promise.all([fresh.close(), elsewhere.context().close(), page.context().close()]);
+  });
+
+  test('a wrong current password is reported once, under the field, not also as a toast', async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const member = await createMember(request, baseURL ?? '');
+    const page = await signedIn(browser, member);
+    const sec = security(page);
+    await sec.getByRole('button', { name: 'Edit' }).click();
+    const current = sec.getByLabel('Current password', { exact: true });
+    await current.fill('Not-the-password1!');
+    await sec.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await sec.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD);
+    await sec.getByRole('button', { name: 'Save' }).click();
+    const message = 'Your current password is not correct.';
+    await expect(sec.getByText(message, { exact: true })).toBeVisible();
+    await expect(current).toBeFocused();
+    await expect(current).toHaveAccessibleDescription(message);
+    // Everything the failed save shows is on the page by now: the message is there exactly once.
+    await expect(page.getByText(message)).toHaveCount(1);
+    await expect(toast(page)).toHaveText('');
+    await page.context().close();
   });
 
   test('the security question is saved on its own and used by the forgotten-password page', async ({
@@ -264,6 +300,62 @@ test.describe('settings: Profile', () => {
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     await expect(profile(page).getByRole('radio', { name: 'Dark' })).toBeChecked();
     await expect(profile(page).getByLabel('Favorite quote')).toHaveValue('Per aspera ad astra');
+    await page.context().close();
+  });
+
+  test('the favourite quote counts down near its limit and stops at it', async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const member = await createMember(request, baseURL ?? '');
+    const page = await signedIn(browser, member);
+    const prof = profile(page);
+    // The current picture is round, like the top bar's.
+    await expectRoundAvatars(page, 2);
+    await prof.getByRole('button', { name: 'Edit' }).click();
+    const quote = prof.getByLabel('Favorite quote');
+    await quote.fill('q'.repeat(223));
+    await expect(prof.getByTestId('char-count')).toHaveCount(0);
+    await quote.pressSequentially('q');
+    await expect(prof.getByTestId('char-count')).toHaveText('56 characters left');
+    await expect(quote).toHaveAccessibleDescription('56 characters left');
+    await quote.fill('q'.repeat(279));
+    await expect(prof.getByTestId('char-count')).toHaveText('1 character left');
+    await quote.pressSequentially('xyz');
+    await expect(quote).toHaveValue(`${'q'.repeat(279)}x`);
+    await expect(prof.getByTestId('char-count')).toHaveText('0 characters left');
+    await prof.getByRole('button', { name: 'Save' }).click();
+    await expect(toast(page)).toHaveText('Profile updated.');
+    await page.context().close();
+  });
+
+  test('an interest held outside the settings list is shown checked and can be removed', async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const member = await createMember(request, baseURL ?? '', { interests: 'Pets,Tech' });
+    const page = await signedIn(browser, member);
+    const prof = profile(page);
+    const pets = prof.getByLabel('Pets', { exact: true });
+    // Shown before editing too: the member sees what the account holds.
+    await expect(pets).toBeChecked();
+    await prof.getByRole('button', { name: 'Edit' }).click();
+    await expect(prof.getByText('2/25 selected')).toBeVisible();
+    await pets.uncheck();
+    // Still offered after unchecking, so the member can change their mind before saving.
+    await expect(pets).not.toBeChecked();
+    await expect(prof.getByText('1/25 selected')).toBeVisible();
+    await prof.getByRole('button', { name: 'Save' }).click();
+    await expect(toast(page)).toHaveText('Profile updated.');
+
+    const me = await page.request.get('/api/auth/me');
+    const body = (await me.json()) as { user: { interests: string[] } };
+    expect(body.user.interests).toEqual(['Tech']);
+    await page.reload();
+    await expect(profile(page).getByLabel('Tech', { exact: true })).toBeChecked();
+    await expect(profile(page).getByLabel('Pets', { exact: true })).toHaveCount(0);
     await page.context().close();
   });
 });

@@ -39,3 +39,8 @@ export function Avatar({
     />
   );
 }
+
+/** A picture the member has just chosen, shown in the same round frame before it is uploaded. */
+export function AvatarPreview({ src, alt, size }: { src: string; alt: string; size: number }) {
+  return <img className="avatar" src={src} alt={alt} width={size} height={size} />;
+}

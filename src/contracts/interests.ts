@@ -28,6 +28,15 @@ const COMMON_HEAD = [
 export const SIGNUP_INTERESTS: readonly string[] = [...COMMON_HEAD, 'Pets', 'History'];
 export const SETTINGS_INTERESTS: readonly string[] = [...COMMON_HEAD, 'Cosplay', 'History'];
 
+/**
+ * The settings choices plus every interest the member holds outside them (a signup-only Pets),
+ * DECISIONS "Interests": shown checked so saving never drops them silently, and still shown
+ * after unchecking, so the member can change their mind before saving.
+ */
+export function choicesWithHeld(choices: readonly string[], held: readonly string[]): string[] {
+  return [...choices, ...held.filter((interest) => !choices.includes(interest))];
+}
+
 /** Interests travel comma-joined in multipart forms. */
 export function parseInterests(value: string | readonly string[] | undefined): string[] {
   const parts = typeof value === 'string' ? value.split(',') : (value ?? []);

@@ -9,6 +9,7 @@ import {
   passwordError,
   signupErrors,
   usernameError,
+  usernameRuleWhileTyping,
 } from './validation.ts';
 
 const today = new Date(2026, 10, 23);
@@ -22,6 +23,23 @@ describe('username rules', () => {
     expect(usernameError('bad name')).toBe('3–20 chars: letters, numbers, . _ -'));
   it('refuses more than 20 characters', () => expect(isValidUsername('a'.repeat(21))).toBe(false));
   it('accepts exactly 20 characters', () => expect(isValidUsername('a'.repeat(20))).toBe(true));
+});
+
+describe('the username rule while typing', () => {
+  const rule = '3–20 chars: letters, numbers, . _ -';
+  it('names a character outside the set at once, however short the name', () => {
+    expect(usernameRuleWhileTyping('ab!')).toBe(rule);
+    expect(usernameRuleWhileTyping('a b')).toBe(rule);
+    expect(usernameRuleWhileTyping('!')).toBe(rule);
+  });
+  it('names a name past 20 characters', () =>
+    expect(usernameRuleWhileTyping('a'.repeat(21))).toBe(rule));
+  it('stays quiet while a short name may still grow into a good one', () => {
+    expect(usernameRuleWhileTyping('')).toBeNull();
+    expect(usernameRuleWhileTyping('ab')).toBeNull();
+  });
+  it('stays quiet for a name that keeps the rule', () =>
+    expect(usernameRuleWhileTyping('a.b_c-1')).toBeNull());
 });
 
 describe('email rules', () => {

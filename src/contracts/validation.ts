@@ -30,6 +30,7 @@ export const MESSAGES = {
   profileImageRequired: 'Profile image required',
   tooManyInterests: `Choose at most ${INTERESTS_MAX} interests.`,
   currentPasswordRequired: 'Enter your current password.',
+  wrongCurrentPassword: 'Your current password is not correct.',
   newPasswordRequired: 'Enter a new password.',
   newPasswordMismatch: 'Passwords do not match.',
 } as const;
@@ -44,6 +45,19 @@ export function usernameError(username: string): string | null {
   if (!value) return MESSAGES.usernameRequired;
   if (value.length < USERNAME_MIN) return MESSAGES.usernameShort;
   return isValidUsername(value) ? null : MESSAGES.usernameRule;
+}
+
+/**
+ * The rule's message while the member is still typing, for both forms: only what typing more
+ * cannot fix (a character outside the set, or past 20). A name that breaks the rule is never
+ * sent to the availability check, so it reads as this message, never as `Not available`.
+ */
+export function usernameRuleWhileTyping(username: string): string | null {
+  const value = username.trim();
+  if (!value) return null;
+  return value.length > USERNAME_MAX || !USERNAME_PATTERN.test(value)
+    ? MESSAGES.usernameRule
+    : null;
 }
 
 /** Settings rule (SPEC §5): 3–20 characters of letters, digits, dot, underscore, hyphen. */

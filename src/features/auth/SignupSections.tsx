@@ -1,9 +1,16 @@
 import { useEffect, useId, useMemo } from 'react';
 import { SIGNUP_INTERESTS } from '../../contracts/interests.ts';
-import { Field, PasswordField } from '../../components/Field.tsx';
+import { AvatarPreview } from '../../components/Avatar.tsx';
+import { Field, PasswordField, TextAreaField } from '../../components/Field.tsx';
+import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import { InterestPicker } from '../../components/InterestPicker.tsx';
 import { PasswordChecklist } from '../../components/PasswordChecklist.tsx';
-import type { Availability, SignupErrors, SignupValues } from './signupForm.ts';
+import {
+  type Availability,
+  type SignupErrors,
+  type SignupValues,
+  usernameFeedback,
+} from './signupForm.ts';
 
 interface SectionsProps {
   values: SignupValues;
@@ -42,7 +49,7 @@ function ProfilePicInput({
     <div className="field" data-field="profilePic">
       <label htmlFor={id}>Profile image</label>
       <div className="avatar-pick">
-        {file && preview && <img src={preview} alt="Chosen profile image" width={72} height={72} />}
+        {file && preview && <AvatarPreview src={preview} alt="Chosen profile image" size={72} />}
         <input
           id={id}
           type="file"
@@ -70,7 +77,7 @@ export function SignupSections({
   onToggleInterest,
   onProfilePic,
 }: SectionsProps) {
-  const quoteId = useId();
+  const username = usernameFeedback(values.username, availability);
   const text = (key: keyof SignupValues) => ({
     value: values[key] as string,
     onChange: (event: { target: { value: string } }) => onChange(key, event.target.value),
@@ -84,14 +91,15 @@ export function SignupSections({
             label="Username"
             autoComplete="username"
             {...text('username')}
-            error={errors.username}
+            error={errors.username ?? username.rule}
+            liveError
             after={
               <span
-                className={`availability ${availability}`}
+                className={`availability ${username.availability}`}
                 aria-live="polite"
                 data-testid="username-availability"
               >
-                {AVAILABILITY_TEXT[availability]}
+                {AVAILABILITY_TEXT[username.availability]}
               </span>
             }
           />
@@ -101,6 +109,7 @@ export function SignupSections({
             <Field
               label="First name"
               autoComplete="given-name"
+              maxLength={TEXT_LIMITS.firstName.max}
               {...text('firstName')}
               error={errors.firstName}
             />
@@ -109,6 +118,7 @@ export function SignupSections({
             <Field
               label="Last name"
               autoComplete="family-name"
+              maxLength={TEXT_LIMITS.lastName.max}
               {...text('lastName')}
               error={errors.lastName}
             />
@@ -156,6 +166,7 @@ export function SignupSections({
         <div data-field="securityQuestion">
           <Field
             label="Security question"
+            maxLength={TEXT_LIMITS.securityQuestion.max}
             {...text('securityQuestion')}
             error={errors.securityQuestion}
           />
@@ -164,6 +175,7 @@ export function SignupSections({
           <Field
             label="Security answer"
             autoComplete="off"
+            maxLength={TEXT_LIMITS.securityAnswer.max}
             {...text('securityAnswer')}
             error={errors.securityAnswer}
           />
@@ -181,17 +193,25 @@ export function SignupSections({
           />
           {errors.interests && <p className="field-error">{errors.interests}</p>}
         </div>
-        <div className="field" data-field="favoriteQuote">
-          <label htmlFor={quoteId}>Favorite quote</label>
-          <textarea id={quoteId} rows={3} {...text('favoriteQuote')} />
-          {errors.favoriteQuote && <p className="field-error">{errors.favoriteQuote}</p>}
+        <div data-field="favoriteQuote">
+          <TextAreaField
+            label="Favorite quote"
+            maxLength={TEXT_LIMITS.favoriteQuote.max}
+            {...text('favoriteQuote')}
+            error={errors.favoriteQuote}
+          />
         </div>
       </section>
 
       <section id="referral" className="form-section" aria-labelledby="referral-title">
         <h2 id="referral-title">Referral</h2>
         <div data-field="referral">
-          <Field label="Referral code" {...text('referral')} error={errors.referral} />
+          <Field
+            label="Referral code"
+            maxLength={TEXT_LIMITS.referral.max}
+            {...text('referral')}
+            error={errors.referral}
+          />
         </div>
       </section>
     </>

@@ -1,5 +1,11 @@
 import { INTERESTS_MAX } from '../../contracts/constants.ts';
-import { MESSAGES, type SignupField, signupErrors } from '../../contracts/validation.ts';
+import {
+  MESSAGES,
+  type SignupField,
+  signupErrors,
+  usernameError,
+  usernameRuleWhileTyping,
+} from '../../contracts/validation.ts';
 
 export interface SignupValues {
   username: string;
@@ -51,6 +57,24 @@ export function validateSignup(
   else if (values.confirmPassword !== values.password)
     errors.confirmPassword = MESSAGES.confirmMismatch;
   return errors;
+}
+
+/** Only a name that keeps the rule is worth asking the server about (SPEC §5: 3 or more characters). */
+export function isCheckableUsername(username: string): boolean {
+  return usernameError(username) === null;
+}
+
+/**
+ * What the username field says while the member types: the rule's message when the name breaks
+ * it, otherwise the availability word. Never both, so an invalid name never reads `Not available`.
+ */
+export function usernameFeedback(
+  username: string,
+  availability: Availability,
+): { rule: string | null; availability: Availability } {
+  const rule = usernameRuleWhileTyping(username);
+  if (rule || !isCheckableUsername(username)) return { rule, availability: 'unknown' };
+  return { rule: null, availability };
 }
 
 /** Checking a further interest past the cap is blocked (SPEC §5). */

@@ -1,17 +1,21 @@
 import { useEffect, useState } from 'react';
-import { SETTINGS_USERNAME_DEBOUNCE_MS, USERNAME_MIN } from '../../contracts/constants.ts';
+import { SETTINGS_USERNAME_DEBOUNCE_MS } from '../../contracts/constants.ts';
 import { authApi } from './api.ts';
-import type { Availability } from './signupForm.ts';
+import { type Availability, isCheckableUsername } from './signupForm.ts';
 
-/** Asks the server after a pause in typing, only for names of 3 or more characters; a failed check is unknown. */
+/**
+ * Asks the server after a pause in typing, only for a name that keeps the rule (3 or more
+ * characters, and the settings charset); anything else stays unknown. A failed check is unknown.
+ */
 export function useUsernameAvailability(username: string): Availability {
   const [result, setResult] = useState<{ name: string; availability: Availability }>({
     name: '',
     availability: 'unknown',
   });
   const name = username.trim();
+  const checkable = isCheckableUsername(name);
   useEffect(() => {
-    if (name.length < USERNAME_MIN) return;
+    if (!checkable) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
       authApi.checkUsername(name, controller.signal).then(
@@ -26,6 +30,6 @@ export function useUsernameAvailability(username: string): Availability {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [name]);
-  return name.length >= USERNAME_MIN && result.name === name ? result.availability : 'unknown';
+  }, [name, checkable]);
+  return checkable && result.name === name ? result.availability : 'unknown';
 }

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useCharCount } from '../../components/useCharCount.tsx';
 import { CAPTION_MAX } from '../../contracts/gallery.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
 
@@ -19,6 +20,7 @@ export function CaptionEditor({ caption, mode, onModeChange, onSave }: CaptionEd
   const [failure, setFailure] = useState('');
   const needsNetwork = useNeedsNetwork();
   const text = draft ?? caption;
+  const count = useCharCount(text, CAPTION_MAX);
 
   const cancel = () => {
     setDraft(null);
@@ -56,6 +58,7 @@ export function CaptionEditor({ caption, mode, onModeChange, onSave }: CaptionEd
         value={text}
         rows={3}
         maxLength={CAPTION_MAX}
+        aria-describedby={count.describedBy}
         autoFocus
         disabled={mode === 'saving'}
         onChange={(event) => setDraft(event.target.value)}
@@ -68,6 +71,7 @@ export function CaptionEditor({ caption, mode, onModeChange, onSave }: CaptionEd
           }
         }}
       />
+      {count.counter}
       {failure && <p className="caption-note">{failure}</p>}
       <div className="caption-actions">
         <button

@@ -1,8 +1,8 @@
 import { useRef, useState } from 'react';
 import { useFriends } from '../friends/store.ts';
-import { useNeedsNetwork } from '../offline/store.ts';
 import { PushOptIn } from '../push/PushOptIn.tsx';
 import { useFocusTrap, useNow } from './hooks.ts';
+import { MarkAllReadButton, RefreshButton } from './NotificationActions.tsx';
 import { NotificationItem } from './NotificationItem.tsx';
 import { RequestsPanel } from './RequestsPanel.tsx';
 import { useNotifications } from './store.ts';
@@ -19,13 +19,10 @@ export function BellPanel({ onClose, onViewAll }: BellPanelProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [tab, setTab] = useState<'all' | 'requests'>('all');
   const items = useNotifications((state) => state.items);
-  const unread = useNotifications((state) => state.unread);
   const refresh = useNotifications((state) => state.refresh);
-  const markAllRead = useNotifications((state) => state.markAllRead);
   const incomingCount = useFriends((state) => state.counts.incoming);
   const pending = usePendingRequests();
   const now = useNow(true);
-  const needsNetwork = useNeedsNetwork();
   useFocusTrap(ref, true);
 
   return (
@@ -56,17 +53,8 @@ export function BellPanel({ onClose, onViewAll }: BellPanelProps) {
       {tab === 'all' ? (
         <>
           <div className="notification-toolbar">
-            <button type="button" className="button ghost" {...needsNetwork()} onClick={refresh}>
-              Refresh
-            </button>
-            <button
-              type="button"
-              className="button ghost"
-              {...needsNetwork(unread === 0)}
-              onClick={() => void markAllRead()}
-            >
-              Mark all read
-            </button>
+            <RefreshButton onRefresh={refresh} />
+            <MarkAllReadButton />
           </div>
           {items.length === 0 ? (
             <p className="notification-empty">No notifications yet.</p>

@@ -61,7 +61,7 @@ export function NotificationItem({ item, now, pending, variant, onNavigate }: It
             <Avatar src={actor.profileImage} username={actor.username} size={40} decorative />
           </Link>
         ) : (
-          <span className="notification-avatar system" aria-hidden="true">
+          <span className="avatar notification-avatar system" aria-hidden="true">
             ★
           </span>
         ))}

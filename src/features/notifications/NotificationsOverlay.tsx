@@ -4,6 +4,7 @@ import { useNeedsNetwork } from '../offline/store.ts';
 import { PushOptIn } from '../push/PushOptIn.tsx';
 import { useNow } from './hooks.ts';
 import { unreadDisplay } from './logic.ts';
+import { MarkAllReadButton, RefreshButton } from './NotificationActions.tsx';
 import { NotificationItem } from './NotificationItem.tsx';
 import { RequestsPanel } from './RequestsPanel.tsx';
 import { useNotifications } from './store.ts';
@@ -39,7 +40,6 @@ export function NotificationsOverlay({ open, onClose, returnFocus }: Notificatio
   const items = useNotifications((state) => state.items);
   const unread = useNotifications((state) => state.unread);
   const refresh = useNotifications((state) => state.refresh);
-  const markAllRead = useNotifications((state) => state.markAllRead);
   const clearAll = useNotifications((state) => state.clearAll);
   const pending = usePendingRequests();
   const now = useNow(open);
@@ -111,23 +111,8 @@ export function NotificationsOverlay({ open, onClose, returnFocus }: Notificatio
             </div>
             {tab === 'all' && (
               <div className="notification-toolbar-actions">
-                <button
-                  type="button"
-                  className="button ghost"
-                  aria-label="Refresh notifications"
-                  {...needsNetwork()}
-                  onClick={refresh}
-                >
-                  ↻
-                </button>
-                <button
-                  type="button"
-                  className="button ghost"
-                  {...needsNetwork(unread === 0)}
-                  onClick={() => void markAllRead()}
-                >
-                  Mark All Read
-                </button>
+                <RefreshButton label="Refresh notifications" onRefresh={refresh} />
+                <MarkAllReadButton />
                 <button
                   type="button"
                   className="button ghost"

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Avatar } from '../../components/Avatar.tsx';
 import type { FriendListItem } from '../../contracts/friends.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
+import { RefreshButton } from './NotificationActions.tsx';
 import { useNotifications } from './store.ts';
 
 function other(item: FriendListItem) {
@@ -49,15 +50,7 @@ export function RequestsPanel() {
             Sent ({outgoing.length})
           </button>
         </div>
-        <button
-          type="button"
-          className="button ghost"
-          aria-label="Refresh requests"
-          {...needsNetwork()}
-          onClick={() => void refreshRequests()}
-        >
-          ↻
-        </button>
+        <RefreshButton label="Refresh requests" onRefresh={() => void refreshRequests()} />
       </div>
       {status === 'loading' && list.length === 0 ? (
         <p className="notification-empty">Loading…</p>

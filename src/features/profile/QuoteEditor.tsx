@@ -1,4 +1,6 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
+import { TextAreaField } from '../../components/Field.tsx';
+import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import { HttpError } from '../../lib/http.ts';
 import { useSession } from '../auth/store.ts';
 import { normaliseUser } from '../auth/user.ts';
@@ -20,8 +22,6 @@ interface QuoteEditorProps {
 
 /** The owner's favourite-quote editor, saved through PATCH /api/auth/profile (DECISIONS "Profile page"). */
 export function QuoteEditor({ quote, onDone }: QuoteEditorProps) {
-  const fieldId = useId();
-  const errorId = useId();
   const [draft, setDraft] = useState(quote);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -45,20 +45,14 @@ export function QuoteEditor({ quote, onDone }: QuoteEditorProps) {
 
   return (
     <form className="profile-quote-editor" onSubmit={(event) => void save(event)}>
-      <label htmlFor={fieldId}>Favourite quote</label>
-      <textarea
-        id={fieldId}
-        rows={3}
+      <TextAreaField
+        label="Favorite quote"
+        maxLength={TEXT_LIMITS.favoriteQuote.max}
         value={draft}
         onChange={(event) => setDraft(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
+        error={error}
+        liveError
       />
-      {error && (
-        <p className="profile-error" id={errorId} role="alert">
-          {error}
-        </p>
-      )}
       <div>
         <button type="submit" className="button primary" {...needsNetwork(saving)}>
           {saving ? 'Saving…' : 'Save'}

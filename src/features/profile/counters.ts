@@ -1,3 +1,5 @@
+import { countOf } from '../../lib/words.ts';
+
 export interface ProfileCounts {
   friends: number;
   posts: number;
@@ -17,5 +19,9 @@ export function profileCounts(
 }
 
 export function formatCounts({ friends, posts, likes }: ProfileCounts): string {
-  return `${friends} Friends • ${posts} Posts • ${likes} Likes`;
+  return [
+    countOf(friends, 'Friend', 'Friends'),
+    countOf(posts, 'Post', 'Posts'),
+    countOf(likes, 'Like', 'Likes'),
+  ].join(' • ');
 }

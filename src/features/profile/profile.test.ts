@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countOf } from '../../lib/words.ts';
 import { formatCounts, profileCounts } from './counters.ts';
 import { themeForOwner, themeWordOf } from './theme.ts';
 
@@ -37,5 +38,25 @@ describe('profileCounts', () => {
   it('is all zeros for a new member and tolerates missing likes', () => {
     expect(formatCounts(profileCounts([], []))).toBe('0 Friends • 0 Posts • 0 Likes');
     expect(profileCounts([], [{}, { likes: 'x' }]).likes).toBe(0);
+  });
+});
+
+describe('countOf', () => {
+  it('uses the singular for exactly one and the plural otherwise', () => {
+    expect(countOf(1, 'Friend', 'Friends')).toBe('1 Friend');
+    expect(countOf(0, 'Friend', 'Friends')).toBe('0 Friends');
+    expect(countOf(2, 'Friend', 'Friends')).toBe('2 Friends');
+  });
+});
+
+describe('formatCounts', () => {
+  it('says one of each in the singular', () => {
+    expect(formatCounts({ friends: 1, posts: 1, likes: 1 })).toBe('1 Friend • 1 Post • 1 Like');
+  });
+  it('agrees in number for each counter on its own', () => {
+    expect(formatCounts({ friends: 2, posts: 1, likes: 0 })).toBe('2 Friends • 1 Post • 0 Likes');
+    expect(formatCounts({ friends: 1, posts: 11, likes: 21 })).toBe(
+      '1 Friend • 11 Posts • 21 Likes',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { Field } from '../../components/Field.tsx';
+import { TEXT_LIMITS, usernameRuleWhileTyping } from '../../contracts/validation.ts';
 import type { BasicValues, FieldErrors } from './settingsState.ts';
 import { AVAILABILITY_TEXT, type UsernameAvailability } from './usernameCheck.ts';
 
@@ -25,6 +26,7 @@ export function BasicInfoFields({
           <Field
             label="First name"
             autoComplete="given-name"
+            maxLength={TEXT_LIMITS.firstName.max}
             value={values.firstName}
             onChange={(event) => onChange({ firstName: event.target.value })}
             error={errors.firstName}
@@ -34,6 +36,7 @@ export function BasicInfoFields({
           <Field
             label="Last name"
             autoComplete="family-name"
+            maxLength={TEXT_LIMITS.lastName.max}
             value={values.lastName}
             onChange={(event) => onChange({ lastName: event.target.value })}
             error={errors.lastName}
@@ -48,7 +51,9 @@ export function BasicInfoFields({
           autoCapitalize="none"
           value={values.username}
           onChange={(event) => onChange({ username: event.target.value })}
-          error={errors.username}
+          // A name that breaks the rule is never checked, so it shows the rule, not a taken mark.
+          error={errors.username ?? usernameRuleWhileTyping(values.username)}
+          liveError
           after={
             <span
               className={`settings-availability ${availability}`}

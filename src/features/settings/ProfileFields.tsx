@@ -1,8 +1,10 @@
 import { useEffect, useId, useMemo, useRef } from 'react';
-import { SETTINGS_INTERESTS } from '../../contracts/interests.ts';
+import { SETTINGS_INTERESTS, choicesWithHeld } from '../../contracts/interests.ts';
 import { THEMES, type Theme } from '../../contracts/theme.ts';
-import { Avatar } from '../../components/Avatar.tsx';
+import { Avatar, AvatarPreview } from '../../components/Avatar.tsx';
+import { TextAreaField } from '../../components/Field.tsx';
 import { InterestPicker } from '../../components/InterestPicker.tsx';
+import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import { OFFLINE_REASON, OFFLINE_REASON_ID, useOffline } from '../offline/store.ts';
 import type { FieldErrors, ProfileValues } from './settingsState.ts';
 
@@ -23,6 +25,8 @@ interface ProfileFieldsProps {
   errors: FieldErrors;
   onChange: (patch: Partial<ProfileValues>) => void;
   onToggleInterest: (interest: string) => void;
+  /** The interests saved on the account, some perhaps outside the settings list. */
+  heldInterests: readonly string[];
 }
 
 function PicturePicker({
@@ -59,7 +63,7 @@ function PicturePicker({
       <label htmlFor={id}>Profile picture</label>
       <div className="settings-picture">
         {preview ? (
-          <img className="avatar" src={preview} alt="New profile picture" width={72} height={72} />
+          <AvatarPreview src={preview} alt="New profile picture" size={72} />
         ) : (
           <Avatar
             src={current.profileImage}
@@ -96,8 +100,8 @@ export function ProfileFields({
   errors,
   onChange,
   onToggleInterest,
+  heldInterests,
 }: ProfileFieldsProps) {
-  const quoteId = useId();
   const themeName = useId();
   return (
     <>
@@ -109,26 +113,19 @@ export function ProfileFields({
       />
       <div data-field="interests">
         <InterestPicker
-          choices={SETTINGS_INTERESTS}
+          choices={choicesWithHeld(SETTINGS_INTERESTS, heldInterests)}
           selected={values.interests}
           onToggle={onToggleInterest}
         />
       </div>
-      <div className="field" data-field="favoriteQuote">
-        <label htmlFor={quoteId}>Favorite quote</label>
-        <textarea
-          id={quoteId}
-          rows={3}
+      <div data-field="favoriteQuote">
+        <TextAreaField
+          label="Favorite quote"
+          maxLength={TEXT_LIMITS.favoriteQuote.max}
           value={values.favoriteQuote}
-          aria-invalid={errors.favoriteQuote ? true : undefined}
-          aria-describedby={errors.favoriteQuote ? `${quoteId}-error` : undefined}
           onChange={(event) => onChange({ favoriteQuote: event.target.value })}
+          error={errors.favoriteQuote}
         />
-        {errors.favoriteQuote && (
-          <p className="field-error" id={`${quoteId}-error`}>
-            {errors.favoriteQuote}
-          </p>
-        )}
       </div>
       <fieldset className="settings-themes" data-field="theme">
         <legend>Theme</legend>

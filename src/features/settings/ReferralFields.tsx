@@ -1,5 +1,6 @@
 import { useId, useRef } from 'react';
 import { Field } from '../../components/Field.tsx';
+import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import type { FieldErrors, ReferralValues } from './settingsState.ts';
 
 export const COPY_MESSAGES = {
@@ -52,6 +53,7 @@ export function ReferralFields({ values, errors, onChange }: ReferralFieldsProps
     <div data-field="referral">
       <Field
         label="Referred by"
+        maxLength={TEXT_LIMITS.referral.max}
         value={values.referral}
         onChange={(event) => onChange({ referral: event.target.value })}
         error={errors.referral}

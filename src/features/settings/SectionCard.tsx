@@ -57,7 +57,12 @@ export function SectionCard({
         <fieldset className="settings-fields" disabled={!isEditing || saving}>
           {children}
         </fieldset>
-        {isEditing && error && <p className="form-error settings-form-error">{error}</p>}
+        {/* Said once, here: a failed save is not repeated in a toast. */}
+        {isEditing && error && (
+          <p className="form-error settings-form-error" role="alert">
+            {error}
+          </p>
+        )}
         <div className="settings-actions">
           {isEditing ? (
             <>

@@ -1,5 +1,6 @@
 import { Field, PasswordField } from '../../components/Field.tsx';
 import { PasswordChecklist } from '../../components/PasswordChecklist.tsx';
+import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import type { FieldErrors, SecurityValues } from './settingsState.ts';
 
 interface SecurityFieldsProps {
@@ -51,6 +52,7 @@ export function SecurityFields({ values, hasQuestion, errors, onChange }: Securi
       <div data-field="securityQuestion">
         <Field
           label="Security question"
+          maxLength={TEXT_LIMITS.securityQuestion.max}
           value={values.securityQuestion}
           onChange={(event) => onChange({ securityQuestion: event.target.value })}
           error={errors.securityQuestion}
@@ -60,6 +62,7 @@ export function SecurityFields({ values, hasQuestion, errors, onChange }: Securi
         <Field
           label="Security answer"
           autoComplete="off"
+          maxLength={TEXT_LIMITS.securityAnswer.max}
           value={values.securityAnswer}
           onChange={(event) => onChange({ securityAnswer: event.target.value })}
           error={errors.securityAnswer}

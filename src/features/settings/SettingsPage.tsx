@@ -80,6 +80,7 @@ function SettingsForm({ user }: { user: CurrentUser }) {
               errors={errors}
               onChange={(patch) => dispatch({ type: 'change', section: 'profile', patch })}
               onToggleInterest={(interest) => dispatch({ type: 'toggleInterest', interest })}
+              heldInterests={state.stored.profile.interests}
             />
           </SectionCard>
           <SectionCard

@@ -6,13 +6,14 @@ const http = (status: number, serverMessage: string | null = null) =>
   new HttpError(status, serverMessage ?? `${status}`, serverMessage);
 
 describe('what a failed settings save says (SPEC §8)', () => {
-  it('a 409 about the username is Username already taken., under the username field', () =>
+  it('a 409 about the username is Username already taken., under the field and in a toast', () =>
     expect(saveErrorOf(http(409, 'Username already taken'))).toEqual({
       message: 'Username already taken.',
       field: 'username',
+      toast: true,
     }));
 
-  it('a 409 about the email is Email already in use., under the email field', () =>
+  it('a 409 about the email is Email already in use., under the email field only', () =>
     expect(saveErrorOf(http(409, 'Email already in use'))).toEqual({
       message: 'Email already in use.',
       field: 'email',
@@ -26,10 +27,22 @@ describe('what a failed settings save says (SPEC §8)', () => {
       'You are signed out. Please log in again.',
     ));
 
-  it('a 400 shows the server’s rule in its words', () =>
-    expect(saveErrorOf(http(400, 'Your current password is not correct.')).message).toBe(
-      'Your current password is not correct.',
-    ));
+  it('a wrong current password goes under that field only, never also in a toast', () =>
+    expect(saveErrorOf(http(400, 'Your current password is not correct.'))).toEqual({
+      message: 'Your current password is not correct.',
+      field: 'currentPassword',
+    }));
+
+  it('the server’s password policy goes under the new password', () =>
+    expect(saveErrorOf(http(400, 'Password requirements not met'))).toEqual({
+      message: 'Password requirements not met',
+      field: 'newPassword',
+    }));
+
+  it('any other 400 shows the server’s rule in its words, in the section', () =>
+    expect(saveErrorOf(http(400, 'Security answer is too long (max 200 characters).'))).toEqual({
+      message: 'Security answer is too long (max 200 characters).',
+    }));
 
   it.each([
     ['a 409 about something else', http(409, 'Conflict')],

@@ -1,4 +1,5 @@
 /** What a failed settings call tells the member (SPEC §8, settings rows). */
+import { MESSAGES } from '../../contracts/validation.ts';
 import { HttpError } from '../../lib/http.ts';
 
 export const SAVE_MESSAGES = {
@@ -9,22 +10,42 @@ export const SAVE_MESSAGES = {
   loadFailed: 'You may be signed out. Please log in again.',
 } as const;
 
+export type SaveErrorField = 'username' | 'email' | 'currentPassword' | 'newPassword';
+
 export interface SaveError {
   message: string;
-  /** The field the message also belongs under, when there is one. */
-  field?: 'username' | 'email';
+  /** The field the message belongs under; without one it stands at the foot of the section. */
+  field?: SaveErrorField;
+  /** Also said in a toast: only where SPEC §8 asks for both (a taken username: "field and toast"). */
+  toast?: true;
 }
 
+/** The server's rule texts that are about one field of the Security section. */
+const FIELD_OF_RULE: Readonly<Record<string, SaveErrorField>> = {
+  [MESSAGES.wrongCurrentPassword]: 'currentPassword',
+  [MESSAGES.currentPasswordRequired]: 'currentPassword',
+  [MESSAGES.newPasswordRequired]: 'newPassword',
+  [MESSAGES.passwordPolicy]: 'newPassword',
+  [MESSAGES.passwordTooLong]: 'newPassword',
+};
+
+/**
+ * Every failure is reported once, where the member fixes it: under its field, or in the section.
+ * A toast would only repeat it and then vanish.
+ */
 export function saveErrorOf(error: unknown): SaveError {
   if (!(error instanceof HttpError)) return { message: SAVE_MESSAGES.failed };
   const text = error.serverMessage ?? '';
   if (error.status === 409 && /username/i.test(text))
-    return { message: SAVE_MESSAGES.usernameTaken, field: 'username' };
+    return { message: SAVE_MESSAGES.usernameTaken, field: 'username', toast: true };
   if (error.status === 409 && /email/i.test(text))
     return { message: SAVE_MESSAGES.emailTaken, field: 'email' };
   if (error.status === 401) return { message: SAVE_MESSAGES.signedOut };
   // The server repeats every rule of SPEC §5 and answers 400 in the spec's words (DECISIONS.md
   // "Accounts"), e.g. the password policy or a wrong current password: that text is the clear one.
-  if (error.status === 400 && text) return { message: text };
+  if (error.status === 400 && text) {
+    const field = FIELD_OF_RULE[text];
+    return field ? { message: text, field } : { message: text };
+  }
   return { message: SAVE_MESSAGES.failed };
 }

@@ -94,6 +94,13 @@ export function useSettings(user: CurrentUser, root: RefObject<HTMLElement | nul
       )
       ?.focus();
 
+  const refocus = useRef<{ section: SectionId; field: string } | null>(null);
+  useEffect(() => {
+    if (state.saving || !refocus.current) return;
+    focusField(refocus.current.section, refocus.current.field);
+    refocus.current = null;
+  });
+
   const save = async () => {
     const section = state.editing;
     if (!section || saving.current) return;
@@ -112,11 +119,12 @@ export function useSettings(user: CurrentUser, root: RefObject<HTMLElement | nul
       dispatch({ type: 'saved', stored: valuesFromUser(latest, useTheme.getState().theme) });
       showToast(message);
     } catch (error) {
-      const { message, field } = saveErrorOf(error);
-      // The toast goes after 3 s; the message stays in the section until the member acts on it.
+      const { message, field, toast: alsoToast } = saveErrorOf(error);
+      // The message stays in the section until the member acts on it, said once.
       dispatch({ type: 'saveFailed', errors: { [field ?? 'form']: message } });
-      showToast(message);
-      if (field) focusField(section, field);
+      if (alsoToast) showToast(message);
+      // The fields are disabled while saving: focus waits for them to be enabled again.
+      if (field) refocus.current = { section, field };
     } finally {
       saving.current = false;
     }

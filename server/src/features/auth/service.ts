@@ -48,7 +48,7 @@ export const AUTH_MESSAGES = {
   noAccount: 'No account matches that username or email.',
   noQuestion: 'This account has no security question.',
   wrongAnswer: 'That answer does not match.',
-  wrongCurrentPassword: 'Your current password is not correct.',
+  wrongCurrentPassword: MESSAGES.wrongCurrentPassword,
   avatarRequired: MESSAGES.profileImageRequired,
 } as const;
 
