@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import {
   type APIRequestContext,
   type Page,
@@ -119,6 +120,18 @@ test('a file the server refuses keeps its plain error on its tile, and Retry sen
   await expect(statusLine(page)).toHaveText('', { timeout: 5_000 });
   await expect(tile).toContainText(refusal);
   await expect(page.getByText('{"error"')).toHaveCount(0);
+  // Readable in every theme, buttons named: WCAG A/AA on the failed tile.
+  for (const theme of ['normal1', 'light', 'dark', 'normal2', 'custom']) {
+    await page.evaluate((name) => document.documentElement.setAttribute('data-theme', name), theme);
+    const result = await new AxeBuilder({ page })
+      .include('ul[aria-label="Photos"]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    expect({ theme, violations: result.violations.map((violation) => violation.id) }).toEqual({
+      theme,
+      violations: [],
+    });
+  }
   await expect(page.getByText('Unsupported Media Type')).toHaveCount(0);
   await page.getByRole('button', { name: 'Dismiss scan.bmp' }).click();
   await expect(tile).toHaveCount(0);
