@@ -99,6 +99,10 @@ test('a renamed text file is refused in the browser: nothing is sent, no broken 
   expect(box?.width ?? 0).toBeGreaterThanOrEqual(44);
   await dismiss.click();
   await expect(failed).toHaveCount(9);
+  // Focus stays among the tiles: on the neighbour's button, so the keyboard can go on dismissing.
+  await expect(page.getByRole('button', { name: 'Dismiss notes-9.png' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(failed).toHaveCount(8);
   await expect(page.getByText('Rejected notes-10.png: not a supported image')).toHaveCount(0);
   expect(sent).toEqual([]);
 });

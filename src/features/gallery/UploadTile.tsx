@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { useGallery } from './store.ts';
 import type { PendingUpload } from './uploadSlice.ts';
@@ -44,8 +45,16 @@ function FailedTile({ upload }: { upload: PendingUpload }) {
   const retry = useGallery((state) => state.retryUpload);
   const dismiss = useGallery((state) => state.dismissUpload);
   const needsNetwork = useNeedsNetwork();
+  const tile = useRef<HTMLLIElement>(null);
+  /** Both actions take the buttons away: focus moves to the next tile's (or the previous one's). */
+  const keepFocus = () => {
+    const item = tile.current;
+    const neighbour = item?.nextElementSibling ?? item?.previousElementSibling;
+    if (item?.contains(document.activeElement))
+      neighbour?.querySelector<HTMLElement>('button:not([disabled])')?.focus();
+  };
   return (
-    <li className="photo-tile upload-failed" aria-label={`${upload.name} not uploaded`}>
+    <li ref={tile} className="photo-tile upload-failed" aria-label={`${upload.name} not uploaded`}>
       <Preview upload={upload} />
       <div className="upload-failure">
         <p className="upload-error" role="alert">
@@ -58,7 +67,10 @@ function FailedTile({ upload }: { upload: PendingUpload }) {
               className="button primary"
               {...needsNetwork()}
               aria-label={`Retry ${upload.name}`}
-              onClick={() => void retry(upload.key)}
+              onClick={() => {
+                keepFocus();
+                void retry(upload.key);
+              }}
             >
               Retry
             </button>
@@ -67,7 +79,10 @@ function FailedTile({ upload }: { upload: PendingUpload }) {
             type="button"
             className="button"
             aria-label={`Dismiss ${upload.name}`}
-            onClick={() => dismiss(upload.key)}
+            onClick={() => {
+              keepFocus();
+              dismiss(upload.key);
+            }}
           >
             Dismiss
           </button>
