@@ -4,8 +4,9 @@ import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import type { GalleryOwnerRef } from './api.ts';
 import { FolderSelect } from './FolderSelect.tsx';
 import { GalleryModal } from './GalleryModal.tsx';
-import { PendingTile, PhotoTile } from './PhotoTile.tsx';
+import { PhotoTile } from './PhotoTile.tsx';
 import { UploadButton, UploadStatus } from './UploadButton.tsx';
+import { UploadTile } from './UploadTile.tsx';
 import { inFolder } from './images.ts';
 import { useGallery } from './store.ts';
 import './manager.css';
@@ -104,7 +105,7 @@ export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManag
           ) : (
             <ul className="manager-grid" aria-label={`Images in '${folder}'`}>
               {uploads.map((upload) => (
-                <PendingTile key={upload.key} upload={upload} />
+                <UploadTile key={upload.key} upload={upload} />
               ))}
               {shown.map((image) => (
                 <PhotoTile key={image.id} image={image} onOpen={onOpen} lazy />

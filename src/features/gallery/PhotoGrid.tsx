@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import type { GalleryImage } from '../../contracts/gallery.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
-import { PendingTile, PhotoTile } from './PhotoTile.tsx';
+import { PhotoTile } from './PhotoTile.tsx';
+import { UploadTile } from './UploadTile.tsx';
 import { useColumns } from './useColumns.ts';
 import { useReorder } from './useReorder.ts';
 import type { PendingUpload } from './uploadSlice.ts';
@@ -14,12 +15,15 @@ interface PhotoGridProps {
   onReorder: (order: string[]) => void;
 }
 
-/** The profile's grid: at most two rows, uploads first, then the photos in the gallery's order. */
+/**
+ * The profile's grid: at most two rows of photos in the gallery's order, after the files being
+ * uploaded. Every upload tile is shown, even past two rows, so none that is waiting or failed is
+ * out of reach; the photos fill what is left of the two rows.
+ */
 export function PhotoGrid({ images, uploads, canReorder, onOpen, onReorder }: PhotoGridProps) {
   const columns = useColumns();
   const limit = columns * 2;
-  const shownUploads = uploads.slice(0, limit);
-  const shownImages = images.slice(0, limit - shownUploads.length);
+  const shownImages = images.slice(0, Math.max(0, limit - uploads.length));
   const reorder = useReorder(
     shownImages.map((image) => image.id),
     columns,
@@ -38,8 +42,8 @@ export function PhotoGrid({ images, uploads, canReorder, onOpen, onReorder }: Ph
         style={{ '--columns': columns } as React.CSSProperties}
         aria-label="Photos"
       >
-        {shownUploads.map((upload) => (
-          <PendingTile key={upload.key} upload={upload} />
+        {uploads.map((upload) => (
+          <UploadTile key={upload.key} upload={upload} />
         ))}
         {ordered.map((image, index) => (
           <PhotoTile

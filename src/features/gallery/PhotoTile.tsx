@@ -1,7 +1,6 @@
 import type { ButtonHTMLAttributes } from 'react';
 import type { GalleryImage } from '../../contracts/gallery.ts';
 import { GalleryPicture } from './GalleryPicture.tsx';
-import type { PendingUpload } from './uploadSlice.ts';
 
 interface PhotoTileProps {
   image: GalleryImage;
@@ -50,24 +49,5 @@ function ReorderHandle({ label, describedBy, ...props }: NonNullable<PhotoTilePr
         />
       </svg>
     </button>
-  );
-}
-
-/** A file still uploading: dimmed, marked 'uploading…', with its real progress (SPEC §4.9). */
-export function PendingTile({ upload }: { upload: PendingUpload }) {
-  const percent = upload.total ? Math.round((upload.loaded / upload.total) * 100) : 0;
-  return (
-    <li className="photo-tile pending" aria-label={`${upload.name} uploading`}>
-      {upload.preview ? <img src={upload.preview} alt="" /> : <span className="pending-blank" />}
-      <span className="pending-label">uploading…</span>
-      <progress
-        className="pending-progress"
-        max={100}
-        value={percent}
-        aria-label={`Uploading ${upload.name}`}
-      >
-        {percent}%
-      </progress>
-    </li>
   );
 }

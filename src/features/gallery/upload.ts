@@ -17,15 +17,33 @@ export class UploadError extends Error {
   }
 }
 
-/** 'Failed {file}: {message}' reads the status, its text and the first 160 characters of the body (SPEC §8). */
+/** The message when the request never got an answer (offline, connection dropped). */
+export const NETWORK_FAILURE = 'Could not reach the server';
+
+/** The server's own `error` text from a JSON body, if it has one. */
+function serverError(body: string): string {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === 'object' && 'error' in parsed) {
+      const { error } = parsed;
+      if (typeof error === 'string' && error.trim()) return error.trim();
+    }
+  } catch {
+    // Not JSON: no text of the server's to show.
+  }
+  return '';
+}
+
+/**
+ * The {message} of 'Failed {file}: {message}': the server's `error` text, else
+ * 'Upload failed ({status})'; never the raw body or status line (DECISIONS "Turn 2").
+ */
 export function uploadFailureMessage(error: unknown): string {
   if (error instanceof UploadError) {
-    if (!error.status) return 'Network error';
-    return [String(error.status), error.statusText, error.body.slice(0, 160)]
-      .filter(Boolean)
-      .join(' ');
+    if (!error.status) return NETWORK_FAILURE;
+    return serverError(error.body) || `Upload failed (${error.status})`;
   }
-  return error instanceof Error ? error.message : 'Upload failed';
+  return 'Upload failed';
 }
 
 export interface UploadRequest {

@@ -50,17 +50,33 @@ class FakeXhr {
 }
 
 const owner = { id: 'me', username: 'vega' };
-const file = (name: string, size = 10) =>
-  new File([new Uint8Array(size)], name, { type: 'image/png' });
+const file = (name: string, size = 10, type = 'image/png') =>
+  new File([new Uint8Array(size)], name, { type });
 const status = () => useGallery.getState().uploadStatus.me;
-const placeholders = () => useGallery.getState().uploads.map((item) => item.name);
+const tiles = () => useGallery.getState().uploads;
+const names = () => tiles().map((item) => item.name);
+const tile = (name: string) => tiles().find((item) => item.name === name);
 const settle = () => vi.advanceTimersByTimeAsync(0);
+const sentNames = () => FakeXhr.sent.map((xhr) => (xhr.body?.get('image') as File).name);
+const start = (files: File[], folder = 'All') =>
+  useGallery.getState().upload(owner, files, { canEdit: true, folder });
+const created = (id: string) => JSON.stringify({ image: galleryImage(id) });
+
+/** The browser's decoder: a file whose name starts with 'text' or 'heic' is no picture to it. */
+const decode = vi.fn((blob: Blob) =>
+  /^(text|heic)/.test((blob as File).name)
+    ? Promise.reject(
+        new DOMException('The source image could not be decoded.', 'InvalidStateError'),
+      )
+    : Promise.resolve({ close() {} }),
+);
 
 describe('uploading', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     FakeXhr.sent = [];
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    vi.stubGlobal('createImageBitmap', decode);
     vi.stubGlobal(
       'fetch',
       vi.fn(() => Promise.resolve(json({ images: [] }))),
@@ -74,6 +90,7 @@ describe('uploading', () => {
     localStorage.setItem('token', 'tok');
   });
   afterEach(() => {
+    useGallery.getState().cancelAllUploads();
     vi.useRealTimers();
     vi.unstubAllGlobals();
     localStorage.clear();
@@ -94,18 +111,54 @@ describe('uploading', () => {
     expect(status()).toBeUndefined();
   });
 
-  it('shows every placeholder at once, then each file’s progress, result and the reloaded list', async () => {
+  it('shows a tile per file at once in the order picked, and sends three at a time', async () => {
+    const picked = ['a.png', 'b.png', 'c.png', 'd.png', 'e.png'];
+    const done = start(picked.map((name) => file(name)));
+    expect(status()).toBe('Selected 5 file(s)…');
+    expect(names()).toEqual(picked);
+    expect(tiles().every((item) => item.phase === 'waiting')).toBe(true);
+
+    await settle();
+    expect(sentNames()).toEqual(['a.png', 'b.png', 'c.png']);
+    expect(tiles().map((item) => item.phase)).toEqual([
+      'sending',
+      'sending',
+      'sending',
+      'waiting',
+      'waiting',
+    ]);
+    expect(status()).toBe('Uploading 1 of 5…');
+
+    // The second answers first: the next file starts, and the count moves on.
+    FakeXhr.sent[1]?.respond(201, created('img-b'));
+    await settle();
+    expect(sentNames()).toEqual(['a.png', 'b.png', 'c.png', 'd.png']);
+    expect(names()).toEqual(['a.png', 'c.png', 'd.png', 'e.png']);
+    expect(status()).toBe('Uploading 2 of 5…');
+
+    FakeXhr.sent[0]?.respond(201, created('img-a'));
+    await settle();
+    expect(FakeXhr.sent).toHaveLength(5);
+    expect(status()).toBe('Uploading 3 of 5…');
+    for (const index of [2, 3]) FakeXhr.sent[index]?.respond(201, created(`img-${index}`));
+    await settle();
+    expect(status()).toBe('Uploading 5 of 5…');
+    FakeXhr.sent[4]?.respond(201, created('img-e'));
+    await done;
+    expect(names()).toEqual([]);
+    expect(status()).toBe('Uploaded e.png');
+    vi.advanceTimersByTime(2_200);
+    expect(status()).toBeUndefined();
+  });
+
+  it('sends the form with the session, shows progress and reloads the list after a success', async () => {
     const uploaded = galleryImage('img-a', {
       user: { _id: 'me', id: 'me', username: 'vega', profileImage: '' },
     });
     vi.mocked(fetch).mockImplementation(() =>
       Promise.resolve(json({ images: [uploaded, galleryImage('old')] })),
     );
-    const done = useGallery
-      .getState()
-      .upload(owner, [file('a.png'), file('b.png')], { canEdit: true, folder: 'All' });
-    expect(status()).toBe('Selected 2 file(s)…');
-    expect(placeholders()).toEqual(['b.png', 'a.png']);
+    const done = start([file('a.png')]);
     await settle();
     const [first] = FakeXhr.sent;
     expect(first?.url).toMatch(/\/api\/gallery$/);
@@ -117,17 +170,13 @@ describe('uploading', () => {
       username: 'vega',
     });
     expect(first?.body?.has('folder')).toBe(false);
-    expect((first?.body?.get('image') as File).name).toBe('a.png');
 
     first?.progress(5, 10);
-    expect(useGallery.getState().uploads.find((item) => item.name === 'a.png')).toMatchObject({
-      loaded: 5,
-      total: 10,
-    });
+    expect(tile('a.png')).toMatchObject({ loaded: 5, total: 10 });
     first?.respond(201, JSON.stringify({ image: uploaded }));
+    await done;
     await settle();
     expect(status()).toBe('Uploaded a.png');
-    expect(placeholders()).toEqual(['b.png']);
     expect(useGallery.getState().galleries.me?.images.map((image) => image.id)).toEqual([
       'img-a',
       'old',
@@ -137,58 +186,132 @@ describe('uploading', () => {
         .mocked(fetch)
         .mock.calls.some(([url]) => (url as string).includes('/api/gallery?userId=me')),
     ).toBe(true);
-
-    FakeXhr.sent[1]?.respond(500, 'x'.repeat(200), 'Internal Server Error');
-    await done;
-    expect(status()).toBe(`Failed b.png: 500 Internal Server Error ${'x'.repeat(160)}`);
-    expect(placeholders()).toEqual([]);
-    vi.advanceTimersByTime(2_200);
-    expect(status()).toBeUndefined();
   });
 
-  it('rejects a file over 20 MB before sending it, and sends the others', async () => {
-    const big = file('big.jpg', 20 * 1024 * 1024 + 1);
-    const done = useGallery
-      .getState()
-      .upload(owner, [big, file('ok.png')], { canEdit: true, folder: 'Trips' });
-    expect(placeholders()).toEqual(['ok.png']);
-    expect(status()).toBe('Rejected big.jpg: >20MB');
+  it('keeps each failure on its tile in the server’s own words, after the status line has gone', async () => {
+    const done = start([file('a.png'), file('b.png'), file('c.png')]);
     await settle();
-    expect(FakeXhr.sent).toHaveLength(1);
+    FakeXhr.sent[0]?.respond(
+      415,
+      JSON.stringify({ error: 'That file is not a supported image.' }),
+      'Unsupported Media Type',
+    );
+    FakeXhr.sent[1]?.respond(500, '<html>Bad gateway</html>', 'Internal Server Error');
+    FakeXhr.sent[2]?.onerror?.();
+    await done;
+    expect(
+      tiles().map(({ name, phase, error, canRetry }) => ({ name, phase, error, canRetry })),
+    ).toEqual([
+      {
+        name: 'a.png',
+        phase: 'failed',
+        error: 'Failed a.png: That file is not a supported image.',
+        canRetry: true,
+      },
+      {
+        name: 'b.png',
+        phase: 'failed',
+        error: 'Failed b.png: Upload failed (500)',
+        canRetry: true,
+      },
+      {
+        name: 'c.png',
+        phase: 'failed',
+        error: 'Failed c.png: Could not reach the server',
+        canRetry: true,
+      },
+    ]);
+    expect(status()).toBe('Failed c.png: Could not reach the server');
+    vi.advanceTimersByTime(2_200);
+    expect(status()).toBeUndefined();
+    expect(tiles()).toHaveLength(3);
+  });
+
+  it('sends a failed file again on Retry, and drops its tile on Dismiss', async () => {
+    const done = start([file('a.png'), file('b.png')]);
+    await settle();
+    FakeXhr.sent[0]?.respond(413, JSON.stringify({ error: 'Too big.' }));
+    FakeXhr.sent[1]?.respond(500, '');
+    await done;
+    expect(tile('a.png')?.error).toBe('Failed a.png: Too big.');
+
+    const again = useGallery.getState().retryUpload(tile('a.png')?.key ?? '');
+    expect(tile('a.png')).toMatchObject({ phase: 'sending', error: undefined });
+    expect(status()).toBe('Uploading 1 of 1…');
+    await settle();
+    expect(sentNames()).toEqual(['a.png', 'b.png', 'a.png']);
+    FakeXhr.sent[2]?.respond(201, created('img-a'));
+    await again;
+    expect(names()).toEqual(['b.png']);
+    expect(status()).toBe('Uploaded a.png');
+
+    useGallery.getState().dismissUpload(tile('b.png')?.key ?? '');
+    expect(names()).toEqual([]);
+    expect(FakeXhr.sent).toHaveLength(3);
+  });
+
+  it('refuses a file over 20 MB on its tile before sending, and sends the others', async () => {
+    const big = file('big.jpg', 20 * 1024 * 1024 + 1);
+    const done = start([big, file('ok.png')], 'Trips');
+    expect(names()).toEqual(['big.jpg', 'ok.png']);
+    expect(tile('big.jpg')).toMatchObject({
+      phase: 'failed',
+      error: 'Rejected big.jpg: >20MB',
+      canRetry: false,
+    });
+    await settle();
+    expect(sentNames()).toEqual(['ok.png']);
     expect(FakeXhr.sent[0]?.body?.get('folder')).toBe('Trips');
-    FakeXhr.sent[0]?.respond(201, JSON.stringify({ image: galleryImage('ok') }));
+    expect(status()).toBe('Uploading 2 of 2…');
+    FakeXhr.sent[0]?.respond(201, created('ok'));
     await done;
     expect(status()).toBe('Uploaded ok.png');
+    expect(names()).toEqual(['big.jpg']);
+  });
+
+  it('says Rejected {file}: >20MB when that was the only file', async () => {
+    await start([file('big.jpg', 20 * 1024 * 1024 + 1)]);
+    expect(status()).toBe('Rejected big.jpg: >20MB');
+    expect(FakeXhr.sent).toHaveLength(0);
   });
 
   it('accepts a file of exactly 20 MB', async () => {
-    void useGallery
-      .getState()
-      .upload(owner, [file('edge.png', 20 * 1024 * 1024)], { canEdit: true, folder: 'All' });
+    void start([file('edge.png', 20 * 1024 * 1024)]);
     await settle();
     expect(FakeXhr.sent).toHaveLength(1);
   });
 
-  it('reads a network failure as Failed {file}: Network error', async () => {
-    const done = useGallery
-      .getState()
-      .upload(owner, [file('a.png')], { canEdit: true, folder: 'All' });
+  it('refuses a file the browser cannot decode, but lets the server judge HEIC it cannot show', async () => {
+    const done = start([
+      file('text-renamed.png'),
+      file('heic-photo.heic', 10, 'image/heic'),
+      file('heic-looking.jpg', 10, 'image/jpeg'),
+    ]);
     await settle();
-    FakeXhr.sent[0]?.onerror?.();
+    expect(sentNames()).toEqual(['heic-photo.heic']);
+    expect(tile('text-renamed.png')).toMatchObject({
+      phase: 'failed',
+      error: 'Rejected text-renamed.png: not a supported image',
+      canRetry: false,
+      preview: '',
+    });
+    expect(tile('heic-looking.jpg')?.error).toBe(
+      'Rejected heic-looking.jpg: not a supported image',
+    );
+    expect(tile('heic-photo.heic')).toMatchObject({ phase: 'sending', preview: '' });
+    FakeXhr.sent[0]?.respond(201, created('heic'));
     await done;
-    expect(status()).toBe('Failed a.png: Network error');
-    expect(placeholders()).toEqual([]);
   });
 
-  it('stops and drops the placeholders when the page leaves', async () => {
-    const done = useGallery
-      .getState()
-      .upload(owner, [file('a.png'), file('b.png')], { canEdit: true, folder: 'All' });
+  it('stops and drops the tiles when the page leaves', async () => {
+    const done = start([file('a.png'), file('b.png'), file('c.png'), file('d.png')]);
     await settle();
     useGallery.getState().cancelUploads('me');
     await done;
-    expect(FakeXhr.sent).toHaveLength(1);
-    expect(placeholders()).toEqual([]);
+    expect(FakeXhr.sent).toHaveLength(3);
+    expect(names()).toEqual([]);
     expect(status()).toBeUndefined();
+    await settle();
+    expect(FakeXhr.sent).toHaveLength(3);
   });
 });

@@ -1,0 +1,93 @@
+import { useRef } from 'react';
+import { useNeedsNetwork } from '../offline/store.ts';
+import { useGallery } from './store.ts';
+import type { PendingUpload } from './uploadSlice.ts';
+
+/** A file's tile while it waits, goes, or failed (SPEC §4.9, DECISIONS "Turn 2"). */
+export function UploadTile({ upload }: { upload: PendingUpload }) {
+  return upload.phase === 'failed' ? (
+    <FailedTile upload={upload} />
+  ) : (
+    <PendingTile upload={upload} />
+  );
+}
+
+function Preview({ upload }: { upload: PendingUpload }) {
+  // The preview appears only once the file decoded, so a file that is no picture never shows a broken image.
+  return upload.preview ? <img src={upload.preview} alt="" /> : <span className="pending-blank" />;
+}
+
+/** Dimmed, marked 'uploading…' with its real progress, or 'waiting…' until its turn. */
+function PendingTile({ upload }: { upload: PendingUpload }) {
+  const sending = upload.phase === 'sending';
+  const percent = sending && upload.total ? Math.round((upload.loaded / upload.total) * 100) : 0;
+  return (
+    <li
+      className="photo-tile pending"
+      aria-label={`${upload.name} ${sending ? 'uploading' : 'waiting'}`}
+    >
+      <Preview upload={upload} />
+      <span className="pending-label">{sending ? 'uploading…' : 'waiting…'}</span>
+      <progress
+        className="pending-progress"
+        max={100}
+        value={percent}
+        aria-label={`Uploading ${upload.name}`}
+      >
+        {percent}%
+      </progress>
+    </li>
+  );
+}
+
+/** The refusal or failure in plain words, kept until dismissed; Retry where sending again can help. */
+function FailedTile({ upload }: { upload: PendingUpload }) {
+  const retry = useGallery((state) => state.retryUpload);
+  const dismiss = useGallery((state) => state.dismissUpload);
+  const needsNetwork = useNeedsNetwork();
+  const tile = useRef<HTMLLIElement>(null);
+  /** Both actions take the buttons away: focus moves to the next tile's (or the previous one's). */
+  const keepFocus = () => {
+    const item = tile.current;
+    const neighbour = item?.nextElementSibling ?? item?.previousElementSibling;
+    if (item?.contains(document.activeElement))
+      neighbour?.querySelector<HTMLElement>('button:not([disabled])')?.focus();
+  };
+  return (
+    <li ref={tile} className="photo-tile upload-failed" aria-label={`${upload.name} not uploaded`}>
+      <Preview upload={upload} />
+      <div className="upload-failure">
+        <p className="upload-error" role="alert">
+          {upload.error}
+        </p>
+        <div className="upload-actions">
+          {upload.canRetry && (
+            <button
+              type="button"
+              className="button primary"
+              {...needsNetwork()}
+              aria-label={`Retry ${upload.name}`}
+              onClick={() => {
+                keepFocus();
+                void retry(upload.key);
+              }}
+            >
+              Retry
+            </button>
+          )}
+          <button
+            type="button"
+            className="button"
+            aria-label={`Dismiss ${upload.name}`}
+            onClick={() => {
+              keepFocus();
+              dismiss(upload.key);
+            }}
+          >
+            Dismiss
+          </button>
+        </div>
+      </div>
+    </li>
+  );
+}
