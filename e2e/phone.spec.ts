@@ -157,6 +157,23 @@ for (const width of WIDTHS) {
     await fits(page, 'own profile');
     await thumbSized(page, 'own profile');
 
+    // A refused file keeps its tile, with its words and a Dismiss button, inside the phone.
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await (
+      await chooser
+    ).setFiles({
+      name: 'a-very-long-file-name-from-a-phone-camera-roll-IMG_20261124_120000.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('not a picture at all'),
+    });
+    const dismiss = page.getByRole('button', { name: /^Dismiss / });
+    await expect(dismiss).toBeVisible();
+    await fits(page, 'a refused upload');
+    await thumbSized(page, 'a refused upload');
+    await dismiss.click();
+    await expect(dismiss).toBeHidden();
+
     await page.getByRole('button', { name: 'Share' }).click();
     await expect(page.getByText('Link copied')).toBeVisible();
     await fits(page, 'the Link copied toast');
