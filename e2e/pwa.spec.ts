@@ -115,7 +115,7 @@ test.describe('installing', () => {
     }
   });
 
-  test('the manifest names Orbit, starts at /spacehub standalone and its icons, shortcuts and screenshots load', async ({
+  test('the manifest names Orbit, starts at the own profile standalone and its icons, shortcuts and screenshots load', async ({
     request,
   }) => {
     const { href, data } = await readManifest(request);
@@ -123,7 +123,7 @@ test.describe('installing', () => {
     expect(data).toMatchObject({
       name: 'Orbit',
       short_name: 'Orbit',
-      start_url: '/spacehub',
+      start_url: '/profile',
       scope: '/',
       display: 'standalone',
     });
