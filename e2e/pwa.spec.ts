@@ -81,7 +81,7 @@ test.describe('the service worker', () => {
 });
 
 test.describe('installing', () => {
-  test('Chromium reports no installability errors and a manifest without errors; the menu offers Install app', async ({
+  test('Chromium reports no installability errors and a manifest without errors; the menu offers Install Orbit', async ({
     playwright,
     launchOptions,
     request,
@@ -108,7 +108,7 @@ test.describe('installing', () => {
       await logIn(page, await createMember(request, baseURL ?? ''));
       await expect(page).toHaveURL(/\/profile\//);
       await page.getByRole('button', { name: 'Menu' }).click();
-      await expect(page.getByRole('button', { name: 'Install app' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Install Orbit' })).toBeVisible();
     } finally {
       await context.close();
       fs.rmSync(profile, { recursive: true, force: true });
