@@ -67,6 +67,7 @@ describe("the menu's Install Orbit entry", () => {
     });
     expect(event.prompt).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Menu' }));
   });
 
   it('comes with the offer and goes when the app was installed', () => {

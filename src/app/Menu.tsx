@@ -53,7 +53,8 @@ export function Menu() {
                   type="button"
                   className="menu-install"
                   onClick={() => {
-                    setOpen(false);
+                    // Focus goes back to the menu button, not lost with the closed menu.
+                    close();
                     install();
                   }}
                 >
