@@ -56,8 +56,9 @@ const itemsOf = (audit: Result['audits'][string] | undefined): AuditItem[] =>
 
 /** Up to three page elements (their HTML) or console errors an audit points at, to find what failed. */
 function offendingNodes(audit: Result['audits'][string]): string[] {
+  const consoleErrors = audit.id === 'errors-in-console';
   return itemsOf(audit)
-    .map((item) => item.node?.snippet ?? item.description)
+    .map((item) => item.node?.snippet ?? (consoleErrors ? item.description : undefined))
     .filter((text): text is string => Boolean(text))
     .slice(0, 3);
 }
