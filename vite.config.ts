@@ -34,7 +34,9 @@ export default defineConfig(({ command }) => ({
           'Orbit — where connection meets cosmos. Find members, make friends and share your photos.',
         lang: 'en',
         dir: 'ltr',
-        start_url: '/spacehub',
+        // The member's own profile (the app sends /profile on to /profile/{username}); signed
+        // out, the guard shows the login page and comes back here.
+        start_url: '/profile',
         scope: '/',
         display: 'standalone',
         orientation: 'any',

@@ -100,6 +100,12 @@ test('offline, a reload shows the profile, its thumbnails and the friend request
   await expect(bellPanel(page).getByText(requestText(friend))).toBeVisible();
   await page.keyboard.press('Escape');
 
+  // The installed app starts at /profile: offline too it opens the member's own saved profile.
+  await page.goto('/profile');
+  await expectAppShell(page);
+  await expect(page).toHaveURL(`/profile/${member.username}`);
+  await expect(page.getByRole('heading', { name: member.username })).toBeVisible();
+
   // Deep links open offline in the app shell.
   await page.goto('/settings');
   await expectAppShell(page);

@@ -81,7 +81,7 @@ test.describe('the service worker', () => {
 });
 
 test.describe('installing', () => {
-  test('Chromium reports no installability errors and a manifest without errors; the menu offers Install app', async ({
+  test('Chromium reports no installability errors and a manifest without errors; the menu offers Install Orbit', async ({
     playwright,
     launchOptions,
     request,
@@ -108,14 +108,14 @@ test.describe('installing', () => {
       await logIn(page, await createMember(request, baseURL ?? ''));
       await expect(page).toHaveURL(/\/profile\//);
       await page.getByRole('button', { name: 'Menu' }).click();
-      await expect(page.getByRole('button', { name: 'Install app' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Install Orbit' })).toBeVisible();
     } finally {
       await context.close();
       fs.rmSync(profile, { recursive: true, force: true });
     }
   });
 
-  test('the manifest names Orbit, starts at /spacehub standalone and its icons, shortcuts and screenshots load', async ({
+  test('the manifest names Orbit, starts at the own profile standalone and its icons, shortcuts and screenshots load', async ({
     request,
   }) => {
     const { href, data } = await readManifest(request);
@@ -123,7 +123,7 @@ test.describe('installing', () => {
     expect(data).toMatchObject({
       name: 'Orbit',
       short_name: 'Orbit',
-      start_url: '/spacehub',
+      start_url: '/profile',
       scope: '/',
       display: 'standalone',
     });

@@ -10,11 +10,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
 const colour = process.stdout.isTTY ? { FORCE_COLOR: '1' } : {};
+// The children write into pipes (for the prefixes), so they cannot see the terminal themselves.
+const logFormat = process.stdout.isTTY && !process.env.LOG_FORMAT ? { LOG_FORMAT: 'pretty' } : {};
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
 const apiEnv = {
   ...process.env,
   ...colour,
+  ...logFormat,
   NODE_ENV: 'development',
   PORT: process.env.PORT ?? '5000',
   DATA_DIR: process.env.DATA_DIR ?? path.join(root, 'data'),

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { LOG_FORMATS, type LogFormat, chooseLogFormat } from '../../src/contracts/logging.ts';
 import { PUSH_TTL_SECONDS, RELAY_LEASE_MAX_MS } from '../../src/contracts/push.ts';
 import { LOOPBACK_HOST, vapidSubjectFallback } from './contact.ts';
 import { LOG_LEVELS, type LogLevel } from './log.ts';
@@ -32,6 +33,7 @@ const EnvSchema = z.object({
     .max(RELAY_LEASE_MAX_MS / 1000)
     .default(10),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
 });
 
 export interface RetryPolicy {
@@ -58,6 +60,8 @@ export interface RelaySettings {
   /** How long the push lease lasts: a standby relay takes over at most this long after the holder stops. */
   leaseMs: number;
   logLevel: LogLevel;
+  /** Readable lines at a terminal, JSON lines elsewhere (src/contracts/logging.ts). */
+  logFormat: LogFormat;
 }
 
 export class RelayConfigError extends Error {
@@ -105,7 +109,10 @@ function vapidKeysFrom(e: z.infer<typeof EnvSchema>): RelaySettings['vapidKeys']
   return { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY };
 }
 
-export function loadRelaySettings(env: NodeJS.ProcessEnv = process.env): RelaySettings {
+export function loadRelaySettings(
+  env: NodeJS.ProcessEnv = process.env,
+  stdoutIsTty: boolean = process.stdout.isTTY === true,
+): RelaySettings {
   // An empty variable means "not set", as a blank line in an env file does.
   const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = EnvSchema.safeParse(given);
@@ -137,5 +144,6 @@ export function loadRelaySettings(env: NodeJS.ProcessEnv = process.env): RelaySe
     },
     leaseMs: Math.round(e.PUSH_LEASE_SECONDS * 1000),
     logLevel: e.LOG_LEVEL,
+    logFormat: chooseLogFormat(e.LOG_FORMAT, stdoutIsTty),
   };
 }

@@ -1,4 +1,6 @@
 import os from 'node:os';
+import pretty from 'pino-pretty';
+import { PRETTY_OPTIONS } from '../../src/contracts/logging.ts';
 
 /** pino's level numbers, so the relay's lines read like the server's. */
 const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as const;
@@ -49,5 +51,16 @@ export function createLogger(
     warn: writer('warn'),
     info: writer('info'),
     debug: writer('debug'),
+  };
+}
+
+/**
+ * A sink that makes the JSON lines readable (pino-pretty), for a person at a terminal; stdout
+ * unless another destination is given.
+ */
+export function prettySink(destination?: NodeJS.WritableStream): (line: string) => void {
+  const stream = pretty({ ...PRETTY_OPTIONS, ...(destination ? { destination } : {}) });
+  return (line) => {
+    stream.write(line);
   };
 }

@@ -1,5 +1,5 @@
 import { RelayConfigError, loadRelaySettings } from './config.ts';
-import { createLogger } from './log.ts';
+import { createLogger, prettySink } from './log.ts';
 import { type Relay, startRelay } from './relay.ts';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -13,7 +13,10 @@ try {
   process.exit(1);
 }
 
-const log = createLogger(settings.logLevel);
+const log = createLogger(
+  settings.logLevel,
+  settings.logFormat === 'pretty' ? prettySink() : undefined,
+);
 let relay: Relay;
 try {
   relay = await startRelay({ ...settings, logger: log });

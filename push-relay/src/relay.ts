@@ -131,6 +131,11 @@ const HANDOVER_TIMEOUT_MS = 3_000;
 const TAKEOVER_MARGIN_MS = 50;
 /** After a refused handshake, how long before asking again (the secret may be fixed meanwhile). */
 const REFUSED_RETRY_MS = 30_000;
+/**
+ * Started beside the server (`npm start`), the relay usually tries before the server listens; a
+ * server still missing this long after the relay started is worth a warning.
+ */
+const START_GRACE_MS = 10_000;
 
 type RelaySocket = Socket<RelayServerToClient, RelayClientToServer>;
 
@@ -206,6 +211,8 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
   let expiryTimer: NodeJS.Timeout | undefined;
   let refusedTimer: NodeJS.Timeout | undefined;
   let reachable = true;
+  const startedAt = performance.now();
+  let everConnected = false;
   let reportWanted = false;
   let reporting: Promise<void> | undefined;
 
@@ -577,6 +584,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
   socket.on('connect', () => {
     epoch++;
     reachable = true;
+    everConnected = true;
     log.info(
       { server: config.serverUrl, relayId, cursor: ledger.cursor },
       'connected to the server',
@@ -595,7 +603,13 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
   });
   socket.on('connect_error', (error) => {
     if (socket.active) {
-      // Once per outage at warn; every further attempt only at debug.
+      // Once per outage at warn; every further attempt only at debug. A server still starting
+      // is no outage.
+      const starting = !everConnected && performance.now() - startedAt < START_GRACE_MS;
+      if (starting) {
+        log.debug({ server: config.serverUrl, err: error }, 'waiting for the server to start');
+        return;
+      }
       const write = reachable ? log.warn : log.debug;
       reachable = false;
       write({ server: config.serverUrl, err: error }, 'cannot reach the server; retrying');

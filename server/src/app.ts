@@ -12,6 +12,7 @@ import type { Config } from './config.ts';
 import { type Db, type Dialect, createDatabase } from './db/index.ts';
 import { migrateToLatest, sql } from './db/migrations.ts';
 import { AppError } from './errors.ts';
+import { loggerOptions } from './lib/logger.ts';
 import { proxyTrust } from './lib/proxy.ts';
 import { connectRedis, forSocketAdapter } from './lib/redis.ts';
 import { authRoutes } from './features/auth/routes.ts';
@@ -59,10 +60,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const trust = proxyTrust(config.trustProxy);
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-    },
+    logger: loggerOptions(config),
     // A function, not Fastify's hop count: Fastify reads a bare number as "trust nothing".
     ...(trust ? { trustProxy: trust } : {}),
     genReqId: (request) => {

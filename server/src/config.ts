@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { LOG_FORMATS, type LogFormat, chooseLogFormat } from '../../src/contracts/logging.ts';
 import { type ProxyTrustSetting, parseProxyTrust } from './lib/proxy.ts';
 
 const bool = z
@@ -75,6 +76,9 @@ const EnvSchema = z
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
+    LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
+    // Only shown in the ready line here; push-relay is the one that checks it.
+    PUBLIC_URL: z.string().optional(),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     S3_BUCKET: z
       .string()
@@ -151,6 +155,10 @@ export interface Config {
   /** The shared secret of push-relay's `/relay` socket; unset turns push off. */
   relaySecret: string | undefined;
   logLevel: string;
+  /** Readable lines at a terminal, JSON lines elsewhere (src/contracts/logging.ts). */
+  logFormat: LogFormat;
+  /** The address members use, when the operator gave one (PUBLIC_URL). */
+  publicUrl: string | undefined;
   shutdownTimeoutMs: number;
   /** Prometheus metrics: on a port of their own, and/or at /metrics behind a bearer token. */
   metrics: { port: number | undefined; host: string; token: string | undefined };
@@ -163,7 +171,10 @@ export interface Config {
   mediaPublicUrl: string | undefined;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  stdoutIsTty: boolean = process.stdout.isTTY === true,
+): Config {
   // An empty variable means "not set", as a blank line in an environment file does.
   const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = EnvSchema.safeParse(given);
@@ -199,6 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: e.REDIS_PREFIX,
     relaySecret: e.RELAY_SECRET || undefined,
     logLevel: e.LOG_LEVEL,
+    logFormat: chooseLogFormat(e.LOG_FORMAT, stdoutIsTty),
+    publicUrl: e.PUBLIC_URL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     media: {

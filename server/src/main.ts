@@ -1,3 +1,4 @@
+import { localUrl } from '../../src/contracts/logging.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { startMetricsServer } from './plugins/metrics.ts';
@@ -40,9 +41,20 @@ try {
       'metrics listening',
     );
   }
+  // The port really listened on (PORT=0 picks a free one), where a person on this machine opens it.
+  const address = app.server.address();
+  const url = localUrl(
+    config.host,
+    typeof address === 'object' && address ? address.port : config.port,
+  );
   app.log.info(
-    { url: `http://localhost:${config.port}`, database: app.dialect, dataDir: config.dataDir },
-    'Orbit is ready',
+    {
+      url,
+      ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+      database: app.dialect,
+      dataDir: config.dataDir,
+    },
+    `Orbit is ready at ${url}`,
   );
 } catch (error) {
   app.log.error({ err: error }, 'could not start');

@@ -7,7 +7,8 @@
 import { randomInt } from 'node:crypto';
 import sharp from 'sharp';
 import { SIGNUP_INTERESTS } from '../../src/contracts/interests.ts';
-import { loadConfig } from './config.ts';
+import { localUrl } from '../../src/contracts/logging.ts';
+import { type Config, loadConfig } from './config.ts';
 import { createDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { Conflict } from './errors.ts';
@@ -150,6 +151,11 @@ function avatar(member: DemoMember): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
+/** Where members open Orbit: PUBLIC_URL when set, else the server's port on this machine. */
+function appUrl(config: Config): string {
+  return config.publicUrl?.replace(/\/+$/, '') ?? localUrl(config.host, config.port);
+}
+
 async function main() {
   const config = loadConfig();
   const { db, dialect } = createDatabase(config);
@@ -213,10 +219,7 @@ async function main() {
   console.log(line(['username', 'password', 'email']));
   console.log(line(widths.map((width) => '-'.repeat(width))));
   for (const row of rows) console.log(line(row));
-  const port = process.env.PORT ?? '5000';
-  console.log(
-    `\nLog in at http://localhost:${port}/landing with a username (or email) and its password.`,
-  );
+  console.log(`\nLog in at ${appUrl(config)}/landing with a username (or email) and its password.`);
   console.log('Security answers, for the forgot-password flow, are in server/src/seed.ts.');
 }
 

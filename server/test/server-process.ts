@@ -8,6 +8,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export interface ServerProcess {
   child: ChildProcess;
   origin: string;
+  /** Everything the process has written to stdout so far. */
+  stdout(): string;
   /** Ends the process with `signal` and waits until it has exited. */
   kill(signal: NodeJS.Signals): Promise<void>;
 }
@@ -33,7 +35,9 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     await exited;
   };
   let output = '';
+  let stdout = '';
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const origin = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`the server did not listen within 30 s:\n${output}`)),
@@ -52,5 +56,5 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     await kill('SIGKILL');
     throw error;
   });
-  return { child, origin, kill };
+  return { child, origin, kill, stdout: () => stdout };
 }

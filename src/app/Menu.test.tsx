@@ -11,6 +11,9 @@ function offer(): InstallPromptEvent {
   });
 }
 
+const IPHONE_SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+
 function openMenu() {
   render(
     <MemoryRouter initialEntries={['/spacehub']}>
@@ -21,18 +24,37 @@ function openMenu() {
 }
 
 beforeEach(() => useInstall.setState({ offer: null }));
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
-describe("the menu's Install app entry", () => {
+describe("the menu's Install Orbit entry", () => {
   it('is there while the browser offers installation', () => {
     useInstall.setState({ offer: offer() });
     openMenu();
-    expect(screen.getByRole('button', { name: 'Install app' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Install Orbit' })).toBeDefined();
+  });
+
+  it('comes first, before the pages', () => {
+    useInstall.setState({ offer: offer() });
+    openMenu();
+    const entries = screen.getAllByRole('listitem').map((item) => item.textContent);
+    expect(entries[0]).toBe('Install Orbit');
+  });
+
+  it('shows the Share-sheet hint again on iOS Safari, which has no install dialog', () => {
+    vi.spyOn(Navigator.prototype, 'userAgent', 'get').mockReturnValue(IPHONE_SAFARI);
+    useInstall.setState({ iosHintAsked: false });
+    openMenu();
+    fireEvent.click(screen.getByRole('button', { name: 'Install Orbit' }));
+    expect(useInstall.getState().iosHintAsked).toBe(true);
+    expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull();
   });
 
   it('is not there without an offer', () => {
     openMenu();
-    expect(screen.queryByRole('button', { name: 'Install app' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Install Orbit' })).toBeNull();
   });
 
   it("opens the browser's dialog and closes the menu", async () => {
@@ -40,25 +62,26 @@ describe("the menu's Install app entry", () => {
     useInstall.setState({ offer: event });
     openMenu();
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Install app' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Install Orbit' }));
       await Promise.resolve();
     });
     expect(event.prompt).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Menu' }));
   });
 
   it('comes with the offer and goes when the app was installed', () => {
     const stop = watchInstall(window);
     openMenu();
-    expect(screen.queryByRole('button', { name: 'Install app' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Install Orbit' })).toBeNull();
     act(() => {
       window.dispatchEvent(offer());
     });
-    expect(screen.getByRole('button', { name: 'Install app' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Install Orbit' })).toBeDefined();
     act(() => {
       window.dispatchEvent(new Event('appinstalled'));
     });
-    expect(screen.queryByRole('button', { name: 'Install app' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Install Orbit' })).toBeNull();
     stop();
   });
 
@@ -69,7 +92,7 @@ describe("the menu's Install app entry", () => {
     );
     useInstall.setState({ offer: offer() });
     openMenu();
-    expect(screen.queryByRole('button', { name: 'Install app' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Install Orbit' })).toBeNull();
     vi.unstubAllGlobals();
   });
 });

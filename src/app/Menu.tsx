@@ -1,7 +1,7 @@
 import { useCallback, useId, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useSession } from '../features/auth/store.ts';
-import { installApp, useCanInstall } from '../features/offline/install.ts';
+import { useInstallAction } from '../features/offline/install.ts';
 import { visibleMenuItems } from './menuItems.ts';
 import { useDismiss } from './useDismiss.ts';
 
@@ -12,7 +12,7 @@ export function Menu() {
   const listId = useId();
   const username = useSession((state) => state.user?.username ?? '');
   const logout = useSession((state) => state.logout);
-  const canInstall = useCanInstall();
+  const install = useInstallAction();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const close = useCallback(() => {
@@ -46,6 +46,28 @@ export function Menu() {
       {open && (
         <nav className="menu-panel" id={listId} aria-label="Pages">
           <ul>
+            {install && (
+              // First, where a thumb finds it on a phone.
+              <li>
+                <button
+                  type="button"
+                  className="menu-install"
+                  onClick={() => {
+                    // Focus goes back to the menu button, not lost with the closed menu.
+                    close();
+                    install();
+                  }}
+                >
+                  <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
+                    <path
+                      fill="currentColor"
+                      d="M11 3h2v9.17l3.59-3.58L18 10l-6 6-6-6 1.41-1.41L11 12.17V3ZM5 19h14v2H5v-2Z"
+                    />
+                  </svg>
+                  Install Orbit
+                </button>
+              </li>
+            )}
             {visibleMenuItems(username, pathname).map((item) => (
               <li key={item.label}>
                 <Link to={item.to} onClick={() => setOpen(false)}>
@@ -53,20 +75,6 @@ export function Menu() {
                 </Link>
               </li>
             ))}
-            {canInstall && (
-              <li>
-                <button
-                  type="button"
-                  className="menu-install"
-                  onClick={() => {
-                    setOpen(false);
-                    void installApp();
-                  }}
-                >
-                  Install app
-                </button>
-              </li>
-            )}
             <li>
               <button type="button" className="menu-logout" onClick={() => void onLogout()}>
                 Logout

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IosInstallHint } from './IosInstallHint.tsx';
 import {
@@ -28,7 +28,7 @@ function installOffer(): InstallPromptEvent {
 }
 
 beforeEach(() => {
-  useInstall.setState({ offer: null });
+  useInstall.setState({ offer: null, iosHintAsked: false });
   localStorage.clear();
 });
 afterEach(cleanup);
@@ -102,6 +102,17 @@ describe('the iOS install hint', () => {
     expect(localStorage.getItem(IOS_HINT_DISMISSED_KEY)).toBe('1');
     unmount();
     render(<IosInstallHint />);
+    expect(screen.queryByText(text)).toBeNull();
+  });
+
+  it('shows again, though dismissed, when the member asks from the menu', () => {
+    asIphone();
+    localStorage.setItem(IOS_HINT_DISMISSED_KEY, '1');
+    render(<IosInstallHint />);
+    expect(screen.queryByText(text)).toBeNull();
+    act(() => useInstall.getState().askIosHint(true));
+    expect(screen.getByText(text)).toBeDefined();
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss install hint' }));
     expect(screen.queryByText(text)).toBeNull();
   });
 

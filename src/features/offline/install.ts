@@ -1,6 +1,7 @@
 /**
  * Installing Orbit: browsers that offer installation fire `beforeinstallprompt`, kept here for the
- * menu's `Install app`; iOS Safari offers it only through its Share sheet, so it gets a hint.
+ * menu's `Install Orbit` and the install card; iOS Safari offers it only through its Share sheet,
+ * so it gets a hint, which the menu's entry brings back.
  */
 import { create } from 'zustand';
 
@@ -11,16 +12,22 @@ export interface InstallPromptEvent extends Event {
 }
 
 export const IOS_HINT_DISMISSED_KEY = 'orbit:ios-hint:dismissed';
+export const INSTALL_CARD_DISMISSED_KEY = 'orbit:install-card:dismissed';
 
 interface InstallState {
   /** The browser's offer to install, while it stands. */
   offer: InstallPromptEvent | null;
+  /** The member asked (from the menu) to see the iOS hint, even after dismissing it once. */
+  iosHintAsked: boolean;
   setOffer: (offer: InstallPromptEvent | null) => void;
+  askIosHint: (asked: boolean) => void;
 }
 
 export const useInstall = create<InstallState>()((set) => ({
   offer: null,
+  iosHintAsked: false,
   setOffer: (offer) => set({ offer }),
+  askIosHint: (iosHintAsked) => set({ iosHintAsked }),
 }));
 
 /** Running from the home screen or as an installed app window. */
@@ -61,10 +68,22 @@ export async function installApp(): Promise<void> {
   }
 }
 
-/** Whether the menu offers `Install app`. */
+/** Whether the browser offers installation here (never inside the installed app). */
 export function useCanInstall(): boolean {
   const offered = useInstall((state) => state.offer !== null);
   return offered && !isStandalone();
+}
+
+/**
+ * What the menu's `Install Orbit` does here: the browser's dialog, the iOS Share-sheet hint, or
+ * nothing (already installed, or a browser that does not install web apps).
+ */
+export function useInstallAction(): (() => void) | undefined {
+  const canInstall = useCanInstall();
+  const askIosHint = useInstall((state) => state.askIosHint);
+  if (canInstall) return () => void installApp();
+  if (needsIosHint()) return () => askIosHint(true);
+  return undefined;
 }
 
 /**

@@ -1,0 +1,42 @@
+/** The relay's log lines: JSON for log shippers, readable at a terminal. */
+import { PassThrough } from 'node:stream';
+import { stripVTControlCharacters } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { loadRelaySettings } from '../src/config.ts';
+import { createLogger, prettySink } from '../src/log.ts';
+
+const base = { NODE_ENV: 'development', RELAY_SECRET: 'a-secret-of-sixteen-chars' };
+
+describe('the relay log format', () => {
+  it('is pretty at a terminal and JSON elsewhere, unless LOG_FORMAT says otherwise', () => {
+    expect(loadRelaySettings(base, true).logFormat).toBe('pretty');
+    expect(loadRelaySettings(base, false).logFormat).toBe('json');
+    expect(loadRelaySettings({ ...base, LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+    expect(loadRelaySettings({ ...base, LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
+  });
+
+  it('refuses a LOG_FORMAT it does not know', () => {
+    expect(() => loadRelaySettings({ ...base, LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+  });
+
+  it('writes one JSON object per line by default', () => {
+    const lines: string[] = [];
+    createLogger('info', (line) => lines.push(line)).info({ server: 'http://x' }, 'started');
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({
+      level: 30,
+      name: 'push-relay',
+      server: 'http://x',
+      msg: 'started',
+    });
+  });
+
+  it('writes readable lines through the pretty sink', () => {
+    const destination = new PassThrough();
+    let written = '';
+    destination.on('data', (chunk: Buffer) => (written += chunk.toString()));
+    createLogger('info', prettySink(destination)).info('push relay started');
+    // Colours depend on where the tests run; the words do not.
+    const plain = stripVTControlCharacters(written);
+    expect(plain).toMatch(/^\[\d\d:\d\d:\d\d\] INFO \(push-relay\): push relay started/);
+  });
+});
