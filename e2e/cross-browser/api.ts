@@ -2,7 +2,9 @@
  * Setting up other members through the HTTP API with plain fetch (these suites have no Playwright
  * request fixture), as the Chromium suite's helpers do.
  */
+import { io } from 'socket.io-client';
 import { PASSWORD, type Member, avatarPng, uniqueName } from '../helpers.ts';
+import { waitUntil } from './driver.ts';
 
 /** Signs a member up through the API, with a profile picture. */
 export async function createMember(origin: string): Promise<Member> {
@@ -31,6 +33,7 @@ export async function createMember(origin: string): Promise<Member> {
 /** A member's own API session: their id and a `post` that carries their cookie. */
 export interface Session {
   id: string;
+  cookie: string;
   post: (path: string, body: unknown) => Promise<Response>;
 }
 
@@ -48,6 +51,7 @@ export async function logInApi(origin: string, member: Member): Promise<Session>
   const { user } = (await response.json()) as { user: { id: string } };
   return {
     id: user.id,
+    cookie,
     post: (path, body) =>
       fetch(`${origin}${path}`, {
         method: 'POST',
@@ -61,4 +65,27 @@ export async function sendFriendRequest(from: Session, toUserId: string): Promis
   const response = await from.post('/api/users/friends/request', { toUserId });
   if (!response.ok)
     throw new Error(`friend request failed: ${response.status} ${await response.text()}`);
+}
+
+/**
+ * Waits until `memberId` has a live connection to the server (a tab of theirs joined presence),
+ * asked over a socket of `watcher`'s, so what follows can only reach that tab as a live event.
+ */
+export async function waitUntilOnline(origin: string, watcher: Session, memberId: string) {
+  const socket = io(origin, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    reconnection: false,
+    extraHeaders: { cookie: watcher.cookie, origin },
+  });
+  try {
+    await waitUntil(`@${memberId} to be online`, () =>
+      socket
+        .timeout(2_000)
+        .emitWithAck('gallery:join', { ownerId: memberId })
+        .then((ack: { online?: boolean }) => ack.online === true),
+    );
+  } finally {
+    socket.disconnect();
+  }
 }

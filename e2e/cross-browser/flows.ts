@@ -4,7 +4,7 @@
  * earlier one failed. The texts asserted are the spec's, as in the Chromium suite.
  */
 import { type Member, PASSWORD, uniqueName } from '../helpers.ts';
-import { createMember, logInApi, sendFriendRequest } from './api.ts';
+import { createMember, logInApi, sendFriendRequest, waitUntilOnline } from './api.ts';
 import type { AppServer } from './app-server.ts';
 import {
   type Driver,
@@ -163,6 +163,7 @@ export const FLOWS: Flow[] = [
         logInApi(app.origin, who),
         logInApi(app.origin, friend),
       ]);
+      await waitUntilOnline(app.origin, them, me.id);
       await sendFriendRequest(them, me.id);
 
       // The badge rises without a reload.

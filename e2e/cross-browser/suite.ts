@@ -29,7 +29,11 @@ export function smokeSuite(
       const started = startApp().then((server) => (app = server));
       started.catch(() => undefined); // reported below, where it is awaited
       files = await makeFiles();
-      driver = await launch();
+      // A browser that fails to come up once (a busy machine) gets one more try, said aloud.
+      driver = await launch().catch((error: unknown) => {
+        console.warn(`${browser} did not start (${String(error)}); trying once more`);
+        return launch();
+      });
       story = { driver, app: await started, files, signedIn: false };
     });
 
