@@ -3,11 +3,9 @@
  * in order: each starts where the one before left the member, and sets up what it needs when an
  * earlier one failed. The texts asserted are the spec's, as in the Chromium suite.
  */
-import { type Member, PASSWORD, uniqueName } from '../helpers.ts';
+import { PASSWORD, uniqueName } from '../helpers.ts';
 import { createMember, logInApi, sendFriendRequest, waitUntilOnline } from './api.ts';
-import type { AppServer } from './app-server.ts';
 import {
-  type Driver,
   type Query,
   attributeOf,
   setDate,
@@ -18,68 +16,21 @@ import {
   waitGone,
   waitUntil,
 } from './driver.ts';
-import type { Files } from './files.ts';
-
-export interface Story {
-  driver: Driver;
-  app: AppServer;
-  files: Files;
-  /** The member the flows follow, once signed up. */
-  member?: Member;
-  /** Whether the browser is signed in as `member` (false after a flow failed). */
-  signedIn: boolean;
-}
-
-export interface Flow {
-  name: string;
-  run: (story: Story) => Promise<void>;
-}
-
-const OFFLINE_BANNER = "You're offline — showing saved data";
-const heading = (name: string): Query => ({ role: 'heading', name });
-const button = (name: string): Query => ({ role: 'button', name });
-const photos: Query = { css: '.photo-open img', within: { role: 'list', name: 'Photos' } };
-const viewer: Query = { role: 'dialog', name: 'Image viewer' };
-const bell: Query = { role: 'button', name: 'Notifications', prefix: true };
-
-/** The member of the story; made through the API when the sign-up flow did not get that far. */
-async function member(story: Story): Promise<Member> {
-  story.member ??= await createMember(story.app.origin);
-  return story.member;
-}
-
-/** Signs in through the landing page unless the flow before left the member signed in. */
-async function signedIn(story: Story): Promise<Member> {
-  const who = await member(story);
-  if (story.signedIn) return who;
-  await story.driver.clearSession();
-  await logIn(story, who, false);
-  return who;
-}
-
-async function logIn(story: Story, who: Member, remember: boolean) {
-  const { driver, app } = story;
-  await driver.goto(`${app.origin}/landing`);
-  await waitFor(driver, heading('Log in'));
-  await driver.type({ label: 'Username or email' }, who.username);
-  await driver.type({ label: 'Password' }, who.password);
-  if (remember) await driver.click({ label: 'Remember me' });
-  await driver.click(button('Login'));
-  await waitForPath(driver, new RegExp(`^/profile/${who.username}$`));
-  await waitFor(driver, heading(`@${who.username}`));
-  story.signedIn = true;
-}
-
-async function ownProfile(story: Story, who: Member) {
-  await story.driver.goto(`${story.app.origin}/profile/${who.username}`);
-  await waitFor(story.driver, heading(`@${who.username}`));
-}
-
-/** The unread count the bell announces (`Notifications, 2 unread`), 0 without a badge. */
-async function unread(driver: Driver): Promise<number> {
-  const label = await attributeOf(driver, bell, 'aria-label');
-  return Number(/(\d+) unread/.exec(label)?.[1] ?? 0);
-}
+import {
+  type Flow,
+  OFFLINE_BANNER,
+  bell,
+  button,
+  heading,
+  logIn,
+  member,
+  ownProfile,
+  photos,
+  signOutLocally,
+  signedIn,
+  unread,
+  viewer,
+} from './steps.ts';
 
 export const FLOWS: Flow[] = [
   {
@@ -120,7 +71,7 @@ export const FLOWS: Flow[] = [
     async run(story) {
       const who = await member(story);
       story.signedIn = false;
-      await story.driver.clearSession();
+      await signOutLocally(story);
       await logIn(story, who, true);
       const cookie = await story.driver.cookie('orbit_session');
       const days = ((cookie?.expires ?? 0) * 1000 - Date.now()) / 86_400_000;

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type AppServer, startApp } from './app-server.ts';
 import type { Driver } from './driver.ts';
 import { type Files, makeFiles } from './files.ts';
-import { FLOWS, type Story } from './flows.ts';
+import { FLOWS } from './flows.ts';
+import type { Story } from './steps.ts';
 
 const SCREENSHOTS = path.resolve('test-results', 'cross-browser');
 
