@@ -24,8 +24,6 @@ export interface Driver {
   press(key: 'Escape' | 'ArrowRight' | 'ArrowLeft'): Promise<void>;
   /** The cookie's expiry in seconds since the epoch; undefined for a session cookie. */
   cookie(name: string): Promise<{ expires: number | undefined } | undefined>;
-  /** Forgets the session: cookies and this origin's web storage. */
-  clearSession(): Promise<void>;
   screenshot(file: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -54,6 +52,21 @@ export function elementScript(query: Query): string {
 }
 
 export const WAIT_MS = 15_000;
+
+/**
+ * Navigates, then waits for the new document. A driver may report a navigation done while the old
+ * page still shows (WebKitGTK's, when the service worker answers it); two pages alike, such as the
+ * landing page loaded twice, would then be told apart by nothing. The old page carries a mark.
+ */
+export async function navigate(run: Driver['run'], go: () => Promise<unknown>): Promise<void> {
+  await run(() => {
+    (window as { orbitLeaving?: boolean }).orbitLeaving = true;
+  }).catch(() => undefined);
+  await go();
+  await waitUntil('the new page to load', () =>
+    run(() => !('orbitLeaving' in window) && document.readyState !== 'loading'),
+  );
+}
 
 /** Polls `check` (a condition in the page or in Node) until it holds, or fails with `what`. */
 export async function waitUntil<T>(
@@ -86,6 +99,17 @@ export function waitFor(driver: Driver, query: Query, timeout = WAIT_MS): Promis
     () => driver.run((q: Query) => pageFind(q).length > 0, query),
     timeout,
   );
+}
+
+/** Waits until one of `queries` shows, and says which (its index). */
+export function whichShows(driver: Driver, queries: Query[]): Promise<number> {
+  return waitUntil(`one of ${JSON.stringify(queries)} to show`, async () => {
+    const index = await driver.run(
+      (all: Query[]) => all.findIndex((q) => pageFind(q).length > 0),
+      queries,
+    );
+    return index >= 0 ? index : undefined;
+  });
 }
 
 /** Waits until nothing matching `query` shows. */

@@ -26,7 +26,7 @@ import {
   member,
   ownProfile,
   photos,
-  signOutLocally,
+  signOut,
   signedIn,
   unread,
   viewer,
@@ -70,8 +70,7 @@ export const FLOWS: Flow[] = [
     name: 'logs in with Remember me and gets a 30-day session',
     async run(story) {
       const who = await member(story);
-      story.signedIn = false;
-      await signOutLocally(story);
+      await signOut(story);
       await logIn(story, who, true);
       const cookie = await story.driver.cookie('orbit_session');
       const days = ((cookie?.expires ?? 0) * 1000 - Date.now()) / 86_400_000;

@@ -2,7 +2,14 @@
 import type { Member } from '../helpers.ts';
 import { createMember } from './api.ts';
 import type { AppServer } from './app-server.ts';
-import { type Driver, type Query, attributeOf, waitFor, waitForPath } from './driver.ts';
+import {
+  type Driver,
+  type Query,
+  attributeOf,
+  waitFor,
+  waitForPath,
+  whichShows,
+} from './driver.ts';
 import type { Files } from './files.ts';
 
 export interface Story {
@@ -37,15 +44,28 @@ export async function member(story: Story): Promise<Member> {
 export async function signedIn(story: Story): Promise<Member> {
   const who = await member(story);
   if (story.signedIn) return who;
-  await signOutLocally(story);
+  await signOut(story);
   await logIn(story, who, false);
   return who;
 }
 
-/** Forgets whoever is signed in, as a fresh browser would: cookies and the app's web storage. */
-export async function signOutLocally(story: Story) {
-  await story.driver.goto(`${story.app.origin}/landing`);
-  await story.driver.clearSession();
+/**
+ * Makes sure nobody is signed in, the way a member does it: the menu's Logout ends the session in
+ * the app (its saved data, the service worker's copies) and on the server. Clearing cookies alone
+ * would leave the service worker's copy of the member, which it serves when the server is slow.
+ * A guarded page tells the two states apart only once the session is known (the landing page shows
+ * its form while it loads).
+ */
+export async function signOut(story: Story) {
+  const { driver, app } = story;
+  await driver.goto(`${app.origin}/settings`);
+  if ((await whichShows(driver, [heading('Log in'), heading('Settings')])) === 1) {
+    await driver.click(button('Menu'));
+    await driver.click(button('Logout'));
+    await waitForPath(driver, /^\/landing$/);
+    await waitFor(driver, heading('Log in'));
+  }
+  story.signedIn = false;
 }
 
 export async function logIn(story: Story, who: Member, remember: boolean) {

@@ -54,6 +54,16 @@ export function smokeSuite(
           fs.mkdirSync(SCREENSHOTS, { recursive: true });
           const slug = flow.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
           const file = path.join(SCREENSHOTS, `${browser}-${index + 1}-${slug}.png`);
+          // Whether the server still answers tells a browser problem from a server one.
+          const health = await fetch(`${current.app.origin}/healthz`, {
+            signal: AbortSignal.timeout(5_000),
+          }).then(
+            (response) => `answers ${response.status}`,
+            (error: unknown) => `does not answer (${String(error)})`,
+          );
+          console.error(
+            `the server ${health}; page: ${await current.driver.url().catch(() => '?')}`,
+          );
           await current.driver
             .screenshot(file)
             .then(() => console.error(`screenshot: ${file}`))

@@ -2,7 +2,14 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { Builder, Key, type WebElement } from 'selenium-webdriver';
 import { freePort } from './app-server.ts';
-import { type Driver, type Query, elementScript, pageScript, waitUntil } from './driver.ts';
+import {
+  type Driver,
+  type Query,
+  elementScript,
+  navigate,
+  pageScript,
+  waitUntil,
+} from './driver.ts';
 
 /** Debian's webkit2gtk-driver; WEBKIT_DRIVER_PATH points elsewhere. */
 export const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH || '/usr/bin/WebKitWebDriver';
@@ -112,12 +119,14 @@ export async function launchWebkit(): Promise<Driver> {
       return found ? (found as WebElement) : null;
     });
 
+  const run: Driver['run'] = <A extends unknown[], R>(fn: (...args: A) => R, ...args: A) =>
+    driver.executeScript<Awaited<R>>(`return ${pageScript(fn, args)}`);
+
   return {
     browser: 'webkit',
-    run: <A extends unknown[], R>(fn: (...args: A) => R, ...args: A) =>
-      driver.executeScript<Awaited<R>>(`return ${pageScript(fn, args)}`),
-    goto: (url) => driver.get(url),
-    reload: () => driver.navigate().refresh(),
+    run,
+    goto: (url) => navigate(run, () => driver.get(url)),
+    reload: () => navigate(run, () => driver.navigate().refresh()),
     url: () => driver.getCurrentUrl(),
     click: async (query) => (await element(query)).click(),
     type: async (query, text) => (await element(query)).sendKeys(text),
@@ -132,15 +141,6 @@ export async function launchWebkit(): Promise<Driver> {
       if (!cookie) return undefined;
       const { expiry } = cookie;
       return { expires: expiry instanceof Date ? expiry.getTime() / 1000 : expiry };
-    },
-    clearSession: async () => {
-      await driver.manage().deleteAllCookies();
-      await driver.executeScript(
-        `return ${pageScript(() => {
-          localStorage.clear();
-          sessionStorage.clear();
-        }, [])}`,
-      );
     },
     screenshot: async (file) => fs.writeFileSync(file, await driver.takeScreenshot(), 'base64'),
     close: async () => {
