@@ -103,11 +103,19 @@ export async function startApp(): Promise<AppServer> {
     errors.push(chunk.toString());
     process.stderr.write(chunk);
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stopping = false;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      // A server gone mid-suite fails every flow after it; say so where the failures show.
+      if (!stopping) console.error(`npm start exited during the suite: ${signal ?? code}`);
+      resolve();
+    }),
+  );
   // Should the test process itself die, the server goes with it.
   const orphanGuard = () => child.kill('SIGTERM');
   process.once('exit', orphanGuard);
   const stop = async () => {
+    stopping = true;
     process.off('exit', orphanGuard);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
