@@ -14,8 +14,9 @@ const dataDir = process.env.ORBIT_E2E_DATA_DIR;
 
 export default defineConfig({
   testDir: 'e2e',
-  // The cluster test has its own configuration (e2e/cluster/playwright.config.ts).
-  testIgnore: 'cluster/**',
+  // The cluster test has its own configuration (e2e/cluster/playwright.config.ts); the Firefox and
+  // WebKit smoke suites run under vitest (e2e/cross-browser).
+  testIgnore: ['cluster/**', 'cross-browser/**'],
   outputDir: 'test-results',
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),

@@ -40,6 +40,19 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      // The Firefox and WebKit smoke suites (e2e/cross-browser): a real server and browser each.
+      // They run after the other projects and one after the other, as the builds `npm start` may
+      // make share ./dist and ./build.
+      ...(['firefox', 'webkit'] as const).map((browser, index) => ({
+        test: {
+          name: browser,
+          environment: 'node',
+          include: [`e2e/cross-browser/${browser}.test.ts`],
+          testTimeout: 90_000,
+          hookTimeout: 240_000,
+          sequence: { groupOrder: index + 1 },
+        },
+      })),
     ],
   },
 });

@@ -1,16 +1,20 @@
 // `npm test`: typecheck, lint, unit, server and browser tests, in that order, then one closing
 // line `tests: N passed, N failed[, N skipped]`. `npm test -- unit server` runs only those steps.
 // Steps: typecheck, lint, unit (page and service worker), server, relay (push-relay), browser,
-// cluster (nginx with TLS in front of two nodes on PostgreSQL, Redis and an S3-compatible bucket).
+// firefox and webkit (the main flows in Firefox ESR and WebKitGTK, e2e/cross-browser), cluster
+// (nginx with TLS in front of two nodes on PostgreSQL, Redis and an S3-compatible bucket).
 // `smoke` (a few browser specs: sign-up, login, friends live) runs only when named; CI's second
 // Node leg uses it.
 //
 // DIALECTS      databases for the server tests, comma-separated (default: sqlite)
 // PG_TEST_URL   PostgreSQL for the server tests when DIALECTS names postgres (see README)
-// ORBIT_REQUIRE_ALL=1  a skipped test, or a step skipped for a missing PostgreSQL or Chromium,
+// ORBIT_REQUIRE_ALL=1  a skipped test, or a step skipped for a missing PostgreSQL or browser,
 //               is a failure (CI sets it)
 // CHROME_PATH   Chromium for the browser tests (default: /usr/bin/chromium)
-import { spawnSync } from 'node:child_process';
+// FIREFOX_PATH  Firefox for the firefox step (default: /usr/bin/firefox-esr)
+// WEBKIT_DRIVER_PATH, MINIBROWSER_PATH, XVFB_PATH  WebKitGTK's driver and browser, and the X
+//               server they run in, for the webkit step (defaults: Debian's webkit2gtk-driver, xvfb)
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,6 +52,8 @@ const STEPS = {
   server: () => ({ ...vitest('server'), env: { ...process.env, DIALECTS: dialects } }),
   relay: () => vitest('relay'),
   browser: () => playwright([]),
+  firefox: () => crossBrowser('firefox', firefoxMissing()),
+  webkit: () => crossBrowser('webkit', webkitMissing()),
   smoke: () => playwright(SMOKE_SPECS),
   cluster: async () => {
     const nginx = process.env.NGINX_PATH || '/usr/sbin/nginx';
@@ -77,6 +83,42 @@ function playwright(specs, name = specs.length ? 'smoke' : 'browser') {
     report,
     read: readPlaywrightReport,
   };
+}
+
+/** A smoke suite of e2e/cross-browser (a vitest project of its own), unless its browser is missing. */
+function crossBrowser(name, missing) {
+  return missing ? { skip: missing } : vitest(name);
+}
+
+/** Why Firefox cannot run here, or undefined when it can (the same defaults as e2e/cross-browser). */
+function firefoxMissing() {
+  const firefox = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+  return fs.existsSync(firefox)
+    ? undefined
+    : `Firefox was not found at ${firefox} (install Debian's firefox-esr or set FIREFOX_PATH)`;
+}
+
+/** Why WebKitGTK cannot run here, or undefined when it can. */
+function webkitMissing() {
+  let miniBrowser = process.env.MINIBROWSER_PATH;
+  if (!miniBrowser) {
+    try {
+      miniBrowser = execFileSync('dpkg', ['-L', 'libwebkit2gtk-4.1-0'], { encoding: 'utf8' })
+        .split('\n')
+        .find((file) => file.endsWith('/MiniBrowser'));
+    } catch {
+      // Not installed: the usual place is checked below.
+    }
+  }
+  const needed = [
+    [process.env.WEBKIT_DRIVER_PATH || '/usr/bin/WebKitWebDriver', 'WEBKIT_DRIVER_PATH'],
+    [miniBrowser || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', 'MINIBROWSER_PATH'],
+    [process.env.XVFB_PATH || '/usr/bin/Xvfb', 'XVFB_PATH'],
+  ];
+  const missing = needed.find(([file]) => !fs.existsSync(file));
+  return missing
+    ? `${missing[0]} was not found (install Debian's webkit2gtk-driver and xvfb, or set ${missing[1]})`
+    : undefined;
 }
 
 /** Why the cluster cannot run here (PostgreSQL or Redis unreachable), or undefined when it can. */

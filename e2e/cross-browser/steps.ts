@@ -1,0 +1,93 @@
+/** What the flows of flows.ts share: the story they follow, where things are, signing in. */
+import type { Member } from '../helpers.ts';
+import { createMember } from './api.ts';
+import type { AppServer } from './app-server.ts';
+import {
+  type Driver,
+  type Query,
+  attributeOf,
+  waitFor,
+  waitForPath,
+  whichShows,
+} from './driver.ts';
+import type { Files } from './files.ts';
+
+export interface Story {
+  driver: Driver;
+  app: AppServer;
+  files: Files;
+  /** The member the flows follow, once signed up. */
+  member?: Member;
+  /** Whether the browser is signed in as `member` (false after a flow failed). */
+  signedIn: boolean;
+}
+
+export interface Flow {
+  name: string;
+  run: (story: Story) => Promise<void>;
+}
+
+export const OFFLINE_BANNER = "You're offline — showing saved data";
+export const heading = (name: string): Query => ({ role: 'heading', name });
+export const button = (name: string): Query => ({ role: 'button', name });
+export const photos: Query = { css: '.photo-open img', within: { role: 'list', name: 'Photos' } };
+export const viewer: Query = { role: 'dialog', name: 'Image viewer' };
+export const bell: Query = { role: 'button', name: 'Notifications', prefix: true };
+
+/** The member of the story; made through the API when the sign-up flow did not get that far. */
+export async function member(story: Story): Promise<Member> {
+  story.member ??= await createMember(story.app.origin);
+  return story.member;
+}
+
+/** Signs in through the landing page unless the flow before left the member signed in. */
+export async function signedIn(story: Story): Promise<Member> {
+  const who = await member(story);
+  if (story.signedIn) return who;
+  await signOut(story);
+  await logIn(story, who, false);
+  return who;
+}
+
+/**
+ * Makes sure nobody is signed in, the way a member does it: the menu's Logout ends the session in
+ * the app (its saved data, the service worker's copies) and on the server. Clearing cookies alone
+ * would leave the service worker's copy of the member, which it serves when the server is slow.
+ * A guarded page tells the two states apart only once the session is known (the landing page shows
+ * its form while it loads).
+ */
+export async function signOut(story: Story) {
+  const { driver, app } = story;
+  await driver.goto(`${app.origin}/settings`);
+  if ((await whichShows(driver, [heading('Log in'), heading('Settings')])) === 1) {
+    await driver.click(button('Menu'));
+    await driver.click(button('Logout'));
+    await waitForPath(driver, /^\/landing$/);
+    await waitFor(driver, heading('Log in'));
+  }
+  story.signedIn = false;
+}
+
+export async function logIn(story: Story, who: Member, remember: boolean) {
+  const { driver, app } = story;
+  await driver.goto(`${app.origin}/landing`);
+  await waitFor(driver, heading('Log in'));
+  await driver.type({ label: 'Username or email' }, who.username);
+  await driver.type({ label: 'Password' }, who.password);
+  if (remember) await driver.click({ label: 'Remember me' });
+  await driver.click(button('Login'));
+  await waitForPath(driver, new RegExp(`^/profile/${who.username}$`));
+  await waitFor(driver, heading(`@${who.username}`));
+  story.signedIn = true;
+}
+
+export async function ownProfile(story: Story, who: Member) {
+  await story.driver.goto(`${story.app.origin}/profile/${who.username}`);
+  await waitFor(story.driver, heading(`@${who.username}`));
+}
+
+/** The unread count the bell announces (`Notifications, 2 unread`), 0 without a badge. */
+export async function unread(driver: Driver): Promise<number> {
+  const label = await attributeOf(driver, bell, 'aria-label');
+  return Number(/(\d+) unread/.exec(label)?.[1] ?? 0);
+}

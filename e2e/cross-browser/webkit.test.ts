@@ -1,0 +1,4 @@
+import { smokeSuite } from './suite.ts';
+import { launchWebkit, webkitMissing } from './webkit.ts';
+
+smokeSuite('webkit', webkitMissing(), launchWebkit);
