@@ -33,6 +33,7 @@ export const UPLOAD_STATUS_CLEAR_MS = 2_200;
 export const LINK_COPIED_MS = 1_200;
 export const SETTINGS_TOAST_MS = 3_000;
 export const PROFILE_TOAST_MS = 1_800;
+/** The folder every image is in unless the owner chose another; never stored as a folder name. */
 export const DEFAULT_FOLDER = 'All';
 export const TOP_BAR_HEIGHT_PX = 92;
 export const BREAKPOINTS = { wide: 1024, tablet: 900, medium: 768, small: 640, tiny: 420 } as const;

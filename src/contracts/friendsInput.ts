@@ -1,5 +1,6 @@
 /** Request bodies and queries of the friend and search calls, parsed by the server. */
 import { z } from 'zod';
+import { SEARCH_LIMIT } from './constants.ts';
 
 const id = z.string().trim().max(100).optional();
 const name = z.string().trim().max(100).optional();
@@ -20,5 +21,5 @@ export const FriendStatusQuery = z
 
 export const SearchQuery = z.object({
   q: z.string().max(100).default(''),
-  limit: z.coerce.number().int().min(1).max(12).default(12),
+  limit: z.coerce.number().int().min(1).max(SEARCH_LIMIT).default(SEARCH_LIMIT),
 });

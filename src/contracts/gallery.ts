@@ -41,9 +41,6 @@ export interface GalleryFoldersResponse {
 export const CAPTION_MAX = 500;
 export const FOLDER_MAX = 40;
 
-/** The folder every image has unless the owner chose another; never stored as a folder name. */
-export const ALL_FOLDER = 'All';
-
 /** The PATCH body: a reaction (true/false, or the spec's arrays of ids), a caption, or a folder. */
 export interface GalleryPatchBody {
   accountId?: string;

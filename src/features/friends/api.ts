@@ -4,6 +4,7 @@ import type {
   FriendStatus,
   SearchResult,
 } from '../../contracts/friends.ts';
+import { SEARCH_LIMIT } from '../../contracts/constants.ts';
 import { normaliseFriendStatus } from '../../contracts/friends.ts';
 import { http } from '../../lib/http.ts';
 
@@ -58,7 +59,9 @@ export const friendsApi = {
     ),
   search: async (q: string, signal: AbortSignal) =>
     readList<SearchResult>(
-      await http.get(`/api/users/search?q=${encodeURIComponent(q)}&limit=12`, { signal }),
+      await http.get(`/api/users/search?q=${encodeURIComponent(q)}&limit=${SEARCH_LIMIT}`, {
+        signal,
+      }),
       'users',
     ),
 };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { DEFAULT_FOLDER } from '../../../../src/contracts/constants.ts';
 import {
-  ALL_FOLDER,
   CAPTION_MAX,
   FOLDER_MAX,
   type GalleryImage,
@@ -50,8 +50,12 @@ const stamp = (deps: GalleryDeps) => (deps.now ? deps.now() : new Date()).toISOS
 /** A folder name as stored: trimmed, `All` (or nothing) for the default. */
 export function normaliseFolder(folder: string | undefined): string {
   const value = (folder ?? '').trim().replace(/\s+/g, ' ');
-  if (!value || value.toLowerCase() === ALL_FOLDER.toLowerCase() || value.toLowerCase() === 'root')
-    return ALL_FOLDER;
+  if (
+    !value ||
+    value.toLowerCase() === DEFAULT_FOLDER.toLowerCase() ||
+    value.toLowerCase() === 'root'
+  )
+    return DEFAULT_FOLDER;
   if (value.length > FOLDER_MAX) throw new Invalid(GALLERY_MESSAGES.folderTooLong);
   return value;
 }
