@@ -80,6 +80,22 @@ describe('the friends store', () => {
     await vi.waitFor(() => expect(statusOf('u2')).toBe('none'));
   });
 
+  it('forgets every pending re-check and counts refresh at reset (logout)', async () => {
+    fetchMock.mockImplementation((url: string) =>
+      Promise.resolve(
+        url.includes('/accept') ? json({ status: 'friends' }) : json({ status: 'none' }),
+      ),
+    );
+    await useFriends.getState().act('accept', 'u2');
+    useFriends.getState().applyRemote('u2', 'none');
+    receiveFriendChange({ type: 'accepted', userId: 'u3' });
+    receiveFriendEvent('friend:removed', { fromUserId: 'u4', toUserId: 'me' }, 'me');
+    const before = fetchMock.mock.calls.length;
+    useFriends.getState().reset();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(fetchMock.mock.calls.slice(before).map(([url]) => url)).toEqual([]);
+  });
+
   it('lets a realtime update raise the status during the guard', async () => {
     fetchMock.mockResolvedValueOnce(json({ status: 'pending' }));
     await useFriends.getState().act('request', 'u2');

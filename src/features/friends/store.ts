@@ -66,6 +66,16 @@ const EMPTY_COUNTS: FriendCounts = { incoming: 0, outgoing: 0, friends: 0 };
 const inFlight = new Map<string, Promise<FriendStatus>>();
 let channel: ReturnType<typeof openChannel> | null = null;
 let countsTimer: ReturnType<typeof setTimeout> | undefined;
+/** Re-checks waiting for a guard to end or for another tab's change; reset() cancels them all. */
+const pendingChecks = new Set<ReturnType<typeof setTimeout>>();
+
+function later(run: () => void, ms: number) {
+  const timer = setTimeout(() => {
+    pendingChecks.delete(timer);
+    run();
+  }, ms);
+  pendingChecks.add(timer);
+}
 
 export const useFriends = create<FriendsState>()((set, get) => ({
   statuses: {},
@@ -135,7 +145,7 @@ export const useFriends = create<FriendsState>()((set, get) => ({
     const guardLeft = (get().guardUntil[userId] ?? 0) - Date.now();
     if (current && guardLeft > 0 && FRIEND_STATUS_RANK[status] < FRIEND_STATUS_RANK[current]) {
       // Ignored for now, not forgotten: once the guard ends, the server says which one holds.
-      setTimeout(
+      later(
         () =>
           void get()
             .fetchStatus(userId, { force: true })
@@ -159,6 +169,8 @@ export const useFriends = create<FriendsState>()((set, get) => ({
 
   reset() {
     clearTimeout(countsTimer);
+    for (const timer of pendingChecks) clearTimeout(timer);
+    pendingChecks.clear();
     inFlight.clear();
     set({ statuses: {}, busy: {}, guardUntil: {}, counts: EMPTY_COUNTS });
   },
@@ -220,7 +232,7 @@ export function receiveFriendChange(data: unknown) {
   const change = data as Partial<FriendChange> | null;
   if (!change || typeof change.userId !== 'string') return;
   const { userId } = change;
-  setTimeout(() => {
+  later(() => {
     void useFriends
       .getState()
       .fetchStatus(userId, { force: true })
