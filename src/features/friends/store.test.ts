@@ -89,7 +89,11 @@ describe('the friends store', () => {
     await useFriends.getState().act('accept', 'u2');
     useFriends.getState().applyRemote('u2', 'none');
     receiveFriendChange({ type: 'accepted', userId: 'u3' });
-    receiveFriendEvent('friend:removed', { fromUserId: 'u4', toUserId: 'me' }, 'me');
+    receiveFriendEvent(
+      'friend:removed',
+      { fromUserId: 'u4', toUserId: 'me', pairKey: 'me:u4' },
+      'me',
+    );
     const before = fetchMock.mock.calls.length;
     useFriends.getState().reset();
     await vi.advanceTimersByTimeAsync(10_000);
