@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo } from 'react';
+import { useId } from 'react';
 import { SIGNUP_INTERESTS } from '../../contracts/interests.ts';
 import { AvatarPreview } from '../../components/Avatar.tsx';
 import { Field, PasswordField, TextAreaField } from '../../components/Field.tsx';
@@ -11,6 +11,7 @@ import {
   type SignupValues,
   usernameFeedback,
 } from './signupForm.ts';
+import { useObjectUrl } from '../../components/useObjectUrl.ts';
 
 interface SectionsProps {
   values: SignupValues;
@@ -38,13 +39,7 @@ function ProfilePicInput({
   onPick: (file: File | null) => void;
 }) {
   const id = useId();
-  const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
-  useEffect(
-    () => () => {
-      if (preview) URL.revokeObjectURL(preview);
-    },
-    [preview],
-  );
+  const preview = useObjectUrl(file);
   return (
     <div className="field" data-field="profilePic">
       <label htmlFor={id}>Profile image</label>

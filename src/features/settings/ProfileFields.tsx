@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { SETTINGS_INTERESTS, choicesWithHeld } from '../../contracts/interests.ts';
 import { THEMES, type Theme } from '../../contracts/theme.ts';
 import { Avatar, AvatarPreview } from '../../components/Avatar.tsx';
@@ -7,6 +7,7 @@ import { InterestPicker } from '../../components/InterestPicker.tsx';
 import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import { OFFLINE_REASON, OFFLINE_REASON_ID, useOffline } from '../offline/store.ts';
 import type { FieldErrors, ProfileValues } from './settingsState.ts';
+import { useObjectUrl } from '../../components/useObjectUrl.ts';
 
 const THEME_NAMES: Record<Theme, string> = {
   light: 'Light',
@@ -51,13 +52,7 @@ function PicturePicker({
   useEffect(() => {
     if (!file && input.current) input.current.value = '';
   }, [file]);
-  const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
-  useEffect(
-    () => () => {
-      if (preview) URL.revokeObjectURL(preview);
-    },
-    [preview],
-  );
+  const preview = useObjectUrl(file);
   return (
     <div className="field" data-field="profilePic">
       <label htmlFor={id}>Profile picture</label>
