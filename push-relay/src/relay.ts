@@ -485,8 +485,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
       catchingUp = false;
       for (const [, ack] of buffered) acknowledge(ack);
       buffered = [];
-      const write = stopping.signal.aborted ? log.info : log.warn;
-      write({ relayId, reason }, 'stopped pushing');
+      log[stopping.signal.aborted ? 'info' : 'warn']({ relayId, reason }, 'stopped pushing');
     } else if (was === 'none' && !stopping.signal.aborted)
       log.info({ relayId, reason }, 'standing by');
     if (was !== 'standby') relay.emit('standby', reason);
@@ -595,8 +594,10 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
   socket.on('disconnect', (reason) => {
     epoch++;
     clearTimeout(leaseTimer);
-    const write = reason === 'io client disconnect' ? log.info : log.warn;
-    write({ server: config.serverUrl, reason }, 'disconnected from the server');
+    log[reason === 'io client disconnect' ? 'info' : 'warn'](
+      { server: config.serverUrl, reason },
+      'disconnected from the server',
+    );
     if (role === 'leader') standBy('disconnected from the server');
     relay.emit('disconnected', reason);
     if (reason === 'io server disconnect' && !stopping.signal.aborted) socket.connect();
@@ -610,9 +611,11 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
         log.debug({ server: config.serverUrl, err: error }, 'waiting for the server to start');
         return;
       }
-      const write = reachable ? log.warn : log.debug;
+      log[reachable ? 'warn' : 'debug'](
+        { server: config.serverUrl, err: error },
+        'cannot reach the server; retrying',
+      );
       reachable = false;
-      write({ server: config.serverUrl, err: error }, 'cannot reach the server; retrying');
       return;
     }
     log.error(
