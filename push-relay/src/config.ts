@@ -39,7 +39,7 @@ const EnvSchema = z.object({
 export interface RetryPolicy {
   /** Attempts per delivery, the first one included. */
   maxAttempts: number;
-  /** The first wait; each later one doubles (with jitter), or Retry-After when longer. */
+  /** The first wait; each later one doubles (with jitter), after any Retry-After the service asks. */
   baseMs: number;
   /** No retry is scheduled past this long after the first attempt. */
   budgetMs: number;

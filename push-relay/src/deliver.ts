@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import type https from 'node:https';
+import { setTimeout as wait } from 'node:timers/promises';
+import type { LimitFunction } from 'p-limit';
+import pRetry from 'p-retry';
 import webpush, { WebPushError } from 'web-push';
 import {
   PUSH_TOPIC_LENGTH,
@@ -27,9 +30,17 @@ export type DeliveryOutcome =
   | { result: 'dropped'; status: number | undefined; reason: string; attempts: number }
   | { result: 'failed'; status: number | undefined; reason: string; attempts: number };
 
-type Attempt =
-  | { kind: 'done'; outcome: DeliveryOutcome }
-  | { kind: 'retry'; status: number | undefined; reason: string; retryAfterMs: number | undefined };
+/** A failure worth another attempt: 429, 5xx or a network error. */
+class RetryableError extends Error {
+  constructor(
+    readonly status: number | undefined,
+    reason: string,
+    /** How long the push service asked to be left alone (Retry-After). */
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(reason);
+  }
+}
 
 /** VAPID tokens live this long; push services allow up to 24 hours (RFC 8292 §2). */
 const VAPID_TOKEN_SECONDS = 12 * 3600;
@@ -68,7 +79,7 @@ export interface PushSender {
   ttlSeconds: number;
   agent: https.Agent;
   /** Bounds the requests in flight (a wait between retries holds no slot). */
-  limiter: Limiter;
+  limiter: LimitFunction;
   retry: RetryPolicy;
   /** Per-request time limit. */
   timeoutMs: number;
@@ -89,12 +100,13 @@ function isNetworkError(error: Error): boolean {
   return typeof code === 'string' || error.message === 'Socket timeout';
 }
 
+/** One request: its outcome, or a RetryableError when another attempt may get through. */
 async function attempt(
   sender: PushSender,
   subscription: RelaySubscription,
   payload: PushPayload,
   attempts: number,
-): Promise<Attempt> {
+): Promise<DeliveryOutcome> {
   try {
     const response = await webpush.sendNotification(subscription, JSON.stringify(payload), {
       // Signed here (no vapidDetails), so web-push does not sign a token for every push.
@@ -106,101 +118,72 @@ async function attempt(
       agent: sender.agent,
       timeout: sender.timeoutMs,
     });
-    return { kind: 'done', outcome: { result: 'sent', status: response.statusCode, attempts } };
+    return { result: 'sent', status: response.statusCode, attempts };
   } catch (error) {
     if (error instanceof WebPushError) {
       const status = error.statusCode;
-      if (status === 404 || status === 410)
-        return { kind: 'done', outcome: { result: 'gone', status, attempts } };
+      if (status === 404 || status === 410) return { result: 'gone', status, attempts };
       const reason = `the push service answered ${status}`;
       if (status === 429 || status >= 500)
-        return {
-          kind: 'retry',
-          status,
-          reason,
-          retryAfterMs: retryAfterMs(error.headers['retry-after']),
-        };
-      return { kind: 'done', outcome: { result: 'dropped', status, reason, attempts } };
+        throw new RetryableError(status, reason, retryAfterMs(error.headers['retry-after']));
+      return { result: 'dropped', status, reason, attempts };
     }
     const failure = error instanceof Error ? error : new Error(String(error));
-    if (isNetworkError(failure))
-      return { kind: 'retry', status: undefined, reason: failure.message, retryAfterMs: undefined };
-    return {
-      kind: 'done',
-      outcome: { result: 'dropped', status: undefined, reason: failure.message, attempts },
-    };
+    if (isNetworkError(failure)) throw new RetryableError(undefined, failure.message, undefined);
+    return { result: 'dropped', status: undefined, reason: failure.message, attempts };
   }
 }
 
-/** Exponential backoff with jitter (half to full), or longer when the service asks. */
-export function backoffMs(
-  policy: RetryPolicy,
-  attempts: number,
-  asked: number | undefined,
-): number {
-  const exponential = policy.baseMs * 2 ** (attempts - 1);
-  const jittered = exponential / 2 + Math.random() * (exponential / 2);
-  return Math.max(jittered, asked ?? 0);
-}
-
-/** Waits `ms`, or rejects as soon as `signal` aborts. */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener('abort', stop, { once: true });
-  });
-}
-
 /**
- * One push to one device, retried on 429, 5xx and network errors within the policy. Rejects only
- * when `signal` aborts (the relay is stopping; the event stays unacknowledged and comes back).
+ * One push to one device, retried on 429, 5xx and network errors within the policy: waits double
+ * from `baseMs` with jitter (half to full), and a Retry-After is waited out before that. Rejects
+ * only when `signal` aborts (the relay is stopping; the event stays unacknowledged and comes back).
  */
 export async function deliver(
   sender: PushSender,
   subscription: RelaySubscription,
   payload: PushPayload,
   signal: AbortSignal,
-  onRetry?: (info: { attempts: number; waitMs: number; reason: string }) => void,
+  onRetry?: (info: { attempts: number; reason: string; retryAfterMs?: number }) => void,
 ): Promise<DeliveryOutcome> {
-  const started = Date.now();
-  for (let attempts = 1; ; attempts++) {
-    if (signal.aborted) throw signal.reason as Error;
-    const result = await sender.limiter.run(() => attempt(sender, subscription, payload, attempts));
-    if (result.kind === 'done') return result.outcome;
-    const waitMs = backoffMs(sender.retry, attempts, result.retryAfterMs);
-    const outOfTime = Date.now() + waitMs - started > sender.retry.budgetMs;
-    if (attempts >= sender.retry.maxAttempts || outOfTime)
-      return { result: 'failed', status: result.status, reason: result.reason, attempts };
-    onRetry?.({ attempts, waitMs, reason: result.reason });
-    await pause(waitMs, signal);
-  }
-}
-
-/** At most `limit` tasks at once; the rest wait their turn in order. */
-export class Limiter {
-  #active = 0;
-  readonly #queue: (() => void)[] = [];
-
-  constructor(readonly limit: number) {}
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    // A finishing task hands its slot straight to the next in line.
-    if (this.#active >= this.limit) await new Promise<void>((resolve) => this.#queue.push(resolve));
-    else this.#active++;
-    try {
-      return await task();
-    } finally {
-      const next = this.#queue.shift();
-      if (next) next();
-      else this.#active--;
-    }
+  const { maxAttempts, baseMs, budgetMs } = sender.retry;
+  const started = performance.now();
+  let tried = 0;
+  let finished: DeliveryOutcome | undefined;
+  try {
+    return await pRetry(
+      async (attempts) => {
+        tried = attempts;
+        return (finished = await sender.limiter(() =>
+          attempt(sender, subscription, payload, attempts),
+        ));
+      },
+      {
+        retries: maxAttempts - 1,
+        minTimeout: baseMs / 2,
+        factor: 2,
+        randomize: true,
+        maxRetryTime: budgetMs,
+        signal,
+        // Called only when another attempt is due: waits out Retry-After unless that would end
+        // past the budget, when the delivery gives up as it would on its last attempt.
+        async shouldRetry({ error, attemptNumber }) {
+          const asked = error instanceof RetryableError ? error.retryAfterMs : undefined;
+          if (asked !== undefined && performance.now() + asked - started > budgetMs) return false;
+          onRetry?.({
+            attempts: attemptNumber,
+            reason: error.message,
+            ...(asked === undefined ? {} : { retryAfterMs: asked }),
+          });
+          if (asked) await wait(asked, undefined, { signal });
+          return true;
+        },
+      },
+    );
+  } catch (error) {
+    // A request that finished as the relay began stopping counts: its device has the push.
+    if (finished) return finished;
+    if (!(error instanceof RetryableError)) throw error;
+    return { result: 'failed', status: error.status, reason: error.message, attempts: tried };
   }
 }

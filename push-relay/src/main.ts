@@ -1,5 +1,5 @@
 import { RelayConfigError, loadRelaySettings } from './config.ts';
-import { createLogger, prettySink } from './log.ts';
+import { createLogger, prettyStream } from './log.ts';
 import { type Relay, startRelay } from './relay.ts';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -15,7 +15,7 @@ try {
 
 const log = createLogger(
   settings.logLevel,
-  settings.logFormat === 'pretty' ? prettySink() : undefined,
+  settings.logFormat === 'pretty' ? prettyStream() : undefined,
 );
 let relay: Relay;
 try {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import https from 'node:https';
+import { setTimeout as wait } from 'node:timers/promises';
 import tls from 'node:tls';
+import pLimit from 'p-limit';
 import { type Socket, io } from 'socket.io-client';
 import {
   PUSH_TTL_SECONDS,
@@ -16,14 +18,7 @@ import {
 } from '../../src/contracts/push.ts';
 import type { RetryPolicy } from './config.ts';
 import { CursorFile, EventLedger, deviceKey } from './cursor.ts';
-import {
-  type DeliveryOutcome,
-  Limiter,
-  type PushSender,
-  VapidAuthorization,
-  deliver,
-  pause,
-} from './deliver.ts';
+import { type DeliveryOutcome, type PushSender, VapidAuthorization, deliver } from './deliver.ts';
 import { distinctDevices, parseEvent, serviceOf } from './events.ts';
 import { type HealthServer, startHealthServer } from './health.ts';
 import { relayMetrics } from './metrics.ts';
@@ -188,7 +183,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     vapid: new VapidAuthorization({ ...vapid.keys, subject: config.vapidSubject }),
     ttlSeconds: config.ttlSeconds ?? PUSH_TTL_SECONDS,
     agent: pushAgent(concurrency, config.trustedCa),
-    limiter: new Limiter(concurrency),
+    limiter: pLimit(concurrency),
     retry: { maxAttempts: 5, baseMs: 1_000, budgetMs: 5 * 60_000, ...config.retry },
     timeoutMs: PUSH_REQUEST_TIMEOUT_MS,
   };
@@ -462,7 +457,9 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
       } catch (error) {
         if (current !== epoch || stopping.signal.aborted) return;
         log.warn({ err: error }, `catch-up failed; asking again in ${CATCH_UP_RETRY_MS / 1000} s`);
-        await pause(CATCH_UP_RETRY_MS, stopping.signal).catch(() => undefined);
+        await wait(CATCH_UP_RETRY_MS, undefined, { signal: stopping.signal }).catch(
+          () => undefined,
+        );
       }
     }
     if (current !== epoch) return;
@@ -485,8 +482,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
       catchingUp = false;
       for (const [, ack] of buffered) acknowledge(ack);
       buffered = [];
-      const write = stopping.signal.aborted ? log.info : log.warn;
-      write({ relayId, reason }, 'stopped pushing');
+      log[stopping.signal.aborted ? 'info' : 'warn']({ relayId, reason }, 'stopped pushing');
     } else if (was === 'none' && !stopping.signal.aborted)
       log.info({ relayId, reason }, 'standing by');
     if (was !== 'standby') relay.emit('standby', reason);
@@ -595,8 +591,10 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
   socket.on('disconnect', (reason) => {
     epoch++;
     clearTimeout(leaseTimer);
-    const write = reason === 'io client disconnect' ? log.info : log.warn;
-    write({ server: config.serverUrl, reason }, 'disconnected from the server');
+    log[reason === 'io client disconnect' ? 'info' : 'warn'](
+      { server: config.serverUrl, reason },
+      'disconnected from the server',
+    );
     if (role === 'leader') standBy('disconnected from the server');
     relay.emit('disconnected', reason);
     if (reason === 'io server disconnect' && !stopping.signal.aborted) socket.connect();
@@ -610,9 +608,11 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
         log.debug({ server: config.serverUrl, err: error }, 'waiting for the server to start');
         return;
       }
-      const write = reachable ? log.warn : log.debug;
+      log[reachable ? 'warn' : 'debug'](
+        { server: config.serverUrl, err: error },
+        'cannot reach the server; retrying',
+      );
       reachable = false;
-      write({ server: config.serverUrl, err: error }, 'cannot reach the server; retrying');
       return;
     }
     log.error(

@@ -3,13 +3,13 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
+import pLimit from 'p-limit';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PushPayload, RELAY_PROGRESS_LIMITS } from '../../src/contracts/push.ts';
 import { checkVapidSubject, loadRelaySettings } from '../src/config.ts';
 import { CursorFile, EventLedger, deviceKey } from '../src/cursor.ts';
 import {
-  Limiter,
   type PushSender,
   VapidAuthorization,
   deliver,
@@ -353,7 +353,7 @@ describe('one delivery against the fake push service', () => {
         keepAlive: true,
         ca: [...tls.rootCertificates, service.certificate],
       }),
-      limiter: new Limiter(4),
+      limiter: pLimit(4),
       retry: { maxAttempts: 3, baseMs: 20, budgetMs: 5_000 },
       timeoutMs: 5_000,
     };
@@ -434,23 +434,91 @@ describe('one delivery against the fake push service', () => {
       attempts: 3,
     });
   });
+
+  it('gives up at once when Retry-After would end past the budget', async () => {
+    const device = service.subscribe();
+    service.failNext(device.id, 429, 1, { 'retry-after': '60' });
+    expect(await deliver(sender, device, payload, signal)).toMatchObject({
+      result: 'failed',
+      status: 429,
+      attempts: 1,
+    });
+    expect(service.attemptsFor(device.id)).toBe(1);
+  });
+
+  it('stops waiting for the next attempt when the relay stops', async () => {
+    const device = service.subscribe();
+    service.failNext(device.id, 503, 5, { 'retry-after': '2' });
+    const stopping = new AbortController();
+    const delivery = deliver(sender, device, payload, stopping.signal, () =>
+      stopping.abort(new Error('the relay is stopping')),
+    );
+    await expect(delivery).rejects.toThrow();
+    expect(service.attemptsFor(device.id)).toBe(1);
+  });
 });
 
-describe('the limiter', () => {
-  it('never runs more than its limit at once', async () => {
-    const limiter = new Limiter(3);
-    let running = 0;
-    let most = 0;
-    await Promise.all(
-      Array.from({ length: 20 }, () =>
-        limiter.run(async () => {
-          running++;
-          most = Math.max(most, running);
-          await new Promise((resolve) => setTimeout(resolve, 2));
-          running--;
-        }),
-      ),
+describe('the delivery limit', () => {
+  let service: FakePushService;
+  const payload: PushPayload = {
+    id: 8,
+    kind: 'friend_accepted',
+    requestId: 'req-2',
+    actor: { id: 'u2', username: 'bob', profileImage: '/uploads/b.png' },
+    url: '/profile/bob',
+    unread: 1,
+    createdAt: '2026-01-01T00:00:00.000Z',
+  };
+  const signal = new AbortController().signal;
+  const senderWith = (limiter: PushSender['limiter']): PushSender => ({
+    vapid: new VapidAuthorization({
+      ...webpush.generateVAPIDKeys(),
+      subject: 'mailto:ops@orbit.example',
+    }),
+    ttlSeconds: 600,
+    agent: new https.Agent({ keepAlive: true, ca: [...tls.rootCertificates, service.certificate] }),
+    limiter,
+    retry: { maxAttempts: 3, baseMs: 20, budgetMs: 5_000 },
+    timeoutMs: 5_000,
+  });
+
+  beforeAll(async () => {
+    service = await startFakePushService();
+  });
+  afterAll(() => service.close());
+
+  it('sends every request through the limit, never more at once than it allows', async () => {
+    const limit = pLimit(3);
+    const sender = senderWith(limit);
+    const running: number[] = [];
+    const onPush = () => running.push(limit.activeCount);
+    service.on('push', onPush);
+    const devices = Array.from({ length: 20 }, () => service.subscribe());
+    const outcomes = await Promise.all(
+      devices.map((device) => deliver(sender, device, payload, signal)),
     );
-    expect(most).toBe(3);
+    service.off('push', onPush);
+    sender.agent.destroy();
+    expect(outcomes.every((outcome) => outcome.result === 'sent')).toBe(true);
+    expect(running).toHaveLength(20);
+    expect(Math.min(...running)).toBeGreaterThanOrEqual(1);
+    expect(Math.max(...running)).toBeLessThanOrEqual(3);
+  });
+
+  it('holds no slot while waiting to retry: another device goes first', async () => {
+    const sender = senderWith(pLimit(1));
+    const slow = service.subscribe();
+    const quick = service.subscribe();
+    service.failNext(slow.id, 429, 1, { 'retry-after': '1' });
+    const order: string[] = [];
+    const onPush = (push: { subscriptionId: string }) => order.push(push.subscriptionId);
+    service.on('push', onPush);
+    const slowDelivery = deliver(sender, slow, payload, signal, () => {
+      void deliver(sender, quick, payload, signal);
+    });
+    expect(await slowDelivery).toMatchObject({ result: 'sent', attempts: 2 });
+    service.off('push', onPush);
+    sender.agent.destroy();
+    expect(order).toEqual([quick.id, slow.id]);
   });
 });
