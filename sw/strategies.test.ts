@@ -10,12 +10,8 @@ import {
   readResponse,
   setCurrentMember,
 } from '../src/lib/idb.ts';
-import {
-  OFFLINE_HEADER,
-  type StrategyContext,
-  cacheFirstMedia,
-  networkFirstApi,
-} from './strategies.ts';
+import { OFFLINE_HEADER } from '../src/contracts/offline.ts';
+import { type StrategyContext, cacheFirstMedia, networkFirstApi } from './strategies.ts';
 
 const ORIGIN = 'https://orbit.test';
 const ME = `${ORIGIN}/api/auth/me`;

@@ -2,6 +2,7 @@
  * How the worker answers API calls and pictures from the member's saved copies in IndexedDB. With
  * no current member nothing is saved and nothing saved is served.
  */
+import { OFFLINE_HEADER } from '../src/contracts/offline.ts';
 import {
   type SavedResponse,
   readCurrentMember,
@@ -13,8 +14,6 @@ import {
 
 /** How long an API call may take before the saved copy answers instead. */
 export const API_TIMEOUT_MS = 3_000;
-/** Set on answers that come from a saved copy: the page shows its offline banner for them. */
-export const OFFLINE_HEADER = 'x-orbit-offline';
 /** Answers from a proxy whose server cannot be reached: as good as no network. */
 const UNREACHABLE_STATUSES = new Set([502, 503, 504]);
 
