@@ -1,9 +1,13 @@
 /**
- * How the worker answers API calls and pictures from the member's saved copies in IndexedDB. With
- * no current member nothing is saved and nothing saved is served.
+ * How the worker answers API calls and pictures: workbox's NetworkFirst and CacheFirst, whose
+ * cache is the member's saved copies in IndexedDB (src/lib/idb.ts) rather than Cache Storage, so
+ * everything saved belongs to one member and goes at logout. With no current member nothing is
+ * saved and nothing saved is served.
  */
+import type { WorkboxPlugin } from 'workbox-core/types.js';
+import { CacheFirst, NetworkFirst } from 'workbox-strategies';
+import { OFFLINE_HEADER } from '../src/contracts/offline.ts';
 import {
-  type SavedResponse,
   readCurrentMember,
   readMedia,
   readResponse,
@@ -12,121 +16,131 @@ import {
 } from '../src/lib/idb.ts';
 
 /** How long an API call may take before the saved copy answers instead. */
-export const API_TIMEOUT_MS = 3_000;
-/** Set on answers that come from a saved copy: the page shows its offline banner for them. */
-export const OFFLINE_HEADER = 'x-orbit-offline';
+export const API_TIMEOUT_SECONDS = 3;
 /** Answers from a proxy whose server cannot be reached: as good as no network. */
 const UNREACHABLE_STATUSES = new Set([502, 503, 504]);
 
-export interface StrategyContext {
-  fetch: (request: Request) => Promise<Response>;
-  /** Keeps the worker alive for work that finishes after the answer (saving a copy). */
-  waitUntil: (work: Promise<unknown>) => void;
-  timeoutMs?: number;
+/** Where one kind of answer is kept per member. */
+interface MemberStore {
+  read: (userId: string, url: string) => Promise<Response | undefined>;
+  /** Whether an answer from the network is worth keeping. */
+  keeps: (response: Response) => boolean;
+  save: (userId: string, url: string, response: Response) => Promise<unknown>;
 }
 
-type NetworkOutcome = { kind: 'answered'; response: Response } | { kind: 'failed' | 'slow' };
-
-function after(ms: number): { done: Promise<NetworkOutcome>; cancel: () => void } {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const done = new Promise<NetworkOutcome>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: 'slow' }), ms);
-  });
-  return { done, cancel: () => clearTimeout(timer) };
+/** What the plugin remembers for one request. */
+interface RequestState {
+  /** The member signed in when the request started: only they are served and saved for. */
+  member?: Promise<string | null>;
+  /** Whether the network's answer is worth keeping, judged on the answer itself. */
+  keep?: boolean;
+  /** An answer from an unreachable server, passed on when there is no copy to answer with. */
+  unreachable?: Response;
+  /** Settles once the network's answer is saved or the network failed. */
+  network?: { done: Promise<void>; settle: () => void };
 }
 
-function fromCopy(copy: SavedResponse): Response {
-  return new Response(copy.body, {
-    status: copy.status,
-    headers: { 'Content-Type': copy.contentType, [OFFLINE_HEADER]: '1' },
-  });
+/**
+ * Makes a strategy's cache the current member's copies: reads come from `store`, and writes go
+ * to `store` instead of Cache Storage (`cacheWillUpdate` saves, then answers null so workbox puts
+ * nothing in Cache Storage).
+ */
+export function memberCopies(store: MemberStore): WorkboxPlugin {
+  const stateOf = (state: unknown) => state as RequestState;
+  return {
+    // Not awaited here, so the network starts without waiting for IndexedDB.
+    handlerWillStart: ({ state }) => {
+      stateOf(state).member = readCurrentMember().catch(() => null);
+      return Promise.resolve();
+    },
+    requestWillFetch: ({ request, state }) => {
+      let settle = () => {};
+      const done = new Promise<void>((resolve) => (settle = resolve));
+      stateOf(state).network = { done, settle };
+      return Promise.resolve(request);
+    },
+    fetchDidSucceed: ({ response, state }) => {
+      stateOf(state).keep = store.keeps(response);
+      if (!UNREACHABLE_STATUSES.has(response.status)) return Promise.resolve(response);
+      stateOf(state).unreachable = response;
+      return Promise.reject(new TypeError(`The server is unreachable (${response.status}).`));
+    },
+    fetchDidFail: ({ state }) => Promise.resolve(stateOf(state).network?.settle()),
+    cachedResponseWillBeUsed: async ({ request, state }) => {
+      const userId = await stateOf(state).member;
+      return userId ? ((await store.read(userId, request.url)) ?? null) : null;
+    },
+    cacheWillUpdate: async ({ request, response, state }) => {
+      const { member, keep, network } = stateOf(state);
+      const userId = await member;
+      if (userId && keep) await store.save(userId, request.url, response).catch(() => undefined);
+      network?.settle();
+      return null;
+    },
+    handlerDidError: ({ state }) => Promise.resolve(stateOf(state).unreachable),
+    // An answer from the saved copy does not wait for the network, but the worker stays alive
+    // until the network's late answer is saved.
+    handlerDidRespond: ({ event, state }) => {
+      const network = stateOf(state).network;
+      if (network) event.waitUntil(network.done);
+      return Promise.resolve();
+    },
+  };
 }
 
-async function saveCopy(userId: string, url: string, response: Response): Promise<void> {
-  await saveResponse({
-    userId,
-    url,
-    status: response.status,
-    contentType: response.headers.get('Content-Type') ?? 'application/json',
-    body: await response.text(),
-  });
-}
+/** API answers (JSON text); a saved one carries {@link OFFLINE_HEADER}. */
+const savedResponses: MemberStore = {
+  async read(userId, url) {
+    const copy = await readResponse(userId, url);
+    if (!copy) return undefined;
+    return new Response(copy.body, {
+      status: copy.status,
+      headers: { 'Content-Type': copy.contentType, [OFFLINE_HEADER]: '1' },
+    });
+  },
+  keeps: (response) => response.ok && response.status !== 204,
+  async save(userId, url, response) {
+    await saveResponse({
+      userId,
+      url,
+      status: response.status,
+      contentType: response.headers.get('Content-Type') ?? 'application/json',
+      body: await response.text(),
+    });
+  },
+};
+
+/** Thumbnails and avatars, capped per member with the least recently used going first. */
+const savedMedia: MemberStore = {
+  async read(userId, url) {
+    // Reading marks the file as just used.
+    const stored = await readMedia(userId, url);
+    if (!stored) return undefined;
+    const { blob } = stored;
+    return new Response(blob, {
+      headers: { 'Content-Type': blob.type, 'Content-Length': String(blob.size) },
+    });
+  },
+  // Not an opaque cross-origin answer, whose bytes cannot be read.
+  keeps: (response) =>
+    response.status === 200 && response.type !== 'opaque' && response.type !== 'error',
+  save: async (userId, url, response) => saveMedia(userId, url, await response.blob()),
+};
 
 /**
  * Network first: a good answer is returned and saved for the current member; a failure, an
- * unreachable server or an answer slower than the timeout falls back to the saved copy (marked
- * with {@link OFFLINE_HEADER}). A slow network with no copy is still waited for; a failed one with
- * no copy fails like the network.
+ * unreachable server or an answer slower than the timeout falls back to the saved copy. A slow
+ * network with no copy is still waited for; a failed one with no copy fails like the network,
+ * and an unreachable server's answer is passed on.
  */
-export async function networkFirstApi(
-  request: Request,
-  context: StrategyContext,
-): Promise<Response> {
-  const network = context.fetch(request);
-  const userId = await readCurrentMember();
-  if (!userId) return network;
-
-  const saved = network.then((response) => {
-    if (response.ok && response.status !== 204) {
-      context.waitUntil(saveCopy(userId, request.url, response.clone()).catch(() => undefined));
-    }
-    return response;
-  });
-  const timeout = after(context.timeoutMs ?? API_TIMEOUT_MS);
-  const outcome = await Promise.race<NetworkOutcome>([
-    saved.then(
-      (response) => ({ kind: 'answered', response }),
-      () => ({ kind: 'failed' }),
-    ),
-    timeout.done,
-  ]);
-  timeout.cancel();
-  if (outcome.kind === 'answered' && !UNREACHABLE_STATUSES.has(outcome.response.status)) {
-    return outcome.response;
-  }
-
-  const copy = await readResponse(userId, request.url);
-  if (copy) {
-    context.waitUntil(saved.catch(() => undefined));
-    return fromCopy(copy);
-  }
-  if (outcome.kind === 'answered') return outcome.response;
-  return saved.catch(() => Response.error());
-}
-
-function fromMedia(blob: Blob): Response {
-  return new Response(blob, {
-    headers: { 'Content-Type': blob.type, 'Content-Length': String(blob.size) },
-  });
-}
-
-/** Whether a picture's bytes can be read and kept (not an opaque cross-origin answer). */
-function keepable(response: Response): boolean {
-  return response.status === 200 && response.type !== 'opaque' && response.type !== 'error';
+export function apiStrategy(networkTimeoutSeconds = API_TIMEOUT_SECONDS): NetworkFirst {
+  return new NetworkFirst({ networkTimeoutSeconds, plugins: [memberCopies(savedResponses)] });
 }
 
 /**
- * Cache first: the member's saved copy of a thumbnail or avatar if there is one (and it becomes
- * the most recently used), else the network, whose answer is saved for next time.
+ * Cache first: the member's saved copy of a thumbnail or avatar if there is one, else the
+ * network, whose answer is saved for next time.
  */
-export async function cacheFirstMedia(
-  request: Request,
-  context: StrategyContext,
-): Promise<Response> {
-  const userId = await readCurrentMember();
-  if (!userId) return context.fetch(request);
-  const stored = await readMedia(userId, request.url);
-  if (stored) return fromMedia(stored.blob);
-
-  const response = await context.fetch(request);
-  if (keepable(response)) {
-    const copy = response.clone();
-    context.waitUntil(
-      copy
-        .blob()
-        .then((blob) => saveMedia(userId, request.url, blob))
-        .catch(() => undefined),
-    );
-  }
-  return response;
+export function mediaStrategy(): CacheFirst {
+  return new CacheFirst({ plugins: [memberCopies(savedMedia)] });
 }

@@ -4,7 +4,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { enableNavigationPreload, serveAppShell, settleNavigationPreload } from './navigation.ts';
 import { registerPush } from './push.ts';
 import { NAVIGATION_DENYLIST, isSavedApiCall, isSavedMedia } from './routes.ts';
-import { type StrategyContext, cacheFirstMedia, networkFirstApi } from './strategies.ts';
+import { apiStrategy, mediaStrategy } from './strategies.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -27,27 +27,8 @@ registerRoute(
   ),
 );
 
-function contextOf(event: ExtendableEvent): StrategyContext {
-  return {
-    fetch: (request) => fetch(request),
-    waitUntil: (work) => {
-      try {
-        event.waitUntil(work);
-      } catch {
-        // The event already ended: the work still runs while the worker is alive.
-      }
-    },
-  };
-}
-
-registerRoute(
-  ({ url }) => isSavedApiCall(url, self.location.origin),
-  ({ request, event }) => networkFirstApi(request, contextOf(event)),
-);
-registerRoute(
-  ({ url }) => isSavedMedia(url, self.location.origin),
-  ({ request, event }) => cacheFirstMedia(request, contextOf(event)),
-);
+registerRoute(({ url }) => isSavedApiCall(url, self.location.origin), apiStrategy());
+registerRoute(({ url }) => isSavedMedia(url, self.location.origin), mediaStrategy());
 
 self.addEventListener('activate', (event) => {
   // The first worker takes over the page that installed it, so it works offline from then on.

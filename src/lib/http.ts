@@ -1,4 +1,5 @@
 import { REQUEST_TIMEOUT_MS } from '../contracts/constants.ts';
+import { OFFLINE_HEADER } from '../contracts/offline.ts';
 import { useNetwork } from '../features/offline/store.ts';
 import { apiUrl } from './apiHost.ts';
 import { readToken, storeToken, tokenIsRemembered } from './storage.ts';
@@ -42,9 +43,6 @@ function serverMessageOf(text: string): string | null {
   }
   return null;
 }
-
-/** The service worker's mark on an answer it served from its cache because the network failed. */
-export const OFFLINE_HEADER = 'x-orbit-offline';
 
 /** What a response says about the connection: a cached answer means offline, a fresh one online. */
 function noteConnection(response: Response) {
