@@ -8,8 +8,8 @@
 //
 // DIALECTS      databases for the server tests, comma-separated (default: sqlite)
 // PG_TEST_URL   PostgreSQL for the server tests when DIALECTS names postgres (see README)
-// ORBIT_REQUIRE_ALL=1  a skipped test, or a step skipped for a missing PostgreSQL or browser,
-//               is a failure (CI sets it)
+// ORBIT_REQUIRE_ALL=1  a skipped test, a vitest project that finds no tests, or a step skipped
+//               for a missing PostgreSQL or browser, is a failure (CI sets it)
 // CHROME_PATH   Chromium for the browser tests (default: /usr/bin/chromium)
 // FIREFOX_PATH  Firefox for the firefox step (default: /usr/bin/firefox-esr)
 // WEBKIT_DRIVER_PATH, MINIBROWSER_PATH, XVFB_PATH  WebKitGTK's driver and browser, and the X
@@ -34,7 +34,8 @@ const vitest = (project, ...more) => ({
   args: [
     'run',
     ...[project, ...more].flatMap((name) => ['--project', name]),
-    '--passWithNoTests',
+    // An emptied or mistyped glob must fail when everything is required to run.
+    ...(requireAll ? [] : ['--passWithNoTests']),
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${path.join(reportDir, `${project}.json`)}`,
@@ -178,8 +179,10 @@ function readVitestReport(file) {
 function readPlaywrightReport(file) {
   const { stats } = JSON.parse(fs.readFileSync(file, 'utf8'));
   return {
-    passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0),
-    failed: stats?.unexpected ?? 0,
+    passed: stats?.expected ?? 0,
+    // With no retries nothing should be flaky; if a config brings retries back, a test that
+    // passed only on its second try still failed once, so it counts as failed.
+    failed: (stats?.unexpected ?? 0) + (stats?.flaky ?? 0),
     skipped: stats?.skipped ?? 0,
   };
 }

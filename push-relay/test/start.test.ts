@@ -35,7 +35,7 @@ describe('npm start in production', () => {
 
   it('runs the relay on one machine with nothing set', () => {
     const { relay, warnings } = decide(production);
-    expect(relay).toBeDefined();
+    expect(relay).toMatchObject({ name: 'relay', command: 'node' });
     expect(warnings).toEqual([]);
   });
 
@@ -43,7 +43,7 @@ describe('npm start in production', () => {
     'runs the relay with PUBLIC_URL=%s',
     (publicUrl) => {
       const { relay, warnings } = decide({ ...production, PUBLIC_URL: publicUrl });
-      expect(relay).toBeDefined();
+      expect(relay).toMatchObject({ name: 'relay', command: 'node' });
       expect(warnings).toEqual([]);
     },
   );
@@ -74,6 +74,6 @@ describe('npm run dev', () => {
       NODE_ENV: 'development',
       PUBLIC_URL: 'http://orbit.lan',
     });
-    expect(relay).toBeDefined();
+    expect(relay).toMatchObject({ name: 'relay', command: 'node' });
   });
 });

@@ -196,10 +196,10 @@ forEachDialect((dialect) => {
         const relay = await connectRelay(origin);
         relay.emit('relay:lease', { relayId: randomUUID(), ttlMs: 0 });
         relay.emit('relay:lease', 'nonsense');
-        await pause(200);
 
-        expect(relay.connected).toBe(true);
+        // Answered after the two above were taken in, on the same socket.
         expect(await lease(relay, randomUUID(), 0)).toMatchObject({ granted: true });
+        expect(relay.connected).toBe(true);
       });
     });
 

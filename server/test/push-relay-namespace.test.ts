@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { type Socket, io } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import type { RelayCatchUpAnswer, RelayEvent } from '../../src/contracts/push.ts';
 import type { Ack } from '../../src/contracts/realtime.ts';
@@ -85,7 +85,12 @@ async function eventuallyFind(
 const catchUp = (relay: Socket, request: unknown) =>
   relay.timeout(5_000).emitWithAck('relay:catch-up', request) as Promise<RelayCatchUpAnswer>;
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+/**
+ * A request and its acknowledgement on the same socket: the server handles a socket's messages in
+ * order, so once this answers, every message sent before it has been handled.
+ */
+const handled = (socket: Socket) =>
+  socket.timeout(5_000).emitWithAck('image:leave', { imageId: 'none' }) as Promise<Ack>;
 
 forEachDialect((dialect) => {
   describe('with RELAY_SECRET set', () => {
@@ -224,7 +229,7 @@ forEachDialect((dialect) => {
         const tab = await open(origin, { token: b.token });
         await tab.timeout(5_000).emitWithAck('presence:join', { userId: b.user.id });
         tab.disconnect();
-        await settle();
+        await vi.waitFor(async () => expect(await t.app.realtime.isOnline(b.user.id)).toBe(false));
         const relay = await connectRelay(origin);
         const events = collectEvents(relay);
 
@@ -255,11 +260,15 @@ forEachDialect((dialect) => {
         await friendAction(t.app, a, 'cancel', b);
         await friendAction(t.app, a, 'request', b);
         await friendAction(t.app, b, 'decline', a);
-        await settle();
+        // An event that is sent, after: events on one socket keep their order, so one for the
+        // cancel or the decline would come before it.
+        await friendAction(t.app, b, 'request', a);
+        await eventuallyFind(events, (e) => e.recipientId === a.user.id);
 
         expect(events.map((e) => [e.recipientId, e.payload.kind])).toEqual([
           [b.user.id, 'friend_request'],
           [b.user.id, 'friend_request'],
+          [a.user.id, 'friend_request'],
         ]);
       });
     });
@@ -352,8 +361,9 @@ forEachDialect((dialect) => {
         const relay = await connectRelay(origin);
         relay.emit('relay:catch-up', { after: 0, limit: 5 });
         relay.emit('relay:catch-up', 'nonsense');
-        await settle();
+        // Answered after the two above were taken in, on the same socket.
         expect(await catchUp(relay, { after: null, limit: 1 })).toMatchObject({ events: [] });
+        expect(relay.connected).toBe(true);
       });
     });
 
@@ -385,7 +395,10 @@ forEachDialect((dialect) => {
           ).toMatchObject({ error: expect.any(String) as string });
         }
         relay.emit('relay:subscription-gone', { endpoint: 'x' });
-        await settle();
+        // Answered after the one above was taken in, on the same socket.
+        expect(
+          await relay.timeout(5_000).emitWithAck('relay:subscription-gone', { endpoint: 'y' }),
+        ).toBeUndefined();
 
         expect(relay.connected).toBe(true);
         expect(await pushRowsOf(t.app, b.user.id)).toHaveLength(1);
@@ -397,7 +410,7 @@ forEachDialect((dialect) => {
         const tab = await open(origin, { token: b.token });
 
         tab.emit('relay:subscription-gone', { endpoint: device.endpoint });
-        await settle();
+        expect(await handled(tab)).toEqual({ ok: true });
 
         expect(await pushRowsOf(t.app, b.user.id)).toHaveLength(1);
       });
@@ -489,9 +502,12 @@ forEachDialect((dialect) => {
         await friendAction(t.app, a, 'request', b);
 
         await eventuallyFind(ours, (e) => e.recipientId === b.user.id);
-        await settle();
+        // Their own event, made after ours: had ours leaked to them, it would be ahead of it.
+        const [c, d] = (await signupMembers(other, 2)) as [Member, Member];
+        await friendAction(other, c, 'request', d);
+        await eventuallyFind(theirs, (e) => e.recipientId === d.user.id);
         theirRelay.disconnect();
-        expect(theirs).toEqual([]);
+        expect(theirs.map((e) => e.recipientId)).toEqual([d.user.id]);
       } finally {
         await other.close();
       }

@@ -4,6 +4,7 @@ import { type ManagerOptions, type Socket, type SocketOptions, io } from 'socket
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import { type Ack, FRIEND_EVENTS, type FriendEvent } from '../../src/contracts/realtime.ts';
+import { userRoom } from '../src/plugins/realtime.ts';
 import {
   type FriendAction,
   type Member,
@@ -60,7 +61,31 @@ forEachDialect((dialect) => {
   };
   const nextEvent = (socket: Socket, event: string) =>
     new Promise<unknown>((resolve) => socket.once(event, resolve));
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
+  /**
+   * A request and its acknowledgement on the same socket: the server handles a socket's messages
+   * in order, so once this answers, every message sent before it has been handled.
+   */
+  const handled = (socket: Socket) =>
+    socket.timeout(5_000).emitWithAck('image:leave', { imageId: 'none' }) as Promise<Ack>;
+  /**
+   * Sends an allowed friend request from `actor` to `member`, and answers the recipient socket's
+   * record up to that request's friend:request:created, with what that event should be. Events on
+   * one socket arrive in the order they were sent, so an event that should not have come, sent
+   * before, would be in the record ahead of this marker.
+   */
+  const marker = async (seen: [string, unknown][], actor: Member, member: Member) => {
+    const expected = {
+      fromUserId: actor.user.id,
+      toUserId: member.user.id,
+      pairKey: pairKey(actor.user.id, member.user.id),
+    };
+    const isMarker = ([event, sent]: [string, unknown]) =>
+      event === 'friend:request:created' &&
+      (sent as { pairKey?: unknown } | null)?.pairKey === expected.pairKey;
+    await friendAction(t.app, actor, 'request', member);
+    await vi.waitFor(() => expect(seen.some(isMarker)).toBe(true));
+    return { got: seen.slice(0, seen.findIndex(isMarker) + 1), expected };
+  };
 
   describe('the handshake', () => {
     it('refuses a socket without a session with connect_error', async () => {
@@ -151,7 +176,10 @@ forEachDialect((dialect) => {
       await join(second, a.user.id);
 
       first.disconnect();
-      await settle();
+      // Wait for the server to have let the first tab go, so the answer below is about after it.
+      await vi.waitFor(async () =>
+        expect(await t.app.realtime.io.in(userRoom(a.user.id)).fetchSockets()).toHaveLength(1),
+      );
 
       expect(await t.app.realtime.isOnline(a.user.id)).toBe(true);
     });
@@ -162,7 +190,7 @@ forEachDialect((dialect) => {
 
       socket.emit('presence:join', { userId: b.user.id }, 'not-a-function');
       socket.emit('presence:join', 'garbage', 42);
-      await settle();
+      expect(await handled(socket)).toEqual({ ok: true });
 
       expect(socket.connected).toBe(true);
       expect(await join(socket, a.user.id)).toEqual({ ok: true });
@@ -231,9 +259,9 @@ forEachDialect((dialect) => {
       await friendAction(t.app, a, 'request', b);
       await friendAction(t.app, b, 'accept', a);
       await delivered;
-      await settle();
 
-      expect(seenByC).toEqual([]);
+      const { got, expected } = await marker(seenByC, a, c);
+      expect(got).toEqual([['friend:request:created', expected]]);
     });
 
     it('delivers an event once to a member with a socket in each of two tabs', async () => {
@@ -242,14 +270,19 @@ forEachDialect((dialect) => {
       const seen = tabs.map(record);
 
       await friendAction(t.app, a, 'request', b);
-      await vi.waitFor(() => expect(seen.every((list) => list.length > 0)).toBe(true));
-      await settle();
+      // The cancel comes after on each socket: a second copy of the request would come before it.
+      const canceled = tabs.map((tab) => nextEvent(tab, 'friend:request:canceled'));
+      await friendAction(t.app, a, 'cancel', b);
+      await Promise.all(canceled);
 
       // Each tab also hears of the new notification; the friend event itself arrives once.
       const friendEvents = seen.map((list) =>
         list.map(([event]) => event).filter((event) => event.startsWith('friend:')),
       );
-      expect(friendEvents).toEqual([['friend:request:created'], ['friend:request:created']]);
+      expect(friendEvents).toEqual([
+        ['friend:request:created', 'friend:request:canceled'],
+        ['friend:request:created', 'friend:request:canceled'],
+      ]);
     });
 
     it('keeps another member’s events from a socket that asks to join their rooms', async () => {
@@ -267,15 +300,15 @@ forEachDialect((dialect) => {
       ] as const) {
         spy.emit(event as 'presence:join', payload);
       }
-      await settle();
+      await handled(spy);
       const socketB = await connectAs(b);
       const delivered = nextEvent(socketB, 'friend:request:created');
 
       await friendAction(t.app, a, 'request', b);
       await delivered;
-      await settle();
 
-      expect(seenBySpy).toEqual([]);
+      const { got, expected } = await marker(seenBySpy, a, c);
+      expect(got).toEqual([['friend:request:created', expected]]);
       expect(spy.connected).toBe(true);
     });
   });

@@ -33,7 +33,9 @@ describe("the menu's Install Orbit entry", () => {
   it('is there while the browser offers installation', () => {
     useInstall.setState({ offer: offer() });
     openMenu();
-    expect(screen.getByRole('button', { name: 'Install Orbit' })).toBeDefined();
+    const entry = screen.getByRole('button', { name: 'Install Orbit' });
+    expect(entry.closest('li')?.textContent).toBe('Install Orbit');
+    expect(entry.hasAttribute('disabled')).toBe(false);
   });
 
   it('comes first, before the pages', () => {
@@ -77,7 +79,7 @@ describe("the menu's Install Orbit entry", () => {
     act(() => {
       window.dispatchEvent(offer());
     });
-    expect(screen.getByRole('button', { name: 'Install Orbit' })).toBeDefined();
+    expect(screen.getAllByRole('listitem')[0]?.textContent).toBe('Install Orbit');
     act(() => {
       window.dispatchEvent(new Event('appinstalled'));
     });

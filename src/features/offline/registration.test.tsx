@@ -83,7 +83,9 @@ describe('the update flow', () => {
     render(<UpdatePrompt />);
     act(() => workbox.emit('waiting', { wasWaitingBeforeRegister: true }));
     expect(screen.getByRole('status').textContent).toContain('A new version is available');
-    expect(screen.getByRole('button', { name: 'Reload' })).toBeDefined();
+    expect(
+      screen.getByRole('status').contains(screen.getByRole('button', { name: 'Reload' })),
+    ).toBe(true);
     stop();
   });
 

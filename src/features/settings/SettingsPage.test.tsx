@@ -65,7 +65,8 @@ describe('the settings page', () => {
     await flush();
     expect(patch).toHaveBeenCalledWith({ referral: 'FRIEND' });
     expect(screen.getByRole('status')).toHaveProperty('textContent', 'Referral updated.');
-    expect(referral.getByRole('button', { name: 'Edit' })).toBeDefined();
+    expect(referral.queryByRole('button', { name: 'Save' })).toBeNull();
+    expect(referral.getByRole('button', { name: 'Edit' })).toHaveProperty('disabled', false);
     expect(useSession.getState().user?.referral).toBe('FRIEND');
     await act(() => vi.advanceTimersByTimeAsync(2_999));
     expect(screen.getByRole('status').textContent).toBe('Referral updated.');
@@ -107,9 +108,13 @@ describe('the settings page', () => {
     fireEvent.change(basic.getByLabelText('Username'), { target: { value: 'orion' } });
     fireEvent.click(basic.getByRole('button', { name: 'Save' }));
     await flush();
-    expect(basic.getByText('Username already taken.')).toBeDefined();
+    const username = basic.getByLabelText('Username');
+    expect(username.getAttribute('aria-describedby')).toBe(
+      basic.getByText('Username already taken.').id,
+    );
     expect(screen.getByRole('status').textContent).toBe('Username already taken.');
-    expect(basic.getByRole('button', { name: 'Save' })).toBeDefined();
+    expect(username).toHaveProperty('value', 'orion');
+    expect(basic.getByRole('button', { name: 'Save' })).toHaveProperty('disabled', false);
   });
 
   it('a wrong current password is said once, under that field, and not in a toast', async () => {
@@ -148,7 +153,8 @@ describe('the settings page', () => {
     fireEvent.change(first, { target: { value: 'Orion' } });
     fireEvent.click(basic.getByRole('button', { name: 'Cancel' }));
     expect(basic.getByLabelText('First name')).toHaveProperty('value', 'Nova');
-    expect(basic.getByRole('button', { name: 'Edit' })).toBeDefined();
+    expect(basic.queryByRole('button', { name: 'Cancel' })).toBeNull();
+    expect(basic.getByRole('button', { name: 'Edit' })).toHaveProperty('disabled', false);
   });
 
   it('says the member may be signed out when /me fails', async () => {
