@@ -1,9 +1,9 @@
 // @vitest-environment node
 /**
  * Every rule the code cites must be findable in the repository: comments cite
- * `docs/<file>.md "Heading"` (or `docs/<file>.md#slug`), and that heading must exist. Documents
- * kept outside the repository may not be cited at all. Run alone with
- * `npx vitest run --project unit src/docReferences.test.ts`.
+ * `docs/<file>.md "Heading"` (or `docs/<file>.md#slug`), and that heading must exist; links
+ * between README.md and docs/ must land. Documents kept outside the repository may not be cited
+ * at all. Run alone with `npx vitest run --project unit src/docReferences.test.ts`.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -96,7 +96,10 @@ function docHeadings(path: string) {
 /** Every offending line of the source folders, as `file:line: problem`. */
 function sourceOffenders(): string[] {
   const self = fileURLToPath(import.meta.url);
-  return SOURCE_DIRS.flatMap((dir) => filesUnder(join(ROOT, dir)))
+  const rootFiles = readdirSync(ROOT, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && SOURCE_FILE.test(entry.name))
+    .map((entry) => join(ROOT, entry.name));
+  return [...rootFiles, ...SOURCE_DIRS.flatMap((dir) => filesUnder(join(ROOT, dir)))]
     .filter((file) => file !== self)
     .flatMap((file) =>
       readFileSync(file, 'utf8')
@@ -120,16 +123,20 @@ function documentOffenders(): string[] {
   return documents.flatMap((document) =>
     readFileSync(document, 'utf8')
       .split('\n')
-      .flatMap((line, index) =>
-        [...line.matchAll(MARKDOWN_LINK)].flatMap(([, target = '', slug]) => {
+      .flatMap((line, index) => {
+        const where = `${relative(ROOT, document)}:${index + 1}`;
+        const outside = OUTSIDE_CITATION.exec(line);
+        const problems = outside
+          ? [`${where}: cites ${outside[0]}, which is not in the repository`]
+          : [];
+        for (const [, target = '', slug] of line.matchAll(MARKDOWN_LINK)) {
           const found = docHeadings(join(document, '..', target));
-          const where = `${relative(ROOT, document)}:${index + 1}`;
-          if (!found) return [`${where}: links to ${target}, which does not exist`];
-          if (slug !== undefined && !found.slugs.has(slug))
-            return [`${where}: links to ${target}#${slug}, which has no such heading`];
-          return [];
-        }),
-      ),
+          if (!found) problems.push(`${where}: links to ${target}, which does not exist`);
+          else if (slug !== undefined && !found.slugs.has(slug))
+            problems.push(`${where}: links to ${target}#${slug}, which has no such heading`);
+        }
+        return problems;
+      }),
   );
 }
 
@@ -175,7 +182,7 @@ describe('doc references', () => {
     expect(sourceOffenders().join('\n')).toBe('');
   });
 
-  it('finds every linked document and anchor in README.md and docs/', () => {
+  it('finds every linked document and anchor in README.md and docs/, and nothing outside', () => {
     expect(documentOffenders().join('\n')).toBe('');
   });
 });
