@@ -27,6 +27,8 @@ const OUTSIDE_DOCS = ['SP' + 'EC', 'DECI' + 'SIONS', 'ARCHI' + 'TECTURE'];
 const OUTSIDE_CITATION = new RegExp(`\\b(?:${OUTSIDE_DOCS.join('|')})\\b`);
 /** `docs/x.md "Heading"` (or `"A", "B"`), `docs/x.md#slug` or a bare `docs/x.md`. */
 const DOC_CITATION = /\bdocs\/([\w.-]+\.md)(?:#([\w-]+)|((?: "[^"]+",?)+))?/g;
+/** `README.md "Heading"` or `README "Heading"`. */
+const README_CITATION = /\bREADME(?:\.md)? "([^"]+)"/g;
 /** A relative markdown link to another document, with an optional anchor: `](forms.md#slug)`. */
 const MARKDOWN_LINK = /\]\((?!https?:|#|mailto:)([^)\s#]+\.md)(?:#([\w-]+))?\)/g;
 
@@ -74,6 +76,9 @@ function problemsIn(line: string, headings: Headings): string[] {
     if (slug !== undefined && !found.slugs.has(slug))
       problems.push(`cites docs/${file}#${slug}, which has no such heading`);
   }
+  for (const [, heading = ''] of line.matchAll(README_CITATION))
+    if (!headings('../README.md')?.texts.has(heading))
+      problems.push(`cites README.md "${heading}", which has no such heading`);
   return problems;
 }
 
@@ -165,6 +170,9 @@ describe('doc references', () => {
     ]);
     expect(problemsIn('// (docs/product.md "Uploads", "Viewer")', docs)).toEqual([
       'cites docs/product.md "Viewer", which has no such heading',
+    ]);
+    expect(problemsIn('// README "Uploads"', docs)).toEqual([
+      'cites README.md "Uploads", which has no such heading',
     ]);
     expect(problemsIn('// docs/nowhere.md "Uploads"', docs)).toEqual([
       'cites docs/nowhere.md, which does not exist',
