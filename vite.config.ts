@@ -6,7 +6,8 @@ const THEME_COLOUR = '#0f1330';
 const BACKGROUND_COLOUR = '#0b1026';
 
 // The API host build setting (README "Configuration"): a production build talks to the origin that
-// served it unless VITE_API_ORIGIN says otherwise; the dev server follows SPEC §7's host rule.
+// served it unless VITE_API_ORIGIN says otherwise; the dev server follows the host rule of
+// docs/product.md "Session and API calls".
 export default defineConfig(({ command }) => ({
   plugins: [
     react(),

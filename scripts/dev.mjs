@@ -1,6 +1,6 @@
 // `npm run dev`: Vite on http://localhost:5173 with hot reload, the API server on port 5000 and
 // push-relay beside it, both restarting on every change. The page calls the API on port 5000
-// itself (SPEC §7 API-host rule), so Vite proxies nothing. Ctrl+C stops all three.
+// itself (the API-host rule of docs/product.md "Session and API calls"), so Vite proxies nothing. Ctrl+C stops all three.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tsImport } from 'tsx/esm/api';

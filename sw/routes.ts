@@ -4,7 +4,7 @@
 export const NAVIGATION_DENYLIST = [/^\/(api|uploads|socket\.io)(\/|$)/];
 
 /**
- * The API calls behind app start, the profile page and the notifications (SPEC §7): the session,
+ * The API calls behind app start, the profile page and the notifications (docs/product.md "Session and API calls"): the session,
  * a member's profile, their gallery and folders, friend status, lists and counts, requests and the
  * notification list.
  */

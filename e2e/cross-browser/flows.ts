@@ -1,7 +1,7 @@
 /**
  * The main flows every browser must run, written once for both drivers (firefox.ts, webkit.ts),
  * in order: each starts where the one before left the member, and sets up what it needs when an
- * earlier one failed. The texts asserted are the spec's, as in the Chromium suite.
+ * earlier one failed. The texts asserted are those of docs/product.md, as in the Chromium suite.
  */
 import { PASSWORD, uniqueName } from '../helpers.ts';
 import { createMember, logInApi, sendFriendRequest, waitUntilOnline } from './api.ts';

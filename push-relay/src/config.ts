@@ -5,7 +5,7 @@ import { PUSH_TTL_SECONDS, RELAY_LEASE_MAX_MS } from '../../src/contracts/push.t
 import { LOOPBACK_HOST, vapidSubjectFallback } from './contact.ts';
 import { LOG_LEVELS, type LogLevel } from './log.ts';
 
-/** Every setting the relay reads from the environment; README.md "Push relay" documents each. */
+/** Every setting the relay reads from the environment; README.md "Push notifications" documents each. */
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),

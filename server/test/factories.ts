@@ -239,7 +239,7 @@ export const FRIEND_ACTIONS: readonly FriendAction[] = [
   'unfriend',
 ];
 
-/** The body field each friend call names the other member with (SPEC §7.3). */
+/** The body field each friend call names the other member with (docs/product.md "Friends"). */
 export const TARGET_FIELD: Record<FriendAction, 'toUserId' | 'fromUserId' | 'userId'> = {
   request: 'toUserId',
   cancel: 'toUserId',
@@ -276,7 +276,7 @@ export function postFriend(
   });
 }
 
-/** `actor` acts on `other`, naming them by id in the field the spec gives the call. */
+/** `actor` acts on `other`, naming them by id in the field the client sends for that call. */
 export function friendAction(
   app: FastifyInstance,
   actor: Member,

@@ -1,4 +1,4 @@
-/** Counts and lists after each step (SPEC §3, §7.3), and calls on one pair racing each other. */
+/** Counts and lists after each step (docs/product.md "Friends"), and calls on one pair racing each other. */
 import { describe, expect, it } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import {
@@ -38,7 +38,7 @@ forEachDialect((dialect) => {
   const list = async (member: Member, path: string, query: Record<string, string> = {}) =>
     (await get<{ results: Item[] }>(member, path, query)).results;
   const ids = (items: Item[]) => items.map((item) => item.user._id);
-  /** The item the spec describes, for a list entry showing `shown`. */
+  /** The item docs/product.md "Friends" describes, for a list entry showing `shown`. */
   const expectedItem = (shown: Member, from: Member, to: Member) => ({
     _id: pairKey(from.user.id, to.user.id),
     requestId: pairKey(from.user.id, to.user.id),

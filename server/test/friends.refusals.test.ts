@@ -1,4 +1,4 @@
-/** Every friend call a member may not make, and what each answers (DECISIONS.md "Friends"). */
+/** Every friend call a member may not make, and what each answers (docs/decisions.md "Friend calls answer the status"). */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-/** Every transition of SPEC §4.1, from both sides, each call answering {status} in the client's words. */
+/** Every transition of docs/product.md "Friends", from both sides, each call answering {status} in the client's words. */
 import { describe, expect, it } from 'vitest';
 import {
   type Member,

@@ -1,4 +1,4 @@
-/** Only the owner uploads into, captions, moves, deletes and reorders a gallery (DECISIONS.md "Gallery"). */
+/** Only the owner uploads into, captions, moves, deletes and reorders a gallery (docs/decisions.md "Only the owner edits a gallery"). */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';

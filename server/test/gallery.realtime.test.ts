@@ -1,4 +1,4 @@
-/** Gallery watchers over socket.io (SPEC §7.6): image events, the owner's presence in acks and updates. */
+/** Gallery watchers over socket.io (docs/product.md "Realtime"): image events, the owner's presence in acks and updates. */
 import type { AddressInfo } from 'node:net';
 import { type Socket, io } from 'socket.io-client';
 import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** POST /api/gallery (SPEC §7.5, DECISIONS.md "Gallery"): accepted types, refusals, metadata, folders. */
+/** POST /api/gallery (docs/product.md "Uploads"; docs/decisions.md "Uploads are checked and cleaned"): accepted types, refusals, metadata, folders. */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';

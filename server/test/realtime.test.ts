@@ -1,4 +1,4 @@
-/** socket.io at /socket.io (SPEC §4.2, §7.6): handshake, presence, friend events to both members. */
+/** socket.io at /socket.io (docs/product.md "Realtime"): handshake, presence, friend events to both members. */
 import type { AddressInfo } from 'node:net';
 import { type ManagerOptions, type Socket, type SocketOptions, io } from 'socket.io-client';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-/** GET /api/users/search (SPEC §2.5, §3, §7.4; DECISIONS.md "Friends"). */
+/** GET /api/users/search (docs/product.md "Header search"; docs/decisions.md "Search fills in friend flags"). */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResult } from '../../src/contracts/friends.ts';
 import {

@@ -27,7 +27,7 @@ function useOpenFromUrl(open: () => void) {
   }, [requested, open, setParams]);
 }
 
-/** The notification bell: badge, dropdown (SPEC §2.6) and the full-screen panel (§2.7). */
+/** The notification bell: badge, dropdown (docs/product.md "Notification bell") and the full-screen panel ("Notifications panel"). */
 export function Bell() {
   const [open, setOpen] = useState(false);
   const [overlay, setOverlay] = useState(false);

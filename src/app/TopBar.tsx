@@ -11,7 +11,7 @@ import { readLocal } from '../lib/storage.ts';
 import { Bell } from './Bell.tsx';
 import { Menu } from './Menu.tsx';
 
-/** Warms the cache for the member's avatar, then removes the hint (SPEC §9: after 5 s). */
+/** Warms the cache for the member's avatar, then removes the hint (docs/product.md "Limits and timings": after 5 s). */
 function useAvatarPreload(href: string) {
   useEffect(() => {
     if (!href) return;

@@ -5,7 +5,7 @@ export interface MenuItem {
   alsoCurrentAt?: readonly string[];
 }
 
-/** The menu's pages (SPEC §2.2), in order. */
+/** The menu's pages (docs/product.md "Top bar and menu"), in order. */
 export function menuItems(username: string): MenuItem[] {
   return [
     { to: '/spacehub', label: 'SpaceHub', alsoCurrentAt: ['/'] },

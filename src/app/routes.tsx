@@ -42,7 +42,7 @@ function Loading({ children }: { children: ReactNode }) {
   );
 }
 
-/** `/`: spacehub when signed in; landing when signed out or still loading (SPEC §2.1). */
+/** `/`: spacehub when signed in; landing when signed out or still loading (docs/product.md "Routes and access"). */
 function RootRedirect() {
   const status = useSession((state) => state.status);
   return <Navigate to={status === 'signedIn' ? '/spacehub' : '/landing'} replace />;

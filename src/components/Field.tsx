@@ -74,7 +74,7 @@ export function Field({ label, error, hint, after, liveError = false, ...input }
   );
 }
 
-/** A password field with the Show/Hide toggle of SPEC §2.3. */
+/** A password field with the Show/Hide toggle of docs/product.md "Login". */
 export function PasswordField(props: Omit<FieldProps, 'type' | 'after'>) {
   const [visible, setVisible] = useState(false);
   return (

@@ -8,7 +8,7 @@ const ITEMS = [
   ['symbol', '1 symbol'],
 ] as const;
 
-/** The strength checklist of SPEC §5, ticking as the member types. */
+/** The strength checklist of docs/product.md "Validation rules", ticking as the member types. */
 export function PasswordChecklist({ password }: { password: string }) {
   const checks = passwordChecks(password);
   return (

@@ -1,4 +1,4 @@
-/** Request bodies of the account calls (SPEC §7.1, §7.2), parsed by the server and typed for the client. */
+/** Request bodies of the account calls (docs/product.md "Session and API calls", "Theme"), parsed by the server and typed for the client. */
 import { z } from 'zod';
 import { THEMES } from './theme.ts';
 

@@ -1,4 +1,4 @@
-/** Business constants and timings of SPEC §9, named once for client, server, worker and relay. */
+/** Business constants and timings of docs/product.md "Limits and timings", named once for client, server, worker and relay. */
 
 export const PRODUCT_NAME = 'Orbit';
 export const TAGLINE = 'Where connection meets cosmos';
@@ -38,7 +38,7 @@ export const DEFAULT_FOLDER = 'All';
 export const TOP_BAR_HEIGHT_PX = 92;
 export const BREAKPOINTS = { wide: 1024, tablet: 900, medium: 768, small: 640, tiny: 420 } as const;
 
-/** Cross-tab channel, window event and storage names (DECISIONS.md "Name and prefixes"). */
+/** Cross-tab channel, window event and storage names (docs/decisions.md "Name and prefixes"). */
 export const CHANNELS = {
   auth: 'orbit:auth',
   gallery: 'orbit:gallery',

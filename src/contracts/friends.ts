@@ -1,13 +1,13 @@
-/** Friend relations (SPEC §3, §4.1, §7.3; DECISIONS.md "Friends"). */
+/** Friend relations (docs/product.md "Friends"; docs/decisions.md "Friend calls answer the status"). */
 
 /** The client's words for a pair's status. */
 export const FRIEND_STATUSES = ['self', 'none', 'pending', 'incoming', 'friends'] as const;
 export type FriendStatus = (typeof FRIEND_STATUSES)[number];
 
-/** The profile page's words for the same (SPEC §3). */
+/** The profile page's words for the same (docs/product.md "Friends"). */
 export type ProfileFriendStatus = Uppercase<FriendStatus>;
 
-/** Server words normalised as SPEC §3 says; anything unknown is none. */
+/** Server words normalised as docs/product.md "Friends" says; anything unknown is none. */
 export function normaliseFriendStatus(word: unknown): FriendStatus {
   const value = typeof word === 'string' ? word.trim().toLowerCase() : '';
   switch (value) {
@@ -29,7 +29,7 @@ export function normaliseFriendStatus(word: unknown): FriendStatus {
   }
 }
 
-/** Ranks for the optimistic guard (SPEC §4.1): a realtime update may not lower a fresh local status. */
+/** Ranks for the optimistic guard (docs/product.md "Friends"): a realtime update may not lower a fresh local status. */
 export const FRIEND_STATUS_RANK: Record<FriendStatus, number> = {
   none: 0,
   incoming: 1,
@@ -62,7 +62,7 @@ export interface MemberSummary {
   profileImage: string;
 }
 
-/** An entry of the incoming, outgoing or friends list (SPEC §3 "Friend request list item"). */
+/** An entry of the incoming, outgoing or friends list (docs/product.md "Friends"). */
 export interface FriendListItem {
   /** The pair key: stable per pair, the request's id while it is pending. */
   _id: string;
@@ -79,7 +79,7 @@ export interface FriendListResponse {
   results: FriendListItem[];
 }
 
-/** A search row with the viewer's friend flags filled in (SPEC §3, DECISIONS.md "Friends"). */
+/** A search row with the viewer's friend flags filled in (docs/product.md "Friends"; docs/decisions.md "Search fills in friend flags"). */
 export interface SearchResult extends MemberSummary {
   isFriend: boolean;
   requestPending: boolean;

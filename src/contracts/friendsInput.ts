@@ -5,7 +5,7 @@ import { SEARCH_LIMIT } from './constants.ts';
 const id = z.string().trim().max(100).optional();
 const name = z.string().trim().max(100).optional();
 
-/** A friend call names the other member by id or username (SPEC §5 "Friends"). */
+/** A friend call names the other member by id or username (docs/product.md "Friends"). */
 export const FriendTargetBody = z
   .object({ toUserId: id, fromUserId: id, userId: id, username: name })
   .refine((body) => Boolean(body.toUserId || body.fromUserId || body.userId || body.username), {

@@ -1,4 +1,4 @@
-/** Photo gallery (SPEC §2.9–2.11, §3 "Gallery image", §7.5; DECISIONS.md "Gallery"). */
+/** Photo gallery (docs/product.md "Gallery", "Gallery manager", "Image viewer"; docs/decisions.md "Only the owner edits a gallery"). */
 
 export interface GalleryOwner {
   _id: string;
@@ -7,7 +7,7 @@ export interface GalleryOwner {
   profileImage: string;
 }
 
-/** An image as the server sends it; the client still reads the spec's alternative field names. */
+/** An image as the server sends it; the client still reads the alternative field names other servers send. */
 export interface GalleryImage {
   _id: string;
   id: string;

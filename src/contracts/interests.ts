@@ -1,4 +1,4 @@
-/** Interest choices of SPEC §3: the two lists differ only in Pets (signup) and Cosplay (settings). */
+/** Interest choices of docs/product.md "Interests": the two lists differ only in Pets (signup) and Cosplay (settings). */
 const COMMON_HEAD = [
   'Tech',
   'Gaming',
@@ -30,7 +30,7 @@ export const SETTINGS_INTERESTS: readonly string[] = [...COMMON_HEAD, 'Cosplay',
 
 /**
  * The settings choices plus every interest the member holds outside them (a signup-only Pets),
- * DECISIONS "Interests": shown checked so saving never drops them silently, and still shown
+ * docs/decisions.md "Interests outside the list": shown checked so saving never drops them silently, and still shown
  * after unchecking, so the member can change their mind before saving.
  */
 export function choicesWithHeld(choices: readonly string[], held: readonly string[]): string[] {

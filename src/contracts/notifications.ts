@@ -1,4 +1,4 @@
-/** Notifications (SPEC §3 "Notification", §2.6, §2.7; DECISIONS.md "Notifications"). */
+/** Notifications (docs/product.md "Notification state", "Notification bell", "Notifications panel"; docs/decisions.md "Notifications on the server"). */
 
 export const NOTIFICATION_TYPES = [
   'like',

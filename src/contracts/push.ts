@@ -1,5 +1,5 @@
 /**
- * Web Push: the subscription calls (SPEC-beyond, DECISIONS "Offline, install and push"), the
+ * Web Push: the subscription calls (docs/product.md "Offline, install and push"), the
  * payload the service worker receives, and the `/relay` socket.io protocol between the server and
  * push-relay. Shared by client, server, worker and relay; no runtime dependencies.
  */
@@ -45,7 +45,7 @@ export interface PushPayload {
 
 export const PUSH_TITLE = 'Orbit';
 
-/** Notification bodies (DECISIONS: `@alice sent you a friend request`). */
+/** Notification bodies (docs/product.md "Offline, install and push": `@alice sent you a friend request`). */
 export function pushBody(payload: Pick<PushPayload, 'kind' | 'actor'>): string {
   return payload.kind === 'friend_request'
     ? `@${payload.actor.username} sent you a friend request`

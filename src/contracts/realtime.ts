@@ -45,7 +45,7 @@ export interface Ack {
   online?: boolean;
 }
 
-/** Client → server (SPEC §7.6). */
+/** Client → server (docs/product.md "Realtime"). */
 export interface ClientToServerEvents {
   'presence:join': (
     payload: { userId: string; username?: string },

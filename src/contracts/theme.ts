@@ -1,7 +1,7 @@
 export const THEMES = ['light', 'normal1', 'normal2', 'dark', 'custom'] as const;
 export type Theme = (typeof THEMES)[number];
 export const DEFAULT_THEME: Theme = 'normal1';
-/** The top-bar toggle cycles through these three (SPEC §4.7). */
+/** The top-bar toggle cycles through these three (docs/product.md "Theme"). */
 export const THEME_CYCLE: readonly Theme[] = ['light', 'normal1', 'dark'];
 
 export function isTheme(value: unknown): value is Theme {

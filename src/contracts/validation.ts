@@ -1,5 +1,5 @@
 /**
- * The validation rules of SPEC §5 with their messages. The signup form, the settings form and the
+ * The validation rules of docs/product.md "Validation rules" with their messages. The signup form, the settings form and the
  * server all call these, so a rule and its words live in one place.
  */
 import {
@@ -39,7 +39,7 @@ const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
 // Deliberately simple: one @, something either side, a dot in the domain, no spaces.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Signup rule (SPEC §5): required, at least 3; the settings charset and length keep names portable. */
+/** Signup rule (docs/product.md "Validation rules"): required, at least 3; the settings charset and length keep names portable. */
 export function usernameError(username: string): string | null {
   const value = username.trim();
   if (!value) return MESSAGES.usernameRequired;
@@ -60,7 +60,7 @@ export function usernameRuleWhileTyping(username: string): string | null {
     : null;
 }
 
-/** Settings rule (SPEC §5): 3–20 characters of letters, digits, dot, underscore, hyphen. */
+/** Settings rule (docs/product.md "Validation rules"): 3–20 characters of letters, digits, dot, underscore, hyphen. */
 export function isValidUsername(username: string): boolean {
   return (
     username.length >= USERNAME_MIN &&
@@ -83,7 +83,7 @@ export interface PasswordChecks {
   symbol: boolean;
 }
 
-/** The strength checklist of SPEC §5 (8+ characters, uppercase, lowercase, number, symbol). */
+/** The strength checklist of docs/product.md "Validation rules" (8+ characters, uppercase, lowercase, number, symbol). */
 export function passwordChecks(password: string): PasswordChecks {
   return {
     length: password.length >= PASSWORD_MIN,

@@ -1,4 +1,4 @@
-/** Where the API lives (SPEC §7 "API host"). */
+/** Where the API lives (docs/product.md "Session and API calls"). */
 export interface PageLocation {
   protocol: string;
   hostname: string;
@@ -32,7 +32,7 @@ export function apiUrl(path: string): string {
   return `${API_ORIGIN}${path}`;
 }
 
-/** Upload paths are served by the API host (SPEC §3); other URLs are used as they are. */
+/** Upload paths are served by the API host (docs/product.md "Session and API calls"); other URLs are used as they are. */
 export function assetUrl(path: string): string {
   return path.startsWith('/uploads') ? apiUrl(path) : path;
 }

@@ -10,7 +10,7 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly serverMessage: string | null = null,
-    /** The response's status text and raw body, for messages that quote them (SPEC §8 delete, upload). */
+    /** The response's status text and raw body, for messages that quote them (docs/product.md "Errors": delete, upload). */
     readonly statusText = '',
     readonly body = '',
   ) {

@@ -21,7 +21,7 @@ function leavePresence() {
 }
 
 /**
- * One socket per tab while a member is signed in (SPEC §4.3): websocket only, credentials sent,
+ * One socket per tab while a member is signed in (docs/product.md "Realtime"): websocket only, credentials sent,
  * up to 10 reconnects from 800 ms, 10 s to connect; presence is joined again after every connect.
  */
 export function connectSocket(user: { id: string; username: string }): OrbitSocket {

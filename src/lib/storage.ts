@@ -21,7 +21,7 @@ export function removeLocal(key: string): void {
   safe(() => window.localStorage.removeItem(key), undefined);
 }
 
-/** The bearer token: `token` or `authToken`, in local or session storage (SPEC §3, §7). */
+/** The bearer token: `token` or `authToken`, in local or session storage (docs/product.md "Session and API calls"). */
 export function readToken(): string | null {
   for (const store of [() => window.localStorage, () => window.sessionStorage]) {
     for (const key of [STORAGE_KEYS.token, STORAGE_KEYS.altToken]) {

@@ -157,7 +157,7 @@ export async function registerRealtime(
       return undefined;
     });
 
-  /** Watchers of a member's gallery and images see them come and go (SPEC §4.2, §2.11). */
+  /** Watchers of a member's gallery and images see them come and go (docs/product.md "Realtime", "Image viewer"). */
   const presenceChanged = (userId: string, online: boolean) => {
     io.to(galleryRoom(userId)).emit('presence:update', { userId, online });
     options.onPresenceChange?.(userId, online);

@@ -1,6 +1,6 @@
 import { HttpError } from '../../lib/http.ts';
 
-/** SPEC §8: the server's text, else `Login failed ({status})`, else `Login failed.` */
+/** docs/product.md "Errors": the server's text, else `Login failed ({status})`, else `Login failed.` */
 export function loginErrorText(error: unknown): string {
   if (error instanceof HttpError) {
     if (error.serverMessage) return error.serverMessage;
@@ -9,7 +9,7 @@ export function loginErrorText(error: unknown): string {
   return 'Login failed.';
 }
 
-/** SPEC §8: the server's error, else `Signup failed ({status})`. */
+/** docs/product.md "Errors": the server's error, else `Signup failed ({status})`. */
 export function signupErrorText(error: unknown): string {
   if (error instanceof HttpError) {
     if (error.serverMessage) return error.serverMessage;

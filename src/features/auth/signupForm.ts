@@ -41,7 +41,7 @@ export type SignupFormField = SignupField | 'confirmPassword';
 export type SignupErrors = Partial<Record<SignupFormField, string | undefined>>;
 export type Availability = 'unknown' | 'available' | 'unavailable';
 
-/** Every rule of SPEC §5 for signup, plus what only the form knows (confirmation, availability). */
+/** Every rule of docs/product.md "Validation rules" for signup, plus what only the form knows (confirmation, availability). */
 export function validateSignup(
   values: SignupValues,
   hasProfilePic: boolean,
@@ -59,7 +59,7 @@ export function validateSignup(
   return errors;
 }
 
-/** Only a name that keeps the rule is worth asking the server about (SPEC §5: 3 or more characters). */
+/** Only a name that keeps the rule is worth asking the server about (docs/product.md "Validation rules": 3 or more characters). */
 export function isCheckableUsername(username: string): boolean {
   return usernameError(username) === null;
 }
@@ -77,7 +77,7 @@ export function usernameFeedback(
   return { rule: null, availability };
 }
 
-/** Checking a further interest past the cap is blocked (SPEC §5). */
+/** Checking a further interest past the cap is blocked (docs/product.md "Validation rules"). */
 export function toggleInterest(current: readonly string[], interest: string): string[] {
   if (current.includes(interest)) return current.filter((item) => item !== interest);
   return current.length >= INTERESTS_MAX ? [...current] : [...current, interest];

@@ -15,7 +15,7 @@ interface SessionState {
   status: SessionStatus;
   user: CurrentUser | null;
   error: string | null;
-  /** GET /api/auth/me: the session is loading until it answers (SPEC §4.3). */
+  /** GET /api/auth/me: the session is loading until it answers (docs/product.md "Session and API calls"). */
   load: () => Promise<void>;
   /** Sets the member here and tells the other tabs. */
   setUser: (user: CurrentUser | null) => void;
@@ -105,7 +105,7 @@ export const useSession = create<SessionState>()((set, get) => ({
   async signup(form, remember) {
     const response = await authApi.signup(form);
     if (response.token) storeToken(response.token, remember);
-    // SPEC §7.1: the signup answer is followed by GET /api/auth/me.
+    // docs/product.md "Session and API calls": the signup answer is followed by GET /api/auth/me.
     await get().load();
     const user = get().user ?? normaliseUser(response);
     if (!user) throw new Error('Signup failed.');

@@ -1,5 +1,5 @@
 /**
- * The member as the client reads them (SPEC §3): tolerant of wrapped responses and of the field
+ * The member as the client reads them (docs/product.md "Session and API calls"): tolerant of wrapped responses and of the field
  * names other servers use, so every screen works from one shape.
  */
 import { DEFAULT_THEME, type Theme, isTheme } from '../../contracts/theme.ts';

@@ -8,7 +8,7 @@ import type { FriendAction } from './api.ts';
 import { useFriends } from './store.ts';
 import './FriendButtons.css';
 
-/** The toasts of SPEC §2.8 for each action's success and failure. */
+/** The toasts of docs/product.md "Profile" for each action's success and failure. */
 const TOASTS: Record<FriendAction, { ok: string | null; failed: string }> = {
   request: { ok: 'Friend request sent', failed: 'Could not send request.' },
   cancel: { ok: null, failed: 'Could not cancel.' },
@@ -17,7 +17,7 @@ const TOASTS: Record<FriendAction, { ok: string | null; failed: string }> = {
   unfriend: { ok: 'Removed from friends', failed: 'Could not unfriend.' },
 };
 
-/** Friend buttons on someone else's profile (SPEC §2.8 table). */
+/** Friend buttons on someone else's profile (docs/product.md "Profile" table). */
 export function FriendButtons({ userId, username }: { userId: string; username: string }) {
   const status = useFriends((state) => state.statuses[userId]?.status);
   const busy = useFriends((state) => Boolean(state.busy[userId]));

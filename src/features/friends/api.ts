@@ -10,7 +10,7 @@ import { http } from '../../lib/http.ts';
 
 export type FriendAction = 'request' | 'cancel' | 'accept' | 'decline' | 'unfriend';
 
-/** Which body field names the other member for each call (SPEC §7.3). */
+/** Which body field names the other member for each call (docs/product.md "Friends"). */
 const TARGET_FIELD: Record<FriendAction, 'toUserId' | 'fromUserId' | 'userId'> = {
   request: 'toUserId',
   cancel: 'toUserId',
@@ -19,7 +19,7 @@ const TARGET_FIELD: Record<FriendAction, 'toUserId' | 'fromUserId' | 'userId'> =
   unfriend: 'userId',
 };
 
-/** Lists may be a plain array or wrapped in results or items (SPEC §3). */
+/** Lists may be a plain array or wrapped in results or items (docs/product.md "Friends"). */
 export function readList<T>(body: unknown, ...keys: string[]): T[] {
   if (Array.isArray(body)) return body as T[];
   if (body && typeof body === 'object') {

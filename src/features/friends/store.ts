@@ -21,7 +21,7 @@ interface Known {
   fetchedAt: number;
 }
 
-/** What the other tabs hear after a friend action here (SPEC §4.1). */
+/** What the other tabs hear after a friend action here (docs/product.md "Friends"). */
 export type FriendChangeType = 'requested' | 'canceled' | 'accepted' | 'declined' | 'removed';
 export interface FriendChange {
   type: FriendChangeType;
@@ -30,7 +30,7 @@ export interface FriendChange {
 
 interface FriendsState {
   statuses: Record<string, Known>;
-  /** Members with a friend call in flight: a second action waits (SPEC §4.1). */
+  /** Members with a friend call in flight: a second action waits (docs/product.md "Friends"). */
   busy: Record<string, true>;
   /** Until when a realtime update may not lower a member's status. */
   guardUntil: Record<string, number>;
@@ -176,7 +176,7 @@ export const useFriends = create<FriendsState>()((set, get) => ({
   },
 }));
 
-/** Counts follow events after a short pause, so a burst costs one call (SPEC §4.2). */
+/** Counts follow events after a short pause, so a burst costs one call (docs/product.md "Realtime"). */
 export function scheduleCounts() {
   clearTimeout(countsTimer);
   countsTimer = setTimeout(
@@ -227,7 +227,7 @@ function announce(change: FriendChange) {
   window.dispatchEvent(new CustomEvent(WINDOW_EVENTS.friendsChanged, { detail: change }));
 }
 
-/** Another tab changed a relation: ask the server again a moment later (SPEC §4.1: 300 ms). */
+/** Another tab changed a relation: ask the server again a moment later (docs/product.md "Friends": 300 ms). */
 export function receiveFriendChange(data: unknown) {
   const change = data as Partial<FriendChange> | null;
   if (!change || typeof change.userId !== 'string') return;

@@ -13,7 +13,7 @@ interface CaptionEditorProps {
   onSave: (caption: string) => Promise<void>;
 }
 
-/** The caption in its three states (SPEC §4.8): view, editing, saving; Cancel restores the old text. */
+/** The caption in its three states (docs/product.md "Image viewer"): view, editing, saving; Cancel restores the old text. */
 export function CaptionEditor({ caption, mode, onModeChange, onSave }: CaptionEditorProps) {
   const id = useId();
   const [draft, setDraft] = useState<string | null>(null);
@@ -35,7 +35,7 @@ export function CaptionEditor({ caption, mode, onModeChange, onSave }: CaptionEd
       setDraft(null);
       onModeChange('view');
     } catch (error) {
-      // SPEC §8: swallowed, so only a quiet note beside the field, never an alert.
+      // docs/product.md "Errors": swallowed, so only a quiet note beside the field, never an alert.
       setFailure(error instanceof Error ? error.message : 'Failed to save');
       onModeChange('editing');
     }

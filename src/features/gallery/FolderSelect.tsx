@@ -15,7 +15,7 @@ interface FolderSelectProps {
   disabled?: boolean;
 }
 
-/** Picks one of the folders, or (for the owner) names a new one in place (DECISIONS "Gallery"). */
+/** Picks one of the folders, or (for the owner) names a new one in place (docs/decisions.md "Saved order and folders"). */
 export function FolderSelect({
   label,
   value,

@@ -21,7 +21,7 @@ interface GalleryManagerProps {
   onClose: () => void;
 }
 
-/** 'View All': every image of a folder in a modal (SPEC §2.10). */
+/** 'View All': every image of a folder in a modal (docs/product.md "Gallery manager"). */
 export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManagerProps) {
   const gallery = useGallery((state) => state.galleries[owner.id]);
   const folder = useGallery((state) => state.selectedFolder[owner.id] ?? DEFAULT_FOLDER);

@@ -17,7 +17,7 @@ interface GalleryPictureProps {
   lazy?: boolean;
 }
 
-/** An image that walks down its fallback chain (SPEC §8) when an address fails to load. */
+/** An image that walks down its fallback chain (docs/product.md "Errors") when an address fails to load. */
 export function GalleryPicture({
   image,
   thumbnail = false,

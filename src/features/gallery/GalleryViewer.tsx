@@ -28,7 +28,7 @@ interface GalleryViewerProps {
 
 const EMPTY_FOLDERS = [DEFAULT_FOLDER];
 
-/** The image viewer (SPEC §2.11, §4.8). */
+/** The image viewer (docs/product.md "Image viewer"). */
 export function GalleryViewer({
   ownerId,
   images,

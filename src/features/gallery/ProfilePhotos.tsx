@@ -17,11 +17,11 @@ import './gallery.css';
 interface ProfilePhotosProps {
   ownerId: string;
   username: string;
-  /** The viewer is the owner (DECISIONS "Gallery"). */
+  /** The viewer is the owner (docs/decisions.md "Only the owner edits a gallery"). */
   canEdit: boolean;
 }
 
-/** The address's `image` parameter: which image the viewer shows (SPEC §2.11). */
+/** The address's `image` parameter: which image the viewer shows (docs/product.md "Image viewer"). */
 function useViewedImage(): [string | null, (imageId: string | null) => void] {
   const [params, setParams] = useSearchParams();
   const show = useCallback(
@@ -40,7 +40,7 @@ function useViewedImage(): [string | null, (imageId: string | null) => void] {
   return [params.get('image'), show];
 }
 
-/** The Photos section of a profile (SPEC §2.9). */
+/** The Photos section of a profile (docs/product.md "Gallery"). */
 export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps) {
   const owner = useMemo(() => ({ id: ownerId, username }), [ownerId, username]);
   const headingId = useId();

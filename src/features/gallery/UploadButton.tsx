@@ -9,7 +9,7 @@ interface UploadButtonProps {
   canEdit: boolean;
 }
 
-/** Upload: picks several images at once and hands them to the store (SPEC §2.9, §4.9). */
+/** Upload: picks several images at once and hands them to the store (docs/product.md "Gallery", "Uploads"). */
 export function UploadButton({ owner, folder, canEdit }: UploadButtonProps) {
   const input = useRef<HTMLInputElement>(null);
   const upload = useGallery((state) => state.upload);
@@ -18,7 +18,7 @@ export function UploadButton({ owner, folder, canEdit }: UploadButtonProps) {
   useEffect(() => {
     const element = input.current;
     if (!element) return;
-    // Closing the file picker without a choice says 'No files selected.' (SPEC §5).
+    // Closing the file picker without a choice says 'No files selected.' (docs/product.md "Uploads").
     const onCancel = () => void upload(owner, [], { canEdit, folder });
     element.addEventListener('cancel', onCancel);
     return () => element.removeEventListener('cancel', onCancel);

@@ -3,7 +3,7 @@ import { useNeedsNetwork } from '../offline/store.ts';
 import { useGallery } from './store.ts';
 import type { PendingUpload } from './uploadSlice.ts';
 
-/** A file's tile while it waits, goes, or failed (SPEC §4.9, DECISIONS "Turn 2"). */
+/** A file's tile while it waits, goes, or failed (docs/product.md "Uploads"). */
 export function UploadTile({ upload }: { upload: PendingUpload }) {
   return upload.phase === 'failed' ? (
     <FailedTile upload={upload} />

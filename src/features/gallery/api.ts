@@ -3,7 +3,7 @@ import type { GalleryImage, GalleryPatchBody } from '../../contracts/gallery.ts'
 import { HttpError, http, request } from '../../lib/http.ts';
 import { normaliseFolders, readImage, readImages } from './images.ts';
 
-/** Whose gallery: the server accepts the id or the username (SPEC §7.5). */
+/** Whose gallery: the server accepts the id or the username (docs/product.md "Gallery"). */
 export interface GalleryOwnerRef {
   id: string;
   username: string;
@@ -17,14 +17,14 @@ const ownerQuery = (owner: GalleryOwnerRef) =>
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The references DELETE accepts, in the order the spec tries them: id, file name, full path. */
+/** The references DELETE accepts, in the order docs/product.md "Gallery" tries them: id, file name, full path. */
 export function deleteReferences(image: GalleryImage): string[] {
   const path = image.filename || image.path;
   const name = path.split('?')[0]?.split('/').pop() ?? '';
   return [...new Set([image.id, name, path].filter(Boolean))];
 }
 
-/** '{status} {statusText} {first 120 chars}' of a failed delete, or 'Delete failed' (SPEC §8). */
+/** '{status} {statusText} {first 120 chars}' of a failed delete, or 'Delete failed' (docs/product.md "Errors"). */
 export function deleteFailureText(error: unknown): string {
   if (error instanceof HttpError && error.status > 0) {
     return [String(error.status), error.statusText, error.body.slice(0, 120)]
@@ -36,7 +36,7 @@ export function deleteFailureText(error: unknown): string {
 
 /**
  * The text of a failed caption or reaction save: the response body (its `error` text when it is
- * JSON), else 'Failed to save' (SPEC §8).
+ * JSON), else 'Failed to save' (docs/product.md "Errors").
  */
 export function saveFailureText(error: unknown): string {
   if (!(error instanceof HttpError)) return 'Failed to save';

@@ -6,7 +6,7 @@
 import { MAX_UPLOAD_BYTES } from '../../contracts/constants.ts';
 
 /**
- * Types the server may read although many browsers cannot decode them (DECISIONS "Gallery": HEIC
+ * Types the server may read although many browsers cannot decode them (docs/decisions.md "Uploads are checked and cleaned": HEIC
  * where the image library reads it). Such a file is sent anyway and the server decides.
  */
 const SERVER_DECIDES = /\.(heic|heif|hif|avif)$/i;

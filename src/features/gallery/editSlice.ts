@@ -1,4 +1,4 @@
-/** What members do to images (SPEC §4.8, §4.9): delete, react, caption, move and reorder. */
+/** What members do to images (docs/product.md "Image viewer", "Uploads"): delete, react, caption, move and reorder. */
 import type { StateCreator } from 'zustand';
 import type { GalleryImage } from '../../contracts/gallery.ts';
 import { deleteFailureText, galleryApi, saveFailureText } from './api.ts';
@@ -7,16 +7,16 @@ import { type Reaction, reorderWithin, restoreAt, sortByOrder, toggleReaction } 
 import { memberId } from './member.ts';
 import type { GalleryState } from './store.ts';
 
-/** How long a failed delete's message stays (SPEC gives no figure). */
+/** How long a failed delete's message stays (docs/product.md "Errors" gives no figure). */
 export const NOTICE_MS = 4_000;
 
 export interface EditSlice {
-  /** A message about a failed owner action, per gallery (the delete failure of SPEC §8). */
+  /** A message about a failed owner action, per gallery (the delete failure of docs/product.md "Errors"). */
   notice: Record<string, string>;
   /** Optimistic delete; answers whether the server agreed. The image comes back on failure. */
   remove: (ownerId: string, imageId: string) => Promise<boolean>;
   react: (ownerId: string, imageId: string, kind: Reaction) => Promise<void>;
-  /** Resolves when saved; rejects with the spec's failure text otherwise. */
+  /** Resolves when saved; rejects with the failure text of docs/product.md "Errors" otherwise. */
   saveCaption: (ownerId: string, imageId: string, caption: string) => Promise<void>;
   moveToFolder: (ownerId: string, imageId: string, folder: string) => Promise<boolean>;
   /** `part` in its new order (the whole gallery or a part of it); saved, a failure only logged. */

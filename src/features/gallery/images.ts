@@ -1,5 +1,5 @@
 /**
- * Pure rules of the gallery (SPEC §3 "Gallery image", §4.8, §4.9, §7.5): reading images and folders
+ * Pure rules of the gallery (docs/product.md "Gallery", "Image viewer", "Uploads"): reading images and folders
  * the tolerant way, reactions, the viewer's index after a delete, and reordering.
  */
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
@@ -61,13 +61,13 @@ export function normaliseImage(raw: unknown): GalleryImage | null {
     user: owner,
     owner,
   };
-  // Not in our contract, but the spec's last alternative URL: kept for the fallback chain.
+  // Not in our contract, but the last alternative URL of docs/product.md "Errors": kept for the fallback chain.
   const imageUrl = text(raw, 'imageUrl');
   if (imageUrl) Object.assign(image, { imageUrl });
   return image;
 }
 
-/** A list answer is an array or has `images` (SPEC §7.5). */
+/** A list answer is an array or has `images` (docs/product.md "Gallery"). */
 export function readImages(body: unknown): GalleryImage[] {
   const list = Array.isArray(body)
     ? body
@@ -82,7 +82,7 @@ export function readImage(body: unknown): GalleryImage | null {
   return normaliseImage(isObject(body) && isObject(body.image) ? body.image : body);
 }
 
-/** The folder list: an array or `{folders}`; 'All' and 'root' dropped, then 'All' first (SPEC §7.5). */
+/** The folder list: an array or `{folders}`; 'All' and 'root' dropped, then 'All' first (docs/product.md "Gallery"). */
 export function normaliseFolders(body: unknown): string[] {
   const list = Array.isArray(body)
     ? body
@@ -107,7 +107,7 @@ export function inFolder(images: readonly GalleryImage[], folder: string): Galle
 
 export const ownerIdOf = (image: GalleryImage): string => image.user.id || image.owner.id;
 
-/** A member's reaction toggled: on when it was off, and never both like and dislike (SPEC §4.8). */
+/** A member's reaction toggled: on when it was off, and never both like and dislike (docs/product.md "Image viewer"). */
 export function toggleReaction(
   image: GalleryImage,
   kind: Reaction,

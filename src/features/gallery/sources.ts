@@ -1,4 +1,4 @@
-/** Where an image can be loaded from, in the order SPEC §8 "Image cannot load" tries them. */
+/** Where an image can be loaded from, in the order docs/product.md "Errors" tries them. */
 import type { GalleryImage } from '../../contracts/gallery.ts';
 import { apiUrl } from '../../lib/apiHost.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The gallery store (ARCHITECTURE "Client state"): images per owner, folders, presence and live
+ * The gallery store (docs/architecture.md "Client state"): images per owner, folders, presence and live
  * updates here; what members do to images in editSlice.ts, uploads in uploadSlice.ts.
  */
 import { create } from 'zustand';

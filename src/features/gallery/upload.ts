@@ -36,7 +36,7 @@ function serverError(body: string): string {
 
 /**
  * The {message} of 'Failed {file}: {message}': the server's `error` text, else
- * 'Upload failed ({status})'; never the raw body or status line (DECISIONS "Turn 2").
+ * 'Upload failed ({status})'; never the raw body or status line (docs/decisions.md "Upload progress and failures").
  */
 export function uploadFailureMessage(error: unknown): string {
   if (error instanceof UploadError) {
@@ -48,7 +48,7 @@ export function uploadFailureMessage(error: unknown): string {
 
 export interface UploadRequest {
   file: File;
-  /** accountId, userId, username and (unless All) folder: SPEC §3 "Upload form fields". */
+  /** accountId, userId, username and (unless All) folder: docs/product.md "Uploads". */
   fields: Record<string, string>;
   signal: AbortSignal;
   onProgress: (loaded: number, total: number) => void;

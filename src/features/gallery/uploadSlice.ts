@@ -1,5 +1,5 @@
 /**
- * Uploading (SPEC §4.9, §5 "Gallery upload", DECISIONS "Turn 2"): a tile per file at once, in the
+ * Uploading (docs/product.md "Uploads"): a tile per file at once, in the
  * order picked; each file checked in the browser, then sent, three at a time; each outcome on its
  * own tile (gone into the grid, or an error kept until dismissed, with Retry); one status line.
  */
@@ -37,7 +37,7 @@ export interface PendingUpload {
 }
 
 export interface UploadOptions {
-  /** Only the owner may upload (DECISIONS "Gallery"). */
+  /** Only the owner may upload (docs/decisions.md "Only the owner edits a gallery"). */
   canEdit: boolean;
   folder: string;
 }

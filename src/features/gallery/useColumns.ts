@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { BREAKPOINTS } from '../../contracts/constants.ts';
 
-/** The profile grid: 4 columns, 3 at up to 900 px, 2 at up to 640 px (SPEC §2.9, §9). */
+/** The profile grid: 4 columns, 3 at up to 900 px, 2 at up to 640 px (docs/product.md "Gallery", "Limits and timings"). */
 const QUERIES: readonly [string, number][] = [
   [`(max-width: ${BREAKPOINTS.small}px)`, 2],
   [`(max-width: ${BREAKPOINTS.tablet}px)`, 3],

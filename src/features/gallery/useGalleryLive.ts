@@ -1,4 +1,4 @@
-/** Live gallery updates while a gallery is on screen (SPEC §4.2, §7.6): socket rooms and the other tabs. */
+/** Live gallery updates while a gallery is on screen (docs/product.md "Realtime"): socket rooms and the other tabs. */
 import { useEffect } from 'react';
 import type { Ack } from '../../contracts/realtime.ts';
 import { currentSocket, onSocketConnect, onSocketEvent } from '../../lib/socket.ts';

@@ -1,5 +1,5 @@
 /**
- * Reordering the owner's grid with a handle (SPEC §2.9, §4.9): by pointer (drag the handle over
+ * Reordering the owner's grid with a handle (docs/product.md "Gallery"): by pointer (drag the handle over
  * another photo) or by keyboard (Space picks up, arrows move, Space or Enter drops, Escape cancels).
  * The order shown is a preview until the drop; moves are announced for screen readers.
  */

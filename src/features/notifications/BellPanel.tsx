@@ -14,7 +14,7 @@ interface BellPanelProps {
   onViewAll: () => void;
 }
 
-/** The bell dropdown (SPEC §2.6): All and Requests tabs. */
+/** The bell dropdown (docs/product.md "Notification bell"): All and Requests tabs. */
 export function BellPanel({ onClose, onViewAll }: BellPanelProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [tab, setTab] = useState<'all' | 'requests'>('all');

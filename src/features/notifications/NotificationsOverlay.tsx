@@ -32,7 +32,7 @@ interface NotificationsOverlayProps {
   returnFocus?: RefObject<HTMLElement | null>;
 }
 
-/** The full-screen notifications panel (SPEC §2.7) on a native modal dialog: focus stays inside, Escape closes. */
+/** The full-screen notifications panel (docs/product.md "Notifications panel") on a native modal dialog: focus stays inside, Escape closes. */
 export function NotificationsOverlay({ open, onClose, returnFocus }: NotificationsOverlayProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const [tab, setTab] = useState<'all' | 'requests'>('all');

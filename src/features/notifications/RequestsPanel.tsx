@@ -13,7 +13,7 @@ function other(item: FriendListItem) {
   };
 }
 
-/** The Requests tab: Incoming and Sent sub-lists with their states (SPEC §2.6, §2.7, §8). */
+/** The Requests tab: Incoming and Sent sub-lists with their states (docs/product.md "Notification bell", "Notifications panel", "Errors"). */
 export function RequestsPanel() {
   const [tab, setTab] = useState<'incoming' | 'sent'>('incoming');
   const incoming = useNotifications((state) => state.incoming);

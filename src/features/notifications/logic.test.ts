@@ -56,7 +56,7 @@ afterEach(() => {
 });
 
 describe('synthesise', () => {
-  it('makes a friend_request notification exactly as SPEC §3 says', () => {
+  it('makes a friend_request notification exactly as docs/product.md "Notification state" says', () => {
     expect(synthesise(request())).toEqual({
       _id: 'fr:u1:u2',
       type: 'friend_request',

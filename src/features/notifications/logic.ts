@@ -9,7 +9,7 @@ export function isSynthesised(notification: Notification): boolean {
   return notification.type === 'friend_request' && notification._id.startsWith(SYNTH_PREFIX);
 }
 
-/** A friend-request notification made on the client from an incoming request (SPEC §3). */
+/** A friend-request notification made on the client from an incoming request (docs/product.md "Notification state"). */
 export function synthesise(request: FriendListItem): Notification {
   const username = request.user?.username ?? request.username;
   const requestId = request.requestId || request._id;
@@ -29,7 +29,7 @@ export function synthesise(request: FriendListItem): Notification {
   };
 }
 
-/** The second identity of SPEC §3: type + requestId + actor id + link. */
+/** The second identity of docs/product.md "Notification state": type + requestId + actor id + link. */
 export function contentKey(notification: Notification): string {
   return [
     notification.type,
@@ -102,7 +102,7 @@ export function extraSynthesised(
 }
 
 /**
- * The bell badge: unread plus incoming requests, capped at '99+'; empty at zero (SPEC §2.6). An unread
+ * The bell badge: unread plus incoming requests, capped at '99+'; empty at zero (docs/product.md "Notification bell"). An unread
  * friend-request notification and its incoming request are one thing to answer, so it counts once.
  */
 export function badgeText(unread: number, incoming: number, unreadRequestItems = 0): string {
@@ -111,12 +111,12 @@ export function badgeText(unread: number, incoming: number, unreadRequestItems =
   return total > BELL_BADGE_CAP ? `${BELL_BADGE_CAP}+` : String(total);
 }
 
-/** The unread count as the notification context shows it: '50+' at 51 or more (SPEC §9). */
+/** The unread count as the notification context shows it: '50+' at 51 or more (docs/product.md "Limits and timings"). */
 export function unreadDisplay(unread: number): string {
   return unread > UNREAD_DISPLAY_CAP ? `${UNREAD_DISPLAY_CAP}+` : String(Math.max(0, unread));
 }
 
-/** SPEC §2.7: 's ago' under a minute, 'm ago' under an hour, 'h ago' under a day, 'd ago' under a week. */
+/** docs/product.md "Notifications panel": 's ago' under a minute, 'm ago' under an hour, 'h ago' under a day, 'd ago' under a week. */
 export function relativeTime(createdAt: string, now = Date.now()): string {
   const then = Date.parse(createdAt);
   if (Number.isNaN(then)) return '';
@@ -157,7 +157,7 @@ export function createThrottle(fn: () => void, ms: number) {
   };
 }
 
-/** 'Error: {message}' text of a failed list call (SPEC §8: 'Failed to load' with no body). */
+/** 'Error: {message}' text of a failed list call (docs/product.md "Errors": 'Failed to load' with no body). */
 export function loadErrorMessage(error: unknown): string {
   if (error && typeof error === 'object') {
     const { serverMessage, body, status, message } = error as {

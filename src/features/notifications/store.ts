@@ -25,7 +25,7 @@ interface NotificationsState {
   /** The server's notifications (first page) and its total unread count. */
   server: Notification[];
   serverUnread: number;
-  /** Friend-request notifications synthesised from incoming requests (SPEC §3). */
+  /** Friend-request notifications synthesised from incoming requests (docs/product.md "Notification state"). */
   synthesised: Notification[];
   /** Request ids whose synthesised notification the member cleared. */
   dismissed: string[];
@@ -40,7 +40,7 @@ interface NotificationsState {
 
   start: (userId: string) => void;
   reset: () => void;
-  /** Throttled to once per 1.2 s (SPEC §4.6). */
+  /** Throttled to once per 1.2 s (docs/product.md "Notification state"). */
   refresh: () => void;
   refreshRequests: () => Promise<void>;
   markRead: (id: string) => Promise<void>;
@@ -138,7 +138,7 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
     },
 
     reset() {
-      // The member's cache is wiped at logout (DECISIONS.md "Offline").
+      // The member's cache is wiped at logout (docs/product.md "Offline, install and push").
       const userId = get().userId;
       if (userId) void deleteFriendRequests(userId);
       throttle?.cancel();
@@ -213,7 +213,7 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
           !isSynthesised(target) && !target.read
             ? Math.max(0, get().serverUnread - 1)
             : get().serverUnread,
-        // A cleared friend request leaves the cache too (SPEC §4.6) and stays cleared.
+        // A cleared friend request leaves the cache too (docs/product.md "Notification state") and stays cleared.
         synthesised: requestId
           ? get().synthesised.filter((item) => item.requestId !== requestId)
           : get().synthesised,

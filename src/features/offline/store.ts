@@ -1,5 +1,5 @@
 /**
- * Whether the server can be reached (DECISIONS "Offline, install and push"): the browser's own
+ * Whether the server can be reached (docs/product.md "Offline, install and push"): the browser's own
  * online/offline events, and what the HTTP client learns from each request it makes.
  */
 import { useEffect, useRef } from 'react';

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 
-/** The post box: visible, but posting is not built yet (DECISIONS "Profile page"). */
+/** The post box: visible, but posting is not built yet (docs/decisions.md "Profile quote, share and unbuilt parts"). */
 export function PostBox() {
   const headingId = useId();
   const fieldId = useId();

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { Avatar } from '../../components/Avatar.tsx';
 import { type OwnerFriends, friendOf } from './useOwnerFriends.ts';
 
-/** The Friends section: the owner's friends with a link to each profile (DECISIONS "Profile page"). */
+/** The Friends section: the owner's friends with a link to each profile (docs/product.md "Profile"). */
 export function ProfileFriends({ friends }: { friends: OwnerFriends }) {
   const headingId = useId();
   let content: React.ReactNode;

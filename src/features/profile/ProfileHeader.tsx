@@ -14,7 +14,7 @@ interface ProfileHeaderProps {
   counts: ProfileCounts;
 }
 
-/** The profile header (SPEC §2.8, DECISIONS "Profile page"). */
+/** The profile header (docs/product.md "Profile"). */
 export function ProfileHeader({ user, isOwner, counts }: ProfileHeaderProps) {
   const [editing, setEditing] = useState(false);
   const quote = user.favoriteQuote || DEFAULT_QUOTE;

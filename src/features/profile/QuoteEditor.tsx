@@ -20,7 +20,7 @@ interface QuoteEditorProps {
   onDone: () => void;
 }
 
-/** The owner's favourite-quote editor, saved through PATCH /api/auth/profile (DECISIONS "Profile page"). */
+/** The owner's favourite-quote editor, saved through PATCH /api/auth/profile (docs/decisions.md "Profile quote, share and unbuilt parts"). */
 export function QuoteEditor({ quote, onDone }: QuoteEditorProps) {
   const [draft, setDraft] = useState(quote);
   const [saving, setSaving] = useState(false);

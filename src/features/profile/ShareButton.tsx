@@ -2,7 +2,7 @@ import { LINK_COPIED_MS } from '../../contracts/constants.ts';
 import { useToast } from '../../components/useToast.ts';
 import { copyText } from '../gallery/copyText.ts';
 
-/** Opens the system share sheet where there is one, else copies the profile link (DECISIONS "Profile page"). */
+/** Opens the system share sheet where there is one, else copies the profile link (docs/product.md "Profile"). */
 export function ShareButton({ username }: { username: string }) {
   const [message, show] = useToast(LINK_COPIED_MS);
   const url = `${window.location.origin}/profile/${encodeURIComponent(username)}`;

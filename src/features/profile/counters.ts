@@ -6,7 +6,7 @@ export interface ProfileCounts {
   likes: number;
 }
 
-/** The header counters (DECISIONS "Profile page"): friends listed, photos posted and likes those photos received. */
+/** The header counters (docs/decisions.md "Real profile counters"): friends listed, photos posted and likes those photos received. */
 export function profileCounts(
   friends: readonly unknown[],
   images: readonly { likes?: unknown }[],

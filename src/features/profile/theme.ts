@@ -1,6 +1,6 @@
 import { DEFAULT_THEME, type Theme, isTheme } from '../../contracts/theme.ts';
 
-/** Owner theme words beyond the five themes, and the palette each one shows (SPEC §3 "Theme"). */
+/** Owner theme words beyond the five themes, and the palette each one shows (docs/product.md "Theme"). */
 const OWNER_WORDS: Record<string, Theme> = {
   day: 'light',
   bright: 'light',
@@ -12,7 +12,7 @@ const OWNER_WORDS: Record<string, Theme> = {
   black: 'dark',
 };
 
-/** The palette a profile shows for its owner's theme word; anything unknown is normal1 (SPEC §4.7). */
+/** The palette a profile shows for its owner's theme word; anything unknown is normal1 (docs/product.md "Theme"). */
 export function themeForOwner(word: unknown): Theme {
   if (typeof word !== 'string') return DEFAULT_THEME;
   const key = word.trim().toLowerCase();

@@ -11,7 +11,7 @@ import { SearchRowAction } from './SearchRowAction.tsx';
 import { rowStatus, useMemberSearch } from './useMemberSearch.ts';
 import './HeaderSearch.css';
 
-/** Arrow keys wrap around the list (SPEC §2.5). */
+/** Arrow keys wrap around the list (docs/product.md "Header search"). */
 export function moveHighlight(current: number, count: number, step: 1 | -1): number {
   if (count === 0) return -1;
   if (current < 0) return step === 1 ? 0 : count - 1;

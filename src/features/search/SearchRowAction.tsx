@@ -12,7 +12,7 @@ interface Props {
   status: FriendStatus;
 }
 
-/** The action beside a search result (SPEC §2.5). */
+/** The action beside a search result (docs/product.md "Header search"). */
 export function SearchRowAction({ userId, username, status }: Props) {
   const act = useFriends((state) => state.act);
   const busy = useFriends((state) => Boolean(state.busy[userId]));
@@ -25,7 +25,7 @@ export function SearchRowAction({ userId, username, status }: Props) {
     if (action === 'cancel') setCanceling(true);
     const ok = await act(action, userId, username);
     setCanceling(false);
-    // Accept and decline failures are swallowed; the status simply reverts (SPEC §8).
+    // Accept and decline failures are swallowed; the status simply reverts (docs/product.md "Errors").
     if (!ok && action === 'request') setFailure(SEND_FAILED);
     if (!ok && action === 'cancel') setFailure(CANCEL_FAILED);
   };

@@ -14,7 +14,7 @@ export type SearchState =
 export const SEARCH_UNAUTHORIZED = 'Sign in to search.';
 export const SEARCH_FAILED = 'Search error. Try again.';
 
-/** A search row's status from its flags (the server fills them in; DECISIONS.md "Friends"). */
+/** A search row's status from its flags (the server fills them in; docs/decisions.md "Search fills in friend flags"). */
 export function rowStatus(row: SearchResult, meId: string | undefined): FriendStatus {
   if (row._id === meId) return 'self';
   if (row.isFriend) return 'friends';
@@ -24,7 +24,7 @@ export function rowStatus(row: SearchResult, meId: string | undefined): FriendSt
 }
 
 /**
- * SPEC §5 "Search": a blank query clears and asks nothing; otherwise results after 120 ms of quiet,
+ * docs/product.md "Validation rules": a blank query clears and asks nothing; otherwise results after 120 ms of quiet,
  * and a newer search aborts the one in flight.
  */
 export function useMemberSearch(query: string, meId: string | undefined): SearchState {

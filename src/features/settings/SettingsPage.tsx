@@ -100,7 +100,7 @@ function SettingsForm({ user }: { user: CurrentUser }) {
   );
 }
 
-/** /settings: the member's account in four sections (SPEC §2.12). */
+/** /settings: the member's account in four sections (docs/product.md "Settings"). */
 export function SettingsPage() {
   const user = useSession((state) => state.user);
   return user ? <SettingsForm user={user} /> : null;

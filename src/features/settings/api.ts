@@ -5,7 +5,7 @@ import type {
 } from '../../contracts/auth.ts';
 import { http } from '../../lib/http.ts';
 
-/** The account calls of the settings page (SPEC §7.1); every update answers `{user}`. */
+/** The account calls of the settings page (docs/product.md "Session and API calls"); every update answers `{user}`. */
 export const settingsApi = {
   me: () => http.get<unknown>('/api/auth/me', { cache: 'no-store' }),
   updateProfile: (body: ProfilePatchBody) => http.patch<unknown>('/api/auth/profile', body),

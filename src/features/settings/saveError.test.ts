@@ -5,7 +5,7 @@ import { saveErrorOf } from './saveError.ts';
 const http = (status: number, serverMessage: string | null = null) =>
   new HttpError(status, serverMessage ?? `${status}`, serverMessage);
 
-describe('what a failed settings save says (SPEC §8)', () => {
+describe('what a failed settings save says (docs/product.md "Errors")', () => {
   it('a 409 about the username is Username already taken., under the field and in a toast', () =>
     expect(saveErrorOf(http(409, 'Username already taken'))).toEqual({
       message: 'Username already taken.',

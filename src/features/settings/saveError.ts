@@ -1,4 +1,4 @@
-/** What a failed settings call tells the member (SPEC §8, settings rows). */
+/** What a failed settings call tells the member (docs/product.md "Errors", settings rows). */
 import { MESSAGES } from '../../contracts/validation.ts';
 import { HttpError } from '../../lib/http.ts';
 
@@ -16,7 +16,7 @@ export interface SaveError {
   message: string;
   /** The field the message belongs under; without one it stands at the foot of the section. */
   field?: SaveErrorField;
-  /** Also said in a toast: only where SPEC §8 asks for both (a taken username: "field and toast"). */
+  /** Also said in a toast: only where docs/product.md "Errors" asks for both (a taken username: "field and toast"). */
   toast?: true;
 }
 
@@ -41,8 +41,8 @@ export function saveErrorOf(error: unknown): SaveError {
   if (error.status === 409 && /email/i.test(text))
     return { message: SAVE_MESSAGES.emailTaken, field: 'email' };
   if (error.status === 401) return { message: SAVE_MESSAGES.signedOut };
-  // The server repeats every rule of SPEC §5 and answers 400 in the spec's words (DECISIONS.md
-  // "Accounts"), e.g. the password policy or a wrong current password: that text is the clear one.
+  // The server repeats every rule of docs/product.md "Validation rules" and answers 400 in the same words
+  // (docs/decisions.md "Server repeats every rule"), e.g. the password policy or a wrong current password: that text is the clear one.
   if (error.status === 400 && text) {
     const field = FIELD_OF_RULE[text];
     return field ? { message: text, field } : { message: text };

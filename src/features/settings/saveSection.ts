@@ -1,4 +1,4 @@
-/** What Save does for each section: the calls of SPEC §7.1 and the success text of SPEC §8. */
+/** What Save does for each section: the calls of docs/product.md "Session and API calls" and the success text of docs/product.md "Errors". */
 import { STORAGE_KEYS } from '../../contracts/constants.ts';
 import { writeLocal } from '../../lib/storage.ts';
 import { type CurrentUser, normaliseUser } from '../auth/user.ts';

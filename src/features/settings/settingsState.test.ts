@@ -32,7 +32,7 @@ const run = (state: SettingsState, ...actions: Parameters<typeof settingsReducer
   actions.reduce(settingsReducer, state);
 
 describe('the settings sections', () => {
-  it('are the four steps of the spec, in order', () =>
+  it('are the four steps of the settings page, in order', () =>
     expect(SECTIONS.map((section) => section.label)).toEqual([
       'Step 1 Basic Info',
       'Step 2 Security',

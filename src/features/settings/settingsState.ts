@@ -1,5 +1,5 @@
 /**
- * The settings page as a state machine (SPEC §4.5): each section is viewing or editing, one at a
+ * The settings page as a state machine (docs/product.md "Settings"): each section is viewing or editing, one at a
  * time. Edit snapshots the values, Undo restores that snapshot, Cancel restores the stored
  * member's values and leaves editing, Save leaves editing only when the server said yes.
  */

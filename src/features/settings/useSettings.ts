@@ -38,7 +38,7 @@ function validate(
   }
 }
 
-/** Shares an updated member with the app and the other tabs (SPEC §7.1). */
+/** Shares an updated member with the app and the other tabs (docs/product.md "Session and API calls"). */
 function share(user: CurrentUser) {
   useSession.getState().setUser(user);
 }

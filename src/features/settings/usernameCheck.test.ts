@@ -28,7 +28,7 @@ describe('when the settings username is checked', () => {
 });
 
 describe('the availability shown', () => {
-  it('uses the spec texts', () =>
+  it('uses the texts of docs/product.md', () =>
     expect(AVAILABILITY_TEXT).toEqual({
       idle: '',
       current: 'Current username',

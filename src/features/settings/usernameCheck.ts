@@ -1,5 +1,5 @@
 /**
- * Username availability on the settings page (SPEC §4.5, §5): the server is asked after a pause in
+ * Username availability on the settings page (docs/product.md "Settings", "Validation rules"): the server is asked after a pause in
  * typing, and only for a valid name that differs, ignoring case, from the member's current one.
  */
 import { useEffect, useState } from 'react';

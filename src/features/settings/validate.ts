@@ -1,4 +1,4 @@
-/** The settings rules of SPEC §5, per section, as field → message. */
+/** The settings rules of docs/product.md "Validation rules", per section, as field → message. */
 import { MAX_UPLOAD_BYTES } from '../../contracts/constants.ts';
 import {
   type LimitedField,

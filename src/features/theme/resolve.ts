@@ -6,7 +6,7 @@ export interface ThemeSources {
   last: unknown;
 }
 
-/** SPEC §4.7: the server's theme, else the member's saved one, else the last saved, else normal1. */
+/** docs/product.md "Theme": the server's theme, else the member's saved one, else the last saved, else normal1. */
 export function resolveTheme({ server, perUser, last }: ThemeSources): Theme {
   for (const candidate of [server, perUser, last]) {
     if (candidate !== null && candidate !== undefined && candidate !== '') {

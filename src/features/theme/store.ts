@@ -8,7 +8,7 @@ import { resolveTheme } from './resolve.ts';
 interface ThemeState {
   theme: Theme;
   userId: string | null;
-  /** Picks the theme for a member (or for nobody) by the load order of SPEC §4.7. */
+  /** Picks the theme for a member (or for nobody) by the load order of docs/product.md "Theme". */
   loadFor: (user: { id: string; theme?: unknown } | null) => void;
   /** Saves locally and to the server; a server failure only warns. */
   setTheme: (theme: Theme) => void;

@@ -193,7 +193,7 @@ export function logout(deps: AuthDeps, sessionId: string): Promise<void> {
   return repo.deleteSession(deps.db, sessionId);
 }
 
-/** Signup form check: `{available}` only (SPEC §7.1). */
+/** Signup form check: `{available}` only (docs/product.md "Session and API calls"). */
 export async function isUsernameAvailable(deps: AuthDeps, username: string): Promise<boolean> {
   if (usernameError(username)) return false;
   return !(await repo.isUsernameTaken(deps.db, username));

@@ -18,7 +18,7 @@ export function userRoutes(app: FastifyInstance, { deps }: { deps: AuthDeps }) {
     return { theme: await setTheme(deps, user, theme) };
   });
 
-  // SPEC §7.2 names this path too; it takes only the theme.
+  // docs/decisions.md "Theme path" names this path too; it takes only the theme.
   app.put('/api/users/me', async (request) => {
     const { user } = await request.member();
     const { theme } = ThemeBody.parse(request.body ?? {});
