@@ -2,6 +2,52 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+
+/**
+ * Which server feature folders each one may import: the folders form a graph with no cycle, so
+ * a feature's code can be read, tested and moved with only the folders below it. Shared pieces
+ * (user rows, search keys) live outside features/, in server/src/members.
+ */
+const serverFeatureUses = {
+  notifications: [],
+  auth: ['notifications'],
+  friends: ['auth', 'notifications'],
+  gallery: ['auth', 'notifications'],
+  push: ['auth'],
+  users: ['auth'],
+};
+
+/** Throws at load time if the table above itself has a cycle, naming it. */
+function assertAcyclic(graph) {
+  const done = new Set();
+  const visit = (name, path) => {
+    if (path.includes(name))
+      throw new Error(`Server feature cycle: ${[...path, name].join(' → ')}`);
+    if (done.has(name)) return;
+    for (const next of graph[name] ?? []) visit(next, [...path, name]);
+    done.add(name);
+  };
+  for (const name of Object.keys(graph)) visit(name, []);
+}
+assertAcyclic(serverFeatureUses);
+
+const serverFeatureZones = Object.entries(serverFeatureUses).map(([name, uses]) => ({
+  target: `./server/src/features/${name}`,
+  from: Object.keys(serverFeatureUses)
+    .filter((other) => other !== name && !uses.includes(other))
+    .map((other) => `./server/src/features/${other}`),
+  message: `server/src/features/${name} may import only ${uses.join(', ') || 'no other feature'} (see serverFeatureUses in eslint.config.js and docs/architecture.md).`,
+}));
+
+/** The browser app's React code, which nothing outside the browser app may load. */
+const reactCode = [
+  './src/app',
+  './src/features',
+  './src/components',
+  './src/styles',
+  './src/main.tsx',
+];
 
 export default tseslint.config(
   {
@@ -30,6 +76,99 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+    },
+  },
+  {
+    // Layer rules: docs/architecture.md, "Layers and what may import what".
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver()],
+      // no-cycle follows imports only through files it may parse.
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './src/lib',
+              from: ['./src/app', './src/features', './src/components'],
+              message: 'src/lib sits below the UI: let the feature register with lib instead.',
+            },
+            {
+              target: './src/components',
+              from: ['./src/app', './src/features'],
+              message: 'Shared components know no feature and no app shell.',
+            },
+            {
+              target: './src/features',
+              from: './src/app',
+              message: 'Features never import the app shell: move the shared piece down.',
+            },
+            {
+              target: './src/contracts',
+              from: [
+                './src/app',
+                './src/features',
+                './src/components',
+                './src/lib',
+                './src/styles',
+              ],
+              message: 'Contracts are shared by every process and import only other contracts.',
+            },
+            {
+              target: ['./sw', './push-relay/src', './server/src'],
+              from: reactCode,
+              message: 'Only the browser app loads React code.',
+            },
+            {
+              target: ['./push-relay/src', './server/src'],
+              from: './src/lib',
+              message: 'src/lib is browser code; share through src/contracts.',
+            },
+            {
+              target: './sw',
+              from: './src/lib',
+              except: ['./idb.ts'],
+              message: 'The service worker shares only the IndexedDB module with the page.',
+            },
+            {
+              target: './server/src/members',
+              from: './server/src/features',
+              message: 'server/src/members is shared by the features and imports none of them.',
+            },
+            ...serverFeatureZones,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/src/**/*.ts'],
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    files: ['src/contracts/**/*.ts'],
+    ignores: ['src/contracts/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(react|react-dom|react-router-dom|zustand)(/|$)',
+              message: 'Contracts hold shapes only: no React or state.',
+            },
+            {
+              regex: '^(node:|(fs|path|os|crypto|url|child_process)(/|$))',
+              message: 'Contracts run in the browser and the service worker too: no Node modules.',
+            },
+          ],
+        },
       ],
     },
   },

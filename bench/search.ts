@@ -22,9 +22,9 @@ import sharp from 'sharp';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
 import type { Database, NewUserRow } from '../server/src/db/schema.ts';
-import { searchMembers } from '../server/src/features/users/search.ts';
+import { searchMembers } from '../server/src/features/friends/search.ts';
 import { mediaUrlFor } from '../server/src/media/index.ts';
-import { searchKeys } from '../server/src/features/users/searchKeys.ts';
+import { searchKeys } from '../server/src/members/searchKeys.ts';
 import { createFreshDatabase } from '../server/test/postgres.ts';
 import { RESULTS_DIR, table, writeResult } from './common.ts';
 

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { BrowserRouter } from 'react-router-dom';
 import { connectSessionAcrossTabs, useSession } from '../features/auth/store.ts';
 import { useTheme } from '../features/theme/store.ts';
-import { connectOfflineSession } from '../lib/offlineSession.ts';
+import { connectOfflineSession } from '../features/offline/offlineSession.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { AppRoutes } from './routes.tsx';
 

@@ -7,7 +7,7 @@ import { badgeText } from '../features/notifications/logic.ts';
 import { NotificationsOverlay } from '../features/notifications/NotificationsOverlay.tsx';
 import { useNotifications } from '../features/notifications/store.ts';
 import { usePushLifecycle } from '../features/push/usePushLifecycle.ts';
-import { useDismiss } from './useDismiss.ts';
+import { useDismiss } from '../components/useDismiss.ts';
 
 /** `?notifications=open` (the app's Notifications shortcut) opens the full-screen panel once. */
 function useOpenFromUrl(open: () => void) {

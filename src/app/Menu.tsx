@@ -3,7 +3,7 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useSession } from '../features/auth/store.ts';
 import { useInstallAction } from '../features/offline/install.ts';
 import { visibleMenuItems } from './menuItems.ts';
-import { useDismiss } from './useDismiss.ts';
+import { useDismiss } from '../components/useDismiss.ts';
 
 export function Menu() {
   const [open, setOpen] = useState(false);

@@ -1,10 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
+import type { FromState } from '../features/auth/LoginForm.tsx';
 import { useSession } from '../features/auth/store.ts';
-
-export interface FromState {
-  from?: string;
-}
 
 /** The sign-in guard: `Authorizing…` while loading, else members in, everyone else to /landing. */
 export function RequireAuth({ children }: { children: ReactNode }) {

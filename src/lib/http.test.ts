@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useNetwork } from '../features/offline/store.ts';
-import { HttpError, http } from './http.ts';
+import { HttpError, http, onConnection } from './http.ts';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -9,7 +8,6 @@ describe('the HTTP client', () => {
   beforeEach(() => {
     localStorage.clear();
     sessionStorage.clear();
-    useNetwork.setState({ online: true, reconnects: 0 });
   });
   afterEach(() => vi.unstubAllGlobals());
 
@@ -103,16 +101,24 @@ describe('the HTTP client', () => {
   });
 
   describe('and the connection', () => {
-    it('marks the app offline when the server cannot be reached', async () => {
+    let heard: boolean[];
+    let stop: () => void;
+    beforeEach(() => {
+      heard = [];
+      stop = onConnection((reachable) => heard.push(reachable));
+    });
+    afterEach(() => stop());
+
+    it('tells its listeners the server cannot be reached', async () => {
       vi.stubGlobal(
         'fetch',
         vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
       );
       await http.get('/api/x').catch(() => undefined);
-      expect(useNetwork.getState().online).toBe(false);
+      expect(heard).toEqual([false]);
     });
 
-    it('marks the app offline on an answer the service worker served from its cache', async () => {
+    it('counts an answer the service worker served from its cache as offline', async () => {
       const cached = new Response('{"ok":true}', {
         status: 200,
         headers: { 'x-orbit-offline': '1' },
@@ -122,20 +128,28 @@ describe('the HTTP client', () => {
         vi.fn(() => Promise.resolve(cached)),
       );
       await expect(http.get('/api/x')).resolves.toEqual({ ok: true });
-      expect(useNetwork.getState().online).toBe(false);
+      expect(heard).toEqual([false]);
     });
 
-    it('marks the app online again on a fresh answer, even a refusal', async () => {
-      useNetwork.setState({ online: false });
+    it('counts a fresh answer as online, even a refusal', async () => {
       vi.stubGlobal(
         'fetch',
         vi.fn(() => Promise.resolve(json(404, { error: 'Not found' }))),
       );
       await http.get('/api/x').catch(() => undefined);
-      expect(useNetwork.getState()).toMatchObject({ online: true, reconnects: 1 });
+      expect(heard).toEqual([true]);
     });
 
-    it('leaves the state alone when the caller aborts', async () => {
+    it('says nothing on a server error, which proves neither', async () => {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(() => Promise.resolve(json(503, { error: 'Busy' }))),
+      );
+      await http.get('/api/x').catch(() => undefined);
+      expect(heard).toEqual([]);
+    });
+
+    it('says nothing when the caller aborts', async () => {
       const controller = new AbortController();
       controller.abort();
       vi.stubGlobal(
@@ -143,7 +157,17 @@ describe('the HTTP client', () => {
         vi.fn(() => Promise.reject(new DOMException('aborted', 'AbortError'))),
       );
       await http.get('/api/x', { signal: controller.signal }).catch(() => undefined);
-      expect(useNetwork.getState().online).toBe(true);
+      expect(heard).toEqual([]);
+    });
+
+    it('stops telling a listener that has stopped', async () => {
+      stop();
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(() => Promise.resolve(json(200, {}))),
+      );
+      await http.get('/api/x');
+      expect(heard).toEqual([]);
     });
   });
 });

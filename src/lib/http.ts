@@ -1,6 +1,5 @@
 import { REQUEST_TIMEOUT_MS } from '../contracts/constants.ts';
 import { OFFLINE_HEADER } from '../contracts/offline.ts';
-import { useNetwork } from '../features/offline/store.ts';
 import { apiUrl } from './apiHost.ts';
 import { readToken, storeToken, tokenIsRemembered } from './storage.ts';
 
@@ -44,11 +43,31 @@ function serverMessageOf(text: string): string | null {
   return null;
 }
 
+/**
+ * Hears what each request learns about the connection: `true` when the server answered, `false`
+ * when it could not be reached or the service worker answered from its cache. The network state
+ * lives in a feature and subscribes here, so this client depends on nothing above it.
+ */
+export type ConnectionListener = (reachable: boolean) => void;
+
+const connectionListeners = new Set<ConnectionListener>();
+
+/** Adds a listener for what requests learn about the connection; answers a function that stops. */
+export function onConnection(listener: ConnectionListener): () => void {
+  connectionListeners.add(listener);
+  return () => {
+    connectionListeners.delete(listener);
+  };
+}
+
+function tellConnection(reachable: boolean) {
+  for (const listener of connectionListeners) listener(reachable);
+}
+
 /** What a response says about the connection: a cached answer means offline, a fresh one online. */
 function noteConnection(response: Response) {
-  const network = useNetwork.getState();
-  if (response.headers.get(OFFLINE_HEADER) === '1') network.markOffline();
-  else if (response.status < 500) network.markOnline();
+  if (response.headers.get(OFFLINE_HEADER) === '1') tellConnection(false);
+  else if (response.status < 500) tellConnection(true);
 }
 
 function withTimeout(
@@ -96,7 +115,7 @@ async function send(method: string, path: string, options: RequestOptions): Prom
     return response;
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    useNetwork.getState().markOffline();
+    tellConnection(false);
     throw new HttpError(0, 'Network error', null);
   } finally {
     timed.done();

@@ -2,9 +2,13 @@ import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { MESSAGES } from '../../contracts/validation.ts';
 import { Field, PasswordField } from '../../components/Field.tsx';
-import type { FromState } from '../../app/RequireAuth.tsx';
 import { loginErrorText } from './loginError.ts';
 import { useSession } from './store.ts';
+
+/** What the sign-in guard carries to the login form: the page the visitor asked for. */
+export interface FromState {
+  from?: string;
+}
 
 /** Where to go after signing in: the page the guard carried along, else the member's profile. */
 export function afterLoginPath(from: string | undefined, username: string): string {

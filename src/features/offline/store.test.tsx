@@ -1,5 +1,6 @@
 import { act, cleanup, render, renderHook, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http } from '../../lib/http.ts';
 import { OfflineBanner } from './OfflineBanner.tsx';
 import {
   OFFLINE_BANNER,
@@ -60,6 +61,29 @@ describe('the network state', () => {
     const stop = watchNetwork(window);
     expect(useNetwork.getState().online).toBe(false);
     stop();
+  });
+});
+
+describe('the network state and the HTTP client', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('goes offline when a request cannot reach the server', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    await http.get('/api/x').catch(() => undefined);
+    expect(useNetwork.getState().online).toBe(false);
+  });
+
+  it('comes back online, counting the return, when a request gets a fresh answer', async () => {
+    useNetwork.setState({ online: false });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response('{}', { status: 200 }))),
+    );
+    await http.get('/api/x');
+    expect(useNetwork.getState()).toMatchObject({ online: true, reconnects: 1 });
   });
 });
 

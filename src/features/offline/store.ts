@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
+import { onConnection } from '../../lib/http.ts';
 
 export const OFFLINE_BANNER = "You're offline — showing saved data";
 /** Why an action that needs the network is disabled (its title and accessible description). */
@@ -30,6 +31,13 @@ export const useNetwork = create<NetworkState>()((set, get) => ({
     if (!get().online) set((state) => ({ online: true, reconnects: state.reconnects + 1 }));
   },
 }));
+
+// Every request's outcome moves the state, whichever module made the request.
+onConnection((reachable) => {
+  const network = useNetwork.getState();
+  if (reachable) network.markOnline();
+  else network.markOffline();
+});
 
 /** For components: whether actions that need the network should be disabled. */
 export function useOffline(): boolean {

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../contracts/constants.ts';
 import type { SearchResult } from '../../contracts/friends.ts';
 import { Avatar } from '../../components/Avatar.tsx';
-import { useDismiss } from '../../app/useDismiss.ts';
+import { useDismiss } from '../../components/useDismiss.ts';
 import { useSession } from '../auth/store.ts';
 import { useFriends } from '../friends/store.ts';
 import { useNeedsNetwork } from '../offline/store.ts';

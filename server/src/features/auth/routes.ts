@@ -12,7 +12,7 @@ import type { Config } from '../../config.ts';
 import { Invalid, Unauthorized } from '../../errors.ts';
 import { readForm } from '../../lib/multipart.ts';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/auth.ts';
-import { userRowToUser } from '../users/mapping.ts';
+import { userRowToUser } from '../../members/mapping.ts';
 import * as auth from './service.ts';
 
 export interface AuthRouteOptions {

@@ -20,8 +20,8 @@ import { keepFiles, putFiles } from '../../media/files.ts';
 import type { Media } from '../../media/index.ts';
 import { hashSecret, normaliseAnswer, verifyDecoy, verifySecret } from '../../lib/passwords.ts';
 import { hashToken, newReferralCode, newToken } from '../../lib/tokens.ts';
-import { userRowToUser } from '../users/mapping.ts';
-import { searchKeys } from '../users/searchKeys.ts';
+import { userRowToUser } from '../../members/mapping.ts';
+import { searchKeys } from '../../members/searchKeys.ts';
 import { type NotificationEvents, drafts, record } from '../notifications/service.ts';
 import * as repo from './repository.ts';
 

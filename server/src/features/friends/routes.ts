@@ -5,7 +5,7 @@ import {
   SearchQuery,
 } from '../../../../src/contracts/friendsInput.ts';
 import { z } from 'zod';
-import { searchMembers } from '../users/search.ts';
+import { searchMembers } from './search.ts';
 import * as friends from './service.ts';
 
 type TargetBody = z.output<typeof FriendTargetBody>;

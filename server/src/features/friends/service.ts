@@ -11,7 +11,7 @@ import type { FriendshipRow, UserRow } from '../../db/schema.ts';
 import { Forbidden, Invalid, NotFound } from '../../errors.ts';
 import type { MediaUrl } from '../../media/index.ts';
 import { findUserById, findUserByUsername } from '../auth/repository.ts';
-import { profileImageUrl } from '../users/mapping.ts';
+import { profileImageUrl } from '../../members/mapping.ts';
 import * as notificationRepo from '../notifications/repository.ts';
 import {
   type NotificationDeps,

@@ -14,7 +14,7 @@ import { Invalid, NotFound } from '../../errors.ts';
 import { galleryFiles } from '../../lib/images.ts';
 import { keepFiles, putFiles } from '../../media/files.ts';
 import { type Media, type MediaUrl, galleryKey } from '../../media/index.ts';
-import { profileImageUrl } from '../users/mapping.ts';
+import { profileImageUrl } from '../../members/mapping.ts';
 import * as notificationRepo from '../notifications/repository.ts';
 import { type NotificationEvents, drafts, record } from '../notifications/service.ts';
 import * as repo from './repository.ts';

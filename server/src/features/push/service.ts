@@ -14,7 +14,7 @@ import type { PushSubscriptionRow } from '../../db/schema.ts';
 import { Conflict, Unavailable } from '../../errors.ts';
 import type { MediaUrl } from '../../media/index.ts';
 import type { Authenticated } from '../auth/service.ts';
-import { profileImageUrl } from '../users/mapping.ts';
+import { profileImageUrl } from '../../members/mapping.ts';
 import * as repo from './repository.ts';
 
 export interface PushDeps {

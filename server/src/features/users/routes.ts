@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ThemeBody } from '../../../../src/contracts/auth.ts';
 import { type AuthDeps, publicProfile, setTheme } from '../auth/service.ts';
-import { userRowToPublicUser, userRowToUser } from './mapping.ts';
+import { userRowToPublicUser, userRowToUser } from '../../members/mapping.ts';
 
 const UsernameParams = z.object({ username: z.string().min(1).max(200) });
 

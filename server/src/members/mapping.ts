@@ -1,7 +1,7 @@
-import type { PublicUser, User } from '../../../../src/contracts/user.ts';
-import { DEFAULT_THEME, isTheme } from '../../../../src/contracts/theme.ts';
-import type { UserRow } from '../../db/schema.ts';
-import type { MediaUrl } from '../../media/index.ts';
+import type { PublicUser, User } from '../../../src/contracts/user.ts';
+import { DEFAULT_THEME, isTheme } from '../../../src/contracts/theme.ts';
+import type { UserRow } from '../db/schema.ts';
+import type { MediaUrl } from '../media/index.ts';
 
 export function profileImageUrl(row: Pick<UserRow, 'profile_image'>, mediaUrl: MediaUrl): string {
   return mediaUrl(row.profile_image);

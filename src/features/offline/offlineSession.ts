@@ -4,9 +4,9 @@
  * in another tab, or when the server says nobody is signed in. A server that cannot be reached
  * ends nothing: the saved copies are what the member sees offline.
  */
-import { onLogout, useSession } from '../features/auth/store.ts';
-import type { CurrentUser } from '../features/auth/user.ts';
-import { endCurrentMember, setCurrentMember, wipeMember } from './idb.ts';
+import { onLogout, useSession } from '../auth/store.ts';
+import type { CurrentUser } from '../auth/user.ts';
+import { endCurrentMember, setCurrentMember, wipeMember } from '../../lib/idb.ts';
 
 interface SessionView {
   status: string;

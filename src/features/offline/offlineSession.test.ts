@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AUTH_UNREACHABLE, receiveAuthMessage, useSession } from '../features/auth/store.ts';
-import { type CurrentUser, normaliseUser } from '../features/auth/user.ts';
+import { AUTH_UNREACHABLE, receiveAuthMessage, useSession } from '../auth/store.ts';
+import { type CurrentUser, normaliseUser } from '../auth/user.ts';
 import {
   closeDatabase,
   readCurrentMember,
@@ -10,7 +10,7 @@ import {
   readResponse,
   saveResponse,
   writeFriendRequests,
-} from './idb.ts';
+} from '../../lib/idb.ts';
 import { connectOfflineSession } from './offlineSession.ts';
 
 const member = (id: string) => normaliseUser({ id, username: id }) as CurrentUser;

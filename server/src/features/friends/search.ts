@@ -2,8 +2,8 @@ import { type SearchResult, pairKey } from '../../../../src/contracts/friends.ts
 import type { Db, Dialect } from '../../db/index.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { MediaUrl } from '../../media/index.ts';
-import { findFriendships } from '../friends/repository.ts';
-import { memberSummary, statusFor } from '../friends/service.ts';
+import { findFriendships } from './repository.ts';
+import { memberSummary, statusFor } from './service.ts';
 import { type PrefixColumn, byContains, byPrefix } from './searchRepository.ts';
 
 /** Prefix matches rank by where they matched; substring matches come after every prefix match. */
