@@ -193,6 +193,14 @@ export const FLOWS: Flow[] = [
       await ownProfile(story, who);
       const worker = await driver.run(() => 'serviceWorker' in navigator);
       if (!worker) throw new Error(`${driver.browser} offers no service worker on ${app.origin}`);
+      // The worker installs in the background; once it is active, a visit is under its control.
+      await waitUntil('the service worker to be active', () =>
+        driver.run(
+          async () =>
+            (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated',
+        ),
+      );
+      await driver.reload();
       await waitUntil('the service worker to control the page', () =>
         driver.run(() => navigator.serviceWorker.controller?.state === 'activated'),
       );
