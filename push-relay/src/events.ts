@@ -1,40 +1,47 @@
-import { z } from 'zod';
-import type { RelayEvent } from '../../src/contracts/push.ts';
-
-const SubscriptionSchema = z.object({
-  endpoint: z.string().min(1),
-  keys: z.object({ p256dh: z.string().min(1), auth: z.string().min(1) }),
-});
-
-const EventSchema = z.object({
-  payload: z.object({
-    id: z.number().int().nonnegative(),
-    kind: z.enum(['friend_request', 'friend_accepted']),
-    requestId: z.string().min(1),
-    actor: z.object({ id: z.string(), username: z.string(), profileImage: z.string() }),
-    url: z.string(),
-    unread: z.number().int().nonnegative(),
-    createdAt: z.string(),
-  }),
-  recipientId: z.string(),
-  subscriptions: z.array(SubscriptionSchema),
-});
+import { type ZodMiniType, z } from 'zod/mini';
+import {
+  PushPayloadSchema,
+  RelayCatchUpAnswerSchema,
+  type RelayEvent,
+  RelayEventSchema,
+} from '../../src/contracts/push.ts';
 
 export type ParsedEvent =
   { ok: true; event: RelayEvent } | { ok: false; id: number | undefined; problem: string };
 
+const problemOf = (error: z.core.$ZodError) =>
+  error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+
 /** An event off the wire: checked, with its id even when the rest does not fit. */
 export function parseEvent(raw: unknown): ParsedEvent {
-  const parsed = EventSchema.safeParse(raw);
+  const parsed = RelayEventSchema.safeParse(raw);
   if (parsed.success) return { ok: true, event: parsed.data };
-  const id = (raw as { payload?: { id?: unknown } } | null)?.payload?.id;
-  return {
-    ok: false,
-    id: typeof id === 'number' && Number.isInteger(id) ? id : undefined,
-    problem: parsed.error.issues
-      .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
-      .join('; '),
-  };
+  const id = PushPayloadSchema.shape.id.safeParse(
+    (raw as { payload?: { id?: unknown } } | null)?.payload?.id,
+  );
+  return { ok: false, id: id.success ? id.data : undefined, problem: problemOf(parsed.error) };
+}
+
+/** The id of a parsed event, when it has one. */
+export const eventIdOf = (parsed: ParsedEvent): number | undefined =>
+  parsed.ok ? parsed.event.payload.id : parsed.id;
+
+/**
+ * A catch-up page as the relay reads it: the answer's contract with each event still unchecked,
+ * so that an event that does not fit is dropped alone (see {@link parseEvent}).
+ */
+export const CatchUpPageSchema = z.extend(RelayCatchUpAnswerSchema, {
+  events: z.array(z.unknown()),
+});
+
+/** An answer of the server checked against its contract; `otherwise(problem)` when it does not fit. */
+export function answerOf<T>(
+  schema: ZodMiniType<T>,
+  raw: unknown,
+  otherwise: (problem: string) => T,
+): T {
+  const parsed = schema.safeParse(raw);
+  return parsed.success ? parsed.data : otherwise(problemOf(parsed.error));
 }
 
 /** The same device once per event, whatever the server sent. */

@@ -8,18 +8,29 @@ import { type Socket, io } from 'socket.io-client';
 import {
   PUSH_TTL_SECONDS,
   RELAY_NAMESPACE,
-  type RelayCatchUpAnswer,
   type RelayClientToServer,
   type RelayCursorAnswer,
+  RelayCursorAnswerSchema,
   type RelayEvent,
+  RelayGoneAnswerSchema,
+  type RelayHandshake,
   type RelayLeaseAnswer,
+  RelayLeaseAnswerSchema,
   type RelayProgress,
   type RelayServerToClient,
 } from '../../src/contracts/push.ts';
 import type { RetryPolicy } from './config.ts';
 import { CursorFile, EventLedger, deviceKey } from './cursor.ts';
 import { type DeliveryOutcome, type PushSender, VapidAuthorization, deliver } from './deliver.ts';
-import { distinctDevices, parseEvent, serviceOf } from './events.ts';
+import {
+  CatchUpPageSchema,
+  type ParsedEvent,
+  answerOf,
+  distinctDevices,
+  eventIdOf,
+  parseEvent,
+  serviceOf,
+} from './events.ts';
 import { type HealthServer, startHealthServer } from './health.ts';
 import { relayMetrics } from './metrics.ts';
 import { type Logger, createLogger } from './log.ts';
@@ -243,7 +254,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
 
   const socket: RelaySocket = io(`${config.serverUrl}${RELAY_NAMESPACE}`, {
     transports: ['websocket'],
-    auth: { secret: config.secret, vapidPublicKey: vapid.keys.publicKey },
+    auth: { secret: config.secret, vapidPublicKey: vapid.keys.publicKey } satisfies RelayHandshake,
     reconnectionDelay: 500,
     reconnectionDelayMax: 10_000,
     forceNew: true,
@@ -259,9 +270,17 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
       if (!progress) return;
       let answer: RelayCursorAnswer;
       try {
-        answer = (await socket
-          .timeout(REPORT_TIMEOUT_MS)
-          .emitWithAck('relay:cursor', { relayId, ...progress })) as RelayCursorAnswer;
+        answer = answerOf(
+          RelayCursorAnswerSchema,
+          await socket
+            .timeout(REPORT_TIMEOUT_MS)
+            .emitWithAck('relay:cursor', { relayId, ...progress }),
+          (problem) => ({
+            ok: false,
+            error: `an answer that does not fit: ${problem}`,
+            leaseLost: false,
+          }),
+        );
       } catch {
         answer = { ok: false, error: 'the server did not answer', leaseLost: false };
       }
@@ -307,9 +326,13 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     const service = serviceOf(endpoint);
     try {
       // The server acknowledges with nothing, or with { error } when it could not delete.
-      const answer = (await socket
-        .timeout(GONE_ACK_TIMEOUT_MS)
-        .emitWithAck('relay:subscription-gone', { endpoint })) as { error?: string } | undefined;
+      const answer = answerOf(
+        RelayGoneAnswerSchema,
+        await socket
+          .timeout(GONE_ACK_TIMEOUT_MS)
+          .emitWithAck('relay:subscription-gone', { endpoint }),
+        (problem) => ({ error: `an answer that does not fit: ${problem}` }),
+      );
       if (answer?.error)
         log.warn({ service, problem: answer.error }, 'the server kept a gone subscription');
     } catch {
@@ -349,8 +372,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
    * have it. Resolves true once it is settled, false when the lease or the relay stopped first
    * (then it comes back with the next catch-up, of this relay or the next holder).
    */
-  const handle = (raw: unknown): Promise<boolean> => {
-    const parsed = parseEvent(raw);
+  const handle = (parsed: ParsedEvent): Promise<boolean> => {
     if (!parsed.ok) {
       log.error({ id: parsed.id, problem: parsed.problem }, 'dropped an event that does not fit');
       if (parsed.id !== undefined && !ledger.has(parsed.id)) {
@@ -399,7 +421,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     if (role !== 'leader') acknowledge(ack);
     else if (catchingUp) buffered.push([raw, ack]);
     else
-      void handle(raw).then((settled) => {
+      void handle(parseEvent(raw)).then((settled) => {
         if (settled) acknowledge(ack);
       });
   };
@@ -408,10 +430,14 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
 
   /** One page of catch-up; throws when the server does not answer or answers an error. */
   const askCatchUp = async (after: number | null) => {
-    const answer = (await socket
-      .timeout(CATCH_UP_TIMEOUT_MS)
-      .emitWithAck('relay:catch-up', { after, limit: CATCH_UP_PAGE })) as RelayCatchUpAnswer;
-    if (answer.error) throw new Error(answer.error);
+    const answer = answerOf(
+      CatchUpPageSchema,
+      await socket
+        .timeout(CATCH_UP_TIMEOUT_MS)
+        .emitWithAck('relay:catch-up', { after, limit: CATCH_UP_PAGE }),
+      (problem) => ({ events: [], latest: 0, error: `an answer that does not fit: ${problem}` }),
+    );
+    if (answer.error !== undefined) throw new Error(answer.error);
     return answer;
   };
 
@@ -439,10 +465,13 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
         report();
         return;
       }
-      const events = [...answer.events].sort((a, b) => a.payload.id - b.payload.id);
+      const events = answer.events
+        .map(parseEvent)
+        .sort((a, b) => (eventIdOf(a) ?? -1) - (eventIdOf(b) ?? -1));
       if (events.length > 0) log.info({ after, count: events.length }, 'catching up');
       for (const event of events) void handle(event);
-      const last = events.at(-1)?.payload.id;
+      // Sorted, so the last event has the highest id there is.
+      const last = events.map(eventIdOf).at(-1);
       if (events.length < CATCH_UP_PAGE || last === undefined) return;
       after = last;
     }
@@ -550,9 +579,11 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     const askedAt = performance.now();
     let answer: RelayLeaseAnswer;
     try {
-      answer = (await socket
-        .timeout(leaseMs)
-        .emitWithAck('relay:lease', { relayId, ttlMs: leaseMs })) as RelayLeaseAnswer;
+      answer = answerOf(
+        RelayLeaseAnswerSchema,
+        await socket.timeout(leaseMs).emitWithAck('relay:lease', { relayId, ttlMs: leaseMs }),
+        (problem) => ({ granted: false, error: `an answer that does not fit: ${problem}` }),
+      );
     } catch {
       answer = { granted: false, error: 'the server did not answer' };
     } finally {

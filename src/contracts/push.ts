@@ -1,8 +1,11 @@
 /**
  * Web Push: the subscription calls (docs/product.md "Offline, install and push"), the
  * payload the service worker receives, and the `/relay` socket.io protocol between the server and
- * push-relay. Shared by client, server, worker and relay; no runtime dependencies.
+ * push-relay. Shared by client, server, worker and relay. The schemas use `zod/mini`, the
+ * tree-shakable form of zod, because the service worker parses pushes with them and ships every
+ * byte it imports; they mix freely with schemas written with `zod`.
  */
+import { z } from 'zod/mini';
 
 /** What `PushSubscription.toJSON()` gives, as POST /api/push/subscriptions takes it. */
 export interface PushSubscriptionBody {
@@ -26,22 +29,33 @@ export const PUSH_API = {
 } as const;
 
 /** The kinds of friend event that become a push. */
-export type PushKind = 'friend_request' | 'friend_accepted';
+export const PushKindSchema = z.enum(['friend_request', 'friend_accepted']);
+export type PushKind = z.infer<typeof PushKindSchema>;
+
+/** A path on Orbit's own origin: a push never sends the member to another site. */
+export const AppPathSchema = z.string().check(z.regex(/^\/(?![/\\])/));
+
+const EventIdSchema = z.number().check(z.int(), z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER));
 
 /** The JSON body of one push message, encrypted by web-push and read by the service worker. */
-export interface PushPayload {
+export const PushPayloadSchema = z.object({
   /** The notification id on the server: increasing, used for the relay's catch-up. */
-  id: number;
-  kind: PushKind;
+  id: EventIdSchema,
+  kind: PushKindSchema,
   /** The friend request the event is about; the notification tag and the push topic. */
-  requestId: string;
-  actor: { id: string; username: string; profileImage: string };
+  requestId: z.string().check(z.minLength(1)),
+  actor: z.object({
+    id: z.string(),
+    username: z.string().check(z.minLength(1)),
+    profileImage: z.string(),
+  }),
   /** Where a click takes the member, e.g. `/profile/alice`. */
-  url: string;
+  url: AppPathSchema,
   /** The recipient's unread notification count after this event, for the app badge. */
-  unread: number;
-  createdAt: string;
-}
+  unread: z.number().check(z.int(), z.minimum(0)),
+  createdAt: z.string(),
+});
+export type PushPayload = z.infer<typeof PushPayloadSchema>;
 
 export const PUSH_TITLE = 'Orbit';
 
@@ -63,6 +77,9 @@ export function pushTag(payload: Pick<PushPayload, 'requestId'>): string {
  */
 export const PUSH_TOPIC_LENGTH = 32;
 
+/** The longest push endpoint (a URL) Orbit keeps. */
+export const PUSH_ENDPOINT_MAX_LENGTH = 2048;
+
 /** Seconds a push service keeps an undelivered friend event. */
 export const PUSH_TTL_SECONDS = 24 * 60 * 60;
 
@@ -70,26 +87,31 @@ export const PUSH_TTL_SECONDS = 24 * 60 * 60;
 
 export const RELAY_NAMESPACE = '/relay';
 
+const nonEmpty = () => z.string().check(z.minLength(1));
+
 /** One stored device of a member, as the server gives it to the relay. */
-export interface RelaySubscription {
-  endpoint: string;
-  keys: { p256dh: string; auth: string };
-}
+export const RelaySubscriptionSchema = z.object({
+  endpoint: nonEmpty(),
+  keys: z.object({ p256dh: nonEmpty(), auth: nonEmpty() }),
+});
+export type RelaySubscription = z.infer<typeof RelaySubscriptionSchema>;
 
 /** A friend event for the relay: the payload plus where to send it. */
-export interface RelayEvent {
-  payload: PushPayload;
-  recipientId: string;
+export const RelayEventSchema = z.object({
+  payload: PushPayloadSchema,
+  recipientId: z.string(),
   /** Empty when the recipient has an open tab (they see it live) or no device. */
-  subscriptions: RelaySubscription[];
-}
+  subscriptions: z.array(RelaySubscriptionSchema),
+});
+export type RelayEvent = z.infer<typeof RelayEventSchema>;
 
 /** Handshake `auth` of the relay's socket. */
-export interface RelayHandshake {
-  secret: string;
+export const RelayHandshakeSchema = z.object({
+  secret: z.string(),
   /** The relay's VAPID public key; the server hands it to clients. */
-  vapidPublicKey: string;
-}
+  vapidPublicKey: z.string(),
+});
+export type RelayHandshake = z.infer<typeof RelayHandshakeSchema>;
 
 export interface RelayServerToClient {
   /**
@@ -105,11 +127,19 @@ export interface RelayServerToClient {
  * page means ask again after the last event's id. With `error` (a malformed request, a database
  * failure) nothing else in the answer counts: ask again later.
  */
-export interface RelayCatchUpAnswer {
-  events: RelayEvent[];
-  latest: number;
-  error?: string;
-}
+export const RelayCatchUpAnswerSchema = z.object({
+  events: z.array(RelayEventSchema),
+  latest: z.number(),
+  error: z.optional(z.string()),
+});
+export type RelayCatchUpAnswer = z.infer<typeof RelayCatchUpAnswerSchema>;
+
+/** `relay:catch-up`: see {@link RelayClientToServer}. */
+export const RelayCatchUpRequestSchema = z.object({
+  after: z.nullable(EventIdSchema),
+  limit: z.number().check(z.int(), z.minimum(1), z.maximum(Number.MAX_SAFE_INTEGER)),
+});
+export type RelayCatchUpRequest = z.infer<typeof RelayCatchUpRequestSchema>;
 
 /**
  * Bounds of a progress report. A socket.io message to the server is at most 16 KB, so the relay
@@ -132,17 +162,52 @@ export const RELAY_LEASE_MAX_MS = 300_000;
  * How far the relays got, kept with the lease so that whichever relay holds it next goes on from
  * there: nothing the last holder settled is pushed again, nothing it had not finished is lost.
  */
-export interface RelayProgress {
+export const RelayProgressSchema = z.object({
   /** Every event up to this id is settled (pushed, dropped or given up on). */
-  cursor: number;
+  cursor: EventIdSchema,
   /** Events above the cursor already settled while a lower one is still under way. */
-  settled: number[];
+  settled: z.array(EventIdSchema).check(z.maxLength(RELAY_PROGRESS_LIMITS.settled)),
   /**
    * Events above the cursor still under way, with the devices that already have their push:
    * base64url SHA-256 of the endpoint, cut to 22 characters (an endpoint is a capability URL).
    */
-  sent: { id: number; devices: string[] }[];
-}
+  sent: z
+    .array(
+      z.object({
+        id: EventIdSchema,
+        devices: z
+          .array(z.string().check(z.regex(/^[\w-]{1,64}$/)))
+          .check(z.minLength(1), z.maxLength(RELAY_PROGRESS_LIMITS.devices)),
+      }),
+    )
+    .check(z.maxLength(RELAY_PROGRESS_LIMITS.sent)),
+});
+export type RelayProgress = z.infer<typeof RelayProgressSchema>;
+
+/** What the lease row keeps of a progress report besides the cursor. */
+export const RelayProgressPartsSchema = z.omit(RelayProgressSchema, { cursor: true });
+
+/** A relay's random id: 8 to 100 letters, digits, `_` or `-`. */
+export const RelayIdSchema = z.string().check(z.regex(/^[\w-]{8,100}$/));
+
+/** `relay:lease`: see {@link RelayClientToServer}. */
+export const RelayLeaseRequestSchema = z.object({
+  relayId: RelayIdSchema,
+  ttlMs: z.number().check(z.int(), z.minimum(0), z.maximum(RELAY_LEASE_MAX_MS)),
+});
+export type RelayLeaseRequest = z.infer<typeof RelayLeaseRequestSchema>;
+
+/** `relay:cursor`: a progress report of the relay holding the lease, every id above the cursor. */
+export const RelayCursorReportSchema = z
+  .extend(RelayProgressSchema, { relayId: RelayIdSchema })
+  .check(
+    z.refine(
+      (report) =>
+        report.settled.every((id) => id > report.cursor) &&
+        report.sent.every((entry) => entry.id > report.cursor),
+    ),
+  );
+export type RelayCursorReport = z.infer<typeof RelayCursorReportSchema>;
 
 /**
  * The answer to `relay:lease`. Granted: this relay alone pushes until its lease runs out, going on
@@ -150,16 +215,32 @@ export interface RelayProgress {
  * `retryInMs` is how long until that lease runs out unless renewed. With `error` (a malformed
  * request, a database failure) nothing is granted: ask again later.
  */
-export type RelayLeaseAnswer =
-  | { granted: true; progress: RelayProgress | null }
-  | { granted: false; retryInMs: number; error?: undefined }
-  | { granted: false; retryInMs?: undefined; error: string };
+export const RelayLeaseAnswerSchema = z.union([
+  z.object({ granted: z.literal(true), progress: z.nullable(RelayProgressSchema) }),
+  z.object({ granted: z.literal(false), retryInMs: z.number(), error: z.optional(z.undefined()) }),
+  z.object({ granted: z.literal(false), retryInMs: z.optional(z.undefined()), error: z.string() }),
+]);
+export type RelayLeaseAnswer = z.infer<typeof RelayLeaseAnswerSchema>;
 
 /**
  * The answer to `relay:cursor`. `leaseLost`: another relay holds the lease now, the report was not
  * kept, and this relay must stop pushing. Any other error: nothing was kept; report again later.
  */
-export type RelayCursorAnswer = { ok: true } | { ok: false; error: string; leaseLost: boolean };
+export const RelayCursorAnswerSchema = z.union([
+  z.object({ ok: z.literal(true) }),
+  z.object({ ok: z.literal(false), error: z.string(), leaseLost: z.boolean() }),
+]);
+export type RelayCursorAnswer = z.infer<typeof RelayCursorAnswerSchema>;
+
+/** `relay:subscription-gone`: a device a push service called gone. */
+export const RelayGoneRequestSchema = z.object({
+  endpoint: z.string().check(z.minLength(1), z.maxLength(PUSH_ENDPOINT_MAX_LENGTH)),
+});
+export type RelayGoneRequest = z.infer<typeof RelayGoneRequestSchema>;
+
+/** The acknowledgement of `relay:subscription-gone`: nothing, or `{ error }` when it was kept. */
+export const RelayGoneAnswerSchema = z.optional(z.object({ error: z.string() }));
+export type RelayGoneAnswer = z.infer<typeof RelayGoneAnswerSchema>;
 
 export interface RelayClientToServer {
   /**
@@ -167,7 +248,7 @@ export interface RelayClientToServer {
    * they are at this moment). `after: null` (first start) answers no events, only `latest`.
    */
   'relay:catch-up': (
-    request: { after: number | null; limit: number },
+    request: RelayCatchUpRequest,
     reply: (answer: RelayCatchUpAnswer) => void,
   ) => void;
   /**
@@ -175,25 +256,20 @@ export interface RelayClientToServer {
    * one that pushes. `relayId` is random per relay process; `ttlMs` is how long the lease lasts
    * from the moment the database grants it (0 gives it up when this relay holds it).
    */
-  'relay:lease': (
-    request: { relayId: string; ttlMs: number },
-    reply: (answer: RelayLeaseAnswer) => void,
-  ) => void;
+  'relay:lease': (request: RelayLeaseRequest, reply: (answer: RelayLeaseAnswer) => void) => void;
   /** Keeps how far the holder of the lease got; refused when `relayId` does not hold it. */
-  'relay:cursor': (
-    report: RelayProgress & { relayId: string },
-    reply: (answer: RelayCursorAnswer) => void,
-  ) => void;
+  'relay:cursor': (report: RelayCursorReport, reply: (answer: RelayCursorAnswer) => void) => void;
   /** A push service answered 404/410: the device is gone. */
   'relay:subscription-gone': (
-    request: { endpoint: string },
-    ack: (result?: { error: string }) => void,
+    request: RelayGoneRequest,
+    ack: (result?: RelayGoneAnswer) => void,
   ) => void;
 }
 
 /** What the service worker posts to an open window after a notification click: go to `url`. */
 export const PUSH_NAVIGATE = 'navigate';
-export interface PushNavigateMessage {
-  type: typeof PUSH_NAVIGATE;
-  url: string;
-}
+export const PushNavigateMessageSchema = z.object({
+  type: z.literal(PUSH_NAVIGATE),
+  url: AppPathSchema,
+});
+export type PushNavigateMessage = z.infer<typeof PushNavigateMessageSchema>;

@@ -1,15 +1,18 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Namespace, Socket } from 'socket.io';
-import { z } from 'zod';
 import type { Notification } from '../../../src/contracts/notifications.ts';
 import {
   RELAY_LEASE_MAX_MS,
   RELAY_NAMESPACE,
+  RelayCatchUpRequestSchema,
   type RelayClientToServer,
   type RelayCursorAnswer,
+  RelayCursorReportSchema,
   type RelayEvent,
+  RelayGoneRequestSchema,
   type RelayLeaseAnswer,
+  RelayLeaseRequestSchema,
   type RelayServerToClient,
 } from '../../../src/contracts/push.ts';
 import * as push from '../features/push/service.ts';
@@ -44,25 +47,6 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 function sameSecret(given: unknown, expected: string): boolean {
   return typeof given === 'string' && timingSafeEqual(digest(given), digest(expected));
 }
-
-const CatchUpRequest = z.object({
-  after: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable(),
-  limit: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
-});
-const GoneRequest = z.object({ endpoint: z.string().min(1).max(push.MAX_ENDPOINT_LENGTH) });
-const RelayId = z.string().regex(/^[\w-]{8,100}$/);
-const LeaseRequest = z.object({
-  relayId: RelayId,
-  ttlMs: z.number().int().min(0).max(RELAY_LEASE_MAX_MS),
-});
-const CursorReport = z
-  .object({ relayId: RelayId, cursor: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) })
-  .extend(push.ProgressParts.shape)
-  .refine(
-    (report) =>
-      report.settled.every((id) => id > report.cursor) &&
-      report.sent.every((entry) => entry.id > report.cursor),
-  );
 
 /** Calls a client's acknowledgement only when it is one (anything can come off the wire). */
 function answer(ack: unknown, ...value: unknown[]): void {
@@ -119,7 +103,7 @@ export function registerRelay(
   });
 
   const catchUp = (request: unknown, reply: unknown) => {
-    const parsed = CatchUpRequest.safeParse(request);
+    const parsed = RelayCatchUpRequestSchema.safeParse(request);
     if (!parsed.success) {
       answer(reply, { events: [], latest: 0, error: RELAY_ERRORS.badCatchUp });
       return;
@@ -134,7 +118,7 @@ export function registerRelay(
   };
 
   const gone = (request: unknown, ack: unknown) => {
-    const parsed = GoneRequest.safeParse(request);
+    const parsed = RelayGoneRequestSchema.safeParse(request);
     if (!parsed.success) {
       answer(ack, { error: RELAY_ERRORS.badEndpoint });
       return;
@@ -152,7 +136,7 @@ export function registerRelay(
   };
 
   const lease = (socket: RelaySocket, request: unknown, reply: unknown) => {
-    const parsed = LeaseRequest.safeParse(request);
+    const parsed = RelayLeaseRequestSchema.safeParse(request);
     if (!parsed.success) {
       answer(reply, { granted: false, error: RELAY_ERRORS.badLease } satisfies RelayLeaseAnswer);
       return;
@@ -177,7 +161,7 @@ export function registerRelay(
   };
 
   const cursor = (report: unknown, reply: unknown) => {
-    const parsed = CursorReport.safeParse(report);
+    const parsed = RelayCursorReportSchema.safeParse(report);
     if (!parsed.success) {
       answer(reply, {
         ok: false,

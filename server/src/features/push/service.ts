@@ -1,12 +1,12 @@
 import { ECDH } from 'node:crypto';
-import { z } from 'zod';
 import type { Notification } from '../../../../src/contracts/notifications.ts';
 import {
+  PUSH_ENDPOINT_MAX_LENGTH,
   type PushKind,
   type PushPayload,
-  RELAY_PROGRESS_LIMITS,
   type RelayEvent,
   type RelayProgress,
+  RelayProgressPartsSchema,
   type RelaySubscription,
 } from '../../../../src/contracts/push.ts';
 import type { Db, Dialect } from '../../db/index.ts';
@@ -33,7 +33,7 @@ export const PUSH_MESSAGES = {
 /** A member's devices beyond this many (the least recently registered) are forgotten. */
 export const MAX_DEVICES_PER_MEMBER = 20;
 /** The longest push service address the server stores. */
-export const MAX_ENDPOINT_LENGTH = 2048;
+export const MAX_ENDPOINT_LENGTH = PUSH_ENDPOINT_MAX_LENGTH;
 /** The most events one catch-up answers. */
 export const CATCH_UP_MAX = 500;
 
@@ -258,24 +258,6 @@ export class NotLeaseHolder extends Conflict {
   }
 }
 
-const EventId = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-
-/** The parts of a progress report besides the cursor, as relays send them and the lease row keeps them. */
-export const ProgressParts = z.object({
-  settled: z.array(EventId).max(RELAY_PROGRESS_LIMITS.settled),
-  sent: z
-    .array(
-      z.object({
-        id: EventId,
-        devices: z
-          .array(z.string().regex(/^[\w-]{1,64}$/))
-          .min(1)
-          .max(RELAY_PROGRESS_LIMITS.devices),
-      }),
-    )
-    .max(RELAY_PROGRESS_LIMITS.sent),
-});
-
 export type LeaseOutcome =
   | {
       granted: true;
@@ -287,9 +269,9 @@ export type LeaseOutcome =
 
 function storedProgress(cursor: number | null, text: string): RelayProgress | null {
   if (cursor === null) return null;
-  let parts: z.infer<typeof ProgressParts> = { settled: [], sent: [] };
+  let parts: Omit<RelayProgress, 'cursor'> = { settled: [], sent: [] };
   try {
-    const parsed = ProgressParts.safeParse(JSON.parse(text));
+    const parsed = RelayProgressPartsSchema.safeParse(JSON.parse(text));
     if (parsed.success) parts = parsed.data;
   } catch {
     // An unreadable row still has its cursor: the next holder repeats at most what is above it.
