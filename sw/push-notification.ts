@@ -1,9 +1,10 @@
 /// <reference lib="webworker" />
 import { DEFAULT_AVATAR } from '../src/contracts/constants.ts';
 import {
+  AppPathSchema,
   PUSH_TITLE,
-  type PushKind,
   type PushPayload,
+  PushPayloadSchema,
   pushBody,
   pushTag,
 } from '../src/contracts/push.ts';
@@ -26,35 +27,16 @@ export interface OrbitNotification {
   options: OrbitNotificationOptions;
 }
 
-const KINDS: readonly PushKind[] = ['friend_request', 'friend_accepted'];
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null;
-
-/** Same-origin paths only: a push never sends the member to another site. */
-export function isAppPath(value: unknown): value is string {
-  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//');
-}
-
-function isActor(value: unknown): value is PushPayload['actor'] {
-  return (
-    isRecord(value) &&
-    typeof value.id === 'string' &&
-    typeof value.username === 'string' &&
-    value.username !== '' &&
-    typeof value.profileImage === 'string'
-  );
-}
-
 /** The payload when the value has the shape Orbit sends, else null. */
 export function toPayload(value: unknown): PushPayload | null {
-  if (!isRecord(value)) return null;
-  const { kind, requestId, actor, url, unread } = value;
-  if (!KINDS.includes(kind as PushKind)) return null;
-  if (typeof requestId !== 'string' || requestId === '') return null;
-  if (!isActor(actor) || !isAppPath(url)) return null;
-  if (typeof unread !== 'number' || !Number.isFinite(unread) || unread < 0) return null;
-  return value as unknown as PushPayload;
+  const parsed = PushPayloadSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Where a notification leads: its own page on Orbit, else the notifications panel. */
+export function notificationUrl(data: unknown): string {
+  const parsed = AppPathSchema.safeParse((data as { url?: unknown } | null)?.url);
+  return parsed.success ? parsed.data : NOTIFICATIONS_URL;
 }
 
 /** The payload of a push message's text, else null (empty, not JSON, wrong shape). */
@@ -73,9 +55,19 @@ export function avatarIcon(profileImage: string, appOrigin: string, apiOrigin: s
   return new URL(path, path.startsWith('/uploads') ? apiOrigin : appOrigin).href;
 }
 
-function timestampOf(createdAt: unknown): number {
-  const time = typeof createdAt === 'string' ? Date.parse(createdAt) : Number.NaN;
+function timestampOf(createdAt: string): number {
+  const time = Date.parse(createdAt);
   return Number.isFinite(time) ? time : Date.now();
+}
+
+/** What every notification about one friend request shares: the actor's face and its one tag. */
+function aboutRequest(payload: PushPayload, appOrigin: string, apiOrigin: string) {
+  return {
+    icon: avatarIcon(payload.actor.profileImage, appOrigin, apiOrigin),
+    badge: BADGE_ICON,
+    tag: pushTag(payload),
+    renotify: false,
+  };
 }
 
 /** The notification for one friend event: one per request (its tag), Accept and Decline on requests. */
@@ -88,10 +80,7 @@ export function friendNotification(
     title: PUSH_TITLE,
     options: {
       body: pushBody(payload),
-      icon: avatarIcon(payload.actor.profileImage, appOrigin, apiOrigin),
-      badge: BADGE_ICON,
-      tag: pushTag(payload),
-      renotify: false,
+      ...aboutRequest(payload, appOrigin, apiOrigin),
       data: payload,
       timestamp: timestampOf(payload.createdAt),
       ...(payload.kind === 'friend_request'
@@ -128,10 +117,7 @@ export function answeredNotification(
         action === 'accept'
           ? `You and @${payload.actor.username} are now friends`
           : 'Friend request declined',
-      icon: avatarIcon(payload.actor.profileImage, appOrigin, apiOrigin),
-      badge: BADGE_ICON,
-      tag: pushTag(payload),
-      renotify: false,
+      ...aboutRequest(payload, appOrigin, apiOrigin),
       data: { url: payload.url },
       timestamp: Date.now(),
     },

@@ -1,21 +1,13 @@
 /// <reference lib="webworker" />
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PushPayload } from '../src/contracts/push.ts';
+import { pushPayload } from '../push-relay/test/payloads.ts';
 import { workerApiOrigin } from './push-api.ts';
 import { BADGE_ICON, NOTIFICATIONS_URL } from './push-notification.ts';
 import { registerPush } from './push.ts';
 
 const ORIGIN = 'https://orbit.example';
 
-const request: PushPayload = {
-  id: 7,
-  kind: 'friend_request',
-  requestId: 'req-1',
-  actor: { id: 'u-alice', username: 'alice', profileImage: '/uploads/avatars/alice.png' },
-  url: '/profile/alice',
-  unread: 3,
-  createdAt: '2026-11-23T09:00:00.000Z',
-};
+const request = pushPayload();
 
 interface FakeWindow {
   focused: boolean;
@@ -137,6 +129,15 @@ describe('a push message', () => {
     ['text that is not JSON', 'hello'],
     ['JSON of another shape', JSON.stringify({ kind: 'friend_request' })],
     ['a link to another site', JSON.stringify({ ...request, url: '//evil.example/x' })],
+    [
+      'a link browsers read as another site',
+      JSON.stringify({ ...request, url: '/\\evil.example' }),
+    ],
+    ['a negative unread count', JSON.stringify({ ...request, unread: -1 })],
+    [
+      'an actor without a name',
+      JSON.stringify({ ...request, actor: { ...request.actor, username: '' } }),
+    ],
   ])('shows a plain Orbit notification for %s', async (_name, text) => {
     const worker = fakeWorker();
     await worker.push(text);

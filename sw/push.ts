@@ -2,12 +2,11 @@
 import { PUSH_NAVIGATE, type PushNavigateMessage } from '../src/contracts/push.ts';
 import { answerFriendRequest, workerApiOrigin } from './push-api.ts';
 import {
-  NOTIFICATIONS_URL,
   type OrbitNotification,
   answeredNotification,
   friendNotification,
   genericNotification,
-  isAppPath,
+  notificationUrl,
   readPayload,
   toPayload,
 } from './push-notification.ts';
@@ -67,11 +66,6 @@ export async function focusOrOpen(sw: ServiceWorkerGlobalScope, url: string) {
   focused.postMessage(message);
 }
 
-function urlOf(data: unknown): string {
-  const url = typeof data === 'object' && data !== null ? (data as { url?: unknown }).url : null;
-  return isAppPath(url) ? url : NOTIFICATIONS_URL;
-}
-
 /**
  * Accept or Decline on a friend request: answered from the worker, then the notification says so.
  * When the answer fails (signed out, request withdrawn) the profile opens instead.
@@ -101,7 +95,7 @@ export async function handleNotificationClick(
 ) {
   if (event.action && (await answerFromNotification(sw, event))) return;
   event.notification.close();
-  await focusOrOpen(sw, urlOf(event.notification.data));
+  await focusOrOpen(sw, notificationUrl(event.notification.data));
 }
 
 /** Push, notification click and action handlers of the service worker. */

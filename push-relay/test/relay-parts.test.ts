@@ -6,7 +6,7 @@ import tls from 'node:tls';
 import pLimit from 'p-limit';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PushPayload, RELAY_PROGRESS_LIMITS } from '../../src/contracts/push.ts';
+import { RELAY_PROGRESS_LIMITS, RelayCursorAnswerSchema } from '../../src/contracts/push.ts';
 import { checkVapidSubject, loadRelaySettings } from '../src/config.ts';
 import { CursorFile, EventLedger, deviceKey } from '../src/cursor.ts';
 import {
@@ -16,8 +16,10 @@ import {
   pushTopic,
   retryAfterMs,
 } from '../src/deliver.ts';
+import { CatchUpPageSchema, answerOf, eventIdOf, parseEvent } from '../src/events.ts';
 import { loadVapidKeys } from '../src/vapid.ts';
 import { type FakePushService, startFakePushService } from './fake-push-service.ts';
+import { pushPayload } from './payloads.ts';
 import { verifyVapid } from './push-crypto.ts';
 
 const tempDir = () => fs.mkdtemp(path.join(os.tmpdir(), 'orbit-relay-unit-'));
@@ -332,15 +334,7 @@ describe('Retry-After', () => {
 describe('one delivery against the fake push service', () => {
   let service: FakePushService;
   let sender: PushSender;
-  const payload: PushPayload = {
-    id: 7,
-    kind: 'friend_request',
-    requestId: 'req-1',
-    actor: { id: 'u1', username: 'alice', profileImage: '/uploads/a.png' },
-    url: '/profile/alice',
-    unread: 1,
-    createdAt: '2026-01-01T00:00:00.000Z',
-  };
+  const payload = pushPayload({ unread: 1 });
   const signal = new AbortController().signal;
 
   beforeAll(async () => {
@@ -462,15 +456,14 @@ describe('one delivery against the fake push service', () => {
 
 describe('the delivery limit', () => {
   let service: FakePushService;
-  const payload: PushPayload = {
+  const payload = pushPayload({
     id: 8,
     kind: 'friend_accepted',
     requestId: 'req-2',
     actor: { id: 'u2', username: 'bob', profileImage: '/uploads/b.png' },
     url: '/profile/bob',
     unread: 1,
-    createdAt: '2026-01-01T00:00:00.000Z',
-  };
+  });
   const signal = new AbortController().signal;
   const senderWith = (limiter: PushSender['limiter']): PushSender => ({
     vapid: new VapidAuthorization({
@@ -522,5 +515,45 @@ describe('the delivery limit', () => {
     service.off('push', onPush);
     sender.agent.destroy();
     expect(order).toEqual([quick.id, slow.id]);
+  });
+});
+
+describe('what comes off the wire', () => {
+  const event = { payload: pushPayload(), recipientId: 'u-bob', subscriptions: [] };
+
+  it('takes an event that fits the contract', () => {
+    expect(parseEvent(event)).toEqual({ ok: true, event });
+  });
+
+  it('names the problem and keeps the id of an event that does not fit', () => {
+    const parsed = parseEvent({ ...event, payload: { ...event.payload, url: '//evil.example' } });
+    expect(parsed).toMatchObject({
+      ok: false,
+      id: 7,
+      problem: expect.stringMatching(/^payload\.url: /) as string,
+    });
+  });
+
+  it('has no id for an event without a usable one', () => {
+    expect(parseEvent({ payload: { id: -1 } })).toMatchObject({ ok: false, id: undefined });
+  });
+
+  it('reads a catch-up page with its events unchecked, one by one', () => {
+    const page = { events: [event, { payload: { id: 9 } }], latest: 9 };
+    expect(answerOf(CatchUpPageSchema, page, () => null)).toEqual(page);
+    expect(page.events.map(parseEvent).map(eventIdOf)).toEqual([7, 9]);
+  });
+
+  it('turns an answer that does not fit into the caller’s error', () => {
+    const answer = answerOf(RelayCursorAnswerSchema, { ok: 'yes' }, (problem) => ({
+      ok: false as const,
+      error: problem,
+      leaseLost: false,
+    }));
+    expect(answer).toMatchObject({
+      ok: false,
+      leaseLost: false,
+      error: expect.any(String) as string,
+    });
   });
 });

@@ -1,14 +1,8 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { PUSH_NAVIGATE, type PushNavigateMessage } from '../../contracts/push.ts';
+import { PushNavigateMessageSchema } from '../../contracts/push.ts';
 import { onLogout } from '../auth/store.ts';
 import { usePush } from './store.ts';
-
-function isNavigateMessage(data: unknown): data is PushNavigateMessage {
-  if (typeof data !== 'object' || data === null) return false;
-  const { type, url } = data as Partial<PushNavigateMessage>;
-  return type === PUSH_NAVIGATE && typeof url === 'string' && /^\/(?!\/)/.test(url);
-}
 
 /** A notification click in the service worker moves this window without reloading it. */
 function useWorkerNavigation() {
@@ -17,7 +11,8 @@ function useWorkerNavigation() {
     const worker = 'serviceWorker' in navigator ? navigator.serviceWorker : null;
     if (!worker) return;
     const onMessage = (event: MessageEvent) => {
-      if (isNavigateMessage(event.data)) void navigate(event.data.url);
+      const message = PushNavigateMessageSchema.safeParse(event.data);
+      if (message.success) void navigate(message.data.url);
     };
     worker.addEventListener('message', onMessage);
     // Messages that came while the page was starting wait in a queue until this.
