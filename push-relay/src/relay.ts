@@ -66,6 +66,8 @@ export interface RelayEvents {
   /** Catch-up after taking the lease is answered; live events flow from here on. */
   'caught-up': [cursor: number | null];
   settled: [result: { id: number; outcomes: DeliveryOutcome[] }];
+  /** A live event acknowledged without pushing it, while standing by. */
+  'left-to-holder': [id: number | undefined];
   /** The server kept this progress with the lease. */
   reported: [progress: RelayProgress];
   /** close() finished: nothing is under way, the progress is reported and the lease given up. */
@@ -418,8 +420,10 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
 
   const onLiveEvent = (raw: unknown, ack: unknown) => {
     // A standby leaves the event to the holder; should it take over first, catch-up brings it.
-    if (role !== 'leader') acknowledge(ack);
-    else if (catchingUp) buffered.push([raw, ack]);
+    if (role !== 'leader') {
+      acknowledge(ack);
+      relay.emit('left-to-holder', eventIdOf(parseEvent(raw)));
+    } else if (catchingUp) buffered.push([raw, ack]);
     else
       void handle(parseEvent(raw)).then((settled) => {
         if (settled) acknowledge(ack);

@@ -112,8 +112,12 @@ describe('relays sharing one server', () => {
       expect(await standby).toBe('another relay holds the lease');
       expect(relay.leader).toBe(false);
       expect(await health(relay)).toMatchObject({ connected: true, leader: false });
+      const left = new Promise<number | undefined>((resolve) =>
+        relay.once('left-to-holder', resolve),
+      );
       expect((await friendAction(orbit.app, frank, 'request', grace)).statusCode).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The event reached this relay, which left it to the holder and pushed nothing.
+      expect(await left).toBe(await latestNotificationId(orbit));
     } finally {
       await relay.close();
       await orbit.app.db.deleteFrom('relay_lease').execute();
