@@ -1,34 +1,38 @@
 /** Photo gallery (docs/product.md "Gallery", "Gallery manager", "Image viewer"; docs/decisions.md "Only the owner edits a gallery"). */
 
-export interface GalleryOwner {
-  _id: string;
-  id: string;
-  username: string;
-  profileImage: string;
-}
+import { z } from 'zod/mini';
+
+export const GalleryOwnerSchema = z.object({
+  _id: z.string(),
+  id: z.string(),
+  username: z.string(),
+  profileImage: z.string(),
+});
+export type GalleryOwner = z.infer<typeof GalleryOwnerSchema>;
 
 /** An image as the server sends it; the client still reads the alternative field names other servers send. */
-export interface GalleryImage {
-  _id: string;
-  id: string;
+export const GalleryImageSchema = z.object({
+  _id: z.string(),
+  id: z.string(),
   /** The display-size file's path under /uploads (also given as path, url and src). */
-  filename: string;
-  path: string;
-  url: string;
-  src: string;
+  filename: z.string(),
+  path: z.string(),
+  url: z.string(),
+  src: z.string(),
   /** The small WebP the grids show. */
-  thumbnailUrl: string;
-  width: number;
-  height: number;
-  folder: string;
-  caption: string;
-  createdAt: string;
+  thumbnailUrl: z.string(),
+  width: z.number(),
+  height: z.number(),
+  folder: z.string(),
+  caption: z.string(),
+  createdAt: z.string(),
   /** Member ids who like or dislike it; a member is in at most one of the two. */
-  likes: string[];
-  dislikes: string[];
-  user: GalleryOwner;
-  owner: GalleryOwner;
-}
+  likes: z.array(z.string()),
+  dislikes: z.array(z.string()),
+  user: GalleryOwnerSchema,
+  owner: GalleryOwnerSchema,
+});
+export type GalleryImage = z.infer<typeof GalleryImageSchema>;
 
 export interface GalleryListResponse {
   images: GalleryImage[];
@@ -56,7 +60,5 @@ export interface GalleryReorderBody {
   order: string[];
 }
 
-export interface GalleryImageDeleted {
-  _id: string;
-  ownerId: string;
-}
+export const GalleryImageDeletedSchema = z.object({ _id: z.string(), ownerId: z.string() });
+export type GalleryImageDeleted = z.infer<typeof GalleryImageDeletedSchema>;

@@ -1,18 +1,21 @@
-/** Every socket event name and payload, typed once for the server, the client and the relay. */
-import type { GalleryImage, GalleryImageDeleted } from './gallery.ts';
-import type { Notification, NotificationsChanged } from './notifications.ts';
+/**
+ * Every socket event name and payload, declared once for the server and the client: the server's
+ * emits are typed by the schemas, and the client parses every event it receives with them.
+ */
+import { z } from 'zod/mini';
+import { GalleryImageDeletedSchema, GalleryImageSchema } from './gallery.ts';
+import { NotificationSchema, NotificationsChangedSchema } from './notifications.ts';
 
 /** `fromUserId` is the member who acted, `toUserId` the other one; `pairKey` names the pair. */
-export interface FriendEventPayload {
-  fromUserId: string;
-  toUserId: string;
-  pairKey: string;
-}
+export const FriendEventPayloadSchema = z.object({
+  fromUserId: z.string(),
+  toUserId: z.string(),
+  pairKey: z.string(),
+});
+export type FriendEventPayload = z.infer<typeof FriendEventPayloadSchema>;
 
-export interface PresenceUpdate {
-  userId: string;
-  online: boolean;
-}
+export const PresenceUpdateSchema = z.object({ userId: z.string(), online: z.boolean() });
+export type PresenceUpdate = z.infer<typeof PresenceUpdateSchema>;
 
 export const FRIEND_EVENTS = [
   'friend:request:created',
@@ -23,20 +26,28 @@ export const FRIEND_EVENTS = [
 ] as const;
 export type FriendEvent = (typeof FRIEND_EVENTS)[number];
 
-/** Server → client. */
-export interface ServerToClientEvents {
-  'friend:request:created': (payload: FriendEventPayload) => void;
-  'friend:request:canceled': (payload: FriendEventPayload) => void;
-  'friend:accepted': (payload: FriendEventPayload) => void;
-  'friend:declined': (payload: FriendEventPayload) => void;
-  'friend:removed': (payload: FriendEventPayload) => void;
-  'presence:update': (payload: PresenceUpdate) => void;
-  'gallery:image:created': (image: GalleryImage) => void;
-  'gallery:image:updated': (image: GalleryImage) => void;
-  'gallery:image:deleted': (payload: GalleryImageDeleted) => void;
-  'notification:new': (notification: Notification) => void;
-  'notification:changed': (change: NotificationsChanged) => void;
-}
+/** Server → client: each event's one payload schema. */
+export const SERVER_EVENT_SCHEMAS = {
+  'friend:request:created': FriendEventPayloadSchema,
+  'friend:request:canceled': FriendEventPayloadSchema,
+  'friend:accepted': FriendEventPayloadSchema,
+  'friend:declined': FriendEventPayloadSchema,
+  'friend:removed': FriendEventPayloadSchema,
+  'presence:update': PresenceUpdateSchema,
+  'gallery:image:created': GalleryImageSchema,
+  'gallery:image:updated': GalleryImageSchema,
+  'gallery:image:deleted': GalleryImageDeletedSchema,
+  'notification:new': NotificationSchema,
+  'notification:changed': NotificationsChangedSchema,
+} satisfies Record<string, z.ZodMiniType>;
+
+export type ServerEvent = keyof typeof SERVER_EVENT_SCHEMAS;
+export type ServerEventPayload<E extends ServerEvent> = z.infer<(typeof SERVER_EVENT_SCHEMAS)[E]>;
+
+/** Server → client, as socket.io types its emits and listeners. */
+export type ServerToClientEvents = {
+  [E in ServerEvent]: (payload: ServerEventPayload<E>) => void;
+};
 
 export interface Ack {
   ok: boolean;

@@ -4,7 +4,11 @@ import {
   SOCKET_CONNECT_TIMEOUT_MS,
   SOCKET_RECONNECT_ATTEMPTS,
 } from '../contracts/constants.ts';
-import type { ClientToServerEvents, ServerToClientEvents } from '../contracts/realtime.ts';
+import {
+  type ClientToServerEvents,
+  SERVER_EVENT_SCHEMAS,
+  type ServerToClientEvents,
+} from '../contracts/realtime.ts';
 import { API_ORIGIN } from './apiHost.ts';
 import { readToken } from './storage.ts';
 
@@ -13,7 +17,7 @@ type EventName = keyof ServerToClientEvents;
 
 let socket: OrbitSocket | null = null;
 let member: { id: string; username: string } | null = null;
-const listeners = new Map<EventName, Set<(...args: never[]) => void>>();
+const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
 const connectHandlers = new Set<(socket: OrbitSocket) => void>();
 
 function leavePresence() {
@@ -43,7 +47,7 @@ export function connectSocket(user: { id: string; username: string }): OrbitSock
   });
   created.on('connect_error', (error) => console.warn('Realtime connection failed', error.message));
   for (const [event, handlers] of listeners) {
-    for (const handler of handlers) created.on(event, handler as never);
+    for (const handler of handlers) created.on(event, handler);
   }
   window.addEventListener('pagehide', leavePresence);
   socket = created;
@@ -72,6 +76,22 @@ export function currentSocket(): OrbitSocket | null {
   return socket;
 }
 
+/**
+ * A listener that hands `handler` only payloads that fit the event's schema; any other is dropped
+ * with a warning, so one malformed event never breaks a screen.
+ */
+export function parsingListener<E extends EventName>(
+  event: E,
+  handler: ServerToClientEvents[E],
+): (payload: unknown) => void {
+  const schema = SERVER_EVENT_SCHEMAS[event];
+  return (payload) => {
+    const parsed = schema.safeParse(payload);
+    if (parsed.success) (handler as (payload: unknown) => void)(parsed.data);
+    else console.warn(`Dropped a ${event} event that does not fit`, parsed.error.issues);
+  };
+}
+
 /** Listens to a server event on this tab's socket, now and after any reconnect with a new socket. */
 export function onSocketEvent<E extends EventName>(
   event: E,
@@ -82,11 +102,12 @@ export function onSocketEvent<E extends EventName>(
     set = new Set();
     listeners.set(event, set);
   }
-  set.add(handler);
-  socket?.on(event, handler as never);
+  const listener = parsingListener(event, handler);
+  set.add(listener);
+  socket?.on(event, listener as never);
   return () => {
-    set.delete(handler);
-    socket?.off(event, handler as never);
+    set.delete(listener);
+    socket?.off(event, listener as never);
   };
 }
 
