@@ -253,6 +253,24 @@ describe('the schema', () => {
     expect(await saveMedia(ALICE, THUMB, blobOf(3))).toBe(true);
   });
 
+  it('counts a record that does not fit its contract as missing, beside one that does', async () => {
+    await setCurrentMember(ALICE);
+    expect(await saveResponse(answer(ALICE, 'https://orbit.test/api/ok'))).toBe(true);
+    expect(await saveMedia(ALICE, THUMB, blobOf(3))).toBe(true);
+    await closeDatabase();
+    const raw = await openDB(DB_NAME);
+    await raw.put('responses', { userId: ALICE, url: 'https://orbit.test/api/bad', status: '200' });
+    await raw.put('media', { userId: ALICE, url: `${THUMB}?bad`, blob: 'bytes', bytes: 5 });
+    await raw.put('friendRequests', { userId: ALICE, items: [{ _id: 1 }], dismissed: [] });
+    raw.close();
+
+    expect(await readResponse(ALICE, 'https://orbit.test/api/bad')).toBeNull();
+    expect(await readMedia(ALICE, `${THUMB}?bad`)).toBeNull();
+    expect(await readFriendRequests(ALICE)).toBeNull();
+    expect((await readResponse(ALICE, 'https://orbit.test/api/ok'))?.body).toBe('{"ok":true}');
+    expect((await readMedia(ALICE, THUMB))?.bytes).toBe(3);
+  });
+
   it('closes its connection when a newer version asks, and opens again when needed', async () => {
     await setCurrentMember(ALICE);
     const blocked = vi.fn();

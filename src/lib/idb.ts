@@ -10,40 +10,24 @@ import {
   type StoreNames,
   openDB,
 } from 'idb';
-import type { Notification } from '../contracts/notifications.ts';
+import type { ZodMiniType } from 'zod/mini';
+import {
+  CurrentMemberSchema,
+  type FriendRequestCache,
+  FriendRequestCacheSchema,
+  type MediaUsage,
+  MediaUsageSchema,
+  type SavedMedia,
+  SavedMediaSchema,
+  type SavedResponse,
+  SavedResponseSchema,
+} from '../contracts/offline.ts';
 
-/** One member's synthesised friend-request notifications, and the requests they dismissed. */
-export interface FriendRequestCache {
-  userId: string;
-  items: Notification[];
-  dismissed: string[];
-  savedAt: number;
-}
-
-/** An API answer (JSON text) as the member last saw it. */
-export interface SavedResponse {
-  userId: string;
-  url: string;
-  status: number;
-  contentType: string;
-  body: string;
-  savedAt: number;
-}
-
-/** A thumbnail or avatar as the member last saw it. */
-export interface SavedMedia {
-  userId: string;
-  url: string;
-  blob: Blob;
-  bytes: number;
-  lastUsed: number;
-}
-
-/** What a member's saved media add up to, kept in step with `media` in the same transactions. */
-interface MediaUsage {
-  userId: string;
-  files: number;
-  bytes: number;
+/** A record as read, when it fits its schema; one that does not counts as missing. */
+function recordOf<T>(schema: ZodMiniType<T>, value: unknown): T | null {
+  if (value === undefined) return null;
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }
 
 type MemberKey = [string, string];
@@ -183,7 +167,9 @@ async function withQuotaRetry(database: Db, bytes: number, write: () => Promise<
 // Friend-request notifications (the notifications store's per-member cache).
 
 export async function readFriendRequests(userId: string): Promise<FriendRequestCache | null> {
-  return using(null, async (database) => (await database.get('friendRequests', userId)) ?? null);
+  return using(null, async (database) =>
+    recordOf(FriendRequestCacheSchema, await database.get('friendRequests', userId)),
+  );
 }
 
 export async function writeFriendRequests(
@@ -202,7 +188,9 @@ export async function deleteFriendRequests(userId: string): Promise<void> {
 // The current member: written by the page, read by the worker before it saves or serves anything.
 
 export async function readCurrentMember(): Promise<string | null> {
-  return using(null, async (database) => (await database.get('meta', CURRENT_MEMBER)) ?? null);
+  return using(null, async (database) =>
+    recordOf(CurrentMemberSchema, await database.get('meta', CURRENT_MEMBER)),
+  );
 }
 
 async function deleteMemberData(
@@ -271,7 +259,9 @@ export async function wipeAll(): Promise<boolean> {
 // Saved API answers.
 
 export async function readResponse(userId: string, url: string): Promise<SavedResponse | null> {
-  return using(null, async (database) => (await database.get('responses', [userId, url])) ?? null);
+  return using(null, async (database) =>
+    recordOf(SavedResponseSchema, await database.get('responses', [userId, url])),
+  );
 }
 
 /** Saves an answer for `userId` if they are still the current member; answers whether it did. */
@@ -307,7 +297,7 @@ async function putResponse(database: Db, entry: Omit<SavedResponse, 'savedAt'>) 
 export async function readMedia(userId: string, url: string): Promise<SavedMedia | null> {
   return using(null, async (database) => {
     const tx = database.transaction('media', 'readwrite');
-    const entry = await tx.store.get([userId, url]);
+    const entry = recordOf(SavedMediaSchema, await tx.store.get([userId, url]));
     if (!entry) return null;
     // Marking it used may finish after the answer; a failure only makes it older than it is.
     tx.store.put({ ...entry, lastUsed: Date.now() }).catch(() => undefined);
@@ -382,7 +372,7 @@ async function evictOldestMedia(database: Db, bytes: number): Promise<number> {
 /** What `userId`'s saved media add up to. */
 export async function readMediaUsage(userId: string): Promise<{ files: number; bytes: number }> {
   return using({ files: 0, bytes: 0 }, async (database) => {
-    const usage = await database.get('mediaUsage', userId);
+    const usage = recordOf(MediaUsageSchema, await database.get('mediaUsage', userId));
     return { files: usage?.files ?? 0, bytes: usage?.bytes ?? 0 };
   });
 }
