@@ -60,13 +60,21 @@ function timestampOf(createdAt: string): number {
   return Number.isFinite(time) ? time : Date.now();
 }
 
-/** What every notification about one friend request shares: the actor's face and its one tag. */
-function aboutRequest(payload: PushPayload, appOrigin: string, apiOrigin: string) {
+/** A notification about one friend request: the actor's face, and one tag per request. */
+function aboutRequest(
+  payload: PushPayload,
+  origins: { app: string; api: string },
+  options: OrbitNotificationOptions,
+): OrbitNotification {
   return {
-    icon: avatarIcon(payload.actor.profileImage, appOrigin, apiOrigin),
-    badge: BADGE_ICON,
-    tag: pushTag(payload),
-    renotify: false,
+    title: PUSH_TITLE,
+    options: {
+      icon: avatarIcon(payload.actor.profileImage, origins.app, origins.api),
+      badge: BADGE_ICON,
+      tag: pushTag(payload),
+      renotify: false,
+      ...options,
+    },
   };
 }
 
@@ -76,11 +84,11 @@ export function friendNotification(
   appOrigin: string,
   apiOrigin: string,
 ): OrbitNotification {
-  return {
-    title: PUSH_TITLE,
-    options: {
+  return aboutRequest(
+    payload,
+    { app: appOrigin, api: apiOrigin },
+    {
       body: pushBody(payload),
-      ...aboutRequest(payload, appOrigin, apiOrigin),
       data: payload,
       timestamp: timestampOf(payload.createdAt),
       ...(payload.kind === 'friend_request'
@@ -92,7 +100,7 @@ export function friendNotification(
           }
         : {}),
     },
-  };
+  );
 }
 
 /** A push Orbit cannot read must still show something: the push service requires it. */
@@ -110,16 +118,16 @@ export function answeredNotification(
   appOrigin: string,
   apiOrigin: string,
 ): OrbitNotification {
-  return {
-    title: PUSH_TITLE,
-    options: {
+  return aboutRequest(
+    payload,
+    { app: appOrigin, api: apiOrigin },
+    {
       body:
         action === 'accept'
           ? `You and @${payload.actor.username} are now friends`
           : 'Friend request declined',
-      ...aboutRequest(payload, appOrigin, apiOrigin),
       data: { url: payload.url },
       timestamp: Date.now(),
     },
-  };
+  );
 }

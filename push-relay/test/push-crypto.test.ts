@@ -18,39 +18,33 @@ function vapidHeader(audience = origin, expiration?: number): string {
   return headers.Authorization;
 }
 
+/** What web-push sends a device with these keys. */
+const encryptFor = (device: ReturnType<typeof newReceiverKeys>, text: string) =>
+  webpush.encrypt(
+    device.publicKey.toString('base64url'),
+    device.authSecret.toString('base64url'),
+    text,
+    'aes128gcm',
+  );
+
 describe('the fake push service crypto, checked against web-push', () => {
   it('decrypts what web-push encrypts with aes128gcm', () => {
     const receiver = newReceiverKeys(randomBytes(16));
     const text = JSON.stringify({ hello: 'Orbit', emoji: '🚀' });
-    const encrypted = webpush.encrypt(
-      receiver.publicKey.toString('base64url'),
-      receiver.authSecret.toString('base64url'),
-      text,
-      'aes128gcm',
-    );
+    const encrypted = encryptFor(receiver, text);
     expect(decryptAes128gcm(encrypted.cipherText, receiver).toString('utf8')).toBe(text);
   });
 
   it('refuses a body encrypted for another device', () => {
     const receiver = newReceiverKeys(randomBytes(16));
     const other = newReceiverKeys(randomBytes(16));
-    const encrypted = webpush.encrypt(
-      other.publicKey.toString('base64url'),
-      other.authSecret.toString('base64url'),
-      'secret',
-      'aes128gcm',
-    );
+    const encrypted = encryptFor(other, 'secret');
     expect(() => decryptAes128gcm(encrypted.cipherText, receiver)).toThrow();
   });
 
   it('refuses a body changed on the way', () => {
     const receiver = newReceiverKeys(randomBytes(16));
-    const encrypted = webpush.encrypt(
-      receiver.publicKey.toString('base64url'),
-      receiver.authSecret.toString('base64url'),
-      'friend request',
-      'aes128gcm',
-    );
+    const encrypted = encryptFor(receiver, 'friend request');
     const body = Buffer.from(encrypted.cipherText);
     body[body.length - 20] = (body[body.length - 20] ?? 0) ^ 1;
     expect(() => decryptAes128gcm(body, receiver)).toThrow();

@@ -1,10 +1,10 @@
 /** Gallery watchers over socket.io (docs/product.md "Realtime"): image events, the owner's presence in acks and updates. */
-import type { AddressInfo } from 'node:net';
-import { type Socket, io } from 'socket.io-client';
-import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import { beforeAll, beforeEach, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { deleteImage, patchImage, uploadImage } from './gallery-helpers.ts';
 import { type Member, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
+import { connected, listen, useSockets } from './sockets.ts';
 
 interface JoinAck {
   ok: boolean;
@@ -15,34 +15,19 @@ interface JoinAck {
 forEachDialect((dialect) => {
   const t = useTestApp(dialect);
   let url = '';
-  const sockets: Socket[] = [];
+  const openSocket = useSockets();
   let owner: Member;
   let watcher: Member;
 
   beforeAll(async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    url = await listen(t.app);
   });
   beforeEach(async () => {
     [owner, watcher] = (await signupMembers(t.app, 2)) as [Member, Member];
   });
-  afterEach(() => {
-    for (const socket of sockets.splice(0)) socket.disconnect();
-  });
 
-  const connectAs = (member: Member) => {
-    const socket = io(url, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      reconnection: false,
-      auth: { token: member.token },
-    });
-    sockets.push(socket);
-    return new Promise<Socket>((resolve, reject) => {
-      socket.once('connect', () => resolve(socket));
-      socket.once('connect_error', reject);
-    });
-  };
+  const connectAs = (member: Member) =>
+    connected(openSocket(url, { auth: { token: member.token } }));
   const watch = (socket: Socket, ownerId: string) =>
     socket.timeout(5_000).emitWithAck('gallery:join', { ownerId }) as Promise<JoinAck>;
   const joinPresence = (socket: Socket, member: Member) =>

@@ -3,16 +3,13 @@
  * to; the holder renews it and keeps its progress with it; the next holder goes on from there.
  */
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import { type Socket, io } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type {
   RelayCursorAnswer,
   RelayLeaseAnswer,
   RelayProgress,
 } from '../../src/contracts/push.ts';
-import { buildApp } from '../src/app.ts';
 import {
   REDIS_TEST_URL,
   describeWithRedis,
@@ -20,34 +17,19 @@ import {
   p256PublicKey,
   useTestApp,
 } from './helpers.ts';
+import { connected, listen, useSecondNode, useSockets } from './sockets.ts';
 
 const SECRET = 'relay-secret-for-tests-0123456789';
 const LONG = 30_000;
 
 const withRedis = await describeWithRedis('the cross-node lease tests');
 
-const sockets: Socket[] = [];
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.disconnect();
-});
+const openSocket = useSockets();
 
-async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-}
-
-function connectRelay(origin: string): Promise<Socket> {
-  const socket = io(`${origin}/relay`, {
-    transports: ['websocket'],
-    reconnection: false,
-    auth: { secret: SECRET, vapidPublicKey: p256PublicKey() },
-  });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
+const connectRelay = (origin: string): Promise<Socket> =>
+  connected(
+    openSocket(`${origin}/relay`, { auth: { secret: SECRET, vapidPublicKey: p256PublicKey() } }),
+  );
 
 const askLease = (relay: Socket, request: unknown) =>
   relay.timeout(5_000).emitWithAck('relay:lease', request) as Promise<RelayLeaseAnswer>;
@@ -318,20 +300,10 @@ forEachDialect((dialect) => {
 
   withRedis('the lease across two server nodes on one database', () => {
     const t = useTestApp(dialect, { RELAY_SECRET: SECRET, REDIS_URL: REDIS_TEST_URL });
-    let second: FastifyInstance;
-    let origin1 = '';
-    let origin2 = '';
-    beforeAll(async () => {
-      second = await buildApp(t.config);
-      origin1 = await listen(t.app);
-      origin2 = await listen(second);
-    });
-    afterAll(async () => {
-      await second.close();
-    });
+    const nodes = useSecondNode(t);
 
     it('is held by one relay, whichever node each relay talks to', async () => {
-      const [one, two] = [await connectRelay(origin1), await connectRelay(origin2)];
+      const [one, two] = [await connectRelay(nodes.origin1), await connectRelay(nodes.origin2)];
       const first = randomUUID();
       expect(await lease(one, first)).toMatchObject({ granted: true });
 

@@ -3,10 +3,8 @@
  * events with the recipient's devices, catch-up after a restart, and gone devices.
  */
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import { type Socket, io } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import type { RelayCatchUpAnswer, RelayEvent } from '../../src/contracts/push.ts';
 import type { Ack } from '../../src/contracts/realtime.ts';
@@ -24,35 +22,17 @@ import {
   describeWithRedis,
   REDIS_TEST_URL,
 } from './helpers.ts';
+import { connected, listen, useSecondNode, useSockets } from './sockets.ts';
 
 const SECRET = 'relay-secret-for-tests-0123456789';
 const REDIS_URL = REDIS_TEST_URL;
 
 const withRedis = await describeWithRedis('the cross-node relay tests');
 
-const sockets: Socket[] = [];
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.disconnect();
-});
+const openSocket = useSockets();
 
-async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-}
-
-function open(url: string, auth: Record<string, unknown>): Promise<Socket> {
-  const socket = io(url, {
-    path: '/socket.io',
-    transports: ['websocket'],
-    reconnection: false,
-    auth,
-  });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
+const open = (url: string, auth: Record<string, unknown>): Promise<Socket> =>
+  connected(openSocket(url, { auth }));
 
 const connectRelay = (origin: string, auth: Record<string, unknown> = {}) =>
   open(`${origin}/relay`, { secret: SECRET, vapidPublicKey: p256PublicKey(), ...auth });
@@ -452,22 +432,12 @@ forEachDialect((dialect) => {
 
   withRedis('two server nodes on one Redis and one database', () => {
     const t = useTestApp(dialect, { RELAY_SECRET: SECRET, REDIS_URL });
-    let second: FastifyInstance;
-    let origin1 = '';
-    let origin2 = '';
-    beforeAll(async () => {
-      second = await buildApp(t.config);
-      origin1 = await listen(t.app);
-      origin2 = await listen(second);
-    });
-    afterAll(async () => {
-      await second.close();
-    });
+    const nodes = useSecondNode(t);
 
     it('delivers an event made on node 1 to a relay connected to node 2', async () => {
       const [a, b] = (await signupMembers(t.app, 2)) as [Member, Member];
       const device = await subscribeDevice(t.app, b);
-      const relay = await connectRelay(origin2);
+      const relay = await connectRelay(nodes.origin2);
       const events = collectEvents(relay);
 
       await friendAction(t.app, a, 'request', b);
@@ -480,9 +450,9 @@ forEachDialect((dialect) => {
     it('sends no devices when the recipient’s tab is open on the other node', async () => {
       const [a, b] = (await signupMembers(t.app, 2)) as [Member, Member];
       await subscribeDevice(t.app, b);
-      const tab = await open(origin2, { token: b.token });
+      const tab = await open(nodes.origin2, { token: b.token });
       await tab.timeout(5_000).emitWithAck('presence:join', { userId: b.user.id });
-      const relay = await connectRelay(origin1);
+      const relay = await connectRelay(nodes.origin1);
       const events = collectEvents(relay);
 
       await friendAction(t.app, a, 'request', b);
@@ -495,7 +465,7 @@ forEachDialect((dialect) => {
       const other = await buildApp({ ...t.config, redisPrefix: `orbit-other-${randomUUID()}` });
       try {
         const [a, b] = (await signupMembers(t.app, 2)) as [Member, Member];
-        const ours = collectEvents(await connectRelay(origin2));
+        const ours = collectEvents(await connectRelay(nodes.origin2));
         const theirRelay = await connectRelay(await listen(other));
         const theirs = collectEvents(theirRelay);
 
@@ -515,9 +485,12 @@ forEachDialect((dialect) => {
 
     it('answers the key a relay brought to node 1 on node 2 as well', async () => {
       const key = p256PublicKey();
-      await connectRelay(origin1, { vapidPublicKey: key });
+      await connectRelay(nodes.origin1, { vapidPublicKey: key });
 
-      const response = await second.inject({ method: 'GET', url: '/api/push/vapid-public-key' });
+      const response = await nodes.second.inject({
+        method: 'GET',
+        url: '/api/push/vapid-public-key',
+      });
 
       expect(response.json()).toEqual({ publicKey: key });
     });

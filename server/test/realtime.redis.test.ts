@@ -4,16 +4,13 @@
  * unreachable these tests are skipped with a warning, or fail with ORBIT_REQUIRE_ALL=1.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
-import { type Socket, io } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import type { Ack, FriendEventPayload } from '../../src/contracts/realtime.ts';
 import type { AuthResponse } from '../../src/contracts/user.ts';
-import { buildApp } from '../src/app.ts';
 import {
   type Member,
   forEachDialect,
@@ -25,30 +22,17 @@ import {
   describeWithRedis,
   REDIS_TEST_URL,
 } from './helpers.ts';
+import { connected, useSecondNode, useSockets } from './sockets.ts';
 
 const REDIS_URL = REDIS_TEST_URL;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const suite = await describeWithRedis('the cross-process realtime tests');
 
-const sockets: Socket[] = [];
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.disconnect();
-});
+const openSocket = useSockets();
 
-function connect(origin: string, token: string): Promise<Socket> {
-  const socket = io(origin, {
-    path: '/socket.io',
-    transports: ['websocket'],
-    reconnection: false,
-    auth: { token },
-  });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
+const connect = (origin: string, token: string): Promise<Socket> =>
+  connected(openSocket(origin, { auth: { token } }));
 
 /** The next `event` on a socket, or a rejection naming it after `ms`. */
 function nextEvent(socket: Socket, event: string, ms = 10_000): Promise<unknown> {
@@ -59,11 +43,6 @@ function nextEvent(socket: Socket, event: string, ms = 10_000): Promise<unknown>
       resolve(payload);
     });
   });
-}
-
-async function originOf(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
 
 /** `node --import tsx server/src/main.ts` on a port of its own; resolves once it answers /healthz. */
@@ -132,21 +111,14 @@ async function postOver(origin: string, token: string, action: string, body: obj
 forEachDialect((dialect) => {
   suite('two apps in one process on one Redis and one database', () => {
     const t = useTestApp(dialect, { REDIS_URL });
-    let second: FastifyInstance;
-    let origin1 = '';
-    let origin2 = '';
-    beforeAll(async () => {
-      second = await buildApp(t.config);
-      origin1 = await originOf(t.app);
-      origin2 = await originOf(second);
-    });
-    afterAll(async () => {
-      await second.close();
-    });
+    const nodes = useSecondNode(t);
 
     it('delivers a request made through app 1 to the receiver’s socket on app 2', async () => {
       const [a, b] = (await signupMembers(t.app, 2)) as [Member, Member];
-      const [socketA, socketB] = [await connect(origin1, a.token), await connect(origin2, b.token)];
+      const [socketA, socketB] = [
+        await connect(nodes.origin1, a.token),
+        await connect(nodes.origin2, b.token),
+      ];
       const received = [
         nextEvent(socketA, 'friend:request:created'),
         nextEvent(socketB, 'friend:request:created'),
@@ -164,7 +136,7 @@ forEachDialect((dialect) => {
 
     it('shows app 1 a member online who joined presence on app 2, and offline after leaving', async () => {
       const [b] = (await signupMembers(t.app, 1)) as [Member];
-      const socketB = await connect(origin2, b.token);
+      const socketB = await connect(nodes.origin2, b.token);
       expect(await t.app.realtime.isOnline(b.user.id)).toBe(false);
 
       const joined = (await socketB

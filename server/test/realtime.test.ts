@@ -1,7 +1,6 @@
 /** socket.io at /socket.io (docs/product.md "Realtime"): handshake, presence, friend events to both members. */
-import type { AddressInfo } from 'node:net';
-import { type ManagerOptions, type Socket, type SocketOptions, io } from 'socket.io-client';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import { type Ack, FRIEND_EVENTS, type FriendEvent } from '../../src/contracts/realtime.ts';
 import { userRoom } from '../src/plugins/realtime.ts';
@@ -15,40 +14,20 @@ import {
   signupMembers,
   useTestApp,
 } from './helpers.ts';
-
-type Options = Partial<ManagerOptions & SocketOptions>;
+import { type ClientOptions, connected, listen, useSockets } from './sockets.ts';
 
 forEachDialect((dialect) => {
   const t = useTestApp(dialect);
   let url = '';
-  const sockets: Socket[] = [];
+  const openSocket = useSockets();
 
   beforeAll(async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  });
-  afterEach(() => {
-    for (const socket of sockets.splice(0)) socket.disconnect();
+    url = await listen(t.app);
   });
 
-  const open = (options: Options) => {
-    const socket = io(url, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      reconnection: false,
-      ...options,
-    });
-    sockets.push(socket);
-    return socket;
-  };
+  const open = (options: ClientOptions) => openSocket(url, options);
   /** Resolves with the socket once connected; rejects with the connect_error. */
-  const connect = (options: Options) => {
-    const socket = open(options);
-    return new Promise<Socket>((resolve, reject) => {
-      socket.once('connect', () => resolve(socket));
-      socket.once('connect_error', reject);
-    });
-  };
+  const connect = (options: ClientOptions) => connected(open(options));
   const connectAs = (member: Member) => connect({ auth: { token: member.token } });
   const members = async (count: number) => signupMembers(t.app, count);
   const join = (socket: Socket, userId: unknown) =>
@@ -316,15 +295,9 @@ forEachDialect((dialect) => {
   describe('closing the server', () => {
     it('disconnects the sockets still open instead of waiting for them to leave', async () => {
       const own = await buildTestApp({ dialect });
-      await own.app.listen({ port: 0, host: '127.0.0.1' });
+      const ownUrl = await listen(own.app);
       const [a] = (await signupMembers(own.app, 1)) as [Member];
-      const socket = io(`http://127.0.0.1:${(own.app.server.address() as AddressInfo).port}`, {
-        transports: ['websocket'],
-        reconnection: false,
-        auth: { token: a.token },
-      });
-      sockets.push(socket);
-      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      const socket = await connected(openSocket(ownUrl, { auth: { token: a.token } }));
 
       const closed = await Promise.race([
         own.close().then(() => 'closed'),
