@@ -22,6 +22,12 @@ export interface OrbitNotificationOptions extends NotificationOptions {
   timestamp?: number;
 }
 
+/** Where the app is served and where its API answers, seen from the worker. */
+export interface Origins {
+  app: string;
+  api: string;
+}
+
 export interface OrbitNotification {
   title: string;
   options: OrbitNotificationOptions;
@@ -63,7 +69,7 @@ function timestampOf(createdAt: string): number {
 /** A notification about one friend request: the actor's face, and one tag per request. */
 function aboutRequest(
   payload: PushPayload,
-  origins: { app: string; api: string },
+  origins: Origins,
   options: OrbitNotificationOptions,
 ): OrbitNotification {
   return {
@@ -79,28 +85,20 @@ function aboutRequest(
 }
 
 /** The notification for one friend event: one per request (its tag), Accept and Decline on requests. */
-export function friendNotification(
-  payload: PushPayload,
-  appOrigin: string,
-  apiOrigin: string,
-): OrbitNotification {
-  return aboutRequest(
-    payload,
-    { app: appOrigin, api: apiOrigin },
-    {
-      body: pushBody(payload),
-      data: payload,
-      timestamp: timestampOf(payload.createdAt),
-      ...(payload.kind === 'friend_request'
-        ? {
-            actions: [
-              { action: 'accept', title: 'Accept' },
-              { action: 'decline', title: 'Decline' },
-            ],
-          }
-        : {}),
-    },
-  );
+export function friendNotification(payload: PushPayload, origins: Origins): OrbitNotification {
+  return aboutRequest(payload, origins, {
+    body: pushBody(payload),
+    data: payload,
+    timestamp: timestampOf(payload.createdAt),
+    ...(payload.kind === 'friend_request'
+      ? {
+          actions: [
+            { action: 'accept', title: 'Accept' },
+            { action: 'decline', title: 'Decline' },
+          ],
+        }
+      : {}),
+  });
 }
 
 /** A push Orbit cannot read must still show something: the push service requires it. */
@@ -115,19 +113,14 @@ export function genericNotification(): OrbitNotification {
 export function answeredNotification(
   payload: PushPayload,
   action: 'accept' | 'decline',
-  appOrigin: string,
-  apiOrigin: string,
+  origins: Origins,
 ): OrbitNotification {
-  return aboutRequest(
-    payload,
-    { app: appOrigin, api: apiOrigin },
-    {
-      body:
-        action === 'accept'
-          ? `You and @${payload.actor.username} are now friends`
-          : 'Friend request declined',
-      data: { url: payload.url },
-      timestamp: Date.now(),
-    },
-  );
+  return aboutRequest(payload, origins, {
+    body:
+      action === 'accept'
+        ? `You and @${payload.actor.username} are now friends`
+        : 'Friend request declined',
+    data: { url: payload.url },
+    timestamp: Date.now(),
+  });
 }

@@ -3,6 +3,7 @@ import { PUSH_NAVIGATE, type PushNavigateMessage } from '../src/contracts/push.t
 import { answerFriendRequest, workerApiOrigin } from './push-api.ts';
 import {
   type OrbitNotification,
+  type Origins,
   answeredNotification,
   friendNotification,
   genericNotification,
@@ -10,11 +11,6 @@ import {
   readPayload,
   toPayload,
 } from './push-notification.ts';
-
-interface Origins {
-  app: string;
-  api: string;
-}
 
 function originsOf(sw: ServiceWorkerGlobalScope): Origins {
   const app = sw.location.origin;
@@ -45,7 +41,7 @@ export async function showPush(sw: ServiceWorkerGlobalScope, data: PushMessageDa
   if (!payload) return show(sw, genericNotification());
   const origins = originsOf(sw);
   await Promise.all([
-    show(sw, friendNotification(payload, origins.app, origins.api)),
+    show(sw, friendNotification(payload, origins)),
     updateAppBadge(sw, payload.unread),
   ]);
 }
@@ -81,7 +77,7 @@ async function answerFromNotification(sw: ServiceWorkerGlobalScope, event: Notif
     return false;
   const origins = originsOf(sw);
   if (await answerFriendRequest(sw.fetch.bind(sw), origins.api, payload, action)) {
-    await show(sw, answeredNotification(payload, action, origins.app, origins.api));
+    await show(sw, answeredNotification(payload, action, origins));
   } else {
     event.notification.close();
     await focusOrOpen(sw, payload.url);
