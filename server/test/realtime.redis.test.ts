@@ -3,9 +3,7 @@
  * on one Redis"). Redis at REDIS_TEST_URL (default redis://127.0.0.1:6379) is required: when it is
  * unreachable these tests are skipped with a warning, or fail with ORBIT_REQUIRE_ALL=1.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
@@ -22,10 +20,10 @@ import {
   describeWithRedis,
   REDIS_TEST_URL,
 } from './helpers.ts';
+import { startServerProcess } from './server-process.ts';
 import { connected, useSecondNode, useSockets } from './sockets.ts';
 
 const REDIS_URL = REDIS_TEST_URL;
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const suite = await describeWithRedis('the cross-process realtime tests');
 
@@ -45,43 +43,18 @@ function nextEvent(socket: Socket, event: string, ms = 10_000): Promise<unknown>
   });
 }
 
-/** `node --import tsx server/src/main.ts` on a port of its own; resolves once it answers /healthz. */
+/** The real server as a process of its own; resolves once it answers /healthz. */
 async function startServer(
   env: Record<string, string>,
 ): Promise<{ origin: string; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await exited;
-  };
-  const origin = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(
-      () => reject(new Error(`server did not listen within 30 s:\n${output}`)),
-      30_000,
-    );
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  }).catch(async (error: unknown) => {
+  const server = await startServerProcess(env);
+  const stop = () => server.kill('SIGTERM');
+  const health = await fetch(`${server.origin}/healthz`);
+  if (health.status !== 200) {
     await stop();
-    throw error;
-  });
-  child.stdout?.resume();
-  const health = await fetch(`${origin}/healthz`);
-  if (health.status !== 200) throw new Error(`/healthz answered ${health.status}`);
-  return { origin, stop };
+    throw new Error(`/healthz answered ${health.status}`);
+  }
+  return { origin: server.origin, stop };
 }
 
 async function signupOver(origin: string): Promise<{ id: string; token: string }> {
