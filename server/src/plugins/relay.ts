@@ -11,6 +11,7 @@ import {
   RelayCursorReportSchema,
   type RelayEvent,
   RelayGoneRequestSchema,
+  type RelayHandshake,
   type RelayLeaseAnswer,
   RelayLeaseRequestSchema,
   type RelayServerToClient,
@@ -68,9 +69,9 @@ export function registerRelay(
   const relay = io.of(RELAY_NAMESPACE) as unknown as RelayNamespace;
 
   relay.use((socket, next) => {
-    const { secret: given, vapidPublicKey } = (socket.handshake.auth ?? {}) as Record<
-      string,
-      unknown
+    // Each field is checked below, to answer which one is wrong.
+    const { secret: given, vapidPublicKey } = (socket.handshake.auth ?? {}) as Partial<
+      Record<keyof RelayHandshake, unknown>
     >;
     if (!secret) return next(new Error(RELAY_ERRORS.disabled));
     if (!sameSecret(given, secret)) {
