@@ -3,7 +3,6 @@ import type { FriendListItem } from '../../contracts/friends.ts';
 import type { Notification } from '../../contracts/notifications.ts';
 import {
   badgeText,
-  createThrottle,
   dedupe,
   extraSynthesised,
   loadErrorMessage,
@@ -194,37 +193,6 @@ describe('relativeTime', () => {
 
   it('never shows a negative age for a clock a little behind', () => {
     expect(at(-5 * s)).toBe('0s ago');
-  });
-});
-
-describe('createThrottle', () => {
-  it('runs at most once per 1.2 s, with one trailing run for calls in the window', () => {
-    vi.useFakeTimers();
-    const fn = vi.fn();
-    const throttle = createThrottle(fn, 1_200);
-    throttle.call();
-    expect(fn).toHaveBeenCalledTimes(1);
-    throttle.call();
-    throttle.call();
-    vi.advanceTimersByTime(1_199);
-    expect(fn).toHaveBeenCalledTimes(1);
-    vi.advanceTimersByTime(1);
-    expect(fn).toHaveBeenCalledTimes(2);
-    vi.advanceTimersByTime(5_000);
-    expect(fn).toHaveBeenCalledTimes(2);
-    throttle.call();
-    expect(fn).toHaveBeenCalledTimes(3);
-  });
-
-  it('cancel drops a pending trailing run', () => {
-    vi.useFakeTimers();
-    const fn = vi.fn();
-    const throttle = createThrottle(fn, 1_200);
-    throttle.call();
-    throttle.call();
-    throttle.cancel();
-    vi.advanceTimersByTime(2_000);
-    expect(fn).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -78,6 +78,29 @@ describe('notifications store', () => {
     expect(api.page).toHaveBeenCalledTimes(2);
   });
 
+  it('fires nothing after reset: the waiting refresh is cancelled and nothing is fetched', async () => {
+    useNotifications.getState().start('u2');
+    await settle();
+    useNotifications.getState().refresh();
+    expect(vi.getTimerCount()).toBe(1);
+    useNotifications.getState().reset();
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(api.page).toHaveBeenCalledTimes(1);
+    expect(friends.incoming).toHaveBeenCalledTimes(1);
+    useNotifications.getState().refresh();
+    await settle();
+    expect(api.page).toHaveBeenCalledTimes(1);
+  });
+
+  it('puts a request back in the list when answering it fails', async () => {
+    useNotifications.setState({ incoming: [incoming] });
+    useFriends.setState({ busy: { u1: true } });
+    await useNotifications.getState().answer('accept', 'u1', 'alice');
+    expect(useNotifications.getState().incoming).toEqual([incoming]);
+    useFriends.getState().reset();
+  });
+
   it('marks all read optimistically and on the server', async () => {
     useNotifications.getState().start('u2');
     await settle();
