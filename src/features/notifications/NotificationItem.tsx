@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { Avatar } from '../../components/Avatar.tsx';
 import type { Notification } from '../../contracts/notifications.ts';
+import { FriendActions } from '../friends/FriendActions.tsx';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { relativeTime } from './logic.ts';
 import { useNotifications } from './store.ts';
@@ -16,27 +17,14 @@ interface ItemProps {
 
 function RequestActions({ item }: { item: Notification }) {
   const answer = useNotifications((state) => state.answer);
-  const needsNetwork = useNeedsNetwork();
   const actor = item.actor;
   if (!actor) return null;
   return (
     <div className="notification-request-actions">
-      <button
-        type="button"
-        className="button primary"
-        {...needsNetwork()}
-        onClick={() => void answer('accept', actor._id, actor.username)}
-      >
-        Accept
-      </button>
-      <button
-        type="button"
-        className="button"
-        {...needsNetwork()}
-        onClick={() => void answer('decline', actor._id, actor.username)}
-      >
-        Decline
-      </button>
+      <FriendActions
+        status="incoming"
+        onAct={(action) => void answer(action, actor._id, actor.username)}
+      />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Avatar } from '../../components/Avatar.tsx';
 import type { FriendListItem } from '../../contracts/friends.ts';
-import { useNeedsNetwork } from '../offline/store.ts';
+import { FriendActions } from '../friends/FriendActions.tsx';
 import { RefreshButton } from './NotificationActions.tsx';
 import { useNotifications } from './store.ts';
 
@@ -22,7 +22,6 @@ export function RequestsPanel() {
   const error = useNotifications((state) => state.requestsError);
   const refreshRequests = useNotifications((state) => state.refreshRequests);
   const answer = useNotifications((state) => state.answer);
-  const needsNetwork = useNeedsNetwork();
 
   useEffect(() => {
     void refreshRequests();
@@ -74,35 +73,10 @@ export function RequestsPanel() {
                   {tab === 'incoming' ? 'sent you a request' : 'you sent a request'}
                 </p>
                 <div className="notification-request-actions">
-                  {tab === 'incoming' ? (
-                    <>
-                      <button
-                        type="button"
-                        className="button primary"
-                        {...needsNetwork()}
-                        onClick={() => void answer('accept', member.id, member.username)}
-                      >
-                        Accept
-                      </button>
-                      <button
-                        type="button"
-                        className="button"
-                        {...needsNetwork()}
-                        onClick={() => void answer('decline', member.id, member.username)}
-                      >
-                        Decline
-                      </button>
-                    </>
-                  ) : (
-                    <button
-                      type="button"
-                      className="button"
-                      {...needsNetwork()}
-                      onClick={() => void answer('cancel', member.id, member.username)}
-                    >
-                      Cancel
-                    </button>
-                  )}
+                  <FriendActions
+                    status={tab === 'incoming' ? 'incoming' : 'pending'}
+                    onAct={(action) => void answer(action, member.id, member.username)}
+                  />
                 </div>
               </li>
             );

@@ -6,7 +6,7 @@ import { FRIEND_EVENTS } from '../../contracts/realtime.ts';
 import { deleteFriendRequests, readFriendRequests, writeFriendRequests } from '../../lib/idb.ts';
 import { createServerState } from '../../lib/serverState.ts';
 import { onSocketConnect, onSocketEvent } from '../../lib/socket.ts';
-import { friendsApi } from '../friends/api.ts';
+import { type FriendAction, friendsApi } from '../friends/api.ts';
 import { useFriends } from '../friends/store.ts';
 import { notificationsApi } from './api.ts';
 import {
@@ -47,12 +47,8 @@ interface NotificationsState {
   markAllRead: () => Promise<void>;
   clear: (id: string) => Promise<void>;
   clearAll: () => Promise<void>;
-  /** Accept, decline or cancel from a notification or a request row. */
-  answer: (
-    action: 'accept' | 'decline' | 'cancel',
-    userId: string,
-    username: string,
-  ) => Promise<void>;
+  /** Accept, decline or cancel from a notification or a request row (the actions offered there). */
+  answer: (action: FriendAction, userId: string, username: string) => Promise<void>;
   receiveNew: (notification: Notification) => void;
   receiveChanged: (change: NotificationsChanged) => void;
 }
