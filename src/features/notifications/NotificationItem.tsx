@@ -83,7 +83,7 @@ export function NotificationItem({ item, now, pending, variant, onNavigate }: It
       {variant === 'panel' && (
         <button
           type="button"
-          className="notification-dismiss"
+          className="notification-dismiss close-button"
           aria-label="Dismiss"
           {...needsNetwork()}
           onClick={() => void clear(item._id)}
