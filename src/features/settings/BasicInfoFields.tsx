@@ -1,7 +1,8 @@
 import { Field } from '../../components/Field.tsx';
 import { TEXT_LIMITS, usernameRuleWhileTyping } from '../../contracts/validation.ts';
 import type { BasicValues, FieldErrors } from './settingsState.ts';
-import { AVAILABILITY_TEXT, type UsernameAvailability } from './usernameCheck.ts';
+import type { UsernameAvailability } from '../auth/useUsernameAvailability.ts';
+import { AVAILABILITY_TEXT } from './usernameCheck.ts';
 
 interface BasicInfoFieldsProps {
   values: BasicValues;
