@@ -5,6 +5,7 @@ import { FriendActions } from '../friends/FriendActions.tsx';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { relativeTime } from './logic.ts';
 import { useNotifications } from './store.ts';
+import { usePendingRequests } from './usePending.ts';
 
 interface ItemProps {
   item: Notification;
@@ -92,5 +93,27 @@ export function NotificationItem({ item, now, pending, variant, onNavigate }: It
         </button>
       )}
     </li>
+  );
+}
+
+/** The notifications of the bell or the panel, newest first; `No notifications yet.` when empty. */
+export function NotificationList({
+  items,
+  label,
+  ...shared
+}: Omit<ItemProps, 'item' | 'pending'> & { items: Notification[]; label: string }) {
+  const pending = usePendingRequests();
+  if (items.length === 0) return <p className="notification-empty">No notifications yet.</p>;
+  return (
+    <ul className="notification-list" aria-label={label}>
+      {items.map((item) => (
+        <NotificationItem
+          key={item._id}
+          item={item}
+          pending={item.type === 'friend_request' && pending.has(item.requestId ?? '')}
+          {...shared}
+        />
+      ))}
+    </ul>
   );
 }

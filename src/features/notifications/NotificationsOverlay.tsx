@@ -6,10 +6,10 @@ import { PushOptIn } from '../push/PushOptIn.tsx';
 import { useNow } from './hooks.ts';
 import { unreadDisplay } from './logic.ts';
 import { MarkAllReadButton, RefreshButton } from './NotificationActions.tsx';
-import { NotificationItem } from './NotificationItem.tsx';
+import { NotificationTabs } from './NotificationTabs.tsx';
+import { NotificationList } from './NotificationItem.tsx';
 import { RequestsPanel } from './RequestsPanel.tsx';
 import { useNotifications } from './store.ts';
-import { usePendingRequests } from './usePending.ts';
 import './notifications.css';
 
 export const TYPE_LABELS: Record<NotificationType, string> = {
@@ -41,7 +41,6 @@ export function NotificationsOverlay({ open, onClose, returnFocus }: Notificatio
   const unread = useNotifications((state) => state.unread);
   const refresh = useNotifications((state) => state.refresh);
   const clearAll = useNotifications((state) => state.clearAll);
-  const pending = usePendingRequests();
   const now = useNow(open);
   const needsNetwork = useNeedsNetwork();
   const visible = useMemo(() => items.filter((item) => shown[item.type]), [items, shown]);
@@ -67,24 +66,12 @@ export function NotificationsOverlay({ open, onClose, returnFocus }: Notificatio
     >
       <PushOptIn />
       <div className="notification-toolbar">
-        <div className="notification-tabs" role="tablist" aria-label="Notification lists">
-          <button
-            type="button"
-            role="tab"
-            aria-selected={tab === 'all'}
-            onClick={() => setTab('all')}
-          >
-            All
-          </button>
-          <button
-            type="button"
-            role="tab"
-            aria-selected={tab === 'requests'}
-            onClick={() => setTab('requests')}
-          >
-            Requests
-          </button>
-        </div>
+        <NotificationTabs
+          label="Notification lists"
+          tabs={{ all: 'All', requests: 'Requests' }}
+          selected={tab}
+          onSelect={setTab}
+        />
         {tab === 'all' && (
           <div className="notification-toolbar-actions">
             <RefreshButton label="Refresh notifications" onRefresh={refresh} />
@@ -118,22 +105,13 @@ export function NotificationsOverlay({ open, onClose, returnFocus }: Notificatio
               </label>
             ))}
           </fieldset>
-          {visible.length === 0 ? (
-            <p className="notification-empty">No notifications yet.</p>
-          ) : (
-            <ul className="notification-list" aria-label="All notifications">
-              {visible.map((item) => (
-                <NotificationItem
-                  key={item._id}
-                  item={item}
-                  now={now}
-                  pending={item.type === 'friend_request' && pending.has(item.requestId ?? '')}
-                  variant="panel"
-                  onNavigate={onClose}
-                />
-              ))}
-            </ul>
-          )}
+          <NotificationList
+            items={visible}
+            label="All notifications"
+            now={now}
+            variant="panel"
+            onNavigate={onClose}
+          />
         </div>
       ) : (
         <RequestsPanel />

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Avatar } from '../../components/Avatar.tsx';
 import type { FriendListItem } from '../../contracts/friends.ts';
 import { FriendActions } from '../friends/FriendActions.tsx';
+import { NotificationTabs } from './NotificationTabs.tsx';
 import { RefreshButton } from './NotificationActions.tsx';
 import { useNotifications } from './store.ts';
 
@@ -31,24 +32,12 @@ export function RequestsPanel() {
   return (
     <div className="requests-panel">
       <div className="notification-toolbar">
-        <div className="notification-tabs" role="tablist" aria-label="Requests">
-          <button
-            type="button"
-            role="tab"
-            aria-selected={tab === 'incoming'}
-            onClick={() => setTab('incoming')}
-          >
-            Incoming ({incoming.length})
-          </button>
-          <button
-            type="button"
-            role="tab"
-            aria-selected={tab === 'sent'}
-            onClick={() => setTab('sent')}
-          >
-            Sent ({outgoing.length})
-          </button>
-        </div>
+        <NotificationTabs
+          label="Requests"
+          tabs={{ incoming: `Incoming (${incoming.length})`, sent: `Sent (${outgoing.length})` }}
+          selected={tab}
+          onSelect={setTab}
+        />
         <RefreshButton label="Refresh requests" onRefresh={() => void refreshRequests()} />
       </div>
       {status === 'loading' && list.length === 0 ? (
