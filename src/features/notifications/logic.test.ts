@@ -1,6 +1,4 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { FriendListItem } from '../../contracts/friends.ts';
-import type { Notification } from '../../contracts/notifications.ts';
 import {
   badgeText,
   dedupe,
@@ -13,42 +11,7 @@ import {
   synthesise,
   unreadDisplay,
 } from './logic.ts';
-
-const alice = {
-  _id: 'u1',
-  id: 'u1',
-  username: 'alice',
-  fullName: 'Alice Nova',
-  profileImage: '/a.png',
-};
-
-function request(overrides: Partial<FriendListItem> = {}): FriendListItem {
-  return {
-    _id: 'u1:u2',
-    requestId: 'u1:u2',
-    user: alice,
-    fromUserId: 'u1',
-    toUserId: 'u2',
-    username: 'alice',
-    profileImage: '/a.png',
-    createdAt: '2026-01-01T10:00:00.000Z',
-    ...overrides,
-  };
-}
-
-function note(overrides: Partial<Notification> = {}): Notification {
-  return {
-    _id: '1',
-    type: 'system',
-    actor: null,
-    message: 'Welcome to Orbit!',
-    link: '/settings',
-    createdAt: '2026-01-01T09:00:00.000Z',
-    read: false,
-    requestId: null,
-    ...overrides,
-  };
-}
+import { note, request } from './testData.ts';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -108,7 +71,7 @@ describe('merge and de-duplication', () => {
         _id: 'u3:u2',
         requestId: 'u3:u2',
         fromUserId: 'u3',
-        user: { ...alice, _id: 'u3', id: 'u3', username: 'carol' },
+        user: { ...request().user, _id: 'u3', id: 'u3', username: 'carol' },
       }),
     );
     const merged = mergeNotifications([serverRequest], [synthesise(request()), fresh]);

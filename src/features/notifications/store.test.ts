@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FriendListItem } from '../../contracts/friends.ts';
-import type { Notification } from '../../contracts/notifications.ts';
+import { note, request } from './testData.ts';
 
 const api = vi.hoisted(() => ({
   page: vi.fn(),
@@ -16,26 +15,8 @@ vi.mock('../friends/api.ts', () => ({ friendsApi: friends, readList: () => [] })
 const { useNotifications } = await import('./store.ts');
 const { useFriends } = await import('../friends/store.ts');
 
-const welcome: Notification = {
-  _id: '1',
-  type: 'system',
-  actor: null,
-  message: 'Welcome to Orbit!',
-  link: '/settings',
-  createdAt: '2026-01-01T09:00:00.000Z',
-  read: false,
-  requestId: null,
-};
-const incoming: FriendListItem = {
-  _id: 'u1:u2',
-  requestId: 'u1:u2',
-  user: { _id: 'u1', id: 'u1', username: 'alice', fullName: '', profileImage: '' },
-  fromUserId: 'u1',
-  toUserId: 'u2',
-  username: 'alice',
-  profileImage: '',
-  createdAt: '2026-01-01T10:00:00.000Z',
-};
+const welcome = note();
+const incoming = request();
 
 async function settle() {
   for (let i = 0; i < 5; i += 1) await Promise.resolve();
