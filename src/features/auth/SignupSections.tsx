@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { SIGNUP_INTERESTS } from '../../contracts/interests.ts';
 import { AvatarPreview } from '../../components/Avatar.tsx';
-import { Field, PasswordField, TextAreaField } from '../../components/Field.tsx';
+import { Field, TextAreaField } from '../../components/Field.tsx';
 import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import { InterestPicker } from '../../components/InterestPicker.tsx';
 import { PasswordChecklist } from '../../components/PasswordChecklist.tsx';
@@ -12,6 +12,7 @@ import {
   usernameFeedback,
 } from './signupForm.ts';
 import { useObjectUrl } from '../../components/useObjectUrl.ts';
+import { FieldList, NAME_FIELDS, securityQuestionFields } from './MemberFields.tsx';
 
 interface SectionsProps {
   values: SignupValues;
@@ -100,24 +101,7 @@ export function SignupSections({
           />
         </div>
         <div className="field-pair">
-          <div data-field="firstName">
-            <Field
-              label="First name"
-              autoComplete="given-name"
-              maxLength={TEXT_LIMITS.firstName.max}
-              {...text('firstName')}
-              error={errors.firstName}
-            />
-          </div>
-          <div data-field="lastName">
-            <Field
-              label="Last name"
-              autoComplete="family-name"
-              maxLength={TEXT_LIMITS.lastName.max}
-              {...text('lastName')}
-              error={errors.lastName}
-            />
-          </div>
+          <FieldList fields={NAME_FIELDS} bind={text} errors={errors} />
         </div>
         <div data-field="email">
           <Field
@@ -141,40 +125,26 @@ export function SignupSections({
 
       <section id="security" className="form-section" aria-labelledby="security-title">
         <h2 id="security-title">Security</h2>
-        <div data-field="password">
-          <PasswordField
-            label="Password"
-            autoComplete="new-password"
-            {...text('password')}
-            error={errors.password}
-            hint={<PasswordChecklist password={values.password} />}
-          />
-        </div>
-        <div data-field="confirmPassword">
-          <PasswordField
-            label="Confirm password"
-            autoComplete="new-password"
-            {...text('confirmPassword')}
-            error={errors.confirmPassword}
-          />
-        </div>
-        <div data-field="securityQuestion">
-          <Field
-            label="Security question"
-            maxLength={TEXT_LIMITS.securityQuestion.max}
-            {...text('securityQuestion')}
-            error={errors.securityQuestion}
-          />
-        </div>
-        <div data-field="securityAnswer">
-          <Field
-            label="Security answer"
-            autoComplete="off"
-            maxLength={TEXT_LIMITS.securityAnswer.max}
-            {...text('securityAnswer')}
-            error={errors.securityAnswer}
-          />
-        </div>
+        <FieldList
+          fields={[
+            {
+              name: 'password',
+              label: 'Password',
+              autoComplete: 'new-password',
+              password: true,
+              hint: <PasswordChecklist password={values.password} />,
+            },
+            {
+              name: 'confirmPassword',
+              label: 'Confirm password',
+              autoComplete: 'new-password',
+              password: true,
+            },
+            ...securityQuestionFields(),
+          ]}
+          bind={text}
+          errors={errors}
+        />
       </section>
 
       <section id="profile" className="form-section" aria-labelledby="profile-title">

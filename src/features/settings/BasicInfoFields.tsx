@@ -1,5 +1,7 @@
 import { Field } from '../../components/Field.tsx';
-import { TEXT_LIMITS, usernameRuleWhileTyping } from '../../contracts/validation.ts';
+import { FieldList, NAME_FIELDS } from '../auth/MemberFields.tsx';
+import { bindText } from './bindText.ts';
+import { usernameRuleWhileTyping } from '../../contracts/validation.ts';
 import type { BasicValues, FieldErrors } from './settingsState.ts';
 import type { UsernameAvailability } from '../auth/useUsernameAvailability.ts';
 import { AVAILABILITY_TEXT } from './usernameCheck.ts';
@@ -20,29 +22,11 @@ export function BasicInfoFields({
   availability,
   onChange,
 }: BasicInfoFieldsProps) {
+  const bind = bindText(values, onChange);
   return (
     <>
       <div className="settings-pair">
-        <div data-field="firstName">
-          <Field
-            label="First name"
-            autoComplete="given-name"
-            maxLength={TEXT_LIMITS.firstName.max}
-            value={values.firstName}
-            onChange={(event) => onChange({ firstName: event.target.value })}
-            error={errors.firstName}
-          />
-        </div>
-        <div data-field="lastName">
-          <Field
-            label="Last name"
-            autoComplete="family-name"
-            maxLength={TEXT_LIMITS.lastName.max}
-            value={values.lastName}
-            onChange={(event) => onChange({ lastName: event.target.value })}
-            error={errors.lastName}
-          />
-        </div>
+        <FieldList fields={NAME_FIELDS} bind={bind} errors={errors} />
       </div>
       <div data-field="username">
         <Field
@@ -50,8 +34,7 @@ export function BasicInfoFields({
           autoComplete="username"
           spellCheck={false}
           autoCapitalize="none"
-          value={values.username}
-          onChange={(event) => onChange({ username: event.target.value })}
+          {...bind('username')}
           // A name that breaks the rule is never checked, so it shows the rule, not a taken mark.
           error={errors.username ?? usernameRuleWhileTyping(values.username)}
           liveError
@@ -71,8 +54,7 @@ export function BasicInfoFields({
           label="Email"
           type="email"
           autoComplete="email"
-          value={values.email}
-          onChange={(event) => onChange({ email: event.target.value })}
+          {...bind('email')}
           error={errors.email}
         />
       </div>

@@ -1,0 +1,68 @@
+import type { ReactNode } from 'react';
+import { Field, PasswordField } from '../../components/Field.tsx';
+import { TEXT_LIMITS } from '../../contracts/validation.ts';
+
+/** The value and change handler of one text field of a form. */
+export type BindText<Key extends string> = (key: Key) => {
+  value: string;
+  onChange: (event: { target: { value: string } }) => void;
+};
+
+type Errors<Key extends string> = Partial<Record<Key, string | undefined>>;
+
+/** One text field of a member form: its name (also its `data-field`), label and input hints. */
+export interface FieldSpec<Key extends string> {
+  name: Key;
+  label: string;
+  autoComplete?: string;
+  maxLength?: number;
+  hint?: ReactNode;
+  /** A password, with its Show/Hide toggle. */
+  password?: boolean;
+}
+
+/** Text fields in order, each bound to the form's values and errors. */
+export function FieldList<Key extends string>({
+  fields,
+  bind,
+  errors,
+}: {
+  fields: readonly FieldSpec<Key>[];
+  bind: BindText<Key>;
+  errors: Errors<Key>;
+}) {
+  return fields.map(({ name, password = false, ...field }) => {
+    const Input = password ? PasswordField : Field;
+    return (
+      <div key={name} data-field={name}>
+        <Input {...field} {...bind(name)} error={errors[name]} />
+      </div>
+    );
+  });
+}
+
+/** First and last name, as signup and settings ask them (docs/forms.md limits). */
+export const NAME_FIELDS: readonly FieldSpec<'firstName' | 'lastName'>[] = [
+  { name: 'firstName', label: 'First name', autoComplete: 'given-name', ...limit('firstName') },
+  { name: 'lastName', label: 'Last name', autoComplete: 'family-name', ...limit('lastName') },
+];
+
+/** The security question and its answer, used to reset a forgotten password. */
+export function securityQuestionFields(
+  answerHint?: string,
+): readonly FieldSpec<'securityQuestion' | 'securityAnswer'>[] {
+  return [
+    { name: 'securityQuestion', label: 'Security question', ...limit('securityQuestion') },
+    {
+      name: 'securityAnswer',
+      label: 'Security answer',
+      autoComplete: 'off',
+      ...limit('securityAnswer'),
+      ...(answerHint ? { hint: answerHint } : {}),
+    },
+  ];
+}
+
+function limit(field: keyof typeof TEXT_LIMITS) {
+  return { maxLength: TEXT_LIMITS[field].max };
+}
