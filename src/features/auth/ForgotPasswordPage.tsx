@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { MESSAGES, passwordError } from '../../contracts/validation.ts';
+import { FormSubmit } from '../../components/FormSubmit.tsx';
 import { Field, PasswordField } from '../../components/Field.tsx';
 import { PasswordChecklist } from '../../components/PasswordChecklist.tsx';
 import { HttpError } from '../../lib/http.ts';
@@ -81,14 +82,7 @@ export function ForgotPasswordPage() {
               value={identifier}
               onChange={(event) => setIdentifier(event.target.value)}
             />
-            {error && (
-              <p className="form-error" role="alert">
-                {error}
-              </p>
-            )}
-            <button type="submit" className="button primary wide" disabled={busy}>
-              {busy ? 'Looking up…' : 'Continue'}
-            </button>
+            <FormSubmit error={error} busy={busy} label="Continue" busyLabel="Looking up…" />
           </form>
         ) : (
           <form onSubmit={(event) => void reset(event)} noValidate>
@@ -115,14 +109,7 @@ export function ForgotPasswordPage() {
               value={confirm}
               onChange={(event) => setConfirm(event.target.value)}
             />
-            {error && (
-              <p className="form-error" role="alert">
-                {error}
-              </p>
-            )}
-            <button type="submit" className="button primary wide" disabled={busy}>
-              {busy ? 'Resetting…' : 'Reset password'}
-            </button>
+            <FormSubmit error={error} busy={busy} label="Reset password" busyLabel="Resetting…" />
           </form>
         )}
         <p className="auth-footer">

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { MESSAGES } from '../../contracts/validation.ts';
+import { FormSubmit } from '../../components/FormSubmit.tsx';
 import { Field, PasswordField } from '../../components/Field.tsx';
 import { loginErrorText } from './loginError.ts';
 import { useSession } from './store.ts';
@@ -78,14 +79,7 @@ export function LoginForm() {
         </label>
         <Link to="/forgot-password">Forgot password?</Link>
       </div>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
-      <button type="submit" className="button primary wide" disabled={submitting}>
-        {submitting ? 'Logging in...' : 'Login'}
-      </button>
+      <FormSubmit error={error} busy={submitting} label="Login" busyLabel="Logging in..." />
       <button type="button" className="button ghost wide" onClick={() => void navigate('/signup')}>
         Sign Up
       </button>
