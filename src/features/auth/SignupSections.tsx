@@ -1,6 +1,5 @@
-import { useId } from 'react';
 import { SIGNUP_INTERESTS } from '../../contracts/interests.ts';
-import { AvatarPreview } from '../../components/Avatar.tsx';
+import { PictureField } from '../../components/PictureField.tsx';
 import { Field, TextAreaField } from '../../components/Field.tsx';
 import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import { InterestPicker } from '../../components/InterestPicker.tsx';
@@ -11,7 +10,6 @@ import {
   type SignupValues,
   usernameFeedback,
 } from './signupForm.ts';
-import { useObjectUrl } from '../../components/useObjectUrl.ts';
 import { FieldList, NAME_FIELDS, securityQuestionFields } from './MemberFields.tsx';
 
 interface SectionsProps {
@@ -29,40 +27,6 @@ const AVAILABILITY_TEXT: Record<Availability, string> = {
   available: 'Available',
   unavailable: 'Not available',
 };
-
-function ProfilePicInput({
-  file,
-  error,
-  onPick,
-}: {
-  file: File | null;
-  error?: string | undefined;
-  onPick: (file: File | null) => void;
-}) {
-  const id = useId();
-  const preview = useObjectUrl(file);
-  return (
-    <div className="field" data-field="profilePic">
-      <label htmlFor={id}>Profile image</label>
-      <div className="avatar-pick">
-        {file && preview && <AvatarPreview src={preview} alt="Chosen profile image" size={72} />}
-        <input
-          id={id}
-          type="file"
-          accept="image/jpeg,image/png,image/webp,image/gif,image/avif,image/heic,image/heif"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          onChange={(event) => onPick(event.target.files?.[0] ?? null)}
-        />
-      </div>
-      {error && (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
 
 export function SignupSections({
   values,
@@ -149,7 +113,14 @@ export function SignupSections({
 
       <section id="profile" className="form-section" aria-labelledby="profile-title">
         <h2 id="profile-title">Profile</h2>
-        <ProfilePicInput file={profilePic} error={errors.profilePic} onPick={onProfilePic} />
+        <PictureField
+          label="Profile image"
+          file={profilePic}
+          previewAlt="Chosen profile image"
+          className="avatar-pick"
+          error={errors.profilePic}
+          onPick={onProfilePic}
+        />
         <div data-field="interests">
           <InterestPicker
             choices={SIGNUP_INTERESTS}
