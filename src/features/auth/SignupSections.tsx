@@ -10,7 +10,13 @@ import {
   type SignupValues,
   usernameFeedback,
 } from './signupForm.ts';
-import { FieldList, NAME_FIELDS, securityQuestionFields } from './MemberFields.tsx';
+import {
+  EMAIL_FIELD,
+  FieldList,
+  NAME_FIELDS,
+  UsernameField,
+  securityQuestionFields,
+} from './MemberFields.tsx';
 
 interface SectionsProps {
   values: SignupValues;
@@ -46,45 +52,25 @@ export function SignupSections({
     <>
       <section id="basic-info" className="form-section" aria-labelledby="basic-info-title">
         <h2 id="basic-info-title">Basic Info</h2>
-        <div data-field="username">
-          <Field
-            label="Username"
-            autoComplete="username"
-            {...text('username')}
-            error={errors.username ?? username.rule}
-            liveError
-            after={
-              <span
-                className={`availability ${username.availability}`}
-                aria-live="polite"
-                data-testid="username-availability"
-              >
-                {AVAILABILITY_TEXT[username.availability]}
-              </span>
-            }
-          />
-        </div>
+        <UsernameField
+          bind={text}
+          error={errors.username ?? username.rule}
+          availability={{
+            className: `availability ${username.availability}`,
+            text: AVAILABILITY_TEXT[username.availability],
+          }}
+        />
         <div className="field-pair">
           <FieldList fields={NAME_FIELDS} bind={text} errors={errors} />
         </div>
-        <div data-field="email">
-          <Field
-            label="Email"
-            type="email"
-            autoComplete="email"
-            {...text('email')}
-            error={errors.email}
-          />
-        </div>
-        <div data-field="birthday">
-          <Field
-            label="Birthday"
-            type="date"
-            autoComplete="bday"
-            {...text('birthday')}
-            error={errors.birthday}
-          />
-        </div>
+        <FieldList
+          fields={[
+            EMAIL_FIELD,
+            { name: 'birthday', label: 'Birthday', type: 'date', autoComplete: 'bday' },
+          ]}
+          bind={text}
+          errors={errors}
+        />
       </section>
 
       <section id="security" className="form-section" aria-labelledby="security-title">

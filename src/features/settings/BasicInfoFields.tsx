@@ -1,5 +1,5 @@
 import { Field } from '../../components/Field.tsx';
-import { FieldList, NAME_FIELDS } from '../auth/MemberFields.tsx';
+import { EMAIL_FIELD, FieldList, NAME_FIELDS, UsernameField } from '../auth/MemberFields.tsx';
 import { bindText } from './bindText.ts';
 import { usernameRuleWhileTyping } from '../../contracts/validation.ts';
 import type { BasicValues, FieldErrors } from './settingsState.ts';
@@ -28,36 +28,16 @@ export function BasicInfoFields({
       <div className="settings-pair">
         <FieldList fields={NAME_FIELDS} bind={bind} errors={errors} />
       </div>
-      <div data-field="username">
-        <Field
-          label="Username"
-          autoComplete="username"
-          spellCheck={false}
-          autoCapitalize="none"
-          {...bind('username')}
-          // A name that breaks the rule is never checked, so it shows the rule, not a taken mark.
-          error={errors.username ?? usernameRuleWhileTyping(values.username)}
-          liveError
-          after={
-            <span
-              className={`settings-availability ${availability}`}
-              aria-live="polite"
-              data-testid="username-availability"
-            >
-              {AVAILABILITY_TEXT[availability]}
-            </span>
-          }
-        />
-      </div>
-      <div data-field="email">
-        <Field
-          label="Email"
-          type="email"
-          autoComplete="email"
-          {...bind('email')}
-          error={errors.email}
-        />
-      </div>
+      <UsernameField
+        bind={bind}
+        // A name that breaks the rule is never checked, so it shows the rule, not a taken mark.
+        error={errors.username ?? usernameRuleWhileTyping(values.username)}
+        availability={{
+          className: `settings-availability ${availability}`,
+          text: AVAILABILITY_TEXT[availability],
+        }}
+      />
+      <FieldList fields={[EMAIL_FIELD]} bind={bind} errors={errors} />
       <div data-field="birthday">
         <Field label="Birthday" value={birthday} readOnly hint="Your birthday cannot be changed." />
       </div>
