@@ -1,4 +1,5 @@
 import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Icon } from '../components/Icon.tsx';
 import { useSession } from '../features/auth/store.ts';
 import { useInstallAction } from '../features/offline/install.ts';
 import { visibleMenuItems } from './menuItems.ts';
@@ -27,9 +28,7 @@ export function Menu() {
   return (
     <div className="menu">
       <button {...buttonProps} aria-label="Menu">
-        <svg aria-hidden="true" viewBox="0 0 24 24" width="24" height="24">
-          <path fill="currentColor" d="M3 6h18v2H3V6Zm0 5h18v2H3v-2Zm0 5h18v2H3v-2Z" />
-        </svg>
+        <Icon size={24} path="M3 6h18v2H3V6Zm0 5h18v2H3v-2Zm0 5h18v2H3v-2Z" />
       </button>
       {open && (
         <nav className="menu-panel" aria-label="Pages" {...popupProps}>
@@ -46,12 +45,10 @@ export function Menu() {
                     install();
                   }}
                 >
-                  <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
-                    <path
-                      fill="currentColor"
-                      d="M11 3h2v9.17l3.59-3.58L18 10l-6 6-6-6 1.41-1.41L11 12.17V3ZM5 19h14v2H5v-2Z"
-                    />
-                  </svg>
+                  <Icon
+                    size={20}
+                    path="M11 3h2v9.17l3.59-3.58L18 10l-6 6-6-6 1.41-1.41L11 12.17V3ZM5 19h14v2H5v-2Z"
+                  />
                   Install Orbit
                 </button>
               </li>
