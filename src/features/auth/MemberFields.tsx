@@ -30,13 +30,13 @@ export function FieldList<Key extends string>({
 }: {
   fields: readonly FieldSpec<Key>[];
   bind: BindText<Key>;
-  errors: Errors<Key>;
+  errors?: Errors<Key>;
 }) {
   return fields.map(({ name, password = false, ...field }) => {
     const Input = password ? PasswordField : Field;
     return (
       <div key={name} data-field={name}>
-        <Input {...field} {...bind(name)} error={errors[name]} />
+        <Input name={name} {...field} {...bind(name)} error={errors?.[name]} />
       </div>
     );
   });
