@@ -7,6 +7,7 @@ import { PictureField } from '../../components/PictureField.tsx';
 import { InterestPicker } from '../../components/InterestPicker.tsx';
 import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import { OFFLINE_REASON, OFFLINE_REASON_ID, useOffline } from '../offline/store.ts';
+import { bindText } from './bindText.ts';
 import type { FieldErrors, ProfileValues } from './settingsState.ts';
 
 const THEME_NAMES: Record<Theme, string> = {
@@ -70,8 +71,7 @@ export function ProfileFields({
         <TextAreaField
           label="Favorite quote"
           maxLength={TEXT_LIMITS.favoriteQuote.max}
-          value={values.favoriteQuote}
-          onChange={(event) => onChange({ favoriteQuote: event.target.value })}
+          {...bindText(values, onChange)('favoriteQuote')}
           error={errors.favoriteQuote}
         />
       </div>
