@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { Icon } from '../components/Icon.tsx';
 import { useSearchParams } from 'react-router-dom';
 import { useSession } from '../features/auth/store.ts';
 import { useFriends } from '../features/friends/store.ts';
@@ -65,12 +66,10 @@ export function Bell() {
             setOpen((value) => !value);
           }}
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
-            <path
-              fill="currentColor"
-              d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z"
-            />
-          </svg>
+          <Icon
+            size={22}
+            path="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z"
+          />
           {badge && (
             <span className="bell-badge" aria-hidden="true" data-testid="bell-badge">
               {badge}

@@ -1,25 +1,23 @@
-import { useCallback, useId, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Icon } from '../components/Icon.tsx';
 import { useSession } from '../features/auth/store.ts';
 import { useInstallAction } from '../features/offline/install.ts';
 import { visibleMenuItems } from './menuItems.ts';
-import { useDismiss } from '../components/useDismiss.ts';
+import { useMenuButton } from '../components/useMenuButton.ts';
 
+/**
+ * The top bar's menu (docs/product.md "Top bar and menu"): a disclosure of the site's pages, so
+ * its entries stay links and buttons; arrow keys, Home and End move between them.
+ */
 export function Menu() {
-  const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const listId = useId();
+  const { open, setOpen, close, buttonProps, popupProps } = useMenuButton<HTMLElement>({
+    items: 'a, button',
+  });
   const username = useSession((state) => state.user?.username ?? '');
   const logout = useSession((state) => state.logout);
   const install = useInstallAction();
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const close = useCallback(() => {
-    setOpen(false);
-    buttonRef.current?.focus();
-  }, []);
-  useDismiss(ref, open, close);
 
   const onLogout = async () => {
     setOpen(false);
@@ -28,23 +26,12 @@ export function Menu() {
   };
 
   return (
-    <div className="menu" ref={ref}>
-      <button
-        ref={buttonRef}
-        type="button"
-        className="icon-button"
-        aria-label="Menu"
-        aria-haspopup="true"
-        aria-expanded={open}
-        aria-controls={listId}
-        onClick={() => setOpen((value) => !value)}
-      >
-        <svg aria-hidden="true" viewBox="0 0 24 24" width="24" height="24">
-          <path fill="currentColor" d="M3 6h18v2H3V6Zm0 5h18v2H3v-2Zm0 5h18v2H3v-2Z" />
-        </svg>
+    <div className="menu">
+      <button {...buttonProps} aria-label="Menu">
+        <Icon size={24} path="M3 6h18v2H3V6Zm0 5h18v2H3v-2Zm0 5h18v2H3v-2Z" />
       </button>
       {open && (
-        <nav className="menu-panel" id={listId} aria-label="Pages">
+        <nav className="menu-panel" aria-label="Pages" {...popupProps}>
           <ul>
             {install && (
               // First, where a thumb finds it on a phone.
@@ -58,12 +45,10 @@ export function Menu() {
                     install();
                   }}
                 >
-                  <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
-                    <path
-                      fill="currentColor"
-                      d="M11 3h2v9.17l3.59-3.58L18 10l-6 6-6-6 1.41-1.41L11 12.17V3ZM5 19h14v2H5v-2Z"
-                    />
-                  </svg>
+                  <Icon
+                    size={20}
+                    path="M11 3h2v9.17l3.59-3.58L18 10l-6 6-6-6 1.41-1.41L11 12.17V3ZM5 19h14v2H5v-2Z"
+                  />
                   Install Orbit
                 </button>
               </li>

@@ -1,31 +1,55 @@
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, type RefObject, useEffect, useId, useRef } from 'react';
 import './Dialog.css';
 
 interface DialogProps {
   open: boolean;
-  title: string;
+  title: ReactNode;
   onClose: () => void;
   children: ReactNode;
-  actions: ReactNode;
+  /** The buttons at the foot (a confirmation's Cancel and Confirm). */
+  actions?: ReactNode;
+  /** A × button beside the title, named by this label. */
+  closeLabel?: string;
+  /** Classes of the dialog and of its panel, for a dialog with a look of its own. */
+  className?: string;
+  bodyClassName?: string;
+  /** Where focus goes once the dialog closed, when what opened it may be gone. */
+  returnFocus?: RefObject<HTMLElement | null> | undefined;
 }
 
 /**
- * A modal dialog on the native element: the page behind is inert, focus stays inside, Escape
- * closes, and focus goes back to where it was.
+ * A modal dialog on the native element: the page behind is inert, focus stays inside, Escape and
+ * a click on the backdrop close it, and focus goes back to where it was (or to `returnFocus`).
+ * Its content is rendered only while it is open.
  */
-export function Dialog({ open, title, onClose, children, actions }: DialogProps) {
+export function Dialog({
+  open,
+  title,
+  onClose,
+  children,
+  actions,
+  closeLabel,
+  className = 'dialog',
+  bodyClassName = 'dialog-body',
+  returnFocus,
+}: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+    if (!open && dialog.open) {
+      dialog.close();
+      // Only once the dialog is closed is the page behind it focusable again.
+      returnFocus?.current?.focus();
+    }
+  }, [open, returnFocus]);
+  const heading = <h2 id={titleId}>{title}</h2>;
   return (
     <dialog
       ref={ref}
-      className="dialog"
+      className={className}
       aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
@@ -35,11 +59,27 @@ export function Dialog({ open, title, onClose, children, actions }: DialogProps)
         if (event.target === ref.current) onClose();
       }}
     >
-      <div className="dialog-body">
-        <h2 id={titleId}>{title}</h2>
-        {children}
-        <div className="dialog-actions">{actions}</div>
-      </div>
+      {open && (
+        <div className={bodyClassName}>
+          {closeLabel ? (
+            <header className="dialog-head">
+              {heading}
+              <button
+                type="button"
+                className="close-button"
+                aria-label={closeLabel}
+                onClick={onClose}
+              >
+                ×
+              </button>
+            </header>
+          ) : (
+            heading
+          )}
+          {children}
+          {actions && <div className="dialog-actions">{actions}</div>}
+        </div>
+      )}
     </dialog>
   );
 }

@@ -1,4 +1,5 @@
 import { passwordChecks } from '../contracts/validation.ts';
+import './PasswordChecklist.css';
 
 const ITEMS = [
   ['length', '8+ characters'],

@@ -1,11 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { MESSAGES, passwordError } from '../../contracts/validation.ts';
-import { Field, PasswordField } from '../../components/Field.tsx';
+import { FormSubmit } from '../../components/FormSubmit.tsx';
+import { useTextFields } from '../../components/useTextFields.ts';
 import { PasswordChecklist } from '../../components/PasswordChecklist.tsx';
 import { HttpError } from '../../lib/http.ts';
 import { authApi } from './api.ts';
 import type { NoticeState } from './LandingPage.tsx';
+import { FieldList } from './MemberFields.tsx';
 import './auth.css';
 
 export const RESET_DONE = 'Password reset. Please log in.';
@@ -20,11 +22,9 @@ function errorText(error: unknown): string {
 /** Reset by security question: who you are → your question → answer and new password. */
 export function ForgotPasswordPage() {
   const navigate = useNavigate();
-  const [identifier, setIdentifier] = useState('');
+  const { values, bind } = useTextFields({ identifier: '', answer: '', password: '', confirm: '' });
+  const { identifier, answer, password, confirm } = values;
   const [question, setQuestion] = useState<string | null>(null);
-  const [answer, setAnswer] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -75,20 +75,13 @@ export function ForgotPasswordPage() {
         {question === null ? (
           <form onSubmit={(event) => void askQuestion(event)} noValidate>
             <p>Enter your username or email and answer your security question.</p>
-            <Field
-              label="Username or email"
-              autoComplete="username"
-              value={identifier}
-              onChange={(event) => setIdentifier(event.target.value)}
+            <FieldList
+              fields={[
+                { name: 'identifier', label: 'Username or email', autoComplete: 'username' },
+              ]}
+              bind={bind}
             />
-            {error && (
-              <p className="form-error" role="alert">
-                {error}
-              </p>
-            )}
-            <button type="submit" className="button primary wide" disabled={busy}>
-              {busy ? 'Looking up…' : 'Continue'}
-            </button>
+            <FormSubmit error={error} busy={busy} label="Continue" busyLabel="Looking up…" />
           </form>
         ) : (
           <form onSubmit={(event) => void reset(event)} noValidate>
@@ -96,33 +89,26 @@ export function ForgotPasswordPage() {
               <span className="label">Security question</span>
               <strong>{question}</strong>
             </p>
-            <Field
-              label="Answer"
-              autoComplete="off"
-              value={answer}
-              onChange={(event) => setAnswer(event.target.value)}
+            <FieldList
+              fields={[
+                { name: 'answer', label: 'Answer', autoComplete: 'off' },
+                {
+                  name: 'password',
+                  label: 'New password',
+                  autoComplete: 'new-password',
+                  password: true,
+                  hint: <PasswordChecklist password={password} />,
+                },
+                {
+                  name: 'confirm',
+                  label: 'Confirm new password',
+                  autoComplete: 'new-password',
+                  password: true,
+                },
+              ]}
+              bind={bind}
             />
-            <PasswordField
-              label="New password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              hint={<PasswordChecklist password={password} />}
-            />
-            <PasswordField
-              label="Confirm new password"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(event) => setConfirm(event.target.value)}
-            />
-            {error && (
-              <p className="form-error" role="alert">
-                {error}
-              </p>
-            )}
-            <button type="submit" className="button primary wide" disabled={busy}>
-              {busy ? 'Resetting…' : 'Reset password'}
-            </button>
+            <FormSubmit error={error} busy={busy} label="Reset password" busyLabel="Resetting…" />
           </form>
         )}
         <p className="auth-footer">

@@ -1,8 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { MESSAGES } from '../../contracts/validation.ts';
-import { Field, PasswordField } from '../../components/Field.tsx';
+import { FormSubmit } from '../../components/FormSubmit.tsx';
+import { useTextFields } from '../../components/useTextFields.ts';
 import { loginErrorText } from './loginError.ts';
+import { FieldList } from './MemberFields.tsx';
 import { useSession } from './store.ts';
 
 /** What the sign-in guard carries to the login form: the page the visitor asked for. */
@@ -18,8 +20,8 @@ export function afterLoginPath(from: string | undefined, username: string): stri
 }
 
 export function LoginForm() {
-  const [identifier, setIdentifier] = useState('');
-  const [password, setPassword] = useState('');
+  const { values, bind } = useTextFields({ identifier: '', password: '' });
+  const { identifier, password } = values;
   const [remember, setRemember] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -53,19 +55,12 @@ export function LoginForm() {
       noValidate
       aria-label="Log in"
     >
-      <Field
-        label="Username or email"
-        name="identifier"
-        autoComplete="username"
-        value={identifier}
-        onChange={(event) => setIdentifier(event.target.value)}
-      />
-      <PasswordField
-        label="Password"
-        name="password"
-        autoComplete="current-password"
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
+      <FieldList
+        fields={[
+          { name: 'identifier', label: 'Username or email', autoComplete: 'username' },
+          { name: 'password', label: 'Password', autoComplete: 'current-password', password: true },
+        ]}
+        bind={bind}
       />
       <div className="login-row">
         <label className="checkbox">
@@ -78,14 +73,7 @@ export function LoginForm() {
         </label>
         <Link to="/forgot-password">Forgot password?</Link>
       </div>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
-      <button type="submit" className="button primary wide" disabled={submitting}>
-        {submitting ? 'Logging in...' : 'Login'}
-      </button>
+      <FormSubmit error={error} busy={submitting} label="Login" busyLabel="Logging in..." />
       <button type="button" className="button ghost wide" onClick={() => void navigate('/signup')}>
         Sign Up
       </button>

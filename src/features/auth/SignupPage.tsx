@@ -1,5 +1,6 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
+import { authApi } from './api.ts';
 import { signupErrorText } from './loginError.ts';
 import {
   EMPTY_SIGNUP,
@@ -9,6 +10,7 @@ import {
   toFormData,
   toggleInterest,
   validateSignup,
+  signupAvailability,
 } from './signupForm.ts';
 import { SignupSections } from './SignupSections.tsx';
 import { useSession } from './store.ts';
@@ -31,7 +33,9 @@ export function SignupPage() {
   const [errors, setErrors] = useState<SignupErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
-  const availability = useUsernameAvailability(values.username);
+  const availability = signupAvailability(
+    useUsernameAvailability(values.username, authApi.checkUsername),
+  );
   const formRef = useRef<HTMLFormElement>(null);
   const focusField = (field: string) =>
     formRef.current

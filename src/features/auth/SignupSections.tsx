@@ -1,7 +1,6 @@
-import { useId } from 'react';
 import { SIGNUP_INTERESTS } from '../../contracts/interests.ts';
-import { AvatarPreview } from '../../components/Avatar.tsx';
-import { Field, PasswordField, TextAreaField } from '../../components/Field.tsx';
+import { PictureField } from '../../components/PictureField.tsx';
+import { Field, TextAreaField } from '../../components/Field.tsx';
 import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import { InterestPicker } from '../../components/InterestPicker.tsx';
 import { PasswordChecklist } from '../../components/PasswordChecklist.tsx';
@@ -11,7 +10,13 @@ import {
   type SignupValues,
   usernameFeedback,
 } from './signupForm.ts';
-import { useObjectUrl } from '../../components/useObjectUrl.ts';
+import {
+  EMAIL_FIELD,
+  FieldList,
+  NAME_FIELDS,
+  UsernameField,
+  securityQuestionFields,
+} from './MemberFields.tsx';
 
 interface SectionsProps {
   values: SignupValues;
@@ -28,40 +33,6 @@ const AVAILABILITY_TEXT: Record<Availability, string> = {
   available: 'Available',
   unavailable: 'Not available',
 };
-
-function ProfilePicInput({
-  file,
-  error,
-  onPick,
-}: {
-  file: File | null;
-  error?: string | undefined;
-  onPick: (file: File | null) => void;
-}) {
-  const id = useId();
-  const preview = useObjectUrl(file);
-  return (
-    <div className="field" data-field="profilePic">
-      <label htmlFor={id}>Profile image</label>
-      <div className="avatar-pick">
-        {file && preview && <AvatarPreview src={preview} alt="Chosen profile image" size={72} />}
-        <input
-          id={id}
-          type="file"
-          accept="image/jpeg,image/png,image/webp,image/gif,image/avif,image/heic,image/heif"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          onChange={(event) => onPick(event.target.files?.[0] ?? null)}
-        />
-      </div>
-      {error && (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
 
 export function SignupSections({
   values,
@@ -81,105 +52,61 @@ export function SignupSections({
     <>
       <section id="basic-info" className="form-section" aria-labelledby="basic-info-title">
         <h2 id="basic-info-title">Basic Info</h2>
-        <div data-field="username">
-          <Field
-            label="Username"
-            autoComplete="username"
-            {...text('username')}
-            error={errors.username ?? username.rule}
-            liveError
-            after={
-              <span
-                className={`availability ${username.availability}`}
-                aria-live="polite"
-                data-testid="username-availability"
-              >
-                {AVAILABILITY_TEXT[username.availability]}
-              </span>
-            }
-          />
-        </div>
+        <UsernameField
+          bind={text}
+          error={errors.username ?? username.rule}
+          availability={{
+            className: `availability ${username.availability}`,
+            text: AVAILABILITY_TEXT[username.availability],
+          }}
+        />
         <div className="field-pair">
-          <div data-field="firstName">
-            <Field
-              label="First name"
-              autoComplete="given-name"
-              maxLength={TEXT_LIMITS.firstName.max}
-              {...text('firstName')}
-              error={errors.firstName}
-            />
-          </div>
-          <div data-field="lastName">
-            <Field
-              label="Last name"
-              autoComplete="family-name"
-              maxLength={TEXT_LIMITS.lastName.max}
-              {...text('lastName')}
-              error={errors.lastName}
-            />
-          </div>
+          <FieldList fields={NAME_FIELDS} bind={text} errors={errors} />
         </div>
-        <div data-field="email">
-          <Field
-            label="Email"
-            type="email"
-            autoComplete="email"
-            {...text('email')}
-            error={errors.email}
-          />
-        </div>
-        <div data-field="birthday">
-          <Field
-            label="Birthday"
-            type="date"
-            autoComplete="bday"
-            {...text('birthday')}
-            error={errors.birthday}
-          />
-        </div>
+        <FieldList
+          fields={[
+            EMAIL_FIELD,
+            { name: 'birthday', label: 'Birthday', type: 'date', autoComplete: 'bday' },
+          ]}
+          bind={text}
+          errors={errors}
+        />
       </section>
 
       <section id="security" className="form-section" aria-labelledby="security-title">
         <h2 id="security-title">Security</h2>
-        <div data-field="password">
-          <PasswordField
-            label="Password"
-            autoComplete="new-password"
-            {...text('password')}
-            error={errors.password}
-            hint={<PasswordChecklist password={values.password} />}
-          />
-        </div>
-        <div data-field="confirmPassword">
-          <PasswordField
-            label="Confirm password"
-            autoComplete="new-password"
-            {...text('confirmPassword')}
-            error={errors.confirmPassword}
-          />
-        </div>
-        <div data-field="securityQuestion">
-          <Field
-            label="Security question"
-            maxLength={TEXT_LIMITS.securityQuestion.max}
-            {...text('securityQuestion')}
-            error={errors.securityQuestion}
-          />
-        </div>
-        <div data-field="securityAnswer">
-          <Field
-            label="Security answer"
-            autoComplete="off"
-            maxLength={TEXT_LIMITS.securityAnswer.max}
-            {...text('securityAnswer')}
-            error={errors.securityAnswer}
-          />
-        </div>
+        <FieldList
+          fields={[
+            {
+              name: 'password',
+              label: 'Password',
+              autoComplete: 'new-password',
+              password: true,
+              hint: <PasswordChecklist password={values.password} />,
+            },
+            {
+              name: 'confirmPassword',
+              label: 'Confirm password',
+              autoComplete: 'new-password',
+              password: true,
+            },
+            ...securityQuestionFields(),
+          ]}
+          bind={text}
+          errors={errors}
+        />
       </section>
 
       <section id="profile" className="form-section" aria-labelledby="profile-title">
         <h2 id="profile-title">Profile</h2>
-        <ProfilePicInput file={profilePic} error={errors.profilePic} onPick={onProfilePic} />
+        <PictureField
+          label="Profile image"
+          file={profilePic}
+          previewAlt="Chosen profile image"
+          className="avatar-pick"
+          error={errors.profilePic}
+          onPick={onProfilePic}
+        />
         <div data-field="interests">
           <InterestPicker
             choices={SIGNUP_INTERESTS}

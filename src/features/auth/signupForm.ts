@@ -6,6 +6,7 @@ import {
   usernameError,
   usernameRuleWhileTyping,
 } from '../../contracts/validation.ts';
+import type { UsernameAvailability } from './useUsernameAvailability.ts';
 
 export interface SignupValues {
   username: string;
@@ -40,6 +41,12 @@ export const EMPTY_SIGNUP: SignupValues = {
 export type SignupFormField = SignupField | 'confirmPassword';
 export type SignupErrors = Partial<Record<SignupFormField, string | undefined>>;
 export type Availability = 'unknown' | 'available' | 'unavailable';
+
+/** Signup's three words for a check's state: blank until the server said yes or no. */
+export function signupAvailability(availability: UsernameAvailability): Availability {
+  if (availability === 'available') return 'available';
+  return availability === 'taken' ? 'unavailable' : 'unknown';
+}
 
 /** Every rule of docs/product.md "Validation rules" for signup, plus what only the form knows (confirmation, availability). */
 export function validateSignup(

@@ -5,17 +5,10 @@ import { Toast } from '../../components/Toast.tsx';
 import { useToast } from '../../components/useToast.ts';
 import { useNeedsNetwork, useReconnects } from '../offline/store.ts';
 import type { FriendAction } from './api.ts';
+import { FriendActions } from './FriendActions.tsx';
+import { PROFILE_TOASTS } from './messages.ts';
 import { useFriends } from './store.ts';
 import './FriendButtons.css';
-
-/** The toasts of docs/product.md "Profile" for each action's success and failure. */
-const TOASTS: Record<FriendAction, { ok: string | null; failed: string }> = {
-  request: { ok: 'Friend request sent', failed: 'Could not send request.' },
-  cancel: { ok: null, failed: 'Could not cancel.' },
-  accept: { ok: 'You are now friends', failed: 'Could not accept.' },
-  decline: { ok: null, failed: 'Could not decline.' },
-  unfriend: { ok: 'Removed from friends', failed: 'Could not unfriend.' },
-};
 
 /** Friend buttons on someone else's profile (docs/product.md "Profile" table). */
 export function FriendButtons({ userId, username }: { userId: string; username: string }) {
@@ -37,79 +30,18 @@ export function FriendButtons({ userId, username }: { userId: string; username: 
 
   const run = async (action: FriendAction) => {
     const ok = await act(action, userId, username);
-    const text = ok ? TOASTS[action].ok : TOASTS[action].failed;
+    const text = ok ? PROFILE_TOASTS[action].ok : PROFILE_TOASTS[action].failed;
     if (text) showToast(text);
   };
 
-  let buttons: React.ReactNode;
-  switch (status ?? 'loading') {
-    case 'none':
-      buttons = (
-        <button
-          type="button"
-          className="button primary"
-          {...needsNetwork(busy)}
-          onClick={() => void run('request')}
-        >
-          Add
-        </button>
-      );
-      break;
-    case 'incoming':
-      buttons = (
-        <>
-          <button
-            type="button"
-            className="button primary"
-            {...needsNetwork(busy)}
-            onClick={() => void run('accept')}
-          >
-            Accept
-          </button>
-          <button
-            type="button"
-            className="button"
-            {...needsNetwork(busy)}
-            onClick={() => void run('decline')}
-          >
-            Decline
-          </button>
-        </>
-      );
-      break;
-    case 'pending':
-      buttons = (
-        <button
-          type="button"
-          className="button"
-          {...needsNetwork(busy)}
-          onClick={() => void run('cancel')}
-        >
-          Cancel
-        </button>
-      );
-      break;
-    case 'friends':
-      buttons = (
-        <button
-          type="button"
-          className="button"
-          {...needsNetwork(busy)}
-          onClick={() => setConfirming(true)}
-        >
-          Unfriend
-        </button>
-      );
-      break;
-    case 'self':
-    case 'loading':
-      buttons = null;
-      break;
-  }
-
   return (
     <div className="friend-buttons" aria-busy={busy || undefined}>
-      {buttons}
+      <FriendActions
+        status={status ?? 'loading'}
+        busy={busy}
+        onAct={(action) => void run(action)}
+        onUnfriend={() => setConfirming(true)}
+      />
       <Dialog
         open={confirming}
         title={`Unfriend @${username}?`}

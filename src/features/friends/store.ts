@@ -14,6 +14,7 @@ import {
 } from '../../contracts/friends.ts';
 import type { FriendEvent, FriendEventPayload } from '../../contracts/realtime.ts';
 import { openChannel } from '../../lib/crossTab.ts';
+import { createServerState } from '../../lib/serverState.ts';
 import { type FriendAction, friendsApi } from './api.ts';
 
 interface Known {
@@ -63,19 +64,9 @@ const CHANGE_OF: Record<FriendAction, FriendChangeType> = {
 };
 
 const EMPTY_COUNTS: FriendCounts = { incoming: 0, outgoing: 0, friends: 0 };
-const inFlight = new Map<string, Promise<FriendStatus>>();
+/** Status requests, re-checks and the counts refresh; reset() cancels them all. */
+const server = createServerState();
 let channel: ReturnType<typeof openChannel> | null = null;
-let countsTimer: ReturnType<typeof setTimeout> | undefined;
-/** Re-checks waiting for a guard to end or for another tab's change; reset() cancels them all. */
-const pendingChecks = new Set<ReturnType<typeof setTimeout>>();
-
-function later(run: () => void, ms: number) {
-  const timer = setTimeout(() => {
-    pendingChecks.delete(timer);
-    run();
-  }, ms);
-  pendingChecks.add(timer);
-}
 
 export const useFriends = create<FriendsState>()((set, get) => ({
   statuses: {},
@@ -85,19 +76,13 @@ export const useFriends = create<FriendsState>()((set, get) => ({
 
   async fetchStatus(userId, options = {}) {
     const known = get().statuses[userId];
-    if (!options.force && known && Date.now() - known.fetchedAt < FRIEND_STATUS_CACHE_MS)
+    if (!options.force && known && server.isFresh(known.fetchedAt, FRIEND_STATUS_CACHE_MS))
       return known.status;
-    const running = inFlight.get(userId);
-    if (running) return running;
-    const request = friendsApi
-      .status(userId)
-      .then((status) => {
-        if (!get().busy[userId]) get().applyRemote(userId, status);
-        return get().statuses[userId]?.status ?? status;
-      })
-      .finally(() => inFlight.delete(userId));
-    inFlight.set(userId, request);
-    return request;
+    return server.dedupe(userId, async () => {
+      const status = await friendsApi.status(userId);
+      if (!get().busy[userId]) get().applyRemote(userId, status);
+      return get().statuses[userId]?.status ?? status;
+    });
   },
 
   learn(statuses) {
@@ -106,38 +91,46 @@ export const useFriends = create<FriendsState>()((set, get) => ({
 
   async act(action, userId, username) {
     if (get().busy[userId]) return false;
-    const previous = get().statuses[userId];
-    set((state) => ({
-      busy: { ...state.busy, [userId]: true },
-      statuses: {
-        ...state.statuses,
-        [userId]: { status: OPTIMISTIC[action], fetchedAt: Date.now() },
+    set((state) => ({ busy: { ...state.busy, [userId]: true } }));
+    const outcome = await server.optimistic(
+      () => {
+        const previous = get().statuses[userId];
+        set((state) => ({
+          statuses: {
+            ...state.statuses,
+            [userId]: { status: OPTIMISTIC[action], fetchedAt: Date.now() },
+          },
+          guardUntil: { ...state.guardUntil, [userId]: Date.now() + OPTIMISTIC_GUARD_MS },
+        }));
+        return () =>
+          set((state) => {
+            const statuses = { ...state.statuses };
+            if (previous) statuses[userId] = previous;
+            else delete statuses[userId];
+            return { statuses };
+          });
       },
-      guardUntil: { ...state.guardUntil, [userId]: Date.now() + OPTIMISTIC_GUARD_MS },
-    }));
-    try {
-      const status = await friendsApi.act(action, userId, username);
-      set((state) => ({
-        statuses: { ...state.statuses, [userId]: { status, fetchedAt: Date.now() } },
-      }));
-      announce({ type: CHANGE_OF[action], userId });
-      scheduleCounts();
-      return true;
-    } catch {
-      set((state) => {
-        const statuses = { ...state.statuses };
-        if (previous) statuses[userId] = previous;
-        else delete statuses[userId];
-        return { statuses };
-      });
-      return false;
-    } finally {
-      set((state) => {
-        const busy = { ...state.busy };
-        delete busy[userId];
-        return { busy };
-      });
-    }
+      () => friendsApi.act(action, userId, username),
+    );
+    set((state) => {
+      const busy = { ...state.busy };
+      delete busy[userId];
+      return {
+        busy,
+        ...(outcome.ok
+          ? {
+              statuses: {
+                ...state.statuses,
+                [userId]: { status: outcome.value, fetchedAt: Date.now() },
+              },
+            }
+          : {}),
+      };
+    });
+    if (!outcome.ok) return false;
+    announce({ type: CHANGE_OF[action], userId });
+    scheduleCounts();
+    return true;
   },
 
   applyRemote(userId, status) {
@@ -145,7 +138,7 @@ export const useFriends = create<FriendsState>()((set, get) => ({
     const guardLeft = (get().guardUntil[userId] ?? 0) - Date.now();
     if (current && guardLeft > 0 && FRIEND_STATUS_RANK[status] < FRIEND_STATUS_RANK[current]) {
       // Ignored for now, not forgotten: once the guard ends, the server says which one holds.
-      later(
+      server.later(
         () =>
           void get()
             .fetchStatus(userId, { force: true })
@@ -168,18 +161,15 @@ export const useFriends = create<FriendsState>()((set, get) => ({
   },
 
   reset() {
-    clearTimeout(countsTimer);
-    for (const timer of pendingChecks) clearTimeout(timer);
-    pendingChecks.clear();
-    inFlight.clear();
+    server.reset();
     set({ statuses: {}, busy: {}, guardUntil: {}, counts: EMPTY_COUNTS });
   },
 }));
 
 /** Counts follow events after a short pause, so a burst costs one call (docs/product.md "Realtime"). */
 export function scheduleCounts() {
-  clearTimeout(countsTimer);
-  countsTimer = setTimeout(
+  server.debounce(
+    'counts',
     () => void useFriends.getState().refreshCounts(),
     COUNTS_REFRESH_DEBOUNCE_MS,
   );
@@ -232,7 +222,7 @@ export function receiveFriendChange(data: unknown) {
   const change = data as Partial<FriendChange> | null;
   if (!change || typeof change.userId !== 'string') return;
   const { userId } = change;
-  later(() => {
+  server.later(() => {
     void useFriends
       .getState()
       .fetchStatus(userId, { force: true })

@@ -1,4 +1,5 @@
 import type { ButtonHTMLAttributes } from 'react';
+import { Icon } from '../../components/Icon.tsx';
 import type { GalleryImage } from '../../contracts/gallery.ts';
 import { GalleryPicture } from './GalleryPicture.tsx';
 
@@ -42,12 +43,10 @@ function ReorderHandle({ label, describedBy, ...props }: NonNullable<PhotoTilePr
       aria-describedby={describedBy}
       {...props}
     >
-      <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">
-        <path
-          fill="currentColor"
-          d="M9 5a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Zm0 7a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Zm-1.5 8.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3ZM18 5a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Zm-1.5 8.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3ZM18 19a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Z"
-        />
-      </svg>
+      <Icon
+        size={18}
+        path="M9 5a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Zm0 7a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Zm-1.5 8.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3ZM18 5a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Zm-1.5 8.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3ZM18 19a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Z"
+      />
     </button>
   );
 }

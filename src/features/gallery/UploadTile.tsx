@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { useObjectUrl } from '../../components/useObjectUrl.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { useGallery } from './store.ts';
 import type { PendingUpload } from './uploadSlice.ts';
@@ -14,7 +15,8 @@ export function UploadTile({ upload }: { upload: PendingUpload }) {
 
 function Preview({ upload }: { upload: PendingUpload }) {
   // The preview appears only once the file decoded, so a file that is no picture never shows a broken image.
-  return upload.preview ? <img src={upload.preview} alt="" /> : <span className="pending-blank" />;
+  const preview = useObjectUrl(upload.preview);
+  return preview ? <img src={preview} alt="" /> : <span className="pending-blank" />;
 }
 
 /** Dimmed, marked 'uploading…' with its real progress, or 'waiting…' until its turn. */

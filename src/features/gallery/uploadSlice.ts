@@ -26,8 +26,8 @@ export interface PendingUpload {
   name: string;
   loaded: number;
   total: number;
-  /** A local preview once the file decoded, or '' (not yet, or the browser cannot show it). */
-  preview: string;
+  /** The file to preview once it decoded, or null (not yet, or the browser cannot show it). */
+  preview: File | null;
   /** `waiting` for its turn, `sending`, or `failed` with its text until dismissed. */
   phase: 'waiting' | 'sending' | 'failed';
   /** `Failed {file}: {message}` or `Rejected {file}: …`. */
@@ -87,19 +87,6 @@ const runs = new Map<string, Run>();
 const clearTimers = new Map<string, ReturnType<typeof setTimeout>>();
 let nextKey = 0;
 
-function dropPreview(upload: PendingUpload | undefined) {
-  if (upload?.preview && typeof URL.revokeObjectURL === 'function')
-    URL.revokeObjectURL(upload.preview);
-}
-
-function previewOf(file: File): string {
-  try {
-    return typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : '';
-  } catch {
-    return '';
-  }
-}
-
 function runOf(ownerId: string): Run {
   let run = runs.get(ownerId);
   if (!run) {
@@ -154,10 +141,7 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
     }));
   const drop = (key: string) => {
     jobs.delete(key);
-    set((state) => {
-      dropPreview(state.uploads.find((item) => item.key === key));
-      return { uploads: state.uploads.filter((item) => item.key !== key) };
-    });
+    set((state) => ({ uploads: state.uploads.filter((item) => item.key !== key) }));
   };
   const fail = (key: string, error: string, canRetry: boolean) =>
     patch(key, { phase: 'failed', error, canRetry, loaded: 0 });
@@ -189,7 +173,7 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
         return check.reason;
       }
       job.checked = true;
-      if (check.preview) patch(key, { preview: previewOf(file) });
+      if (check.preview) patch(key, { preview: file });
     }
     patch(key, { phase: 'sending', loaded: 0, total: file.size });
     sayProgress(owner.id, run);
@@ -259,12 +243,12 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
         return tooLarge(file)
           ? {
               ...base,
-              preview: '',
+              preview: null,
               phase: 'failed',
               error: rejectedTooLarge(file.name),
               canRetry: false,
             }
-          : { ...base, preview: '', phase: 'waiting' };
+          : { ...base, preview: null, phase: 'waiting' };
       });
       const run = runOf(owner.id);
       set((state) => ({
@@ -319,7 +303,6 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
       set((state) => {
         for (const item of state.uploads) {
           if (item.ownerId !== ownerId) continue;
-          dropPreview(item);
           jobs.delete(item.key);
         }
         const uploadStatus = { ...state.uploadStatus };

@@ -293,12 +293,12 @@ describe('uploading', () => {
       phase: 'failed',
       error: 'Rejected text-renamed.png: not a supported image',
       canRetry: false,
-      preview: '',
+      preview: null,
     });
     expect(tile('heic-looking.jpg')?.error).toBe(
       'Rejected heic-looking.jpg: not a supported image',
     );
-    expect(tile('heic-photo.heic')).toMatchObject({ phase: 'sending', preview: '' });
+    expect(tile('heic-photo.heic')).toMatchObject({ phase: 'sending', preview: null });
     FakeXhr.sent[0]?.respond(201, created('heic'));
     await done;
   });

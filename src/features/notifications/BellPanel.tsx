@@ -3,10 +3,10 @@ import { useFriends } from '../friends/store.ts';
 import { PushOptIn } from '../push/PushOptIn.tsx';
 import { useFocusTrap, useNow } from './hooks.ts';
 import { MarkAllReadButton, RefreshButton } from './NotificationActions.tsx';
-import { NotificationItem } from './NotificationItem.tsx';
+import { NotificationTabs } from './NotificationTabs.tsx';
+import { NotificationList } from './NotificationItem.tsx';
 import { RequestsPanel } from './RequestsPanel.tsx';
 import { useNotifications } from './store.ts';
-import { usePendingRequests } from './usePending.ts';
 import './notifications.css';
 
 interface BellPanelProps {
@@ -21,7 +21,6 @@ export function BellPanel({ onClose, onViewAll }: BellPanelProps) {
   const items = useNotifications((state) => state.items);
   const refresh = useNotifications((state) => state.refresh);
   const incomingCount = useFriends((state) => state.counts.incoming);
-  const pending = usePendingRequests();
   const now = useNow(true);
   useFocusTrap(ref, true);
 
@@ -32,46 +31,25 @@ export function BellPanel({ onClose, onViewAll }: BellPanelProps) {
       aria-label="Notifications"
       ref={ref}
     >
-      <div className="notification-tabs" role="tablist" aria-label="Notification lists">
-        <button
-          type="button"
-          role="tab"
-          aria-selected={tab === 'all'}
-          onClick={() => setTab('all')}
-        >
-          All
-        </button>
-        <button
-          type="button"
-          role="tab"
-          aria-selected={tab === 'requests'}
-          onClick={() => setTab('requests')}
-        >
-          Requests ({incomingCount})
-        </button>
-      </div>
+      <NotificationTabs
+        label="Notification lists"
+        tabs={{ all: 'All', requests: `Requests (${incomingCount})` }}
+        selected={tab}
+        onSelect={setTab}
+      />
       {tab === 'all' ? (
         <>
           <div className="notification-toolbar">
             <RefreshButton onRefresh={refresh} />
             <MarkAllReadButton />
           </div>
-          {items.length === 0 ? (
-            <p className="notification-empty">No notifications yet.</p>
-          ) : (
-            <ul className="notification-list" aria-label="Notifications list">
-              {items.map((item) => (
-                <NotificationItem
-                  key={item._id}
-                  item={item}
-                  now={now}
-                  pending={item.type === 'friend_request' && pending.has(item.requestId ?? '')}
-                  variant="bell"
-                  onNavigate={onClose}
-                />
-              ))}
-            </ul>
-          )}
+          <NotificationList
+            items={items}
+            label="Notifications list"
+            now={now}
+            variant="bell"
+            onNavigate={onClose}
+          />
         </>
       ) : (
         <RequestsPanel />

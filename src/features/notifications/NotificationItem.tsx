@@ -1,9 +1,11 @@
 import { Link } from 'react-router-dom';
 import { Avatar } from '../../components/Avatar.tsx';
 import type { Notification } from '../../contracts/notifications.ts';
+import { FriendActions } from '../friends/FriendActions.tsx';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { relativeTime } from './logic.ts';
 import { useNotifications } from './store.ts';
+import { usePendingRequests } from './usePending.ts';
 
 interface ItemProps {
   item: Notification;
@@ -16,27 +18,14 @@ interface ItemProps {
 
 function RequestActions({ item }: { item: Notification }) {
   const answer = useNotifications((state) => state.answer);
-  const needsNetwork = useNeedsNetwork();
   const actor = item.actor;
   if (!actor) return null;
   return (
     <div className="notification-request-actions">
-      <button
-        type="button"
-        className="button primary"
-        {...needsNetwork()}
-        onClick={() => void answer('accept', actor._id, actor.username)}
-      >
-        Accept
-      </button>
-      <button
-        type="button"
-        className="button"
-        {...needsNetwork()}
-        onClick={() => void answer('decline', actor._id, actor.username)}
-      >
-        Decline
-      </button>
+      <FriendActions
+        status="incoming"
+        onAct={(action) => void answer(action, actor._id, actor.username)}
+      />
     </div>
   );
 }
@@ -95,7 +84,7 @@ export function NotificationItem({ item, now, pending, variant, onNavigate }: It
       {variant === 'panel' && (
         <button
           type="button"
-          className="notification-dismiss"
+          className="notification-dismiss close-button"
           aria-label="Dismiss"
           {...needsNetwork()}
           onClick={() => void clear(item._id)}
@@ -104,5 +93,27 @@ export function NotificationItem({ item, now, pending, variant, onNavigate }: It
         </button>
       )}
     </li>
+  );
+}
+
+/** The notifications of the bell or the panel, newest first; `No notifications yet.` when empty. */
+export function NotificationList({
+  items,
+  label,
+  ...shared
+}: Omit<ItemProps, 'item' | 'pending'> & { items: Notification[]; label: string }) {
+  const pending = usePendingRequests();
+  if (items.length === 0) return <p className="notification-empty">No notifications yet.</p>;
+  return (
+    <ul className="notification-list" aria-label={label}>
+      {items.map((item) => (
+        <NotificationItem
+          key={item._id}
+          item={item}
+          pending={item.type === 'friend_request' && pending.has(item.requestId ?? '')}
+          {...shared}
+        />
+      ))}
+    </ul>
   );
 }

@@ -1,14 +1,15 @@
-import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
+import { type RefObject, useEffect, useMemo, useState } from 'react';
+import { Dialog } from '../../components/Dialog.tsx';
 import { NOTIFICATION_TYPES, type NotificationType } from '../../contracts/notifications.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { PushOptIn } from '../push/PushOptIn.tsx';
 import { useNow } from './hooks.ts';
 import { unreadDisplay } from './logic.ts';
 import { MarkAllReadButton, RefreshButton } from './NotificationActions.tsx';
-import { NotificationItem } from './NotificationItem.tsx';
+import { NotificationTabs } from './NotificationTabs.tsx';
+import { NotificationList } from './NotificationItem.tsx';
 import { RequestsPanel } from './RequestsPanel.tsx';
 import { useNotifications } from './store.ts';
-import { usePendingRequests } from './usePending.ts';
 import './notifications.css';
 
 export const TYPE_LABELS: Record<NotificationType, string> = {
@@ -32,138 +33,89 @@ interface NotificationsOverlayProps {
   returnFocus?: RefObject<HTMLElement | null>;
 }
 
-/** The full-screen notifications panel (docs/product.md "Notifications panel") on a native modal dialog: focus stays inside, Escape closes. */
+/** The full-screen notifications panel (docs/product.md "Notifications panel"), a modal Dialog: focus stays inside, Escape closes. */
 export function NotificationsOverlay({ open, onClose, returnFocus }: NotificationsOverlayProps) {
-  const ref = useRef<HTMLDialogElement>(null);
   const [tab, setTab] = useState<'all' | 'requests'>('all');
   const [shown, setShown] = useState(ALL_ON);
   const items = useNotifications((state) => state.items);
   const unread = useNotifications((state) => state.unread);
   const refresh = useNotifications((state) => state.refresh);
   const clearAll = useNotifications((state) => state.clearAll);
-  const pending = usePendingRequests();
   const now = useNow(open);
   const needsNetwork = useNeedsNetwork();
   const visible = useMemo(() => items.filter((item) => shown[item.type]), [items, shown]);
 
   useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      dialog.showModal();
-      refresh();
-    }
-    if (!open && dialog.open) {
-      dialog.close();
-      // Only once the dialog is closed is the page behind it focusable again.
-      returnFocus?.current?.focus();
-    }
-  }, [open, refresh, returnFocus]);
+    if (open) refresh();
+  }, [open, refresh]);
 
   return (
-    <dialog
-      ref={ref}
+    <Dialog
+      open={open}
+      onClose={onClose}
       className="notifications-overlay"
-      aria-labelledby="notifications-overlay-title"
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-      onClick={(event) => {
-        if (event.target === ref.current) onClose();
-      }}
+      bodyClassName="notifications-overlay-panel"
+      closeLabel="Close notifications"
+      returnFocus={returnFocus}
+      title={
+        <>
+          Notifications{' '}
+          <span className="notification-unread">({unreadDisplay(unread)} unread)</span>
+        </>
+      }
     >
-      {open && (
-        <div className="notifications-overlay-panel">
-          <header className="notifications-overlay-head">
-            <h2 id="notifications-overlay-title">
-              Notifications{' '}
-              <span className="notification-unread">({unreadDisplay(unread)} unread)</span>
-            </h2>
+      <PushOptIn />
+      <div className="notification-toolbar">
+        <NotificationTabs
+          label="Notification lists"
+          tabs={{ all: 'All', requests: 'Requests' }}
+          selected={tab}
+          onSelect={setTab}
+        />
+        {tab === 'all' && (
+          <div className="notification-toolbar-actions">
+            <RefreshButton label="Refresh notifications" onRefresh={refresh} />
+            <MarkAllReadButton />
             <button
               type="button"
-              className="notification-close"
-              aria-label="Close notifications"
-              onClick={onClose}
+              className="button ghost"
+              {...needsNetwork(items.length === 0)}
+              onClick={() => void clearAll()}
             >
-              ×
+              Clear All
             </button>
-          </header>
-          <PushOptIn />
-          <div className="notification-toolbar">
-            <div className="notification-tabs" role="tablist" aria-label="Notification lists">
-              <button
-                type="button"
-                role="tab"
-                aria-selected={tab === 'all'}
-                onClick={() => setTab('all')}
-              >
-                All
-              </button>
-              <button
-                type="button"
-                role="tab"
-                aria-selected={tab === 'requests'}
-                onClick={() => setTab('requests')}
-              >
-                Requests
-              </button>
-            </div>
-            {tab === 'all' && (
-              <div className="notification-toolbar-actions">
-                <RefreshButton label="Refresh notifications" onRefresh={refresh} />
-                <MarkAllReadButton />
-                <button
-                  type="button"
-                  className="button ghost"
-                  {...needsNetwork(items.length === 0)}
-                  onClick={() => void clearAll()}
-                >
-                  Clear All
-                </button>
-              </div>
-            )}
           </div>
-          {tab === 'all' ? (
-            <div className="notifications-overlay-body">
-              <fieldset className="notification-filters">
-                <legend>Filter Types</legend>
-                {NOTIFICATION_TYPES.map((type) => (
-                  <label key={type} className="notification-switch">
-                    <input
-                      type="checkbox"
-                      role="switch"
-                      checked={shown[type]}
-                      onChange={(event) =>
-                        setShown((current) => ({ ...current, [type]: event.target.checked }))
-                      }
-                    />
-                    <span>{TYPE_LABELS[type]}</span>
-                  </label>
-                ))}
-              </fieldset>
-              {visible.length === 0 ? (
-                <p className="notification-empty">No notifications yet.</p>
-              ) : (
-                <ul className="notification-list" aria-label="All notifications">
-                  {visible.map((item) => (
-                    <NotificationItem
-                      key={item._id}
-                      item={item}
-                      now={now}
-                      pending={item.type === 'friend_request' && pending.has(item.requestId ?? '')}
-                      variant="panel"
-                      onNavigate={onClose}
-                    />
-                  ))}
-                </ul>
-              )}
-            </div>
-          ) : (
-            <RequestsPanel />
-          )}
+        )}
+      </div>
+      {tab === 'all' ? (
+        <div className="notifications-overlay-body">
+          <fieldset className="notification-filters">
+            <legend>Filter Types</legend>
+            {NOTIFICATION_TYPES.map((type) => (
+              <label key={type} className="notification-switch">
+                <input
+                  type="checkbox"
+                  role="switch"
+                  checked={shown[type]}
+                  onChange={(event) =>
+                    setShown((current) => ({ ...current, [type]: event.target.checked }))
+                  }
+                />
+                <span>{TYPE_LABELS[type]}</span>
+              </label>
+            ))}
+          </fieldset>
+          <NotificationList
+            items={visible}
+            label="All notifications"
+            now={now}
+            variant="panel"
+            onNavigate={onClose}
+          />
         </div>
+      ) : (
+        <RequestsPanel />
       )}
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Avatar } from '../../components/Avatar.tsx';
 import type { FriendListItem } from '../../contracts/friends.ts';
-import { useNeedsNetwork } from '../offline/store.ts';
+import { FriendActions } from '../friends/FriendActions.tsx';
+import { NotificationTabs } from './NotificationTabs.tsx';
 import { RefreshButton } from './NotificationActions.tsx';
 import { useNotifications } from './store.ts';
 
@@ -22,7 +23,6 @@ export function RequestsPanel() {
   const error = useNotifications((state) => state.requestsError);
   const refreshRequests = useNotifications((state) => state.refreshRequests);
   const answer = useNotifications((state) => state.answer);
-  const needsNetwork = useNeedsNetwork();
 
   useEffect(() => {
     void refreshRequests();
@@ -32,24 +32,12 @@ export function RequestsPanel() {
   return (
     <div className="requests-panel">
       <div className="notification-toolbar">
-        <div className="notification-tabs" role="tablist" aria-label="Requests">
-          <button
-            type="button"
-            role="tab"
-            aria-selected={tab === 'incoming'}
-            onClick={() => setTab('incoming')}
-          >
-            Incoming ({incoming.length})
-          </button>
-          <button
-            type="button"
-            role="tab"
-            aria-selected={tab === 'sent'}
-            onClick={() => setTab('sent')}
-          >
-            Sent ({outgoing.length})
-          </button>
-        </div>
+        <NotificationTabs
+          label="Requests"
+          tabs={{ incoming: `Incoming (${incoming.length})`, sent: `Sent (${outgoing.length})` }}
+          selected={tab}
+          onSelect={setTab}
+        />
         <RefreshButton label="Refresh requests" onRefresh={() => void refreshRequests()} />
       </div>
       {status === 'loading' && list.length === 0 ? (
@@ -74,35 +62,10 @@ export function RequestsPanel() {
                   {tab === 'incoming' ? 'sent you a request' : 'you sent a request'}
                 </p>
                 <div className="notification-request-actions">
-                  {tab === 'incoming' ? (
-                    <>
-                      <button
-                        type="button"
-                        className="button primary"
-                        {...needsNetwork()}
-                        onClick={() => void answer('accept', member.id, member.username)}
-                      >
-                        Accept
-                      </button>
-                      <button
-                        type="button"
-                        className="button"
-                        {...needsNetwork()}
-                        onClick={() => void answer('decline', member.id, member.username)}
-                      >
-                        Decline
-                      </button>
-                    </>
-                  ) : (
-                    <button
-                      type="button"
-                      className="button"
-                      {...needsNetwork()}
-                      onClick={() => void answer('cancel', member.id, member.username)}
-                    >
-                      Cancel
-                    </button>
-                  )}
+                  <FriendActions
+                    status={tab === 'incoming' ? 'incoming' : 'pending'}
+                    onAct={(action) => void answer(action, member.id, member.username)}
+                  />
                 </div>
               </li>
             );

@@ -1,9 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { FriendListItem } from '../../contracts/friends.ts';
-import type { Notification } from '../../contracts/notifications.ts';
 import {
   badgeText,
-  createThrottle,
   dedupe,
   extraSynthesised,
   loadErrorMessage,
@@ -14,42 +11,7 @@ import {
   synthesise,
   unreadDisplay,
 } from './logic.ts';
-
-const alice = {
-  _id: 'u1',
-  id: 'u1',
-  username: 'alice',
-  fullName: 'Alice Nova',
-  profileImage: '/a.png',
-};
-
-function request(overrides: Partial<FriendListItem> = {}): FriendListItem {
-  return {
-    _id: 'u1:u2',
-    requestId: 'u1:u2',
-    user: alice,
-    fromUserId: 'u1',
-    toUserId: 'u2',
-    username: 'alice',
-    profileImage: '/a.png',
-    createdAt: '2026-01-01T10:00:00.000Z',
-    ...overrides,
-  };
-}
-
-function note(overrides: Partial<Notification> = {}): Notification {
-  return {
-    _id: '1',
-    type: 'system',
-    actor: null,
-    message: 'Welcome to Orbit!',
-    link: '/settings',
-    createdAt: '2026-01-01T09:00:00.000Z',
-    read: false,
-    requestId: null,
-    ...overrides,
-  };
-}
+import { note, request } from './testData.ts';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -109,7 +71,7 @@ describe('merge and de-duplication', () => {
         _id: 'u3:u2',
         requestId: 'u3:u2',
         fromUserId: 'u3',
-        user: { ...alice, _id: 'u3', id: 'u3', username: 'carol' },
+        user: { ...request().user, _id: 'u3', id: 'u3', username: 'carol' },
       }),
     );
     const merged = mergeNotifications([serverRequest], [synthesise(request()), fresh]);
@@ -194,37 +156,6 @@ describe('relativeTime', () => {
 
   it('never shows a negative age for a clock a little behind', () => {
     expect(at(-5 * s)).toBe('0s ago');
-  });
-});
-
-describe('createThrottle', () => {
-  it('runs at most once per 1.2 s, with one trailing run for calls in the window', () => {
-    vi.useFakeTimers();
-    const fn = vi.fn();
-    const throttle = createThrottle(fn, 1_200);
-    throttle.call();
-    expect(fn).toHaveBeenCalledTimes(1);
-    throttle.call();
-    throttle.call();
-    vi.advanceTimersByTime(1_199);
-    expect(fn).toHaveBeenCalledTimes(1);
-    vi.advanceTimersByTime(1);
-    expect(fn).toHaveBeenCalledTimes(2);
-    vi.advanceTimersByTime(5_000);
-    expect(fn).toHaveBeenCalledTimes(2);
-    throttle.call();
-    expect(fn).toHaveBeenCalledTimes(3);
-  });
-
-  it('cancel drops a pending trailing run', () => {
-    vi.useFakeTimers();
-    const fn = vi.fn();
-    const throttle = createThrottle(fn, 1_200);
-    throttle.call();
-    throttle.call();
-    throttle.cancel();
-    vi.advanceTimersByTime(2_000);
-    expect(fn).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -131,32 +131,6 @@ export function relativeTime(createdAt: string, now = Date.now()): string {
   return new Date(then).toLocaleString();
 }
 
-/**
- * Runs `fn` at most once per `ms`: a call inside the window is deferred to its end (one trailing
- * run however many calls came in), so the last change is never lost.
- */
-export function createThrottle(fn: () => void, ms: number) {
-  let last = -Infinity;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const run = () => {
-    timer = undefined;
-    last = Date.now();
-    fn();
-  };
-  return {
-    call() {
-      const wait = last + ms - Date.now();
-      if (wait <= 0 && timer === undefined) run();
-      else timer ??= setTimeout(run, Math.max(0, wait));
-    },
-    cancel() {
-      clearTimeout(timer);
-      timer = undefined;
-      last = -Infinity;
-    },
-  };
-}
-
 /** 'Error: {message}' text of a failed list call (docs/product.md "Errors": 'Failed to load' with no body). */
 export function loadErrorMessage(error: unknown): string {
   if (error && typeof error === 'object') {

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FriendListItem } from '../../contracts/friends.ts';
-import type { Notification } from '../../contracts/notifications.ts';
+import { note, request } from './testData.ts';
 
 const api = vi.hoisted(() => ({
   page: vi.fn(),
@@ -16,26 +15,8 @@ vi.mock('../friends/api.ts', () => ({ friendsApi: friends, readList: () => [] })
 const { useNotifications } = await import('./store.ts');
 const { useFriends } = await import('../friends/store.ts');
 
-const welcome: Notification = {
-  _id: '1',
-  type: 'system',
-  actor: null,
-  message: 'Welcome to Orbit!',
-  link: '/settings',
-  createdAt: '2026-01-01T09:00:00.000Z',
-  read: false,
-  requestId: null,
-};
-const incoming: FriendListItem = {
-  _id: 'u1:u2',
-  requestId: 'u1:u2',
-  user: { _id: 'u1', id: 'u1', username: 'alice', fullName: '', profileImage: '' },
-  fromUserId: 'u1',
-  toUserId: 'u2',
-  username: 'alice',
-  profileImage: '',
-  createdAt: '2026-01-01T10:00:00.000Z',
-};
+const welcome = note();
+const incoming = request();
 
 async function settle() {
   for (let i = 0; i < 5; i += 1) await Promise.resolve();
@@ -76,6 +57,29 @@ describe('notifications store', () => {
     expect(api.page).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(1_200);
     expect(api.page).toHaveBeenCalledTimes(2);
+  });
+
+  it('fires nothing after reset: the waiting refresh is cancelled and nothing is fetched', async () => {
+    useNotifications.getState().start('u2');
+    await settle();
+    useNotifications.getState().refresh();
+    expect(vi.getTimerCount()).toBe(1);
+    useNotifications.getState().reset();
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(api.page).toHaveBeenCalledTimes(1);
+    expect(friends.incoming).toHaveBeenCalledTimes(1);
+    useNotifications.getState().refresh();
+    await settle();
+    expect(api.page).toHaveBeenCalledTimes(1);
+  });
+
+  it('puts a request back in the list when answering it fails', async () => {
+    useNotifications.setState({ incoming: [incoming] });
+    useFriends.setState({ busy: { u1: true } });
+    await useNotifications.getState().answer('accept', 'u1', 'alice');
+    expect(useNotifications.getState().incoming).toEqual([incoming]);
+    useFriends.getState().reset();
   });
 
   it('marks all read optimistically and on the server', async () => {

@@ -4,12 +4,12 @@ import type { FriendListItem } from '../../contracts/friends.ts';
 import type { Notification, NotificationsChanged } from '../../contracts/notifications.ts';
 import { FRIEND_EVENTS } from '../../contracts/realtime.ts';
 import { deleteFriendRequests, readFriendRequests, writeFriendRequests } from '../../lib/idb.ts';
+import { createServerState } from '../../lib/serverState.ts';
 import { onSocketConnect, onSocketEvent } from '../../lib/socket.ts';
-import { friendsApi } from '../friends/api.ts';
+import { type FriendAction, friendsApi } from '../friends/api.ts';
 import { useFriends } from '../friends/store.ts';
 import { notificationsApi } from './api.ts';
 import {
-  createThrottle,
   extraSynthesised,
   isSynthesised,
   loadErrorMessage,
@@ -47,12 +47,8 @@ interface NotificationsState {
   markAllRead: () => Promise<void>;
   clear: (id: string) => Promise<void>;
   clearAll: () => Promise<void>;
-  /** Accept, decline or cancel from a notification or a request row. */
-  answer: (
-    action: 'accept' | 'decline' | 'cancel',
-    userId: string,
-    username: string,
-  ) => Promise<void>;
+  /** Accept, decline or cancel from a notification or a request row (the actions offered there). */
+  answer: (action: FriendAction, userId: string, username: string) => Promise<void>;
   receiveNew: (notification: Notification) => void;
   receiveChanged: (change: NotificationsChanged) => void;
 }
@@ -83,7 +79,8 @@ const EMPTY = {
   requestsError: '',
 };
 
-let throttle: ReturnType<typeof createThrottle> | null = null;
+/** The refresh throttle (docs/product.md "Notification state"); reset() cancels its waiting run. */
+const calls = createServerState();
 
 export const useNotifications = create<NotificationsState>()((set, get) => {
   /** Sets core fields and recomputes the merged list. */
@@ -93,10 +90,15 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
       return { ...change, ...derive(next) };
     });
 
+  /** What a failed notification call leaves: the server is asked again for the truth. */
+  const reask = () => get().refresh();
+
   const persist = () => {
     const { userId, synthesised, dismissed } = get();
     if (userId) void writeFriendRequests({ userId, items: synthesised, dismissed });
   };
+
+  const refresher = calls.throttle(() => void load(), NOTIFICATION_REFRESH_THROTTLE_MS);
 
   async function load() {
     const userId = get().userId;
@@ -131,23 +133,21 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
 
     start(userId) {
       if (get().userId === userId) return;
-      throttle?.cancel();
+      calls.reset();
       set({ ...EMPTY, userId });
-      throttle = createThrottle(() => void load(), NOTIFICATION_REFRESH_THROTTLE_MS);
-      throttle.call();
+      refresher.call();
     },
 
     reset() {
       // The member's cache is wiped at logout (docs/product.md "Offline, install and push").
       const userId = get().userId;
       if (userId) void deleteFriendRequests(userId);
-      throttle?.cancel();
-      throttle = null;
+      calls.reset();
       set(EMPTY);
     },
 
     refresh() {
-      throttle?.call();
+      if (get().userId) refresher.call();
     },
 
     async refreshRequests() {
@@ -175,32 +175,33 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
         persist();
         return;
       }
-      const before = get().server;
-      update({
-        server: before.map((item) => (item._id === id ? { ...item, read: true } : item)),
-        serverUnread: Math.max(0, get().serverUnread - 1),
-      });
-      try {
-        const { unread } = await notificationsApi.read([id]);
-        update({ serverUnread: unread });
-      } catch {
-        get().refresh();
-      }
+      const outcome = await calls.optimistic(
+        () => {
+          update({
+            server: get().server.map((item) => (item._id === id ? { ...item, read: true } : item)),
+            serverUnread: Math.max(0, get().serverUnread - 1),
+          });
+          return reask;
+        },
+        () => notificationsApi.read([id]),
+      );
+      if (outcome.ok) update({ serverUnread: outcome.value.unread });
     },
 
     async markAllRead() {
-      update({
-        server: get().server.map((item) => ({ ...item, read: true })),
-        serverUnread: 0,
-        synthesised: get().synthesised.map((item) => ({ ...item, read: true })),
-      });
-      persist();
-      try {
-        const { unread } = await notificationsApi.read('all');
-        update({ serverUnread: unread });
-      } catch {
-        get().refresh();
-      }
+      const outcome = await calls.optimistic(
+        () => {
+          update({
+            server: get().server.map((item) => ({ ...item, read: true })),
+            serverUnread: 0,
+            synthesised: get().synthesised.map((item) => ({ ...item, read: true })),
+          });
+          persist();
+          return reask;
+        },
+        () => notificationsApi.read('all'),
+      );
+      if (outcome.ok) update({ serverUnread: outcome.value.unread });
     },
 
     async clear(id) {
@@ -221,11 +222,10 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
       });
       persist();
       if (isSynthesised(target)) return;
-      try {
-        await notificationsApi.remove(id);
-      } catch {
-        get().refresh();
-      }
+      await calls.optimistic(
+        () => reask,
+        () => notificationsApi.remove(id),
+      );
     },
 
     async clearAll() {
@@ -244,18 +244,14 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
         await deleteFriendRequests(userId);
         persist();
       }
-      try {
-        await notificationsApi.removeAll();
-      } catch {
-        get().refresh();
-      }
+      await calls.optimistic(
+        () => reask,
+        () => notificationsApi.removeAll(),
+      );
     },
 
     async answer(action, userId, username) {
       const { incoming, outgoing } = get();
-      if (action === 'cancel')
-        set({ outgoing: outgoing.filter((item) => item.toUserId !== userId) });
-      else set({ incoming: incoming.filter((item) => item.fromUserId !== userId) });
       const synthesised = get().synthesised.filter(
         (item) => item.actor?._id !== userId || action === 'cancel',
       );
@@ -266,8 +262,18 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
       );
       update({ synthesised, server });
       persist();
-      const ok = await useFriends.getState().act(action, userId, username);
-      if (!ok) set({ incoming, outgoing });
+      await calls.optimistic(
+        () => {
+          if (action === 'cancel')
+            set({ outgoing: outgoing.filter((item) => item.toUserId !== userId) });
+          else set({ incoming: incoming.filter((item) => item.fromUserId !== userId) });
+          return () => set({ incoming, outgoing });
+        },
+        async () => {
+          if (!(await useFriends.getState().act(action, userId, username)))
+            throw new Error(`Could not ${action}`);
+        },
+      );
       get().refresh();
     },
 

@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { Icon } from '../../components/Icon.tsx';
 import { useNavigate } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../contracts/constants.ts';
 import type { SearchResult } from '../../contracts/friends.ts';
@@ -61,12 +62,10 @@ function ResultRow({
 
 function SearchIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
-      <path
-        fill="currentColor"
-        d="M10 3a7 7 0 0 1 5.6 11.2l5.1 5.1-1.4 1.4-5.1-5.1A7 7 0 1 1 10 3Zm0 2a5 5 0 1 0 0 10 5 5 0 0 0 0-10Z"
-      />
-    </svg>
+    <Icon
+      size={22}
+      path="M10 3a7 7 0 0 1 5.6 11.2l5.1 5.1-1.4 1.4-5.1-5.1A7 7 0 1 1 10 3Zm0 2a5 5 0 1 0 0 10 5 5 0 0 0 0-10Z"
+    />
   );
 }
 
@@ -169,12 +168,10 @@ export function HeaderSearch() {
         aria-label="Close search"
         onClick={collapse}
       >
-        <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
-          <path
-            fill="currentColor"
-            d="M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6l5.6-5.6L5 6.4 6.4 5Z"
-          />
-        </svg>
+        <Icon
+          size={20}
+          path="M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6l5.6-5.6L5 6.4 6.4 5Z"
+        />
       </button>
       {showPanel && (
         <div className="search-panel" id={listId}>

@@ -1,13 +1,14 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
 import { SETTINGS_INTERESTS, choicesWithHeld } from '../../contracts/interests.ts';
 import { THEMES, type Theme } from '../../contracts/theme.ts';
-import { Avatar, AvatarPreview } from '../../components/Avatar.tsx';
+import { Avatar } from '../../components/Avatar.tsx';
 import { TextAreaField } from '../../components/Field.tsx';
+import { PictureField } from '../../components/PictureField.tsx';
 import { InterestPicker } from '../../components/InterestPicker.tsx';
 import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import { OFFLINE_REASON, OFFLINE_REASON_ID, useOffline } from '../offline/store.ts';
+import { bindText } from './bindText.ts';
 import type { FieldErrors, ProfileValues } from './settingsState.ts';
-import { useObjectUrl } from '../../components/useObjectUrl.ts';
 
 const THEME_NAMES: Record<Theme, string> = {
   light: 'Light',
@@ -16,8 +17,6 @@ const THEME_NAMES: Record<Theme, string> = {
   dark: 'Dark',
   custom: 'Custom',
 };
-
-const IMAGE_TYPES = 'image/jpeg,image/png,image/webp,image/gif,image/avif,image/heic,image/heif';
 
 interface ProfileFieldsProps {
   values: ProfileValues;
@@ -30,64 +29,6 @@ interface ProfileFieldsProps {
   heldInterests: readonly string[];
 }
 
-function PicturePicker({
-  file,
-  current,
-  error,
-  onPick,
-}: {
-  file: File | null;
-  current: ProfileFieldsProps['current'];
-  error: string | undefined;
-  onPick: (file: File | null) => void;
-}) {
-  const id = useId();
-  const input = useRef<HTMLInputElement>(null);
-  // A new picture is uploaded as it is saved, so it cannot be chosen offline.
-  const offline = useOffline();
-  const describedBy = [error ? `${id}-error` : '', offline ? OFFLINE_REASON_ID : '']
-    .filter(Boolean)
-    .join(' ');
-  // Undo or Cancel drops the chosen file; the input must forget it too.
-  useEffect(() => {
-    if (!file && input.current) input.current.value = '';
-  }, [file]);
-  const preview = useObjectUrl(file);
-  return (
-    <div className="field" data-field="profilePic">
-      <label htmlFor={id}>Profile picture</label>
-      <div className="settings-picture">
-        {preview ? (
-          <AvatarPreview src={preview} alt="New profile picture" size={72} />
-        ) : (
-          <Avatar
-            src={current.profileImage}
-            username={current.username}
-            size={72}
-            version={current.avatarVersion}
-          />
-        )}
-        <input
-          ref={input}
-          id={id}
-          type="file"
-          accept={IMAGE_TYPES}
-          disabled={offline}
-          title={offline ? OFFLINE_REASON : undefined}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy || undefined}
-          onChange={(event) => onPick(event.target.files?.[0] ?? null)}
-        />
-      </div>
-      {error && (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
 /** Step 3: picture, interests (n/25), favourite quote and theme. */
 export function ProfileFields({
   values,
@@ -98,12 +39,25 @@ export function ProfileFields({
   heldInterests,
 }: ProfileFieldsProps) {
   const themeName = useId();
+  const offline = useOffline();
   return (
     <>
-      <PicturePicker
+      <PictureField
+        label="Profile picture"
         file={values.profilePic}
-        current={current}
+        previewAlt="New profile picture"
+        fallback={
+          <Avatar
+            src={current.profileImage}
+            username={current.username}
+            size={72}
+            version={current.avatarVersion}
+          />
+        }
+        className="settings-picture"
         error={errors.profilePic}
+        // A new picture is uploaded as it is saved, so it cannot be chosen offline.
+        disabledReason={offline ? { title: OFFLINE_REASON, id: OFFLINE_REASON_ID } : null}
         onPick={(profilePic) => onChange({ profilePic })}
       />
       <div data-field="interests">
@@ -117,8 +71,7 @@ export function ProfileFields({
         <TextAreaField
           label="Favorite quote"
           maxLength={TEXT_LIMITS.favoriteQuote.max}
-          value={values.favoriteQuote}
-          onChange={(event) => onChange({ favoriteQuote: event.target.value })}
+          {...bindText(values, onChange)('favoriteQuote')}
           error={errors.favoriteQuote}
         />
       </div>

@@ -1,6 +1,7 @@
 import { useId, useRef } from 'react';
-import { Field } from '../../components/Field.tsx';
 import { TEXT_LIMITS } from '../../contracts/validation.ts';
+import { FieldList } from '../auth/MemberFields.tsx';
+import { bindText } from './bindText.ts';
 import type { FieldErrors, ReferralValues } from './settingsState.ts';
 
 export const COPY_MESSAGES = {
@@ -50,15 +51,17 @@ interface ReferralFieldsProps {
 /** Step 4: who referred the member. */
 export function ReferralFields({ values, errors, onChange }: ReferralFieldsProps) {
   return (
-    <div data-field="referral">
-      <Field
-        label="Referred by"
-        maxLength={TEXT_LIMITS.referral.max}
-        value={values.referral}
-        onChange={(event) => onChange({ referral: event.target.value })}
-        error={errors.referral}
-        hint="The referral code of the member who invited you."
-      />
-    </div>
+    <FieldList
+      fields={[
+        {
+          name: 'referral',
+          label: 'Referred by',
+          maxLength: TEXT_LIMITS.referral.max,
+          hint: 'The referral code of the member who invited you.',
+        },
+      ]}
+      bind={bindText(values, onChange)}
+      errors={errors}
+    />
   );
 }

@@ -2,26 +2,11 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../lib/http.ts';
 import { useSession } from '../auth/store.ts';
-import type { CurrentUser } from '../auth/user.ts';
 import { settingsApi } from './api.ts';
 import { SettingsPage } from './SettingsPage.tsx';
+import { testMember } from './testMember.ts';
 
-const member: CurrentUser = {
-  id: 'u1',
-  username: 'nova',
-  fullName: 'Nova Star',
-  firstName: 'Nova',
-  lastName: 'Star',
-  email: 'nova@orbit.example',
-  birthday: '1990-01-02',
-  profileImage: '',
-  interests: ['Tech'],
-  referral: '',
-  referralCode: 'NOVA42',
-  theme: 'normal1',
-  favoriteQuote: '',
-  securityQuestion: '',
-};
+const member = testMember();
 
 const section = (name: string) => within(screen.getByRole('region', { name }));
 const flush = () => act(() => vi.advanceTimersByTimeAsync(0));

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { CurrentUser } from '../auth/user.ts';
 import {
   SECTIONS,
   type SettingsState,
@@ -7,24 +6,16 @@ import {
   settingsReducer,
   valuesFromUser,
 } from './settingsState.ts';
+import { testMember } from './testMember.ts';
 import { SETTINGS_INTERESTS } from '../../contracts/interests.ts';
 
-const member: CurrentUser = {
-  id: 'u1',
-  username: 'nova',
-  fullName: 'Nova Star',
-  firstName: 'Nova',
-  lastName: 'Star',
-  email: 'nova@orbit.example',
-  birthday: '1990-01-02',
+const member = testMember({
   profileImage: '/uploads/a.webp',
   interests: ['Tech', 'Pets'],
   referral: 'FRIEND1',
-  referralCode: 'NOVA42',
-  theme: 'normal1',
   favoriteQuote: 'Ad astra',
   securityQuestion: 'First rocket?',
-};
+});
 
 const stored = valuesFromUser(member, 'dark');
 const start = () => initialState(stored);

@@ -15,9 +15,11 @@ import {
   settingsReducer,
   valuesFromUser,
 } from './settingsState.ts';
-import { useUsernameCheck } from './usernameCheck.ts';
 import { validateBasic, validateProfile, validateReferral, validateSecurity } from './validate.ts';
-import type { UsernameAvailability } from './usernameCheck.ts';
+import {
+  type UsernameAvailability,
+  useUsernameAvailability,
+} from '../auth/useUsernameAvailability.ts';
 import { useNetwork } from '../offline/store.ts';
 
 function validate(
@@ -81,10 +83,10 @@ export function useSettings(user: CurrentUser, root: RefObject<HTMLElement | nul
     dispatch({ type: 'sync', stored: valuesFromUser(user, theme) });
   }
 
-  const availability = useUsernameCheck(
+  const availability = useUsernameAvailability(
     state.values.basic.username,
-    user.username,
-    state.editing === 'basic',
+    settingsApi.checkUsername,
+    { current: user.username, enabled: state.editing === 'basic' },
   );
 
   const focusField = (section: SectionId, field: string) =>

@@ -14,7 +14,7 @@ import type {
   ReferralValues,
   SecurityValues,
 } from './settingsState.ts';
-import type { UsernameAvailability } from './usernameCheck.ts';
+import type { UsernameAvailability } from '../auth/useUsernameAvailability.ts';
 
 export const SETTINGS_MESSAGES = {
   usernameNotAvailable: 'Username not available.',

@@ -1,0 +1,38 @@
+import type { FriendListItem } from '../../contracts/friends.ts';
+import type { Notification } from '../../contracts/notifications.ts';
+
+/** The welcome notification; each test overrides what it is about. */
+export function note(overrides: Partial<Notification> = {}): Notification {
+  return {
+    _id: '1',
+    type: 'system',
+    actor: null,
+    message: 'Welcome to Orbit!',
+    link: '/settings',
+    createdAt: '2026-01-01T09:00:00.000Z',
+    read: false,
+    requestId: null,
+    ...overrides,
+  };
+}
+
+/** Alice's friend request to u2. */
+export function request(overrides: Partial<FriendListItem> = {}): FriendListItem {
+  return {
+    _id: 'u1:u2',
+    requestId: 'u1:u2',
+    user: {
+      _id: 'u1',
+      id: 'u1',
+      username: 'alice',
+      fullName: 'Alice Nova',
+      profileImage: '/a.png',
+    },
+    fromUserId: 'u1',
+    toUserId: 'u2',
+    username: 'alice',
+    profileImage: '/a.png',
+    createdAt: '2026-01-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
