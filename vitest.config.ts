@@ -19,6 +19,9 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/test/**/*.test.ts'],
+          // Kysely imports the migration files itself (FileMigrationProvider); run through Vite,
+          // it can load their TypeScript.
+          server: { deps: { inline: ['kysely'] } },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -36,6 +39,7 @@ export default defineConfig({
           name: 'relay',
           environment: 'node',
           include: ['push-relay/test/**/*.test.ts'],
+          server: { deps: { inline: ['kysely'] } },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

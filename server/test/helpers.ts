@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
+import { type Db, createDatabase } from '../src/db/index.ts';
 import { createFreshDatabase } from './postgres.ts';
 
 export * from './factories.ts';
@@ -118,6 +119,28 @@ export function forEachDialect(suite: (dialect: TestDialect) => void): void {
     const run = dialect === 'postgres' && postgresUnavailable ? describe.skip : describe;
     run(`on ${dialect}`, () => suite(dialect));
   }
+}
+
+/** A fresh, empty database of `dialect` (no migrations run), dropped by `close()`. */
+export async function freshDatabase(dialect: TestDialect): Promise<{
+  db: Db;
+  close(): Promise<void>;
+}> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-db-'));
+  const database =
+    dialect === 'postgres' ? await createFreshDatabase(PG_TEST_URL, 'orbit_m') : undefined;
+  const { db } = createDatabase({
+    databaseUrl: database?.url,
+    sqlitePath: path.join(dataDir, 'orbit.db'),
+  });
+  return {
+    db,
+    async close() {
+      await db.destroy();
+      await database?.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface TestApp {
