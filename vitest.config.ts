@@ -27,6 +27,14 @@ export default defineConfig({
         },
       },
       {
+        // The lint rules' own test (eslint.config.test.ts): ESLint's Node API on files that break them.
+        test: {
+          name: 'lint',
+          environment: 'node',
+          include: ['eslint.config.test.ts'],
+        },
+      },
+      {
         test: {
           name: 'sw',
           environment: 'node',
