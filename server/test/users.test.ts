@@ -84,16 +84,6 @@ forEachDialect((dialect) => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error: THEME_ERROR });
     });
-
-    it('answers 401 without a session', async () => {
-      const response = await t.app.inject({
-        method: 'PUT',
-        url: '/api/users/theme',
-        payload: { theme: 'dark' },
-      });
-
-      expect(response.statusCode).toBe(401);
-    });
   });
 
   describe('GET /api/users/profile/:username', () => {
