@@ -1,17 +1,6 @@
-import { type Browser, type Page, expect, test } from '@playwright/test';
+import { type Page, expect, test } from '@playwright/test';
 import { expectRoundAvatars } from './avatars.ts';
-import { createMember, logIn } from './helpers.ts';
-
-async function signedInPage(
-  browser: Browser,
-  member: { username: string; email: string; password: string },
-) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await logIn(page, member);
-  await expect(page).toHaveURL(/\/profile\//);
-  return page;
-}
+import { createMember, logIn, signedIn } from './helpers.ts';
 
 const searchBox = (page: Page) => page.getByRole('combobox', { name: 'Search members' });
 
@@ -25,8 +14,8 @@ test('two members become friends live, then one unfriends through the dialog', a
     lastName: 'Nova',
   });
   const bob = await createMember(request, baseURL ?? '', { firstName: 'Bob', lastName: 'Orion' });
-  const a = await signedInPage(browser, alice);
-  const b = await signedInPage(browser, bob);
+  const a = await signedIn(browser, alice);
+  const b = await signedIn(browser, bob);
   await b.goto(`/profile/${alice.username}`);
   await expect(b.getByRole('button', { name: 'Add', exact: true })).toBeVisible();
 
@@ -83,7 +72,7 @@ test('a failing friend call reverts the button and shows the spec toast', async 
 }) => {
   const carol = await createMember(request, baseURL ?? '');
   const dave = await createMember(request, baseURL ?? '');
-  const page = await signedInPage(browser, carol);
+  const page = await signedIn(browser, carol);
   await page.goto(`/profile/${dave.username}`);
   await page.route('**/api/users/friends/request', (route) =>
     route.fulfill({ status: 500, body: '{}' }),
