@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
@@ -196,4 +197,39 @@ export async function startServer(
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+export const BENCH_PASSWORD = 'Bench#Orbit1';
+
+/** Signs a member up through the real endpoint; answers the bearer token and user id. */
+export async function signupBenchMember(
+  base: string,
+  username: string,
+  extra: Record<string, string> = {},
+): Promise<{ token: string; userId: string }> {
+  const avatar = await sharp({
+    create: { width: 64, height: 64, channels: 3, background: '#4f46e5' },
+  })
+    .png()
+    .toBuffer();
+  const form = new FormData();
+  for (const [name, value] of Object.entries({
+    username,
+    email: `${username}@orbit.example`,
+    password: BENCH_PASSWORD,
+    birthday: '1990-01-01',
+    ...extra,
+  })) {
+    form.append(name, value);
+  }
+  form.append(
+    'profilePic',
+    new Blob([new Uint8Array(avatar)], { type: 'image/png' }),
+    'avatar.png',
+  );
+  const response = await fetch(`${base}/api/auth/signup`, { method: 'POST', body: form });
+  const body = (await response.json()) as { token?: string; user?: { id: string } };
+  if (response.status !== 201 || !body.token || !body.user)
+    throw new Error(`signup answered ${response.status}: ${JSON.stringify(body)}`);
+  return { token: body.token, userId: body.user.id };
 }

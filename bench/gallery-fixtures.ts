@@ -66,33 +66,4 @@ export async function startBenchApp(name: string): Promise<BenchApp> {
   };
 }
 
-/** Signs a member up through the real endpoint; answers the bearer token and user id. */
-export async function signupBenchMember(
-  base: string,
-  username: string,
-): Promise<{ token: string; userId: string }> {
-  const avatar = await sharp({
-    create: { width: 64, height: 64, channels: 3, background: '#4f46e5' },
-  })
-    .png()
-    .toBuffer();
-  const form = new FormData();
-  for (const [name, value] of Object.entries({
-    username,
-    email: `${username}@orbit.example`,
-    password: 'Bench#Orbit1',
-    birthday: '1990-01-01',
-  })) {
-    form.append(name, value);
-  }
-  form.append(
-    'profilePic',
-    new Blob([new Uint8Array(avatar)], { type: 'image/png' }),
-    'avatar.png',
-  );
-  const response = await fetch(`${base}/api/auth/signup`, { method: 'POST', body: form });
-  const body = (await response.json()) as { token?: string; user?: { id: string } };
-  if (response.status !== 201 || !body.token || !body.user)
-    throw new Error(`signup answered ${response.status}`);
-  return { token: body.token, userId: body.user.id };
-}
+export { BENCH_PASSWORD, signupBenchMember } from './common.ts';
