@@ -4,19 +4,16 @@ import {
   SECURITY_ANSWER,
   SECURITY_QUESTION,
   asBearer,
-  forEachDialect,
   getMe,
   loginAs,
   postLogin,
   signupUser,
-  useTestApp,
+  forEachApp,
 } from './helpers.ts';
 
 const NEW_PASSWORD = 'Comet#Tail42';
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   const askQuestion = (identifier: string) =>
     t.app.inject({
       method: 'POST',

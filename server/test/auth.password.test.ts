@@ -5,19 +5,16 @@ import {
   type Member,
   asBearer,
   asCookie,
-  forEachDialect,
   getMe,
   loginAs,
   postLogin,
   signupUser,
-  useTestApp,
+  forEachApp,
 } from './helpers.ts';
 
 const NEW_PASSWORD = 'Nebula#2025x';
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   const changePassword = (member: Member, payload: Record<string, string>) =>
     t.app.inject({
       method: 'PATCH',

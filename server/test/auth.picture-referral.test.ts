@@ -8,11 +8,10 @@ import {
   type Member,
   asCookie,
   exifHasGps,
-  forEachDialect,
   getMe,
   multipart,
   signupMembers,
-  useTestApp,
+  forEachApp,
 } from './helpers.ts';
 
 const GPS = {
@@ -24,9 +23,7 @@ const GPS = {
   },
 };
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   it('strips every metadata block from a changed profile picture and removes the old file', async () => {
     const [member] = (await signupMembers(t.app, 1)) as [Member];
     const before = member.user.profileImage.replace(/^\/uploads\//, '');

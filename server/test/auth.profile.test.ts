@@ -5,19 +5,16 @@ import type { User } from '../../src/contracts/user.ts';
 import {
   type Member,
   asCookie,
-  forEachDialect,
   getMe,
   multipart,
   pngImage,
   postLogin,
   signupUser,
   uniqueUsername,
-  useTestApp,
+  forEachApp,
 } from './helpers.ts';
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   const patchJson = (member: Member, payload: Record<string, unknown>) =>
     t.app.inject({ method: 'PATCH', url: '/api/auth/profile', headers: asCookie(member), payload });
 

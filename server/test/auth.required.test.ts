@@ -1,6 +1,6 @@
 /** Every call that needs a session refuses one without it (docs/product.md "Session and API calls"). */
 import { expect, it } from 'vitest';
-import { forEachDialect, useTestApp } from './helpers.ts';
+import { forEachApp } from './helpers.ts';
 
 const NEEDS_A_SESSION: {
   method: 'GET' | 'PATCH' | 'PUT' | 'POST';
@@ -19,9 +19,7 @@ const NEEDS_A_SESSION: {
   { method: 'GET', url: '/api/notifications' },
 ];
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   it.each(NEEDS_A_SESSION)('$method $url answers 401 without a session', async (call) => {
     const response = await t.app.inject(call);
 

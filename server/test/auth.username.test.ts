@@ -1,15 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Member,
-  asBearer,
-  forEachDialect,
-  signupUser,
-  uniqueUsername,
-  useTestApp,
-} from './helpers.ts';
+import { type Member, asBearer, signupUser, uniqueUsername, forEachApp } from './helpers.ts';
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
+forEachApp((t) => {
   let member: Member;
   let other: Member;
 

@@ -1,11 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ORIGIN, forEachDialect, useTestApp } from './helpers.ts';
+import { ORIGIN, forEachDialect, useTestApp, forEachApp } from './helpers.ts';
 
 const INTERNAL_ERROR = 'Something went wrong on our side. Please try again.';
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   beforeAll(() => {
     // Registered before the app is ready: a route that fails the way a broken query would.
     t.app.get('/api/test/explode', () => {

@@ -7,20 +7,17 @@ import {
   ORIGIN,
   TARGET_FIELD,
   asBearer,
-  forEachDialect,
   friendAction,
   friendStatus,
   friendshipRows,
   postFriend,
   signupMembers,
-  useTestApp,
+  forEachApp,
 } from './helpers.ts';
 
 const EVIL = 'https://evil.example';
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   const pair = async (): Promise<[Member, Member]> => {
     const [a, b] = await signupMembers(t.app, 2);
     return [a as Member, b as Member];

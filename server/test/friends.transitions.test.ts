@@ -4,18 +4,15 @@ import {
   type Member,
   asBearer,
   asCookie,
-  forEachDialect,
   friendAction,
   friendStatus,
   friendshipRows,
   postFriend,
   signupMembers,
-  useTestApp,
+  forEachApp,
 } from './helpers.ts';
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   /** Two fresh members: `a` usually acts first. */
   const pair = async (): Promise<[Member, Member]> => {
     const [a, b] = await signupMembers(t.app, 2);

@@ -2,12 +2,11 @@
 import { beforeEach, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { listGallery, reorder, uploadImage } from './gallery-helpers.ts';
-import { type Member, asBearer, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
+import { type Member, asBearer, signupMembers, forEachApp } from './helpers.ts';
 
 const ids = (images: readonly GalleryImage[]) => images.map((image) => image._id);
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
+forEachApp((t) => {
   let owner: Member;
   let viewer: Member;
 

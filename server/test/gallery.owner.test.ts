@@ -13,7 +13,7 @@ import {
   reorder,
   uploadImage,
 } from './gallery-helpers.ts';
-import { type Member, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
+import { type Member, signupMembers, forEachApp } from './helpers.ts';
 
 const NOT_FOUND = { error: 'No such image in your gallery.' };
 
@@ -23,8 +23,7 @@ const exists = (file: string) =>
     () => false,
   );
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
+forEachApp((t) => {
   let owner: Member;
   let other: Member;
 

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { diskPath, galleryState, imageOf, postUpload } from './gallery-helpers.ts';
-import { type Member, exifHasGps, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
+import { type Member, exifHasGps, signupMembers, forEachApp } from './helpers.ts';
 
 const NOT_AN_IMAGE = 'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
 const TOO_MANY_PIXELS = 'That image has too many pixels (max 50 megapixels).';
@@ -70,8 +70,7 @@ const GPS = {
   },
 };
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
+forEachApp((t) => {
   let member: Member;
 
   beforeAll(async () => {

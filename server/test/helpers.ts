@@ -178,6 +178,14 @@ export async function buildTestApp(options: {
   };
 }
 
+/** `forEachDialect` with the app built for the suite: `suite(t)` reads `t.app` inside its tests. */
+export function forEachApp(
+  suite: (t: TestApp, dialect: TestDialect) => void,
+  env: Record<string, string> = {},
+): void {
+  forEachDialect((dialect) => suite(useTestApp(dialect, env), dialect));
+}
+
 /** Builds the app before the suite and closes it after; read `.app` / `.config` inside tests. */
 export function useTestApp(dialect: TestDialect, env: Record<string, string> = {}): TestApp {
   let current: TestApp | undefined;
