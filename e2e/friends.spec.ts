@@ -1,6 +1,6 @@
-import { type Page, expect, test } from '@playwright/test';
+import { type Page, expect } from '@playwright/test';
 import { expectRoundAvatars } from './avatars.ts';
-import { createMember, logIn, signedIn } from './helpers.ts';
+import { createMember, signedIn, test } from './helpers.ts';
 
 const searchBox = (page: Page) => page.getByRole('combobox', { name: 'Search members' });
 
@@ -88,13 +88,8 @@ test('a failing friend call reverts the button and shows the spec toast', async 
 });
 
 test('the search says so when nothing matches, and Escape closes it', async ({
-  page,
-  request,
-  baseURL,
+  memberPage: page,
 }) => {
-  const member = await createMember(request, baseURL ?? '');
-  await logIn(page, member);
-  await expect(page).toHaveURL(/\/profile\//);
   await searchBox(page).fill('zzzz-nobody-here');
   await expect(page.getByText('No results.')).toBeVisible();
   await searchBox(page).press('Escape');

@@ -368,10 +368,10 @@ test.describe('settings: Referral', () => {
 });
 
 test.describe('settings page', () => {
-  test('says the member may be signed out when /me fails', async ({ page, request, baseURL }) => {
-    const member = await createMember(request, baseURL ?? '');
-    await logIn(page, member);
-    await expect(page).toHaveURL(/\/profile\//);
+  // From the own profile: the menu opens Settings.
+  test.use({ memberPath: '' });
+
+  test('says the member may be signed out when /me fails', async ({ memberPage: page }) => {
     await page.route('**/api/auth/me', (route) => route.fulfill({ status: 500, body: '' }));
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Settings' }).click();
