@@ -10,6 +10,7 @@ import {
   postLogin,
   signupUser,
   forEachApp,
+  loginStatus,
 } from './helpers.ts';
 
 const NEW_PASSWORD = 'Nebula#2025x';
@@ -34,10 +35,7 @@ forEachApp((t) => {
 
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error: 'Your current password is not correct.' });
-      expect(
-        (await postLogin(t.app, { identifier: member.username, password: member.password }))
-          .statusCode,
-      ).toBe(200);
+      expect(await loginStatus(t.app, member)).toBe(200);
     });
 
     it.each([

@@ -12,16 +12,8 @@ import {
   multipart,
   signupMembers,
   forEachApp,
+  GPS,
 } from './helpers.ts';
-
-const GPS = {
-  IFD3: {
-    GPSLatitudeRef: 'N',
-    GPSLatitude: '48/1 51/1 0/1',
-    GPSLongitudeRef: 'E',
-    GPSLongitude: '2/1 21/1 0/1',
-  },
-};
 
 forEachApp((t) => {
   it('strips every metadata block from a changed profile picture and removes the old file', async () => {

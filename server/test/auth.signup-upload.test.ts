@@ -3,16 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import type { AuthResponse } from '../../src/contracts/user.ts';
-import { exifHasGps, filesUnder, postSignup, uniqueUsername, forEachApp } from './helpers.ts';
-
-const GPS = {
-  IFD3: {
-    GPSLatitudeRef: 'N',
-    GPSLatitude: '48/1 51/1 0/1',
-    GPSLongitudeRef: 'E',
-    GPSLongitude: '2/1 21/1 0/1',
-  },
-};
+import { exifHasGps, filesUnder, postSignup, uniqueUsername, forEachApp, GPS } from './helpers.ts';
 
 function photoWithGps(format: 'jpeg' | 'png'): Promise<Buffer> {
   const image = sharp({ create: { width: 80, height: 60, channels: 3, background: '#aa5533' } });

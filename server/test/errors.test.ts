@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ORIGIN, forEachDialect, useTestApp, forEachApp } from './helpers.ts';
+import { ORIGIN, forEachDialect, forEachApp, useAppWithoutDatabase } from './helpers.ts';
 
 const INTERNAL_ERROR = 'Something went wrong on our side. Please try again.';
 
@@ -101,12 +101,7 @@ forEachApp((t) => {
 
 forEachDialect((dialect) => {
   describe('with the database gone', () => {
-    const t = useTestApp(dialect);
-
-    beforeAll(async () => {
-      await t.app.ready();
-      await t.app.db.destroy();
-    });
+    const t = useAppWithoutDatabase(dialect);
 
     it('answers an API call with 500 {error} and no internals', async () => {
       const response = await t.app.inject({

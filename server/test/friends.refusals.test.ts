@@ -13,15 +13,13 @@ import {
   postFriend,
   signupMembers,
   forEachApp,
+  signupPair,
 } from './helpers.ts';
 
 const EVIL = 'https://evil.example';
 
 forEachApp((t) => {
-  const pair = async (): Promise<[Member, Member]> => {
-    const [a, b] = await signupMembers(t.app, 2);
-    return [a as Member, b as Member];
-  };
+  const pair = () => signupPair(t.app);
   /** `a` has sent `b` a request that is still pending. */
   const pendingPair = async () => {
     const [a, b] = await pair();

@@ -2,7 +2,7 @@
 import { beforeEach, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { listGallery, reorder, uploadImage } from './gallery-helpers.ts';
-import { type Member, asBearer, signupMembers, forEachApp } from './helpers.ts';
+import { type Member, asBearer, forEachApp, signupPair } from './helpers.ts';
 
 const ids = (images: readonly GalleryImage[]) => images.map((image) => image._id);
 
@@ -11,7 +11,7 @@ forEachApp((t) => {
   let viewer: Member;
 
   beforeEach(async () => {
-    [owner, viewer] = (await signupMembers(t.app, 2)) as [Member, Member];
+    [owner, viewer] = await signupPair(t.app);
   });
 
   /** Uploads `count` images one after the other; answers them oldest first. */

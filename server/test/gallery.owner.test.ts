@@ -13,7 +13,7 @@ import {
   reorder,
   uploadImage,
 } from './gallery-helpers.ts';
-import { type Member, signupMembers, forEachApp } from './helpers.ts';
+import { type Member, forEachApp, signupPair } from './helpers.ts';
 
 const NOT_FOUND = { error: 'No such image in your gallery.' };
 
@@ -28,7 +28,7 @@ forEachApp((t) => {
   let other: Member;
 
   beforeAll(async () => {
-    [owner, other] = (await signupMembers(t.app, 2)) as [Member, Member];
+    [owner, other] = await signupPair(t.app);
   });
 
   it('puts an upload into one’s own gallery whatever accountId, userId or username the form claims', async () => {

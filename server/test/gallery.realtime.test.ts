@@ -4,7 +4,7 @@ import { type Socket, io } from 'socket.io-client';
 import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { deleteImage, patchImage, uploadImage } from './gallery-helpers.ts';
-import { type Member, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
+import { type Member, forEachDialect, useTestApp, signupPair } from './helpers.ts';
 
 interface JoinAck {
   ok: boolean;
@@ -24,7 +24,7 @@ forEachDialect((dialect) => {
     url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
   beforeEach(async () => {
-    [owner, watcher] = (await signupMembers(t.app, 2)) as [Member, Member];
+    [owner, watcher] = await signupPair(t.app);
   });
   afterEach(() => {
     for (const socket of sockets.splice(0)) socket.disconnect();

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { diskPath, galleryState, imageOf, postUpload } from './gallery-helpers.ts';
-import { type Member, exifHasGps, signupMembers, forEachApp } from './helpers.ts';
+import { type Member, exifHasGps, signupMembers, forEachApp, GPS } from './helpers.ts';
 
 const NOT_AN_IMAGE = 'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
 const TOO_MANY_PIXELS = 'That image has too many pixels (max 50 megapixels).';
@@ -60,15 +60,6 @@ function noisyJpeg(): Promise<Buffer> {
     .jpeg()
     .toBuffer();
 }
-
-const GPS = {
-  IFD3: {
-    GPSLatitudeRef: 'N',
-    GPSLatitude: '48/1 51/1 0/1',
-    GPSLongitudeRef: 'E',
-    GPSLongitude: '2/1 21/1 0/1',
-  },
-};
 
 forEachApp((t) => {
   let member: Member;

@@ -14,6 +14,7 @@ import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type Db, createDatabase } from '../src/db/index.ts';
 import { createFreshDatabase } from './postgres.ts';
+import type { LocalS3 } from './s3-helpers.ts';
 
 export * from './factories.ts';
 
@@ -184,6 +185,25 @@ export function forEachApp(
   env: Record<string, string> = {},
 ): void {
   forEachDialect((dialect) => suite(useTestApp(dialect, env), dialect));
+}
+
+/** useTestApp, whose database is closed once the app is ready: a node that lost its database. */
+export function useAppWithoutDatabase(dialect: TestDialect): TestApp {
+  const t = useTestApp(dialect);
+  beforeAll(async () => {
+    await t.app.ready();
+    await t.app.db.destroy();
+  });
+  return t;
+}
+
+/** A local S3 server for this test file, stopped after it. */
+export async function useLocalS3(): Promise<LocalS3> {
+  // Loaded here: only the media tests need the S3 client and server.
+  const { startS3rver } = await import('./s3-helpers.ts');
+  const s3 = await startS3rver();
+  afterAll(() => s3.close());
+  return s3;
 }
 
 /** Builds the app before the suite and closes it after; read `.app` / `.config` inside tests. */

@@ -23,11 +23,10 @@ import {
   signupMembers,
   uniqueUsername,
   useTestApp,
+  useLocalS3,
 } from './helpers.ts';
-import { startS3rver } from './s3-helpers.ts';
 
-const s3 = await startS3rver();
-afterAll(() => s3.close());
+const s3 = await useLocalS3();
 
 const keyOf = (url: string) => url.replace(/^\/uploads\//, '');
 

@@ -19,12 +19,11 @@ import {
   multipart,
   signupMembers,
   useTestApp,
+  useLocalS3,
 } from './helpers.ts';
-import { startS3rver } from './s3-helpers.ts';
 import { type ServerProcess, startServerProcess } from './server-process.ts';
 
-const s3 = await startS3rver();
-afterAll(() => s3.close());
+const s3 = await useLocalS3();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -4,16 +4,14 @@
  * delete still succeeds, leaving its pictures to the sweep.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { SWEEP_GRACE_MS, sweepMedia } from '../src/media/sweep.ts';
 import { PICTURE_UNAVAILABLE } from '../src/plugins/static.ts';
 import { deleteImage, uploadImage } from './gallery-helpers.ts';
-import { type Member, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
-import { startS3rver } from './s3-helpers.ts';
+import { type Member, forEachDialect, signupMembers, useTestApp, useLocalS3 } from './helpers.ts';
 
-const s3 = await startS3rver();
-afterAll(() => s3.close());
+const s3 = await useLocalS3();
 
 const keyOf = (url: string) => url.replace(/^\/uploads\//, '');
 
