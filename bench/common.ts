@@ -20,6 +20,25 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? Number.NaN;
 }
 
+/** p50, p99 and the largest of unsorted values. */
+export function summary(values: readonly number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? Number.NaN,
+  };
+}
+
+/** An autocannon result as a table row: name, requests per second, latency p50 and p99. */
+export function throughputRow(
+  name: string,
+  result: { requests: { average: number }; latency: { p50: number; p99: number } },
+): string[] {
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  return [name, result.requests.average.toFixed(0), ms(result.latency.p50), ms(result.latency.p99)];
+}
+
 export const median = (values: readonly number[]) =>
   percentile(
     [...values].sort((a, b) => a - b),

@@ -23,11 +23,11 @@ import { type Socket, io } from 'socket.io-client';
 import {
   RESULTS_DIR,
   type RunningServer,
-  percentile,
   signupBenchMember,
   startServer,
   table,
   writeResult,
+  summary,
 } from './common.ts';
 import { createFreshDatabase } from '../server/test/postgres.ts';
 
@@ -155,14 +155,6 @@ await database?.drop();
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const summary = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return {
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    max: sorted.at(-1) ?? Number.NaN,
-  };
-};
 /** The event usually arrives first (the server emits before it answers): then the wait is 0. */
 const waitAfterResponse = summary(afterResponse.map((value) => Math.max(0, value)));
 const signed = summary(afterResponse);

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import Fastify from 'fastify';
-import { percentile, table, writeResult } from './common.ts';
+import { percentile, table, writeResult, throughputRow } from './common.ts';
 import { BENCH_PASSWORD, signupBenchMember, startBenchApp } from './gallery-fixtures.ts';
 
 const LOGINS = 50;
@@ -81,12 +81,7 @@ console.log(
   ]),
 );
 console.log(`\nThroughput, ${CONNECTIONS} connections for ${DURATION_S} s each`);
-const row = (name: string, result: Result) => [
-  name,
-  result.requests.average.toFixed(0),
-  ms(result.latency.p50),
-  ms(result.latency.p99),
-];
+const row = throughputRow;
 console.log(
   table([
     ['route', 'req/s', 'latency p50', 'latency p99'],

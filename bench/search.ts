@@ -25,7 +25,7 @@ import { searchMembers } from '../server/src/features/friends/search.ts';
 import { mediaUrlFor } from '../server/src/media/index.ts';
 import { searchKeys } from '../server/src/members/searchKeys.ts';
 import { createFreshDatabase } from '../server/test/postgres.ts';
-import { RESULTS_DIR, table, writeResult } from './common.ts';
+import { RESULTS_DIR, table, writeResult, throughputRow } from './common.ts';
 import { signupBenchMember } from './gallery-fixtures.ts';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
@@ -281,13 +281,7 @@ await dropDatabase();
 fs.rmSync(dataDir, { recursive: true, force: true });
 
 const ratio = searchResult.requests.average / bareResult.requests.average;
-const ms = (value: number) => `${value.toFixed(1)} ms`;
-const row = (name: string, result: Result) => [
-  name,
-  result.requests.average.toFixed(0),
-  ms(result.latency.p50),
-  ms(result.latency.p99),
-];
+const row = throughputRow;
 console.log(
   `\nThroughput on ${dialect}, ${MEMBERS.toLocaleString('en')} members, ${QUERIES} varied queries, ${CONNECTIONS} connections for ${DURATION_S} s each`,
 );
