@@ -14,21 +14,39 @@ export const PHOTO_HEIGHT = 3000;
  * A 4000 x 3000 JPEG from gaussian noise over a smooth gradient, blurred a little so it compresses
  * like a photo (a few MB at quality 90) rather than like flat colour or pure noise.
  */
-export async function twelveMegapixelJpeg(): Promise<Buffer> {
+export function twelveMegapixelJpeg(): Promise<Buffer> {
+  return photoLikeJpeg({
+    width: PHOTO_WIDTH,
+    height: PHOTO_HEIGHT,
+    sigma: 50,
+    blur: 1.2,
+    quality: 90,
+  });
+}
+
+/** Gaussian noise over a flat colour, blurred a little, as a JPEG: compresses like a photo. */
+export async function photoLikeJpeg(options: {
+  width: number;
+  height: number;
+  sigma: number;
+  blur: number;
+  quality: number;
+}): Promise<Buffer> {
+  const { width, height } = options;
   const noise = await sharp({
     create: {
-      width: PHOTO_WIDTH,
-      height: PHOTO_HEIGHT,
+      width,
+      height,
       channels: 3,
       background: { r: 90, g: 120, b: 160 },
-      noise: { type: 'gaussian', mean: 128, sigma: 50 },
+      noise: { type: 'gaussian', mean: 128, sigma: options.sigma },
     },
   })
-    .blur(1.2)
+    .blur(options.blur)
     .raw()
     .toBuffer();
-  return sharp(noise, { raw: { width: PHOTO_WIDTH, height: PHOTO_HEIGHT, channels: 3 } })
-    .jpeg({ quality: 90 })
+  return sharp(noise, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: options.quality })
     .toBuffer();
 }
 
