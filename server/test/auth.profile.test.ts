@@ -6,27 +6,20 @@ import {
   type Member,
   asCookie,
   getMe,
-  multipart,
   pngImage,
   postLogin,
   signupUser,
   uniqueUsername,
   forEachApp,
+  patchProfileForm,
 } from './helpers.ts';
 
 forEachApp((t) => {
   const patchJson = (member: Member, payload: Record<string, unknown>) =>
     t.app.inject({ method: 'PATCH', url: '/api/auth/profile', headers: asCookie(member), payload });
 
-  async function patchForm(member: Member, fields: Parameters<typeof multipart>[0]) {
-    const { payload, headers } = await multipart(fields);
-    return t.app.inject({
-      method: 'PATCH',
-      url: '/api/auth/profile',
-      headers: { ...headers, ...asCookie(member) },
-      payload,
-    });
-  }
+  const patchForm = (member: Member, fields: Parameters<typeof patchProfileForm>[2]) =>
+    patchProfileForm(t.app, member, fields);
 
   const uploadPath = (profileImage: string) =>
     path.join(t.config.uploadsDir, profileImage.replace(/^\/uploads\//, ''));

@@ -231,6 +231,29 @@ export const GPS = {
   },
 };
 
+/** A JPEG that carries the GPS position above in its EXIF. */
+export function jpegWithGps(width: number, height: number, background: string): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background } })
+    .jpeg()
+    .withExif(GPS)
+    .toBuffer();
+}
+
+/** PATCH /api/auth/profile as a multipart form (a new picture, comma-joined interests…). */
+export async function patchProfileForm(
+  app: FastifyInstance,
+  member: Pick<Member, 'cookie'>,
+  fields: Parameters<typeof multipart>[0],
+) {
+  const { payload, headers } = await multipart(fields);
+  return app.inject({
+    method: 'PATCH',
+    url: '/api/auth/profile',
+    headers: { ...headers, ...asCookie(member) },
+    payload,
+  });
+}
+
 /** Whether an EXIF block (as sharp's metadata().exif gives it) holds a GPS IFD. */
 export function exifHasGps(exif: Buffer | undefined): boolean {
   if (!exif) return false;
