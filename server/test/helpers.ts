@@ -14,7 +14,6 @@ import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type Db, createDatabase } from '../src/db/index.ts';
 import { createFreshDatabase } from './postgres.ts';
-import type { LocalS3 } from './s3-helpers.ts';
 
 export * from './factories.ts';
 
@@ -195,15 +194,6 @@ export function useAppWithoutDatabase(dialect: TestDialect): TestApp {
     await t.app.db.destroy();
   });
   return t;
-}
-
-/** A local S3 server for this test file, stopped after it. */
-export async function useLocalS3(): Promise<LocalS3> {
-  // Loaded here: only the media tests need the S3 client and server.
-  const { startS3rver } = await import('./s3-helpers.ts');
-  const s3 = await startS3rver();
-  afterAll(() => s3.close());
-  return s3;
 }
 
 /** Builds the app before the suite and closes it after; read `.app` / `.config` inside tests. */

@@ -21,9 +21,9 @@ import {
   signupMembers,
   uniqueUsername,
   useTestApp,
-  useLocalS3,
   patchProfileForm,
 } from './helpers.ts';
+import { useLocalS3 } from './s3-suite.ts';
 
 const s3 = await useLocalS3();
 

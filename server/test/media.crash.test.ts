@@ -19,8 +19,8 @@ import {
   multipart,
   signupMembers,
   useTestApp,
-  useLocalS3,
 } from './helpers.ts';
+import { useLocalS3 } from './s3-suite.ts';
 import { type ServerProcess, startServerProcess } from './server-process.ts';
 
 const s3 = await useLocalS3();

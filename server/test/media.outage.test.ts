@@ -9,7 +9,8 @@ import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { SWEEP_GRACE_MS, sweepMedia } from '../src/media/sweep.ts';
 import { PICTURE_UNAVAILABLE } from '../src/plugins/static.ts';
 import { deleteImage, uploadImage } from './gallery-helpers.ts';
-import { type Member, forEachDialect, signupMembers, useTestApp, useLocalS3 } from './helpers.ts';
+import { type Member, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
+import { useLocalS3 } from './s3-suite.ts';
 
 const s3 = await useLocalS3();
 
