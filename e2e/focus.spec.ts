@@ -1,5 +1,5 @@
 import { type Locator, type Page, expect } from '@playwright/test';
-import { addPhotos, createMember, signedIn, test } from './helpers.ts';
+import { addPhotos, signedIn, test } from './helpers.ts';
 
 // Keyboard members: focus stays where the work is, and every dialog gives it back.
 test.describe.configure({ timeout: 60_000 });
@@ -84,10 +84,13 @@ test('the viewer keeps focus after a like, a caption save, menu actions and a de
   await expect(thumbnails.first()).toBeFocused();
 });
 
-test('every dialog gives focus back to what opened it', async ({ browser, request, baseURL }) => {
-  const owner = await createMember(request, baseURL ?? '');
-  const friend = await createMember(request, baseURL ?? '');
-  const page = await signedIn(browser, owner);
+test('every dialog gives focus back to what opened it', async ({
+  member: owner,
+  memberPage: page,
+  otherMember: friend,
+  browser,
+  baseURL,
+}) => {
   await addPhotos(page, baseURL ?? '', 1);
   await page.reload();
 

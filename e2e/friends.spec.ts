@@ -66,13 +66,9 @@ test('two members become friends live, then one unfriends through the dialog', a
 });
 
 test('a failing friend call reverts the button and shows the spec toast', async ({
-  browser,
-  request,
-  baseURL,
+  memberPage: page,
+  otherMember: dave,
 }) => {
-  const carol = await createMember(request, baseURL ?? '');
-  const dave = await createMember(request, baseURL ?? '');
-  const page = await signedIn(browser, carol);
   await page.goto(`/profile/${dave.username}`);
   await page.route('**/api/users/friends/request', (route) =>
     route.fulfill({ status: 500, body: '{}' }),

@@ -1,6 +1,6 @@
 import { type Locator, type Page, expect } from '@playwright/test';
 import sharp from 'sharp';
-import { createMember, signedIn, test } from './helpers.ts';
+import { signedIn, test } from './helpers.ts';
 
 // Real uploads and two browsers per test: more than the default 30 s when the machine is busy.
 test.describe.configure({ timeout: 60_000 });
@@ -202,13 +202,11 @@ test('upload refusals say why on their tiles until dismissed', async ({ memberPa
 });
 
 test('a like from another member reaches the owner’s open viewer; a visitor cannot upload or delete', async ({
+  member: owner,
+  memberPage: ownerPage,
+  otherMember: visitor,
   browser,
-  request,
-  baseURL,
 }) => {
-  const owner = await createMember(request, baseURL ?? '');
-  const visitor = await createMember(request, baseURL ?? '');
-  const ownerPage = await signedIn(browser, owner);
   await uploadAndWait(ownerPage, await pictures(1));
   await grid(ownerPage).locator('.photo-open').first().click();
   await expect(reactionButton(ownerPage, 'Like')).toContainText('0');

@@ -107,13 +107,22 @@ export async function addPhotos(page: Page, baseURL: string, count: number) {
 }
 
 /**
- * Playwright's `test` with a fresh member for each test that asks for one: `member`, signed up
- * through the API, and `memberPage`, that member logged in through the form in a browser context
+ * Playwright's `test` with a fresh member for each test that asks for one: `member` (and
+ * `otherMember`), signed up through the API, and `memberPage`, that member logged in through the form in a browser context
  * of its own, at `memberPath` when a file sets one (`test.use({ memberPath: '/settings' })`).
  */
-export const test = base.extend<{ member: Member; memberPage: Page; memberPath: string }>({
+export const test = base.extend<{
+  member: Member;
+  memberPage: Page;
+  memberPath: string;
+  otherMember: Member;
+}>({
   memberPath: ['', { option: true }],
   member: async ({ request, baseURL }, use) => {
+    await use(await createMember(request, baseURL ?? ''));
+  },
+  // A second fresh member, for tests of what one member does to another.
+  otherMember: async ({ request, baseURL }, use) => {
     await use(await createMember(request, baseURL ?? ''));
   },
   memberPage: async ({ browser, member, memberPath }, use) => {

@@ -17,13 +17,10 @@ const toast = (page: Page) => page.locator('.toast-region');
 
 test.describe('settings: Basic Info', () => {
   test('a taken username reads Taken ✕ and is refused; a free one is saved and shows in the header and another tab', async ({
-    browser,
-    request,
-    baseURL,
+    member: alice,
+    memberPage: page,
+    otherMember: bob,
   }) => {
-    const alice = await createMember(request, baseURL ?? '');
-    const bob = await createMember(request, baseURL ?? '');
-    const page = await signedIn(browser, alice, AT_SETTINGS);
     const otherTab = await page.context().newPage();
     await otherTab.goto('/spacehub');
     await expect(otherTab.locator('.top-bar-username')).toHaveText(alice.username);
@@ -75,13 +72,9 @@ test.describe('settings: Basic Info', () => {
   });
 
   test('an email in use and a bad email are refused with the spec messages', async ({
-    browser,
-    request,
-    baseURL,
+    memberPage: page,
+    otherMember: bob,
   }) => {
-    const alice = await createMember(request, baseURL ?? '');
-    const bob = await createMember(request, baseURL ?? '');
-    const page = await signedIn(browser, alice, AT_SETTINGS);
     const basic = basicInfo(page);
     await basic.getByRole('button', { name: 'Edit' }).click();
     const email = basic.getByLabel('Email');
