@@ -19,8 +19,19 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/test/**/*.test.ts'],
+          // Kysely imports the migration files itself (FileMigrationProvider); run through Vite,
+          // it can load their TypeScript.
+          server: { deps: { inline: ['kysely'] } },
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // The lint rules' own test (eslint.config.test.ts): ESLint's Node API on files that break them.
+        test: {
+          name: 'lint',
+          environment: 'node',
+          include: ['eslint.config.test.ts'],
         },
       },
       {
@@ -36,6 +47,7 @@ export default defineConfig({
           name: 'relay',
           environment: 'node',
           include: ['push-relay/test/**/*.test.ts'],
+          server: { deps: { inline: ['kysely'] } },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

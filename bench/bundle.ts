@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
-import { CHROME_ARGS, CHROME_PATH } from '../e2e/chromium.ts';
+import { chromiumLaunchOptions } from '../e2e/chromium.ts';
 import { ROOT, ensureBuild, startApp, table, writeResult } from './common.ts';
 
 const gzipSize = (data: Uint8Array) => gzipSync(data, { level: 9 }).length;
@@ -24,10 +24,7 @@ interface Script {
 async function landingScripts(): Promise<Script[]> {
   ensureBuild();
   const app = await startApp(180_000);
-  const browser = await chromium.launch({
-    executablePath: CHROME_PATH,
-    args: CHROME_ARGS,
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const page = await browser.newPage();
     const pending: Promise<Script | null>[] = [];

@@ -1,10 +1,14 @@
 /** Helpers shared by the benchmarks: timing statistics, free ports, the app server as a child. */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+
+import { freePort } from '../e2e/ports.ts';
+
+export { freePort };
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
@@ -14,6 +18,25 @@ export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? Number.NaN;
+}
+
+/** p50, p99 and the largest of unsorted values. */
+export function summary(values: readonly number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? Number.NaN,
+  };
+}
+
+/** An autocannon result as a table row: name, requests per second, latency p50 and p99. */
+export function throughputRow(
+  name: string,
+  result: { requests: { average: number }; latency: { p50: number; p99: number } },
+): string[] {
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  return [name, result.requests.average.toFixed(0), ms(result.latency.p50), ms(result.latency.p99)];
 }
 
 export const median = (values: readonly number[]) =>
@@ -46,21 +69,6 @@ export function table(rows: readonly (readonly string[])[]): string {
         .trimEnd(),
     )
     .join('\n');
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 /** Builds the client into dist/ when there is no build yet. */
@@ -196,4 +204,39 @@ export async function startServer(
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+export const BENCH_PASSWORD = 'Bench#Orbit1';
+
+/** Signs a member up through the real endpoint; answers the bearer token and user id. */
+export async function signupBenchMember(
+  base: string,
+  username: string,
+  extra: Record<string, string> = {},
+): Promise<{ token: string; userId: string }> {
+  const avatar = await sharp({
+    create: { width: 64, height: 64, channels: 3, background: '#4f46e5' },
+  })
+    .png()
+    .toBuffer();
+  const form = new FormData();
+  for (const [name, value] of Object.entries({
+    username,
+    email: `${username}@orbit.example`,
+    password: BENCH_PASSWORD,
+    birthday: '1990-01-01',
+    ...extra,
+  })) {
+    form.append(name, value);
+  }
+  form.append(
+    'profilePic',
+    new Blob([new Uint8Array(avatar)], { type: 'image/png' }),
+    'avatar.png',
+  );
+  const response = await fetch(`${base}/api/auth/signup`, { method: 'POST', body: form });
+  const body = (await response.json()) as { token?: string; user?: { id: string } };
+  if (response.status !== 201 || !body.token || !body.user)
+    throw new Error(`signup answered ${response.status}: ${JSON.stringify(body)}`);
+  return { token: body.token, userId: body.user.id };
 }

@@ -19,15 +19,15 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import { type Socket, io } from 'socket.io-client';
 import {
   RESULTS_DIR,
   type RunningServer,
-  percentile,
+  signupBenchMember,
   startServer,
   table,
   writeResult,
+  summary,
 } from './common.ts';
 import { createFreshDatabase } from '../server/test/postgres.ts';
 
@@ -35,7 +35,6 @@ const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 2_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const WARMUP = 20;
 const CROWD_MEMBERS = 20;
-const PASSWORD = 'Bench#Orbit1';
 const REDIS_URL = process.env.BENCH_REDIS_URL;
 const NODES = Number(process.env.BENCH_NODES ?? 1);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
@@ -65,27 +64,9 @@ const base = node(0);
 // ---------------------------------------------------------------------------------------------
 // Members and sockets
 
-const avatar = await sharp({
-  create: { width: 64, height: 64, channels: 3, background: '#4f46e5' },
-})
-  .png()
-  .toBuffer();
-
 async function signup(username: string): Promise<{ id: string; token: string }> {
-  const form = new FormData();
-  for (const [name, value] of Object.entries({
-    username,
-    email: `${username}@orbit.example`,
-    password: PASSWORD,
-    birthday: '1990-01-01',
-  })) {
-    form.append(name, value);
-  }
-  form.append('profilePic', new Blob([new Uint8Array(avatar)], { type: 'image/png' }), 'a.png');
-  const response = await fetch(`${base}/api/auth/signup`, { method: 'POST', body: form });
-  if (response.status !== 201) throw new Error(`signup answered ${response.status}`);
-  const body = (await response.json()) as { token: string; user: { id: string } };
-  return { id: body.user.id, token: body.token };
+  const { token, userId } = await signupBenchMember(base, username);
+  return { id: userId, token };
 }
 
 const sockets: Socket[] = [];
@@ -174,14 +155,6 @@ await database?.drop();
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const summary = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return {
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    max: sorted.at(-1) ?? Number.NaN,
-  };
-};
 /** The event usually arrives first (the server emits before it answers): then the wait is 0. */
 const waitAfterResponse = summary(afterResponse.map((value) => Math.max(0, value)));
 const signed = summary(afterResponse);

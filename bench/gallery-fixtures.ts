@@ -14,21 +14,39 @@ export const PHOTO_HEIGHT = 3000;
  * A 4000 x 3000 JPEG from gaussian noise over a smooth gradient, blurred a little so it compresses
  * like a photo (a few MB at quality 90) rather than like flat colour or pure noise.
  */
-export async function twelveMegapixelJpeg(): Promise<Buffer> {
+export function twelveMegapixelJpeg(): Promise<Buffer> {
+  return photoLikeJpeg({
+    width: PHOTO_WIDTH,
+    height: PHOTO_HEIGHT,
+    sigma: 50,
+    blur: 1.2,
+    quality: 90,
+  });
+}
+
+/** Gaussian noise over a flat colour, blurred a little, as a JPEG: compresses like a photo. */
+export async function photoLikeJpeg(options: {
+  width: number;
+  height: number;
+  sigma: number;
+  blur: number;
+  quality: number;
+}): Promise<Buffer> {
+  const { width, height } = options;
   const noise = await sharp({
     create: {
-      width: PHOTO_WIDTH,
-      height: PHOTO_HEIGHT,
+      width,
+      height,
       channels: 3,
       background: { r: 90, g: 120, b: 160 },
-      noise: { type: 'gaussian', mean: 128, sigma: 50 },
+      noise: { type: 'gaussian', mean: 128, sigma: options.sigma },
     },
   })
-    .blur(1.2)
+    .blur(options.blur)
     .raw()
     .toBuffer();
-  return sharp(noise, { raw: { width: PHOTO_WIDTH, height: PHOTO_HEIGHT, channels: 3 } })
-    .jpeg({ quality: 90 })
+  return sharp(noise, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: options.quality })
     .toBuffer();
 }
 
@@ -66,33 +84,4 @@ export async function startBenchApp(name: string): Promise<BenchApp> {
   };
 }
 
-/** Signs a member up through the real endpoint; answers the bearer token and user id. */
-export async function signupBenchMember(
-  base: string,
-  username: string,
-): Promise<{ token: string; userId: string }> {
-  const avatar = await sharp({
-    create: { width: 64, height: 64, channels: 3, background: '#4f46e5' },
-  })
-    .png()
-    .toBuffer();
-  const form = new FormData();
-  for (const [name, value] of Object.entries({
-    username,
-    email: `${username}@orbit.example`,
-    password: 'Bench#Orbit1',
-    birthday: '1990-01-01',
-  })) {
-    form.append(name, value);
-  }
-  form.append(
-    'profilePic',
-    new Blob([new Uint8Array(avatar)], { type: 'image/png' }),
-    'avatar.png',
-  );
-  const response = await fetch(`${base}/api/auth/signup`, { method: 'POST', body: form });
-  const body = (await response.json()) as { token?: string; user?: { id: string } };
-  if (response.status !== 201 || !body.token || !body.user)
-    throw new Error(`signup answered ${response.status}`);
-  return { token: body.token, userId: body.user.id };
-}
+export { BENCH_PASSWORD, signupBenchMember } from './common.ts';

@@ -16,8 +16,7 @@ import lighthouse, { type Result } from 'lighthouse';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { freePort, table, writeResult } from './common.ts';
 import {
-  CHROME_ARGS,
-  CHROME_PATH,
+  chromiumLaunchOptions,
   appBuild,
   seedMember,
   sessionCookie,
@@ -139,8 +138,8 @@ async function launchBrowser(): Promise<{ context: BrowserContext; port: number;
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orbit-bench-lighthouse-'));
   const context = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROME_PATH,
-    args: [...CHROME_ARGS, `--remote-debugging-port=${port}`],
+    ...chromiumLaunchOptions,
+    args: [...chromiumLaunchOptions.args, `--remote-debugging-port=${port}`],
   });
   return { context, port, dir };
 }

@@ -3,63 +3,28 @@
  * Fastify route, measured in the same run. `npx tsx bench/login.ts`
  * Goal: /api/auth/me reaches at least half of the bare route's requests per second.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import Fastify from 'fastify';
-import sharp from 'sharp';
-import { buildApp } from '../server/src/app.ts';
-import { loadConfig } from '../server/src/config.ts';
-import { percentile, table, writeResult } from './common.ts';
+import { percentile, table, writeResult, throughputRow } from './common.ts';
+import { BENCH_PASSWORD, signupBenchMember, startBenchApp } from './gallery-fixtures.ts';
 
 const LOGINS = 50;
 const WARMUP_LOGINS = 3;
 const CONNECTIONS = 10;
 const DURATION_S = 10;
-const PASSWORD = 'Bench#Orbit1';
 const LOAD_WORKERS = process.env.BENCH_WORKERS === '0' ? {} : { workers: 1 };
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orbit-bench-login-'));
-const app = await buildApp(
-  loadConfig({
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    STATIC_DIR: path.join(dataDir, 'no-build'),
-    LOG_LEVEL: 'warn',
-    AUTH_RATE_LIMIT: '1000000',
-  }),
-);
-await app.listen({ host: '127.0.0.1', port: 0 });
-const address = app.server.address();
-if (!address || typeof address === 'string') throw new Error('the app is not listening on a port');
-const base = `http://127.0.0.1:${address.port}`;
-
+const bench = await startBenchApp('login');
+const { base } = bench;
 // One member, signed up through the real endpoint.
-const avatar = await sharp({
-  create: { width: 64, height: 64, channels: 3, background: '#4f46e5' },
-})
-  .png()
-  .toBuffer();
-const form = new FormData();
-for (const [name, value] of Object.entries({
-  username: 'bench.member',
-  email: 'bench.member@orbit.example',
-  password: PASSWORD,
-  birthday: '1990-01-01',
-})) {
-  form.append(name, value);
-}
-form.append('profilePic', new Blob([new Uint8Array(avatar)], { type: 'image/png' }), 'avatar.png');
-const signup = await fetch(`${base}/api/auth/signup`, { method: 'POST', body: form });
-if (signup.status !== 201)
-  throw new Error(`signup answered ${signup.status}: ${await signup.text()}`);
+await signupBenchMember(base, 'bench.member');
 
 async function login(): Promise<string> {
   const response = await fetch(`${base}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ identifier: 'bench.member', password: PASSWORD, remember: false }),
+    body: JSON.stringify({ identifier: 'bench.member', password: BENCH_PASSWORD, remember: false }),
   });
   const body = (await response.json()) as { token?: string };
   if (response.status !== 200 || !body.token) throw new Error(`login answered ${response.status}`);
@@ -104,8 +69,7 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
 
 const bareResult = await load(`http://127.0.0.1:${bareAddress.port}/`);
 const meResult = await load(`${base}/api/auth/me`, { authorization: `Bearer ${token}` });
-await Promise.all([app.close(), bare.close()]);
-fs.rmSync(dataDir, { recursive: true, force: true });
+await Promise.all([bench.close(), bare.close()]);
 
 const ratio = meResult.requests.average / bareResult.requests.average;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
@@ -117,12 +81,7 @@ console.log(
   ]),
 );
 console.log(`\nThroughput, ${CONNECTIONS} connections for ${DURATION_S} s each`);
-const row = (name: string, result: Result) => [
-  name,
-  result.requests.average.toFixed(0),
-  ms(result.latency.p50),
-  ms(result.latency.p99),
-];
+const row = throughputRow;
 console.log(
   table([
     ['route', 'req/s', 'latency p50', 'latency p99'],

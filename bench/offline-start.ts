@@ -7,8 +7,7 @@
 import { type Page, chromium } from 'playwright-core';
 import { median, percentile, table, writeResult } from './common.ts';
 import {
-  CHROME_ARGS,
-  CHROME_PATH,
+  chromiumLaunchOptions,
   appBuild,
   seedMember,
   sessionCookie,
@@ -66,7 +65,7 @@ function summary(times: readonly number[]) {
 
 const build = await appBuild('orbit-bench-offline-');
 const server = await startServer(build.dir);
-const browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_ARGS });
+const browser = await chromium.launch(chromiumLaunchOptions);
 try {
   console.log(`Seeding a member with ${PHOTOS} photos…`);
   const member = await seedMember(server.origin, 'benchoffline', PHOTOS);

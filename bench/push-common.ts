@@ -7,16 +7,13 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import sharp from 'sharp';
 import { PUSH_API } from '../src/contracts/push.ts';
 import {
   type FakePushService,
   type FakeSubscription,
   startFakePushService,
 } from '../push-relay/test/fake-push-service.ts';
-import { ROOT, startServer } from './common.ts';
-
-const PASSWORD = 'Bench#Orbit1';
+import { ROOT, signupBenchMember, startServer } from './common.ts';
 
 export interface PushBench {
   base: string;
@@ -77,30 +74,12 @@ export async function startPushBench(relayEnv: Record<string, string> = {}): Pro
   });
   await relayLogged(relay, 'caught up');
 
-  const avatar = await sharp({
-    create: { width: 64, height: 64, channels: 3, background: '#4f46e5' },
-  })
-    .png()
-    .toBuffer();
-
   return {
     base,
     service,
     async signup(username) {
-      const form = new FormData();
-      for (const [name, value] of Object.entries({
-        username,
-        email: `${username}@orbit.example`,
-        password: PASSWORD,
-        birthday: '1990-01-01',
-      })) {
-        form.append(name, value);
-      }
-      form.append('profilePic', new Blob([new Uint8Array(avatar)], { type: 'image/png' }), 'a.png');
-      const response = await fetch(`${base}/api/auth/signup`, { method: 'POST', body: form });
-      if (response.status !== 201) throw new Error(`signup answered ${response.status}`);
-      const body = (await response.json()) as { token: string; user: { id: string } };
-      return { id: body.user.id, token: body.token };
+      const { token, userId } = await signupBenchMember(base, username);
+      return { id: userId, token };
     },
     async addDevice(member) {
       const device = service.subscribe();

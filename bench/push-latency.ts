@@ -11,7 +11,7 @@
  */
 import { pairKey } from '../src/contracts/friends.ts';
 import { pushTopic } from '../push-relay/src/deliver.ts';
-import { percentile, table, writeResult } from './common.ts';
+import { table, writeResult, summary } from './common.ts';
 import { type BenchMember, startPushBench } from './push-common.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 500);
@@ -60,14 +60,6 @@ for (let round = 0; round < pairs; round++) {
 const rejected = bench.service.rejected.length;
 await bench.stop();
 
-const summary = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return {
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    max: sorted.at(-1) ?? Number.NaN,
-  };
-};
 const push = summary(latencies);
 const response = summary(responses);
 const ms = (value: number) => `${value.toFixed(2)} ms`;

@@ -10,7 +10,7 @@ import { build } from 'vite';
 import { ROOT, type RunningServer, startServer as startBenchServer } from './common.ts';
 import { signupBenchMember } from './gallery-fixtures.ts';
 
-export { CHROME_ARGS, CHROME_PATH } from '../e2e/chromium.ts';
+export { chromiumLaunchOptions } from '../e2e/chromium.ts';
 export const SESSION_COOKIE = 'orbit_session';
 
 /** A production build of the app into a new temporary folder; answers the folder. */

@@ -18,7 +18,6 @@ import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import sharp from 'sharp';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
 import type { Database, NewUserRow } from '../server/src/db/schema.ts';
@@ -26,14 +25,14 @@ import { searchMembers } from '../server/src/features/friends/search.ts';
 import { mediaUrlFor } from '../server/src/media/index.ts';
 import { searchKeys } from '../server/src/members/searchKeys.ts';
 import { createFreshDatabase } from '../server/test/postgres.ts';
-import { RESULTS_DIR, table, writeResult } from './common.ts';
+import { RESULTS_DIR, table, writeResult, throughputRow } from './common.ts';
+import { signupBenchMember } from './gallery-fixtures.ts';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
 const BATCH = 1_000;
 const CONNECTIONS = 10;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const QUERIES = 300;
-const PASSWORD = 'Bench#Orbit1';
 const LOAD_WORKERS = process.env.BENCH_WORKERS === '0' ? {} : { workers: 1 };
 const PG_URL = process.env.BENCH_DATABASE_URL;
 
@@ -192,27 +191,10 @@ if (!address || typeof address === 'string') throw new Error('the app is not lis
 const base = `http://127.0.0.1:${address.port}`;
 
 // The searching member signs up through the real endpoint.
-const avatar = await sharp({
-  create: { width: 64, height: 64, channels: 3, background: '#4f46e5' },
-})
-  .png()
-  .toBuffer();
-const form = new FormData();
-for (const [name, value] of Object.entries({
-  username: 'bench.searcher',
-  email: 'bench.searcher@orbit.example',
-  password: PASSWORD,
-  birthday: '1990-01-01',
+const { token, userId } = await signupBenchMember(base, 'bench.searcher', {
   firstName: 'Bench',
   lastName: 'Searcher',
-})) {
-  form.append(name, value);
-}
-form.append('profilePic', new Blob([new Uint8Array(avatar)], { type: 'image/png' }), 'avatar.png');
-const signup = await fetch(`${base}/api/auth/signup`, { method: 'POST', body: form });
-if (signup.status !== 201)
-  throw new Error(`signup answered ${signup.status}: ${await signup.text()}`);
-const { token, user } = (await signup.json()) as { token: string; user: { id: string } };
+});
 
 // ---------------------------------------------------------------------------------------------
 // Query plans: the statements one search runs, captured from a logging connection, then explained.
@@ -229,7 +211,7 @@ const logged = new Kysely<Database>({
 const viewer = await logged
   .selectFrom('users')
   .selectAll()
-  .where('id', '=', user.id)
+  .where('id', '=', userId)
   .executeTakeFirstOrThrow();
 
 async function plans(label: string, q: string) {
@@ -299,13 +281,7 @@ await dropDatabase();
 fs.rmSync(dataDir, { recursive: true, force: true });
 
 const ratio = searchResult.requests.average / bareResult.requests.average;
-const ms = (value: number) => `${value.toFixed(1)} ms`;
-const row = (name: string, result: Result) => [
-  name,
-  result.requests.average.toFixed(0),
-  ms(result.latency.p50),
-  ms(result.latency.p99),
-];
+const row = throughputRow;
 console.log(
   `\nThroughput on ${dialect}, ${MEMBERS.toLocaleString('en')} members, ${QUERIES} varied queries, ${CONNECTIONS} connections for ${DURATION_S} s each`,
 );

@@ -10,7 +10,7 @@ import { type Page, chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { median, table, writeResult } from './common.ts';
 import { signupBenchMember } from './gallery-fixtures.ts';
-import { CHROME_ARGS, CHROME_PATH, appBuild, sessionCookie, startServer } from './pwa-fixtures.ts';
+import { appBuild, chromiumLaunchOptions, sessionCookie, startServer } from './pwa-fixtures.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PHOTOS = 5;
@@ -88,7 +88,7 @@ async function timedUpload(page: Page, files: Buffer[]): Promise<{ first: number
 
 const build = await appBuild('orbit-bench-upload-throttled-');
 const server = await startServer(build.dir);
-const browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_ARGS });
+const browser = await chromium.launch(chromiumLaunchOptions);
 try {
   const files = await photos();
   const bytes = files.reduce((sum, file) => sum + file.byteLength, 0);

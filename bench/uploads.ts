@@ -7,10 +7,9 @@
  */
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
-import sharp from 'sharp';
 import { startS3rver } from '../server/test/s3-helpers.ts';
 import { type RunningServer, median, startServer, table, writeResult } from './common.ts';
-import { signupBenchMember } from './gallery-fixtures.ts';
+import { photoLikeJpeg, signupBenchMember } from './gallery-fixtures.ts';
 
 const CONNECTIONS = 10;
 const ROUND_S = 5;
@@ -20,22 +19,8 @@ const ROUNDS = 4;
 const LOAD_WORKERS = process.env.BENCH_WORKERS === '0' ? {} : { workers: 1 };
 
 /** A photo-like JPEG; its 480 px thumbnail is what grids load. */
-async function photo(): Promise<Buffer> {
-  const noise = await sharp({
-    create: {
-      width: 1600,
-      height: 1200,
-      channels: 3,
-      background: { r: 90, g: 120, b: 160 },
-      noise: { type: 'gaussian', mean: 128, sigma: 40 },
-    },
-  })
-    .blur(1.5)
-    .raw()
-    .toBuffer();
-  return sharp(noise, { raw: { width: 1600, height: 1200, channels: 3 } })
-    .jpeg({ quality: 88 })
-    .toBuffer();
+function photo(): Promise<Buffer> {
+  return photoLikeJpeg({ width: 1600, height: 1200, sigma: 40, blur: 1.5, quality: 88 });
 }
 
 /** Signs a member up on the node, uploads the photo and answers the thumbnail's path and size. */

@@ -1,15 +1,8 @@
-import { type Browser, type Locator, type Page, expect, test } from '@playwright/test';
-import { type Member, addPhotos, createMember, logIn } from './helpers.ts';
+import { type Locator, type Page, expect } from '@playwright/test';
+import { addPhotos, signedIn, test } from './helpers.ts';
 
 // Keyboard members: focus stays where the work is, and every dialog gives it back.
 test.describe.configure({ timeout: 60_000 });
-
-async function signedIn(browser: Browser, member: Member): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await logIn(page, member);
-  await expect(page).toHaveURL(/\/profile\//);
-  return page;
-}
 
 const viewer = (page: Page) => page.getByRole('dialog', { name: 'Image viewer' });
 const counter = (page: Page) => viewer(page).locator('.viewer-counter');
@@ -29,12 +22,9 @@ async function chooseAction(page: Page, name: string) {
 }
 
 test('the viewer keeps focus after a like, a caption save, menu actions and a delete; the arrows keep working', async ({
-  browser,
-  request,
+  memberPage: page,
   baseURL,
 }) => {
-  const owner = await createMember(request, baseURL ?? '');
-  const page = await signedIn(browser, owner);
   await addPhotos(page, baseURL ?? '', 4);
   await page.reload();
   const thumbnails = page.getByRole('list', { name: 'Photos' }).locator('.photo-open');
@@ -94,10 +84,13 @@ test('the viewer keeps focus after a like, a caption save, menu actions and a de
   await expect(thumbnails.first()).toBeFocused();
 });
 
-test('every dialog gives focus back to what opened it', async ({ browser, request, baseURL }) => {
-  const owner = await createMember(request, baseURL ?? '');
-  const friend = await createMember(request, baseURL ?? '');
-  const page = await signedIn(browser, owner);
+test('every dialog gives focus back to what opened it', async ({
+  member: owner,
+  memberPage: page,
+  otherMember: friend,
+  browser,
+  baseURL,
+}) => {
   await addPhotos(page, baseURL ?? '', 1);
   await page.reload();
 

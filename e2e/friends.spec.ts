@@ -1,17 +1,6 @@
-import { type Browser, type Page, expect, test } from '@playwright/test';
+import { type Page, expect } from '@playwright/test';
 import { expectRoundAvatars } from './avatars.ts';
-import { createMember, logIn } from './helpers.ts';
-
-async function signedInPage(
-  browser: Browser,
-  member: { username: string; email: string; password: string },
-) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await logIn(page, member);
-  await expect(page).toHaveURL(/\/profile\//);
-  return page;
-}
+import { createMember, signedIn, test } from './helpers.ts';
 
 const searchBox = (page: Page) => page.getByRole('combobox', { name: 'Search members' });
 
@@ -25,8 +14,8 @@ test('two members become friends live, then one unfriends through the dialog', a
     lastName: 'Nova',
   });
   const bob = await createMember(request, baseURL ?? '', { firstName: 'Bob', lastName: 'Orion' });
-  const a = await signedInPage(browser, alice);
-  const b = await signedInPage(browser, bob);
+  const a = await signedIn(browser, alice);
+  const b = await signedIn(browser, bob);
   await b.goto(`/profile/${alice.username}`);
   await expect(b.getByRole('button', { name: 'Add', exact: true })).toBeVisible();
 
@@ -77,13 +66,9 @@ test('two members become friends live, then one unfriends through the dialog', a
 });
 
 test('a failing friend call reverts the button and shows the spec toast', async ({
-  browser,
-  request,
-  baseURL,
+  memberPage: page,
+  otherMember: dave,
 }) => {
-  const carol = await createMember(request, baseURL ?? '');
-  const dave = await createMember(request, baseURL ?? '');
-  const page = await signedInPage(browser, carol);
   await page.goto(`/profile/${dave.username}`);
   await page.route('**/api/users/friends/request', (route) =>
     route.fulfill({ status: 500, body: '{}' }),
@@ -99,13 +84,8 @@ test('a failing friend call reverts the button and shows the spec toast', async 
 });
 
 test('the search says so when nothing matches, and Escape closes it', async ({
-  page,
-  request,
-  baseURL,
+  memberPage: page,
 }) => {
-  const member = await createMember(request, baseURL ?? '');
-  await logIn(page, member);
-  await expect(page).toHaveURL(/\/profile\//);
   await searchBox(page).fill('zzzz-nobody-here');
   await expect(page.getByText('No results.')).toBeVisible();
   await searchBox(page).press('Escape');

@@ -1,6 +1,6 @@
-import { type Browser, type Locator, type Page, expect, test } from '@playwright/test';
+import { type Locator, type Page, expect } from '@playwright/test';
 import sharp from 'sharp';
-import { type Member, createMember, logIn } from './helpers.ts';
+import { signedIn, test } from './helpers.ts';
 
 // Real uploads and two browsers per test: more than the default 30 s when the machine is busy.
 test.describe.configure({ timeout: 60_000 });
@@ -32,14 +32,6 @@ async function pictures(count: number): Promise<Picture[]> {
       };
     }),
   );
-}
-
-async function signedIn(browser: Browser, member: Member): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await logIn(page, member);
-  await expect(page).toHaveURL(/\/profile\//);
-  return page;
 }
 
 const grid = (page: Page) => page.getByRole('list', { name: 'Photos' });
@@ -78,12 +70,10 @@ const reactionButton = (page: Page, name: 'Like' | 'Dislike'): Locator =>
   viewer(page).getByRole('button', { name: new RegExp(`^${name}\\b`) });
 
 test('the owner uploads three photos, pages through them, captions one and deletes one', async ({
-  browser,
-  request,
+  member: owner,
+  memberPage: page,
   baseURL,
 }) => {
-  const owner = await createMember(request, baseURL ?? '');
-  const page = await signedIn(browser, owner);
   await expect(page.getByText('No images yet. Upload to get started.')).toBeVisible();
 
   // Each upload is held back a little, so the dimmed placeholders can be seen first.
@@ -193,13 +183,7 @@ test('the owner uploads three photos, pages through them, captions one and delet
   await page.context().close();
 });
 
-test('upload refusals say why on their tiles until dismissed', async ({
-  browser,
-  request,
-  baseURL,
-}) => {
-  const owner = await createMember(request, baseURL ?? '');
-  const page = await signedIn(browser, owner);
+test('upload refusals say why on their tiles until dismissed', async ({ memberPage: page }) => {
   await upload(page, [
     { name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(20 * 1024 * 1024 + 1) },
   ]);
@@ -218,13 +202,11 @@ test('upload refusals say why on their tiles until dismissed', async ({
 });
 
 test('a like from another member reaches the owner’s open viewer; a visitor cannot upload or delete', async ({
+  member: owner,
+  memberPage: ownerPage,
+  otherMember: visitor,
   browser,
-  request,
-  baseURL,
 }) => {
-  const owner = await createMember(request, baseURL ?? '');
-  const visitor = await createMember(request, baseURL ?? '');
-  const ownerPage = await signedIn(browser, owner);
   await uploadAndWait(ownerPage, await pictures(1));
   await grid(ownerPage).locator('.photo-open').first().click();
   await expect(reactionButton(ownerPage, 'Like')).toContainText('0');
@@ -261,12 +243,8 @@ test('a like from another member reaches the owner’s open viewer; a visitor ca
 });
 
 test('the owner reorders by keyboard and by drag, and the order survives a reload', async ({
-  browser,
-  request,
-  baseURL,
+  memberPage: page,
 }) => {
-  const owner = await createMember(request, baseURL ?? '');
-  const page = await signedIn(browser, owner);
   await uploadAndWait(page, await pictures(3));
   const [a, b, c] = await gridOrder(page);
 
@@ -310,12 +288,9 @@ test('the owner reorders by keyboard and by drag, and the order survives a reloa
 });
 
 test('two rows on the profile at each width, and a manager that pages through 2,000 images', async ({
-  browser,
-  request,
-  baseURL,
+  member: owner,
+  memberPage: page,
 }) => {
-  const owner = await createMember(request, baseURL ?? '');
-  const page = await signedIn(browser, owner);
   // A large gallery answered by the test itself: tiny inline pictures, so no file is fetched.
   const dot = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 3"><rect width="4" height="3" fill="#369"/></svg>')}`;
   const person = { _id: 'o', id: 'o', username: owner.username, profileImage: '' };
@@ -368,12 +343,8 @@ test('two rows on the profile at each width, and a manager that pages through 2,
 });
 
 test('the owner moves a photo to a new folder from the viewer and uploads into a folder', async ({
-  browser,
-  request,
-  baseURL,
+  memberPage: page,
 }) => {
-  const owner = await createMember(request, baseURL ?? '');
-  const page = await signedIn(browser, owner);
   await uploadAndWait(page, await pictures(2));
 
   await grid(page).locator('.photo-open').first().click();

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { type APIRequestContext, type BrowserContext, type Page, expect } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Page,
+  test as base,
+  expect,
+} from '@playwright/test';
 import sharp from 'sharp';
 
 export const PASSWORD = 'Sup3r$ecret!';
@@ -57,6 +64,25 @@ export async function logIn(page: Page, member: Member, options: { remember?: bo
   await page.getByRole('button', { name: 'Login' }).click();
 }
 
+/**
+ * A browser context of its own for `member`, logged in through the form and landed on the own
+ * profile; `path` is opened next when given, and `clipboard` grants the clipboard permissions.
+ */
+export async function signedIn(
+  browser: Browser,
+  member: Member,
+  options: { path?: string | undefined; clipboard?: boolean } = {},
+): Promise<Page> {
+  const context = await browser.newContext(
+    options.clipboard ? { permissions: ['clipboard-read', 'clipboard-write'] } : {},
+  );
+  const page = await context.newPage();
+  await logIn(page, member);
+  await expect(page).toHaveURL(/\/profile\//);
+  if (options.path) await page.goto(options.path);
+  return page;
+}
+
 export async function sessionCookie(context: BrowserContext) {
   return (await context.cookies()).find((cookie) => cookie.name === 'orbit_session');
 }
@@ -79,3 +105,29 @@ export async function addPhotos(page: Page, baseURL: string, count: number) {
     expect(response.status()).toBe(201);
   }
 }
+
+/**
+ * Playwright's `test` with a fresh member for each test that asks for one: `member` (and
+ * `otherMember`), signed up through the API, and `memberPage`, that member logged in through the form in a browser context
+ * of its own, at `memberPath` when a file sets one (`test.use({ memberPath: '/settings' })`).
+ */
+export const test = base.extend<{
+  member: Member;
+  memberPage: Page;
+  memberPath: string;
+  otherMember: Member;
+}>({
+  memberPath: ['', { option: true }],
+  member: async ({ request, baseURL }, use) => {
+    await use(await createMember(request, baseURL ?? ''));
+  },
+  // A second fresh member, for tests of what one member does to another.
+  otherMember: async ({ request, baseURL }, use) => {
+    await use(await createMember(request, baseURL ?? ''));
+  },
+  memberPage: async ({ browser, member, memberPath }, use) => {
+    const page = await signedIn(browser, member, { path: memberPath || undefined });
+    await use(page);
+    await page.context().close();
+  },
+});

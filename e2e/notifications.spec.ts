@@ -1,14 +1,6 @@
-import { type Browser, type Page, expect, test } from '@playwright/test';
+import { type Page, expect } from '@playwright/test';
 import { expectRoundAvatars } from './avatars.ts';
-import { type Member, createMember, logIn } from './helpers.ts';
-
-async function signedInPage(browser: Browser, member: Member) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await logIn(page, member);
-  await expect(page).toHaveURL(/\/profile\//);
-  return page;
-}
+import { createMember, signedIn, test } from './helpers.ts';
 
 const bell = (page: Page) => page.getByRole('button', { name: /^Notifications/ });
 const dropdown = (page: Page) => page.getByRole('dialog', { name: 'Notifications', exact: true });
@@ -23,8 +15,8 @@ test('friend requests and notifications flow live between two members and across
   test.setTimeout(60_000);
   const alice = await createMember(request, baseURL ?? '');
   const bob = await createMember(request, baseURL ?? '');
-  const a = await signedInPage(browser, alice);
-  const b = await signedInPage(browser, bob);
+  const a = await signedIn(browser, alice);
+  const b = await signedIn(browser, bob);
   const b2 = await b.context().newPage();
   await b2.goto('/spacehub');
 
@@ -146,12 +138,8 @@ test('friend requests and notifications flow live between two members and across
 });
 
 test('a dismissed notification stays gone and the request list shows its error text', async ({
-  browser,
-  request,
-  baseURL,
+  memberPage: page,
 }) => {
-  const carol = await createMember(request, baseURL ?? '');
-  const page = await signedInPage(browser, carol);
   await bell(page).click();
   await dropdown(page).getByRole('button', { name: 'View All' }).click();
   const full = overlay(page);

@@ -1,30 +1,8 @@
-import { type APIRequestContext, type Browser, type Page, expect, test } from '@playwright/test';
+import { type Page, expect } from '@playwright/test';
 import sharp from 'sharp';
 import { expectRoundAvatars } from './avatars.ts';
-import { type Member, createMember, logIn } from './helpers.ts';
-
-interface Api {
-  request: APIRequestContext;
-  id: string;
-}
-
-/** A member's own API session (cookies kept per context), for setting up friends, photos and likes. */
-async function apiAs(
-  playwright: { request: { newContext: (options: object) => Promise<APIRequestContext> } },
-  baseURL: string,
-  member: Member,
-): Promise<Api> {
-  const request = await playwright.request.newContext({
-    baseURL,
-    extraHTTPHeaders: { Origin: baseURL },
-  });
-  const response = await request.post('/api/auth/login', {
-    data: { identifier: member.username, password: member.password },
-  });
-  expect(response.ok()).toBe(true);
-  const { user } = (await response.json()) as { user: { _id?: string; id?: string } };
-  return { request, id: String(user.id ?? user._id) };
-}
+import { type Api, apiAs } from './pwa-helpers.ts';
+import { createMember, logIn, signedIn, test } from './helpers.ts';
 
 async function befriend(a: Api, b: Api) {
   expect(
@@ -53,29 +31,11 @@ async function like(api: Api, imageId: string) {
   );
 }
 
-async function signedIn(
-  browser: Browser,
-  member: Member,
-  options: { clipboard?: boolean } = {},
-): Promise<Page> {
-  const context = await browser.newContext(
-    options.clipboard ? { permissions: ['clipboard-read', 'clipboard-write'] } : {},
-  );
-  const page = await context.newPage();
-  await logIn(page, member);
-  await expect(page).toHaveURL(/\/profile\//);
-  return page;
-}
-
 const header = (page: Page) => page.locator('.profile-header');
 
 test('the owner edits the quote; it is saved and survives a reload', async ({
-  browser,
-  request,
-  baseURL,
+  memberPage: page,
 }) => {
-  const owner = await createMember(request, baseURL ?? '');
-  const page = await signedIn(browser, owner);
   await expect(header(page).getByText('Where connection meets cosmos.')).toBeVisible();
 
   await page.getByRole('button', { name: 'Edit Profile' }).click();

@@ -265,8 +265,17 @@ test('a second build brings `A new version is available`; Reload switches to it 
     });
     expect(worker).toEqual({ controller: 'activated', waiting: false, controllerIsActive: true });
     await expect(page.getByText('A new version is available')).toBeHidden();
-    // One reload, not a loop: nothing more happens once version B is up.
-    await page.waitForTimeout(1_500);
+    // One reload, not a loop. The page is marked, then asked to go through its start once more:
+    // wait for the worker to be ready and fetch through it. A second reload would have replaced
+    // the marked page before that answer came back.
+    await page.evaluate(() => Object.assign(window, { orbitAfterUpdate: true }));
+    const stillMarked = await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      await fetch(location.pathname, { cache: 'no-store' });
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      return 'orbitAfterUpdate' in window;
+    });
+    expect(stillMarked).toBe(true);
     expect(navigations).toBe(1);
 
     // Version B's lazy parts load from its own worker.

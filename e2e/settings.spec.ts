@@ -1,19 +1,12 @@
-import { type Browser, type Page, expect, test } from '@playwright/test';
+import { type Page, expect } from '@playwright/test';
 import sharp from 'sharp';
 import { SETTINGS_INTERESTS } from '../src/contracts/interests.ts';
 import { expectRoundAvatars } from './avatars.ts';
-import { type Member, createMember, logIn, uniqueName } from './helpers.ts';
+import { createMember, logIn, signedIn, test, uniqueName } from './helpers.ts';
 
 const NEW_PASSWORD = 'N3w$ecret!pass';
-
-async function signedIn(browser: Browser, member: Member, path = '/settings'): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await logIn(page, member);
-  await expect(page).toHaveURL(/\/profile\//);
-  await page.goto(path);
-  return page;
-}
+const AT_SETTINGS = { path: '/settings' };
+test.use({ memberPath: AT_SETTINGS.path });
 
 const section = (page: Page, name: string) => page.getByRole('region', { name });
 const basicInfo = (page: Page) => section(page, 'Step 1 Basic Info');
@@ -24,13 +17,10 @@ const toast = (page: Page) => page.locator('.toast-region');
 
 test.describe('settings: Basic Info', () => {
   test('a taken username reads Taken ✕ and is refused; a free one is saved and shows in the header and another tab', async ({
-    browser,
-    request,
-    baseURL,
+    member: alice,
+    memberPage: page,
+    otherMember: bob,
   }) => {
-    const alice = await createMember(request, baseURL ?? '');
-    const bob = await createMember(request, baseURL ?? '');
-    const page = await signedIn(browser, alice);
     const otherTab = await page.context().newPage();
     await otherTab.goto('/spacehub');
     await expect(otherTab.locator('.top-bar-username')).toHaveText(alice.username);
@@ -82,13 +72,9 @@ test.describe('settings: Basic Info', () => {
   });
 
   test('an email in use and a bad email are refused with the spec messages', async ({
-    browser,
-    request,
-    baseURL,
+    memberPage: page,
+    otherMember: bob,
   }) => {
-    const alice = await createMember(request, baseURL ?? '');
-    const bob = await createMember(request, baseURL ?? '');
-    const page = await signedIn(browser, alice);
     const basic = basicInfo(page);
     await basic.getByRole('button', { name: 'Edit' }).click();
     const email = basic.getByLabel('Email');
@@ -113,7 +99,7 @@ test.describe('settings: Basic Info', () => {
     baseURL,
   }) => {
     const member = await createMember(request, baseURL ?? '', { firstName: 'Vega' });
-    const page = await signedIn(browser, member);
+    const page = await signedIn(browser, member, AT_SETTINGS);
     const basic = basicInfo(page);
     await basic.getByRole('button', { name: 'Edit' }).click();
     await expect(
@@ -138,8 +124,8 @@ test.describe('settings: Security', () => {
     baseURL,
   }) => {
     const member = await createMember(request, baseURL ?? '');
-    const elsewhere = await signedIn(browser, member, '/spacehub');
-    const page = await signedIn(browser, member);
+    const elsewhere = await signedIn(browser, member, { path: '/spacehub' });
+    const page = await signedIn(browser, member, AT_SETTINGS);
     const sec = security(page);
     await sec.getByRole('button', { name: 'Edit' }).click();
 
@@ -179,12 +165,8 @@ test.describe('settings: Security', () => {
   });
 
   test('a wrong current password is reported once, under the field, not also as a toast', async ({
-    browser,
-    request,
-    baseURL,
+    memberPage: page,
   }) => {
-    const member = await createMember(request, baseURL ?? '');
-    const page = await signedIn(browser, member);
     const sec = security(page);
     await sec.getByRole('button', { name: 'Edit' }).click();
     const current = sec.getByLabel('Current password', { exact: true });
@@ -203,12 +185,11 @@ test.describe('settings: Security', () => {
   });
 
   test('the security question is saved on its own and used by the forgotten-password page', async ({
-    browser,
+    member,
+    memberPage: page,
     request,
     baseURL,
   }) => {
-    const member = await createMember(request, baseURL ?? '');
-    const page = await signedIn(browser, member);
     const sec = security(page);
     await sec.getByRole('button', { name: 'Edit' }).click();
     await sec.getByLabel('Security question').fill('First telescope?');
@@ -227,13 +208,7 @@ test.describe('settings: Security', () => {
 });
 
 test.describe('settings: Profile', () => {
-  test('a new picture changes the header avatar without a reload', async ({
-    browser,
-    request,
-    baseURL,
-  }) => {
-    const member = await createMember(request, baseURL ?? '');
-    const page = await signedIn(browser, member);
+  test('a new picture changes the header avatar without a reload', async ({ memberPage: page }) => {
     const header = page.locator('.top-bar-user img');
     const before = await header.getAttribute('src');
     const picture = await sharp({
@@ -263,7 +238,7 @@ test.describe('settings: Profile', () => {
   }) => {
     // Pets is a signup interest the settings list lacks: it stays, checked, and counts.
     const member = await createMember(request, baseURL ?? '', { interests: 'Pets' });
-    const page = await signedIn(browser, member);
+    const page = await signedIn(browser, member, AT_SETTINGS);
     const prof = profile(page);
     await prof.getByRole('button', { name: 'Edit' }).click();
     await expect(prof.getByText('1/25 selected')).toBeVisible();
@@ -286,9 +261,7 @@ test.describe('settings: Profile', () => {
     await page.context().close();
   });
 
-  test('the theme and quote are saved with Ctrl+S', async ({ browser, request, baseURL }) => {
-    const member = await createMember(request, baseURL ?? '');
-    const page = await signedIn(browser, member);
+  test('the theme and quote are saved with Ctrl+S', async ({ memberPage: page }) => {
     const prof = profile(page);
     await prof.getByRole('button', { name: 'Edit' }).click();
     await prof.getByRole('radio', { name: 'Dark' }).check();
@@ -304,12 +277,8 @@ test.describe('settings: Profile', () => {
   });
 
   test('the favourite quote counts down near its limit and stops at it', async ({
-    browser,
-    request,
-    baseURL,
+    memberPage: page,
   }) => {
-    const member = await createMember(request, baseURL ?? '');
-    const page = await signedIn(browser, member);
     const prof = profile(page);
     // The current picture is round, like the top bar's.
     await expectRoundAvatars(page, 2);
@@ -336,7 +305,7 @@ test.describe('settings: Profile', () => {
     baseURL,
   }) => {
     const member = await createMember(request, baseURL ?? '', { interests: 'Pets,Tech' });
-    const page = await signedIn(browser, member);
+    const page = await signedIn(browser, member, AT_SETTINGS);
     const prof = profile(page);
     const pets = prof.getByLabel('Pets', { exact: true });
     // Shown before editing too: the member sees what the account holds.
@@ -362,12 +331,8 @@ test.describe('settings: Profile', () => {
 
 test.describe('settings: Referral', () => {
   test('Ctrl+S saves the referral, and the success toast is gone after about 3 s', async ({
-    browser,
-    request,
-    baseURL,
+    memberPage: page,
   }) => {
-    const member = await createMember(request, baseURL ?? '');
-    const page = await signedIn(browser, member);
     const ref = referral(page);
     await ref.getByRole('button', { name: 'Edit' }).click();
     await ref.getByLabel('Referred by').fill('STARFRIEND');
@@ -384,9 +349,7 @@ test.describe('settings: Referral', () => {
     await page.context().close();
   });
 
-  test('the referral code is copied', async ({ browser, request, baseURL }) => {
-    const member = await createMember(request, baseURL ?? '');
-    const page = await signedIn(browser, member);
+  test('the referral code is copied', async ({ memberPage: page }) => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     const code = await referral(page).getByLabel('Your referral code').inputValue();
     expect(code).toMatch(/\S+/);
@@ -398,10 +361,10 @@ test.describe('settings: Referral', () => {
 });
 
 test.describe('settings page', () => {
-  test('says the member may be signed out when /me fails', async ({ page, request, baseURL }) => {
-    const member = await createMember(request, baseURL ?? '');
-    await logIn(page, member);
-    await expect(page).toHaveURL(/\/profile\//);
+  // From the own profile: the menu opens Settings.
+  test.use({ memberPath: '' });
+
+  test('says the member may be signed out when /me fails', async ({ memberPage: page }) => {
     await page.route('**/api/auth/me', (route) => route.fulfill({ status: 500, body: '' }));
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Settings' }).click();

@@ -40,6 +40,16 @@ const ENTRIES = {
   'media-migrate': 'server/src/media/migrate.ts',
   // The relay's rule for its push contact, which `npm start` asks before starting it.
   'push-contact': 'push-relay/src/contact.ts',
+  // The database migrations, one file each: the server reads them from build/migrations/.
+  ...Object.fromEntries(
+    fs
+      .readdirSync(path.join(root, 'server/src/db/migrations'))
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => [
+        `migrations/${path.basename(file, '.ts')}`,
+        `server/src/db/migrations/${file}`,
+      ]),
+  ),
 };
 
 export const compiledEntry = (name) => path.join(SERVER_BUILD_DIR, `${name}.mjs`);

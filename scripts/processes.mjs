@@ -1,12 +1,13 @@
-// Runs a group of long-lived child processes as one: when any of them ends, the others are
-// stopped, and this process exits with the first one's code. SIGINT/SIGTERM are passed on.
+// Runs a group of long-lived child processes as one, on concurrently: when any of them ends, the
+// others are stopped (SIGTERM, SIGKILL after 15 s), and this process exits with the first one's
+// code. SIGINT/SIGTERM/SIGHUP are passed on, so Ctrl+C stops them all.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
-import readline from 'node:readline';
+import { Command, concurrently } from 'concurrently';
 
 const FORCE_KILL_MS = 15_000;
-const COLOURS = [36, 35, 33, 32, 34];
+const COLOURS = ['cyan', 'magenta', 'yellow', 'green', 'blue'];
 
 /**
  * @typedef {object} ProcessSpec
@@ -16,93 +17,89 @@ const COLOURS = [36, 35, 33, 32, 34];
  * @property {NodeJS.ProcessEnv} [env]
  */
 
+/** A shell word that stands for `text` exactly. */
+const quote = (text) => `'${text.replaceAll("'", "'\\''")}'`;
+
+/** An exit code, or a signal's name as concurrently reports it, as a shell would give it. */
+const exitStatus = (code) =>
+  typeof code === 'number'
+    ? code
+    : 128 + (constants.signals[/** @type {NodeJS.Signals} */ (code)] ?? 1);
+
 /**
  * @param {ProcessSpec[]} specs
  * @param {{ prefix?: boolean }} [options] prefix every output line with the process name
  *   (dev mode); otherwise output is passed through untouched (structured logs stay parseable).
  */
 export function runTogether(specs, { prefix = false } = {}) {
-  const width = Math.max(...specs.map((spec) => spec.name.length));
-  const colour = process.stdout.isTTY;
-  /** @type {{ spec: ProcessSpec, child: import('node:child_process').ChildProcess, done: boolean, signalled: boolean }[]} */
-  const running = [];
+  /** @type {import('concurrently').Command[]} */
+  let commands = [];
   let stopping = false;
-  /** @type {number | undefined} */
-  let exitCode;
-
-  const label = (spec, index) => {
-    const text = `[${spec.name.padEnd(width)}]`;
-    return colour ? `\u001b[${COLOURS[index % COLOURS.length]}m${text}\u001b[0m` : text;
+  // Stops the rest once: one signal per child, as a second one would cut its graceful shutdown short.
+  const stop = () => {
+    if (stopping) return false;
+    stopping = true;
+    setTimeout(() => {
+      for (const command of commands) if (Command.canKill(command)) command.kill('SIGKILL');
+    }, FORCE_KILL_MS).unref();
+    return true;
   };
-
-  const stopAll = (signal) => {
-    if (!stopping) {
-      stopping = true;
-      setTimeout(() => {
-        for (const entry of running) if (!entry.done) entry.child.kill('SIGKILL');
-      }, FORCE_KILL_MS).unref();
-    }
-    // One signal per child: a second one would cut its graceful shutdown short.
-    for (const entry of running) {
-      if (entry.done || entry.signalled) continue;
-      entry.signalled = true;
-      entry.child.kill(signal);
-    }
-  };
-
-  specs.forEach((spec, index) => {
-    // At a terminal each child gets its own process group, so a Ctrl+C reaches it once, through
-    // us, and not also straight from the terminal (tsx watch skips the graceful shutdown on a
-    // second one). Elsewhere children stay in our group, so whoever stops the group stops them
-    // too. Either way a child must not read the terminal, so stdin is closed.
-    const child = spawn(spec.command, spec.args, {
+  // concurrently passes these signals on to every child; what is left is to wait.
+  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP']))
+    process.on(signal, stop);
+  const running = concurrently(
+    specs.map((spec) => ({
+      name: spec.name,
+      // `exec`: the shell gives its place to the command, so signals reach the command itself.
+      command: `exec ${[spec.command, ...spec.args].map(quote).join(' ')}`,
       env: spec.env ?? process.env,
-      detached: process.stdin.isTTY === true,
-      stdio: ['ignore', prefix ? 'pipe' : 'inherit', prefix ? 'pipe' : 'inherit'],
+    })),
+    {
+      prefix: prefix ? 'name' : 'none',
+      padPrefix: true,
+      prefixColors: COLOURS,
+      raw: !prefix,
+      handleInput: false,
+      // At a terminal each child gets its own process group, so a Ctrl+C reaches it once, through
+      // us, and not also straight from the terminal (tsx watch skips the graceful shutdown on a
+      // second one). Elsewhere children stay in our group, so whoever stops the group stops them
+      // too. Either way a child must not read the terminal, so stdin is closed.
+      spawn: (command, options) =>
+        spawn('/bin/sh', ['-c', command], {
+          ...options,
+          detached: process.stdin.isTTY === true,
+          stdio: ['ignore', ...(prefix ? ['pipe', 'pipe'] : ['inherit', 'inherit'])],
+        }),
+    },
+  );
+  commands = running.commands;
+  for (const command of commands) {
+    command.close.subscribe(({ exitCode }) => {
+      if (!stop()) return;
+      console.error(`${command.name} exited (${exitCode}); stopping the others.`);
+      for (const other of commands) if (Command.canKill(other)) other.kill('SIGTERM');
     });
-    const entry = { spec, child, done: false, signalled: false };
-    running.push(entry);
-    if (prefix) {
-      const tag = label(spec, index);
-      for (const [stream, target] of [
-        [child.stdout, process.stdout],
-        [child.stderr, process.stderr],
-      ]) {
-        if (!stream) continue;
-        readline
-          .createInterface({ input: stream })
-          .on('line', (line) => target.write(`${tag} ${line}\n`));
-      }
-    }
-    child.on('error', (error) => {
-      console.error(`${spec.name}: could not start ${spec.command}: ${error.message}`);
-      entry.done = true;
-      exitCode ??= 1;
-      stopAll('SIGTERM');
-      finishIfAllDone();
-    });
-    child.on('exit', (code, signal) => {
-      entry.done = true;
-      const result = code ?? 128 + (signal ? constants.signals[signal] : 1);
-      if (!stopping)
-        console.error(`${spec.name} exited (${signal ?? `code ${code}`}); stopping the others.`);
-      exitCode ??= result;
-      stopAll('SIGTERM');
-      finishIfAllDone();
-    });
-  });
-
-  function finishIfAllDone() {
-    if (running.every((entry) => entry.done)) process.exit(exitCode ?? 0);
-  }
-
-  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
-    process.on(signal, () => stopAll(signal === 'SIGHUP' ? 'SIGTERM' : signal));
   }
   // Should this process end some other way, its children do not outlive it.
   process.on('exit', () => {
-    for (const entry of running) if (!entry.done) entry.child.kill('SIGKILL');
+    for (const command of commands) {
+      if (command.state !== 'started' || !command.pid) continue;
+      try {
+        process.kill(command.pid, 'SIGKILL');
+      } catch {
+        // It has just ended on its own.
+      }
+    }
   });
+  running.result.then(
+    () => process.exit(0),
+    (/** @type {import('concurrently').CloseEvent[]} */ events) => {
+      const first = [...events].sort(
+        (a, b) => a.timings.endDate.getTime() - b.timings.endDate.getTime(),
+      )[0];
+      process.exit(first ? exitStatus(first.exitCode) : 1);
+    },
+  );
 }
 
 /** Where a relay on this machine reaches the server started beside it. */

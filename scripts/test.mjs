@@ -49,7 +49,7 @@ const vitest = (project, ...more) => ({
 const STEPS = {
   typecheck: () => ({ command: 'npm', args: ['run', 'typecheck'] }),
   lint: () => ({ command: 'npm', args: ['run', 'lint'] }),
-  unit: () => vitest('unit', 'sw'),
+  unit: () => vitest('unit', 'sw', 'lint'),
   server: () => ({ ...vitest('server'), env: { ...process.env, DIALECTS: dialects } }),
   relay: () => vitest('relay'),
   browser: () => playwright([]),

@@ -47,6 +47,18 @@ async function signedIn(browser: Browser, baseURL: string, member: Member) {
   return { page, sockets };
 }
 
+/** Alice signed in on node 1 and Bob on node 2, each in a browser context of their own. */
+async function oneOnEachNode(browser: Browser) {
+  const alice = await memberOn(NODE_1);
+  const bob = await memberOn(NODE_2);
+  return {
+    alice,
+    bob,
+    a: await signedIn(browser, NODE_1, alice),
+    b: await signedIn(browser, NODE_2, bob),
+  };
+}
+
 /** The login attempt nginx passes on, sent from a loopback address of the test's choosing. */
 function loginFrom(baseURL: string, localAddress: string, forwardedFor?: string): Promise<number> {
   const url = new URL('/api/auth/login', baseURL);
@@ -78,10 +90,7 @@ function loginFrom(baseURL: string, localAddress: string, forwardedFor?: string)
 test('a friend request made on node 1 reaches a member on node 2 live, over wss://', async ({
   browser,
 }) => {
-  const alice = await memberOn(NODE_1);
-  const bob = await memberOn(NODE_2);
-  const a = await signedIn(browser, NODE_1, alice);
-  const b = await signedIn(browser, NODE_2, bob);
+  const { alice, bob, a, b } = await oneOnEachNode(browser);
   await b.page.goto(`/profile/${alice.username}`);
   await expect(b.page.getByRole('button', { name: 'Add', exact: true })).toBeVisible();
 
@@ -101,10 +110,7 @@ test('a friend request made on node 1 reaches a member on node 2 live, over wss:
 test('a photo uploaded through node 1 appears, live and loaded, for a member on node 2', async ({
   browser,
 }) => {
-  const alice = await memberOn(NODE_1);
-  const bob = await memberOn(NODE_2);
-  const a = await signedIn(browser, NODE_1, alice);
-  const b = await signedIn(browser, NODE_2, bob);
+  const { alice, a, b } = await oneOnEachNode(browser);
   await b.page.goto(`/profile/${alice.username}`);
   await expect(b.page.getByText('No images yet. Upload to get started.')).toBeHidden();
   const grid = (page: Page) => page.getByRole('list', { name: 'Photos' });

@@ -16,6 +16,7 @@ import webPush from 'web-push';
 import type { S3Config } from '../../server/src/config.ts';
 import { createFreshDatabase } from '../../server/test/postgres.ts';
 import { startS3rver } from '../../server/test/s3-helpers.ts';
+import { freePort } from '../ports.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DEPLOY = path.join(ROOT, 'deploy');
@@ -48,21 +49,6 @@ export function clusterInfo(): ClusterInfo {
   if (!text)
     throw new Error('ORBIT_CLUSTER is not set: run through e2e/cluster/playwright.config.ts');
   return JSON.parse(text) as ClusterInfo;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 /** KEY=VALUE lines of an environment file, as systemd reads them (comments and blanks skipped). */

@@ -14,6 +14,7 @@ import { migrateToLatest } from './db/migrations.ts';
 import { Conflict } from './errors.ts';
 import * as auth from './features/auth/service.ts';
 import { createMedia, createMediaStore } from './media/index.ts';
+import demoMembers from './seed-members.json' with { type: 'json' };
 
 interface DemoMember {
   username: string;
@@ -28,74 +29,8 @@ interface DemoMember {
   colours: [string, string];
 }
 
-const MEMBERS: DemoMember[] = [
-  {
-    username: 'astra.vega',
-    firstName: 'Astra',
-    lastName: 'Vega',
-    birthday: '1994-03-14',
-    interests: ['Science', 'Photography', 'Travel', 'Writing'],
-    securityQuestion: 'What was the name of your first telescope?',
-    securityAnswer: 'Little Dipper',
-    favoriteQuote: 'Somewhere, something incredible is waiting to be known.',
-    colours: ['#7c3aed', '#1e3a8a'],
-  },
-  {
-    username: 'orion_hale',
-    firstName: 'Orion',
-    lastName: 'Hale',
-    birthday: '1988-11-02',
-    interests: ['Fitness', 'Sports', 'Music', 'Tech'],
-    securityQuestion: 'In which city were you born?',
-    securityAnswer: 'Lisbon',
-    favoriteQuote: 'Keep your eyes on the stars and your feet on the ground.',
-    colours: ['#0ea5e9', '#312e81'],
-  },
-  {
-    username: 'luna-park',
-    firstName: 'Luna',
-    lastName: 'Park',
-    birthday: '1999-07-20',
-    interests: ['Art', 'Anime', 'Comics', 'Fashion', 'Music'],
-    securityQuestion: 'What was your childhood nickname?',
-    securityAnswer: 'Moonbeam',
-    favoriteQuote: 'The moon is a loyal companion.',
-    colours: ['#db2777', '#3b0764'],
-  },
-  {
-    username: 'kai.nebula',
-    firstName: 'Kai',
-    lastName: 'Okafor',
-    birthday: '1991-01-30',
-    interests: ['Coding', 'Gaming', 'Streaming', 'Tech', 'DIY'],
-    securityQuestion: 'What was the model of your first computer?',
-    securityAnswer: 'Commodore 64',
-    favoriteQuote: 'Any sufficiently advanced technology is indistinguishable from magic.',
-    colours: ['#14b8a6', '#1e1b4b'],
-  },
-  {
-    username: 'selene_m',
-    firstName: 'Selene',
-    lastName: 'Moreau',
-    birthday: '1985-09-09',
-    interests: ['History', 'Education', 'Food', 'Travel'],
-    securityQuestion: 'What is your favourite constellation?',
-    securityAnswer: 'Cassiopeia',
-    favoriteQuote: 'We are all in the gutter, but some of us are looking at the stars.',
-    colours: ['#f59e0b', '#4c1d95'],
-  },
-  {
-    username: 'rigel.stone',
-    firstName: 'Rigel',
-    lastName: 'Stone',
-    birthday: '2001-05-04',
-    interests: ['Movies', 'Pets', 'Finance', 'Business', 'News'],
-    securityQuestion: "What was your first pet's name?",
-    securityAnswer: 'Comet',
-    favoriteQuote: 'The cosmos is within us. We are made of star-stuff.',
-    colours: ['#22c55e', '#172554'],
-  },
-];
+/** The demo members, as data: each one's fields, and two colours for the avatar's nebula. */
+const MEMBERS = demoMembers as DemoMember[];
 
 const ALPHABET = {
   upper: 'ABCDEFGHJKLMNPQRSTUVWXYZ',

@@ -4,19 +4,16 @@ import {
   SECURITY_ANSWER,
   SECURITY_QUESTION,
   asBearer,
-  forEachDialect,
   getMe,
   loginAs,
-  postLogin,
   signupUser,
-  useTestApp,
+  forEachApp,
+  loginStatus,
 } from './helpers.ts';
 
 const NEW_PASSWORD = 'Comet#Tail42';
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   const askQuestion = (identifier: string) =>
     t.app.inject({
       method: 'POST',
@@ -79,10 +76,7 @@ forEachDialect((dialect) => {
 
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error: 'That answer does not match.' });
-      expect(
-        (await postLogin(t.app, { identifier: member.username, password: member.password }))
-          .statusCode,
-      ).toBe(200);
+      expect(await loginStatus(t.app, member)).toBe(200);
     });
 
     it('answers 400 "Password requirements not met" for a right answer with a weak password', async () => {
@@ -108,14 +102,8 @@ forEachDialect((dialect) => {
       });
 
       expect(response.statusCode).toBe(200);
-      expect(
-        (await postLogin(t.app, { identifier: member.username, password: NEW_PASSWORD }))
-          .statusCode,
-      ).toBe(200);
-      expect(
-        (await postLogin(t.app, { identifier: member.username, password: member.password }))
-          .statusCode,
-      ).toBe(401);
+      expect(await loginStatus(t.app, member, NEW_PASSWORD)).toBe(200);
+      expect(await loginStatus(t.app, member)).toBe(401);
     });
 
     it('revokes every session of the member', async () => {

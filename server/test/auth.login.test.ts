@@ -1,20 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../src/contracts/user.ts';
-import {
-  type Member,
-  forEachDialect,
-  postLogin,
-  sessionsOf,
-  sha256,
-  signupUser,
-  useTestApp,
-} from './helpers.ts';
+import { type Member, postLogin, sessionsOf, sha256, signupUser, forEachApp } from './helpers.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
+forEachApp((t) => {
   let member: Member;
 
   beforeAll(async () => {

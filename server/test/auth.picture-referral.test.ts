@@ -8,44 +8,22 @@ import {
   type Member,
   asCookie,
   exifHasGps,
-  forEachDialect,
   getMe,
-  multipart,
   signupMembers,
-  useTestApp,
+  forEachApp,
+  jpegWithGps,
+  patchProfileForm,
 } from './helpers.ts';
 
-const GPS = {
-  IFD3: {
-    GPSLatitudeRef: 'N',
-    GPSLatitude: '48/1 51/1 0/1',
-    GPSLongitudeRef: 'E',
-    GPSLongitude: '2/1 21/1 0/1',
-  },
-};
-
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   it('strips every metadata block from a changed profile picture and removes the old file', async () => {
     const [member] = (await signupMembers(t.app, 1)) as [Member];
     const before = member.user.profileImage.replace(/^\/uploads\//, '');
-    const photo = await sharp({
-      create: { width: 90, height: 70, channels: 3, background: '#335577' },
-    })
-      .jpeg()
-      .withExif(GPS)
-      .toBuffer();
+    const photo = await jpegWithGps(90, 70, '#335577');
     expect(exifHasGps((await sharp(photo).metadata()).exif)).toBe(true);
 
-    const { payload, headers } = await multipart({
+    const response = await patchProfileForm(t.app, member, {
       profilePic: { data: photo, filename: 'new.jpg', type: 'image/jpeg' },
-    });
-    const response = await t.app.inject({
-      method: 'PATCH',
-      url: '/api/auth/profile',
-      payload,
-      headers: { ...headers, ...asCookie(member) },
     });
 
     expect(response.statusCode).toBe(200);

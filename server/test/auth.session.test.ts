@@ -5,18 +5,15 @@ import {
   type Member,
   asBearer,
   asCookie,
-  forEachDialect,
   getMe,
   loginAs,
   sessionsOf,
   sha256,
   signupUser,
-  useTestApp,
+  forEachApp,
 } from './helpers.ts';
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   const logout = (member: Member) =>
     t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: asCookie(member) });
   const tokenBridge = (headers: Record<string, string>) =>

@@ -3,23 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import type { AuthResponse } from '../../src/contracts/user.ts';
-import {
-  exifHasGps,
-  filesUnder,
-  forEachDialect,
-  postSignup,
-  uniqueUsername,
-  useTestApp,
-} from './helpers.ts';
-
-const GPS = {
-  IFD3: {
-    GPSLatitudeRef: 'N',
-    GPSLatitude: '48/1 51/1 0/1',
-    GPSLongitudeRef: 'E',
-    GPSLongitude: '2/1 21/1 0/1',
-  },
-};
+import { exifHasGps, filesUnder, postSignup, uniqueUsername, forEachApp, GPS } from './helpers.ts';
 
 function photoWithGps(format: 'jpeg' | 'png'): Promise<Buffer> {
   const image = sharp({ create: { width: 80, height: 60, channels: 3, background: '#aa5533' } });
@@ -28,9 +12,7 @@ function photoWithGps(format: 'jpeg' | 'png'): Promise<Buffer> {
 
 const NOT_AN_IMAGE = 'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   /** Signs up with a given file and answers the response plus whatever appeared under uploads. */
   async function signupWith(data: Buffer, filename: string, type: string) {
     const before = await filesUnder(t.config.uploadsDir);

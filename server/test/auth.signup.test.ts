@@ -4,12 +4,11 @@ import {
   ORIGIN,
   PASSWORD,
   SECURITY_ANSWER,
-  forEachDialect,
   postSignup,
   sha256,
   signupUser,
   uniqueUsername,
-  useTestApp,
+  forEachApp,
 } from './helpers.ts';
 
 /** The local calendar date `years` ago, shifted by `days`, as YYYY-MM-DD (the age rule uses local dates). */
@@ -23,9 +22,7 @@ function birthdayYearsAgo(years: number, days = 0): string {
 
 const TWENTY_SIX_INTERESTS = Array.from({ length: 26 }, (_, index) => `Interest${index}`).join(',');
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   describe('POST /api/auth/signup', () => {
     it('creates the member and answers 201 with the user and a token', async () => {
       const username = uniqueUsername('Ada');

@@ -1,11 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ORIGIN, forEachDialect, useTestApp } from './helpers.ts';
+import { ORIGIN, forEachDialect, forEachApp, useAppWithoutDatabase } from './helpers.ts';
 
 const INTERNAL_ERROR = 'Something went wrong on our side. Please try again.';
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   beforeAll(() => {
     // Registered before the app is ready: a route that fails the way a broken query would.
     t.app.get('/api/test/explode', () => {
@@ -103,12 +101,7 @@ forEachDialect((dialect) => {
 
 forEachDialect((dialect) => {
   describe('with the database gone', () => {
-    const t = useTestApp(dialect);
-
-    beforeAll(async () => {
-      await t.app.ready();
-      await t.app.db.destroy();
-    });
+    const t = useAppWithoutDatabase(dialect);
 
     it('answers an API call with 500 {error} and no internals', async () => {
       const response = await t.app.inject({

@@ -162,6 +162,15 @@ export function postLogin(
   });
 }
 
+/** The status a login with `password` (the member's own by default) answers: 200 or 401. */
+export async function loginStatus(
+  app: FastifyInstance,
+  member: Pick<Member, 'username' | 'password'>,
+  password = member.password,
+): Promise<number> {
+  return (await postLogin(app, { identifier: member.username, password })).statusCode;
+}
+
 /** Opens another session for a member. */
 export async function loginAs(
   app: FastifyInstance,
@@ -212,6 +221,39 @@ export async function filesUnder(dir: string): Promise<string[]> {
     .sort();
 }
 
+/** A GPS position (Paris) for sharp's withExif, the metadata an upload must lose. */
+export const GPS = {
+  IFD3: {
+    GPSLatitudeRef: 'N',
+    GPSLatitude: '48/1 51/1 0/1',
+    GPSLongitudeRef: 'E',
+    GPSLongitude: '2/1 21/1 0/1',
+  },
+};
+
+/** A JPEG that carries the GPS position above in its EXIF. */
+export function jpegWithGps(width: number, height: number, background: string): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background } })
+    .jpeg()
+    .withExif(GPS)
+    .toBuffer();
+}
+
+/** PATCH /api/auth/profile as a multipart form (a new picture, comma-joined interests…). */
+export async function patchProfileForm(
+  app: FastifyInstance,
+  member: Pick<Member, 'cookie'>,
+  fields: Parameters<typeof multipart>[0],
+) {
+  const { payload, headers } = await multipart(fields);
+  return app.inject({
+    method: 'PATCH',
+    url: '/api/auth/profile',
+    headers: { ...headers, ...asCookie(member) },
+    payload,
+  });
+}
+
 /** Whether an EXIF block (as sharp's metadata().exif gives it) holds a GPS IFD. */
 export function exifHasGps(exif: Buffer | undefined): boolean {
   if (!exif) return false;
@@ -259,6 +301,13 @@ export function signupMembers(
       signupUser(app, { securityQuestion: '', securityAnswer: '', ...overrides(index) }),
     ),
   );
+}
+
+/** Two fresh members, typed as the pair they are. */
+export async function signupPair(app: FastifyInstance): Promise<[Member, Member]> {
+  const [a, b] = await signupMembers(app, 2);
+  if (!a || !b) throw new Error('signupPair: two members were asked for');
+  return [a, b];
 }
 
 /** POST /api/users/friends/{action} with a raw body, as a bearer call unless headers say otherwise. */

@@ -5,19 +5,16 @@ import {
   type FriendAction,
   type Member,
   asBearer,
-  forEachDialect,
   friendAction,
   friendStatus,
   friendshipRows,
   signupMembers,
-  useTestApp,
+  forEachApp,
 } from './helpers.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   const members = async (count: number) => signupMembers(t.app, count);
   const pair = async (): Promise<[Member, Member]> => {
     const [a, b] = await members(2);

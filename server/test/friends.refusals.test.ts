@@ -7,24 +7,19 @@ import {
   ORIGIN,
   TARGET_FIELD,
   asBearer,
-  forEachDialect,
   friendAction,
   friendStatus,
   friendshipRows,
   postFriend,
   signupMembers,
-  useTestApp,
+  forEachApp,
+  signupPair,
 } from './helpers.ts';
 
 const EVIL = 'https://evil.example';
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
-  const pair = async (): Promise<[Member, Member]> => {
-    const [a, b] = await signupMembers(t.app, 2);
-    return [a as Member, b as Member];
-  };
+forEachApp((t) => {
+  const pair = () => signupPair(t.app);
   /** `a` has sent `b` a request that is still pending. */
   const pendingPair = async () => {
     const [a, b] = await pair();

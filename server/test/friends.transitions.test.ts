@@ -4,23 +4,17 @@ import {
   type Member,
   asBearer,
   asCookie,
-  forEachDialect,
   friendAction,
   friendStatus,
   friendshipRows,
   postFriend,
-  signupMembers,
-  useTestApp,
+  forEachApp,
+  signupPair,
 } from './helpers.ts';
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   /** Two fresh members: `a` usually acts first. */
-  const pair = async (): Promise<[Member, Member]> => {
-    const [a, b] = await signupMembers(t.app, 2);
-    return [a as Member, b as Member];
-  };
+  const pair = () => signupPair(t.app);
   const run = (actor: Member, action: Parameters<typeof friendAction>[2], other: Member) =>
     friendAction(t.app, actor, action, other);
   const statuses = async (a: Member, b: Member) => [

@@ -2,17 +2,16 @@
 import { beforeEach, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { listGallery, reorder, uploadImage } from './gallery-helpers.ts';
-import { type Member, asBearer, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
+import { type Member, asBearer, forEachApp, signupPair } from './helpers.ts';
 
 const ids = (images: readonly GalleryImage[]) => images.map((image) => image._id);
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
+forEachApp((t) => {
   let owner: Member;
   let viewer: Member;
 
   beforeEach(async () => {
-    [owner, viewer] = (await signupMembers(t.app, 2)) as [Member, Member];
+    [owner, viewer] = await signupPair(t.app);
   });
 
   /** Uploads `count` images one after the other; answers them oldest first. */

@@ -13,7 +13,7 @@ import {
   reorder,
   uploadImage,
 } from './gallery-helpers.ts';
-import { type Member, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
+import { type Member, forEachApp, signupPair } from './helpers.ts';
 
 const NOT_FOUND = { error: 'No such image in your gallery.' };
 
@@ -23,13 +23,12 @@ const exists = (file: string) =>
     () => false,
   );
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
+forEachApp((t) => {
   let owner: Member;
   let other: Member;
 
   beforeAll(async () => {
-    [owner, other] = (await signupMembers(t.app, 2)) as [Member, Member];
+    [owner, other] = await signupPair(t.app);
   });
 
   it('puts an upload into one’s own gallery whatever accountId, userId or username the form claims', async () => {

@@ -4,7 +4,7 @@ import { beforeEach, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import type { NotificationPage } from '../../src/contracts/notifications.ts';
 import { patchImage, uploadImage } from './gallery-helpers.ts';
-import { type Member, asBearer, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
+import { type Member, asBearer, signupMembers, forEachApp } from './helpers.ts';
 
 async function react(
   app: FastifyInstance,
@@ -28,8 +28,7 @@ async function likeNotifications(app: FastifyInstance, member: Member) {
   return response.json<NotificationPage>().notifications.filter((item) => item.type === 'like');
 }
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
+forEachApp((t) => {
   let owner: Member;
   let alice: Member;
   let bob: Member;

@@ -3,7 +3,7 @@ import type { Socket } from 'socket.io-client';
 import { beforeAll, beforeEach, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { deleteImage, patchImage, uploadImage } from './gallery-helpers.ts';
-import { type Member, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
+import { type Member, forEachDialect, signupPair, useTestApp } from './helpers.ts';
 import { connected, listen, useSockets } from './sockets.ts';
 
 interface JoinAck {
@@ -23,7 +23,7 @@ forEachDialect((dialect) => {
     url = await listen(t.app);
   });
   beforeEach(async () => {
-    [owner, watcher] = (await signupMembers(t.app, 2)) as [Member, Member];
+    [owner, watcher] = await signupPair(t.app);
   });
 
   const connectAs = (member: Member) =>

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { diskPath, galleryState, imageOf, postUpload } from './gallery-helpers.ts';
-import { type Member, exifHasGps, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
+import { type Member, exifHasGps, signupMembers, forEachApp, jpegWithGps } from './helpers.ts';
 
 const NOT_AN_IMAGE = 'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
 const TOO_MANY_PIXELS = 'That image has too many pixels (max 50 megapixels).';
@@ -61,17 +61,7 @@ function noisyJpeg(): Promise<Buffer> {
     .toBuffer();
 }
 
-const GPS = {
-  IFD3: {
-    GPSLatitudeRef: 'N',
-    GPSLatitude: '48/1 51/1 0/1',
-    GPSLongitudeRef: 'E',
-    GPSLongitude: '2/1 21/1 0/1',
-  },
-};
-
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
+forEachApp((t) => {
   let member: Member;
 
   beforeAll(async () => {
@@ -190,12 +180,7 @@ forEachDialect((dialect) => {
   });
 
   it('removes GPS EXIF from both the display file and the thumbnail', async () => {
-    const data = await sharp({
-      create: { width: 800, height: 600, channels: 3, background: '#aa5533' },
-    })
-      .jpeg()
-      .withExif(GPS)
-      .toBuffer();
+    const data = await jpegWithGps(800, 600, '#aa5533');
     expect(exifHasGps((await sharp(data).metadata()).exif)).toBe(true);
 
     const response = await postUpload(t.app, member, {

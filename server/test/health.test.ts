@@ -1,7 +1,13 @@
 /** Probes for process managers and load balancers: alive (/healthz) and ready (/readyz). */
 import fs from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REDIS_TEST_URL, describeWithRedis, forEachDialect, useTestApp } from './helpers.ts';
+import {
+  REDIS_TEST_URL,
+  describeWithRedis,
+  forEachDialect,
+  useTestApp,
+  useAppWithoutDatabase,
+} from './helpers.ts';
 
 const withRedis = await describeWithRedis('readiness with Redis');
 
@@ -28,11 +34,7 @@ forEachDialect((dialect) => {
   });
 
   describe('a node whose database is gone', () => {
-    const t = useTestApp(dialect);
-    beforeAll(async () => {
-      await t.app.ready();
-      await t.app.db.destroy();
-    });
+    const t = useAppWithoutDatabase(dialect);
 
     it('still answers /healthz with 200: the process is alive', async () => {
       expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
+import { type Db, createDatabase } from '../src/db/index.ts';
 import { createFreshDatabase } from './postgres.ts';
 
 export * from './factories.ts';
@@ -120,6 +121,28 @@ export function forEachDialect(suite: (dialect: TestDialect) => void): void {
   }
 }
 
+/** A fresh, empty database of `dialect` (no migrations run), dropped by `close()`. */
+export async function freshDatabase(dialect: TestDialect): Promise<{
+  db: Db;
+  close(): Promise<void>;
+}> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-db-'));
+  const database =
+    dialect === 'postgres' ? await createFreshDatabase(PG_TEST_URL, 'orbit_m') : undefined;
+  const { db } = createDatabase({
+    databaseUrl: database?.url,
+    sqlitePath: path.join(dataDir, 'orbit.db'),
+  });
+  return {
+    db,
+    async close() {
+      await db.destroy();
+      await database?.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 export interface TestApp {
   app: FastifyInstance;
   config: Config;
@@ -153,6 +176,24 @@ export async function buildTestApp(options: {
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** `forEachDialect` with the app built for the suite: `suite(t)` reads `t.app` inside its tests. */
+export function forEachApp(
+  suite: (t: TestApp, dialect: TestDialect) => void,
+  env: Record<string, string> = {},
+): void {
+  forEachDialect((dialect) => suite(useTestApp(dialect, env), dialect));
+}
+
+/** useTestApp, whose database is closed once the app is ready: a node that lost its database. */
+export function useAppWithoutDatabase(dialect: TestDialect): TestApp {
+  const t = useTestApp(dialect);
+  beforeAll(async () => {
+    await t.app.ready();
+    await t.app.db.destroy();
+  });
+  return t;
 }
 
 /** Builds the app before the suite and closes it after; read `.app` / `.config` inside tests. */

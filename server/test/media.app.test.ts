@@ -14,20 +14,18 @@ import { type MediaStore, createMediaStore } from '../src/media/index.ts';
 import { deleteImage, jpegPart, postUpload, uploadImage } from './gallery-helpers.ts';
 import {
   type Member,
-  asCookie,
   filesUnder,
   forEachDialect,
-  multipart,
   pngImage,
   postSignup,
   signupMembers,
   uniqueUsername,
   useTestApp,
+  patchProfileForm,
 } from './helpers.ts';
-import { startS3rver } from './s3-helpers.ts';
+import { useLocalS3 } from './s3-suite.ts';
 
-const s3 = await startS3rver();
-afterAll(() => s3.close());
+const s3 = await useLocalS3();
 
 const keyOf = (url: string) => url.replace(/^\/uploads\//, '');
 
@@ -173,15 +171,8 @@ forEachDialect((dialect) => {
     it('stores a changed avatar and removes the previous one from the store', async () => {
       const [changer] = (await signupMembers(t.app, 1)) as [Member];
       const previous = keyOf(changer.user.profileImage);
-      const { payload, headers } = await multipart({
+      const response = await patchProfileForm(t.app, changer, {
         profilePic: { data: await pngImage(90, 90), filename: 'new.png', type: 'image/png' },
-      });
-
-      const response = await t.app.inject({
-        method: 'PATCH',
-        url: '/api/auth/profile',
-        payload,
-        headers: { ...headers, ...asCookie(changer) },
       });
 
       expect(response.statusCode).toBe(200);

@@ -18,13 +18,11 @@ import {
   forEachDialect,
   multipart,
   signupMembers,
-  useTestApp,
 } from './helpers.ts';
-import { startS3rver } from './s3-helpers.ts';
+import { useLocalS3, useTestAppOnS3 } from './s3-suite.ts';
 import { type ServerProcess, startServerProcess } from './server-process.ts';
 
-const s3 = await startS3rver();
-afterAll(() => s3.close());
+const s3 = await useLocalS3();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -106,23 +104,17 @@ function checkingClients(databaseUrl: string): string {
 }
 
 forEachDialect((dialect) => {
-  const env: Record<string, string> = {};
-  let bucket = '';
-  beforeAll(async () => {
-    bucket = await s3.createBucket(`crash-${dialect}`);
-    Object.assign(env, s3.env(bucket));
-  });
   // In this process: the database (created and migrated), a member, the sweep's database handle.
-  const t = useTestApp(dialect, env);
+  const { t, bucket } = useTestAppOnS3(s3, dialect, 'crash');
   let store: S3Store;
   let member: Member;
   let node: ServerProcess;
 
   beforeAll(async () => {
-    store = s3.store(bucket);
+    store = s3.store(bucket());
     [member] = (await signupMembers(t.app, 1)) as [Member];
     node = await startServerProcess({
-      ...env,
+      ...s3.env(bucket()),
       DATA_DIR: t.config.dataDir,
       ...(t.config.databaseUrl ? { DATABASE_URL: checkingClients(t.config.databaseUrl) } : {}),
     });

@@ -4,16 +4,15 @@
  * delete still succeeds, leaving its pictures to the sweep.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { SWEEP_GRACE_MS, sweepMedia } from '../src/media/sweep.ts';
 import { PICTURE_UNAVAILABLE } from '../src/plugins/static.ts';
 import { deleteImage, uploadImage } from './gallery-helpers.ts';
-import { type Member, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
-import { startS3rver } from './s3-helpers.ts';
+import { type Member, forEachDialect, signupMembers } from './helpers.ts';
+import { useLocalS3, useTestAppOnS3 } from './s3-suite.ts';
 
-const s3 = await startS3rver();
-afterAll(() => s3.close());
+const s3 = await useLocalS3();
 
 const keyOf = (url: string) => url.replace(/^\/uploads\//, '');
 
@@ -28,13 +27,7 @@ async function whileDown<T>(work: () => Promise<T>): Promise<T> {
 }
 
 forEachDialect((dialect) => {
-  const env: Record<string, string> = {};
-  let bucket = '';
-  beforeAll(async () => {
-    bucket = await s3.createBucket(`outage-${dialect}`);
-    Object.assign(env, s3.env(bucket));
-  });
-  const t = useTestApp(dialect, env);
+  const { t, bucket } = useTestAppOnS3(s3, dialect, 'outage');
   let member: Member;
   let image: GalleryImage;
 
@@ -79,7 +72,7 @@ forEachDialect((dialect) => {
     const response = await whileDown(() => deleteImage(t.app, member, doomed._id));
 
     expect(response.statusCode).toBe(204);
-    const store = s3.store(bucket);
+    const store = s3.store(bucket());
     try {
       for (const key of keys) expect((await store.stat(key))?.size).toBeGreaterThan(0);
       await sweepMedia(

@@ -18,8 +18,8 @@ import {
   forEachDialect,
   friendAction,
   getMe,
-  signupMembers,
   useTestApp,
+  signupPair,
 } from './helpers.ts';
 
 const PUBLIC = 'https://media.orbit.test/pictures';
@@ -36,7 +36,7 @@ forEachDialect((dialect) => {
     let image: GalleryImage;
 
     beforeAll(async () => {
-      [alice, bob] = (await signupMembers(t.app, 2)) as [Member, Member];
+      [alice, bob] = await signupPair(t.app);
       image = await uploadImage(t.app, alice);
     });
 

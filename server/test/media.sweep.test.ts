@@ -11,12 +11,11 @@ import { type MediaFile, keepFiles, putFiles } from '../src/media/files.ts';
 import { createMedia } from '../src/media/index.ts';
 import { INCOMING_GRACE_MS, SWEEP_GRACE_MS, sweepMedia } from '../src/media/sweep.ts';
 import { diskPath, uploadImage } from './gallery-helpers.ts';
-import { type Member, filesUnder, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
+import { type Member, filesUnder, signupMembers, forEachApp } from './helpers.ts';
 
 const HEX = (digit: string) => digit.repeat(32);
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
+forEachApp((t) => {
   let owner: Member;
 
   beforeAll(async () => {

@@ -2,18 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Notification, NotificationPage } from '../../src/contracts/notifications.ts';
 import { pairKey } from '../../src/contracts/friends.ts';
-import {
-  type Member,
-  asBearer,
-  forEachDialect,
-  friendAction,
-  signupMembers,
-  useTestApp,
-} from './helpers.ts';
+import { type Member, asBearer, friendAction, signupMembers, forEachApp } from './helpers.ts';
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-
+forEachApp((t) => {
   const members = async (count: number) => await signupMembers(t.app, count);
   const list = async (member: Member, query = ''): Promise<NotificationPage> => {
     const response = await t.app.inject({

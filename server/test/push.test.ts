@@ -19,10 +19,10 @@ import {
   pushRowsOf,
   sessionsOf,
   sha256,
-  signupMembers,
   signupUser,
   subscribeDevice,
   useTestApp,
+  signupPair,
 } from './helpers.ts';
 
 const SECRET = 'relay-secret-for-tests-0123456789';
@@ -97,7 +97,7 @@ forEachDialect((dialect) => {
     let a: Member;
     let b: Member;
     beforeAll(async () => {
-      [a, b] = (await signupMembers(t.app, 2)) as [Member, Member];
+      [a, b] = await signupPair(t.app);
     });
     const remove = (member: Member | null, body: unknown) =>
       t.app.inject({
@@ -181,7 +181,7 @@ forEachDialect((dialect) => {
       });
 
       it('moves an endpoint to the newest member who registers it', async () => {
-        const [first, second] = (await signupMembers(t.app, 2)) as [Member, Member];
+        const [first, second] = await signupPair(t.app);
         const device = await subscribeDevice(t.app, first);
 
         const response = await postPushSubscription(t.app, second, device);

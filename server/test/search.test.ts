@@ -5,10 +5,9 @@ import {
   type Member,
   asBearer,
   asCookie,
-  forEachDialect,
   friendAction,
   signupMembers,
-  useTestApp,
+  forEachApp,
 } from './helpers.ts';
 
 /** username, first name, last name */
@@ -39,8 +38,7 @@ const FIXTURE: [string, string, string][] = [
   ]),
 ];
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
+forEachApp((t) => {
   const by = new Map<string, Member>();
   let viewer: Member;
 

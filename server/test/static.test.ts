@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { forEachDialect, useTestApp } from './helpers.ts';
+import { forEachApp } from './helpers.ts';
 
 const staticDir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-static-'));
 await fs.mkdir(path.join(staticDir, 'assets'));
@@ -11,47 +11,49 @@ await fs.writeFile(path.join(staticDir, 'sw.js'), 'self.addEventListener("fetch"
 await fs.writeFile(path.join(staticDir, 'manifest.webmanifest'), '{"name":"Orbit"}');
 await fs.writeFile(path.join(staticDir, 'assets', 'index-abc123.js'), 'console.log(1);');
 
-forEachDialect((dialect) => {
-  const t = useTestApp(dialect, { STATIC_DIR: staticDir });
-  const get = (url: string, accept = '*/*') =>
-    t.app.inject({ method: 'GET', url, headers: { accept } });
+forEachApp(
+  (t) => {
+    const get = (url: string, accept = '*/*') =>
+      t.app.inject({ method: 'GET', url, headers: { accept } });
 
-  describe('the built app', () => {
-    it('serves the service worker as JavaScript that is always revalidated', async () => {
-      const response = await get('/sw.js');
-      expect(response.statusCode).toBe(200);
-      expect(response.headers['content-type']).toMatch(/^(text|application)\/javascript/);
-      expect(response.headers['cache-control']).toBe('no-cache');
-    });
-
-    it('serves the web app manifest with its own type, always revalidated', async () => {
-      const response = await get('/manifest.webmanifest');
-      expect(response.statusCode).toBe(200);
-      expect(response.headers['content-type']).toMatch(/^application\/manifest\+json/);
-      expect(response.headers['cache-control']).toBe('no-cache');
-      expect(response.json()).toEqual({ name: 'Orbit' });
-    });
-
-    it('caches hashed assets for a year', async () => {
-      const response = await get('/assets/index-abc123.js');
-      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    });
-
-    it('answers app routes with index.html, revalidated', async () => {
-      for (const url of ['/', '/profile/other', '/settings']) {
-        const response = await get(url, 'text/html');
-        expect(response.statusCode, url).toBe(200);
-        expect(response.headers['content-type']).toMatch(/^text\/html/);
+    describe('the built app', () => {
+      it('serves the service worker as JavaScript that is always revalidated', async () => {
+        const response = await get('/sw.js');
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toMatch(/^(text|application)\/javascript/);
         expect(response.headers['cache-control']).toBe('no-cache');
-      }
-    });
+      });
 
-    it('keeps unknown API paths as JSON 404s', async () => {
-      const response = await get('/api/nothing-here', 'text/html');
-      expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ error: 'Not found: GET /api/nothing-here' });
+      it('serves the web app manifest with its own type, always revalidated', async () => {
+        const response = await get('/manifest.webmanifest');
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toMatch(/^application\/manifest\+json/);
+        expect(response.headers['cache-control']).toBe('no-cache');
+        expect(response.json()).toEqual({ name: 'Orbit' });
+      });
+
+      it('caches hashed assets for a year', async () => {
+        const response = await get('/assets/index-abc123.js');
+        expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      });
+
+      it('answers app routes with index.html, revalidated', async () => {
+        for (const url of ['/', '/profile/other', '/settings']) {
+          const response = await get(url, 'text/html');
+          expect(response.statusCode, url).toBe(200);
+          expect(response.headers['content-type']).toMatch(/^text\/html/);
+          expect(response.headers['cache-control']).toBe('no-cache');
+        }
+      });
+
+      it('keeps unknown API paths as JSON 404s', async () => {
+        const response = await get('/api/nothing-here', 'text/html');
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toEqual({ error: 'Not found: GET /api/nothing-here' });
+      });
     });
-  });
-});
+  },
+  { STATIC_DIR: staticDir },
+);
 
 afterAll(() => fs.rm(staticDir, { recursive: true, force: true }));
