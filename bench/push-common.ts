@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import sharp from 'sharp';
-import { PUSH_API } from '../src/contracts/push.ts';
+import { PUSH_API } from '../src/contracts/pushSubscription.ts';
 import {
   type FakePushService,
   type FakeSubscription,

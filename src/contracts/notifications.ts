@@ -1,4 +1,5 @@
 /** Notifications (docs/product.md "Notification state", "Notification bell", "Notifications panel"; docs/decisions.md "Notifications on the server"). */
+import { z } from 'zod';
 
 export const NOTIFICATION_TYPES = [
   'like',
@@ -10,31 +11,34 @@ export const NOTIFICATION_TYPES = [
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
-export interface NotificationActor {
-  _id: string;
-  username: string;
-  profileImage: string;
-}
+export const NotificationActor = z.object({
+  _id: z.string(),
+  username: z.string(),
+  profileImage: z.string(),
+});
+export type NotificationActor = z.infer<typeof NotificationActor>;
 
-export interface Notification {
+export const Notification = z.object({
   /** Increasing with every notification made: newer ones have larger ids. */
-  _id: string;
-  type: NotificationType;
-  actor: NotificationActor | null;
-  message: string;
-  link: string;
-  createdAt: string;
-  read: boolean;
+  _id: z.string(),
+  type: z.enum(NOTIFICATION_TYPES),
+  actor: NotificationActor.nullable(),
+  message: z.string(),
+  link: z.string(),
+  createdAt: z.string(),
+  read: z.boolean(),
   /** The friend request's id (the pair key) for friend_request and follow. */
-  requestId: string | null;
-}
+  requestId: z.string().nullable(),
+});
+export type Notification = z.infer<typeof Notification>;
 
-export interface NotificationPage {
-  notifications: Notification[];
+export const NotificationPage = z.object({
+  notifications: z.array(Notification),
   /** Pass as `before` for the next older page; null when there is none. */
-  nextCursor: string | null;
-  unread: number;
-}
+  nextCursor: z.string().nullable(),
+  unread: z.number(),
+});
+export type NotificationPage = z.infer<typeof NotificationPage>;
 
 export const NOTIFICATION_MESSAGES = {
   friendRequest: ' sent you a friend request',
@@ -45,6 +49,25 @@ export const NOTIFICATION_MESSAGES = {
 
 export const NOTIFICATIONS_PAGE_SIZE = 50;
 export const NOTIFICATIONS_PAGE_MAX = 100;
+
+export const NotificationPageQuery = z.object({
+  before: z.string().max(20).optional(),
+  limit: z.coerce.number().int().min(1).max(NOTIFICATIONS_PAGE_MAX).optional(),
+});
+export type NotificationPageQuery = z.input<typeof NotificationPageQuery>;
+
+/** Mark some read, or all. */
+export const NotificationReadBody = z.union(
+  [z.object({ all: z.literal(true) }), z.object({ ids: z.array(z.string().max(20)).max(1000) })],
+  { error: 'Send {ids: [...]} or {all: true}.' },
+);
+export type NotificationReadBody = z.infer<typeof NotificationReadBody>;
+
+export const NotificationReadResponse = z.object({ ok: z.literal(true), unread: z.number() });
+export type NotificationReadResponse = z.infer<typeof NotificationReadResponse>;
+
+export const NotificationIdParams = z.object({ id: z.string().max(20) });
+export type NotificationIdParams = z.infer<typeof NotificationIdParams>;
 
 /** Tells a member's other tabs and devices what changed. */
 export interface NotificationsChanged {

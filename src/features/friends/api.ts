@@ -1,23 +1,15 @@
-import type {
-  FriendCounts,
-  FriendListItem,
-  FriendStatus,
-  SearchResult,
-} from '../../contracts/friends.ts';
 import { SEARCH_LIMIT } from '../../contracts/constants.ts';
-import { normaliseFriendStatus } from '../../contracts/friends.ts';
-import { http } from '../../lib/http.ts';
+import {
+  FriendCounts,
+  type FriendListItem,
+  type FriendStatus,
+  type SearchResult,
+  normaliseFriendStatus,
+} from '../../contracts/friends.ts';
+import type { FriendTargetBody } from '../../contracts/friendsInput.ts';
+import { http, parsed } from '../../lib/http.ts';
 
 export type FriendAction = 'request' | 'cancel' | 'accept' | 'decline' | 'unfriend';
-
-/** Which body field names the other member for each call (docs/product.md "Friends"). */
-const TARGET_FIELD: Record<FriendAction, 'toUserId' | 'fromUserId' | 'userId'> = {
-  request: 'toUserId',
-  cancel: 'toUserId',
-  accept: 'fromUserId',
-  decline: 'fromUserId',
-  unfriend: 'userId',
-};
 
 /** Lists may be a plain array or wrapped in results or items (docs/product.md "Friends"). */
 export function readList<T>(body: unknown, ...keys: string[]): T[] {
@@ -43,12 +35,13 @@ export const friendsApi = {
     statusOf(http.get(`/api/users/friends/status?userId=${encodeURIComponent(userId)}`)),
   act: (action: FriendAction, userId: string, username?: string) =>
     statusOf(
+      // Every call names the other member the same way (docs/product.md "Friends").
       http.post(`/api/users/friends/${action}`, {
-        [TARGET_FIELD[action]]: userId,
+        toUserId: userId,
         ...(username ? { username } : {}),
-      }),
+      } satisfies FriendTargetBody),
     ),
-  counts: () => http.get<FriendCounts>('/api/users/friends/counts'),
+  counts: () => parsed(FriendCounts, http.get('/api/users/friends/counts')),
   incoming: async () => readList<FriendListItem>(await http.get('/api/users/friends/incoming')),
   outgoing: async () => readList<FriendListItem>(await http.get('/api/users/friends/outgoing')),
   list: async (username?: string) =>

@@ -1,5 +1,5 @@
 import type { ButtonHTMLAttributes } from 'react';
-import type { GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
 import { GalleryPicture } from './GalleryPicture.tsx';
 
 interface PhotoTileProps {

@@ -9,9 +9,10 @@ import {
   type RelayProgress,
   type RelaySubscription,
 } from '../../../../src/contracts/push.ts';
+import { SUBSCRIPTION_MESSAGES } from '../../../../src/contracts/pushSubscription.ts';
 import type { Db, Dialect } from '../../db/index.ts';
 import type { PushSubscriptionRow } from '../../db/schema.ts';
-import { Conflict, Unavailable } from '../../errors.ts';
+import { Conflict, Invalid, Unavailable } from '../../errors.ts';
 import type { MediaUrl } from '../../media/index.ts';
 import type { Authenticated } from '../auth/service.ts';
 import { profileImageUrl } from '../../members/mapping.ts';
@@ -33,7 +34,7 @@ export const PUSH_MESSAGES = {
 /** A member's devices beyond this many (the least recently registered) are forgotten. */
 export const MAX_DEVICES_PER_MEMBER = 20;
 /** The longest push service address the server stores. */
-export const MAX_ENDPOINT_LENGTH = 2048;
+export { MAX_ENDPOINT_LENGTH } from '../../../../src/contracts/pushSubscription.ts';
 /** The most events one catch-up answers. */
 export const CATCH_UP_MAX = 500;
 
@@ -89,6 +90,8 @@ export async function subscribe(
   auth: Authenticated,
   device: DeviceInput,
 ): Promise<'created' | 'updated'> {
+  // The contract checks the key's length; only the server can check the point lies on the curve.
+  if (!isP256PublicKey(device.keys.p256dh)) throw new Invalid(SUBSCRIPTION_MESSAGES.p256dh);
   const created = await repo.upsertSubscription(deps.db, {
     userId: auth.user.id,
     sessionId: auth.sessionId,
