@@ -89,7 +89,6 @@ forEachDialect((dialect) => {
         bob,
       );
 
-      expect(incoming.results[0]?.profileImage).toBe(alice.user.profileImage);
       expect(incoming.results[0]?.user.profileImage).toBe(alice.user.profileImage);
       expect(search.users.find((user) => user.id === alice.user.id)?.profileImage).toBe(
         alice.user.profileImage,

@@ -105,7 +105,6 @@ forEachDialect((dialect) => {
       const countess = by.get('countess') as Member;
 
       expect(row).toEqual({
-        _id: countess.user.id,
         id: countess.user.id,
         username: 'countess',
         fullName: 'Ada Lovelace',
@@ -169,7 +168,7 @@ forEachDialect((dialect) => {
       const [row] = await found('vega.viewer');
 
       expect(row).toMatchObject({
-        _id: viewer.user.id,
+        id: viewer.user.id,
         isFriend: false,
         requestPending: false,
         incomingPending: false,

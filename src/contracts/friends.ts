@@ -56,7 +56,6 @@ export type FriendCounts = z.infer<typeof FriendCounts>;
 
 /** A member as lists and search rows show them. */
 export const MemberSummary = z.object({
-  _id: z.string(),
   id: z.string(),
   username: z.string(),
   fullName: z.string(),
@@ -67,13 +66,11 @@ export type MemberSummary = z.infer<typeof MemberSummary>;
 /** An entry of the incoming, outgoing or friends list (docs/product.md "Friends"). */
 export const FriendListItem = z.object({
   /** The pair key: stable per pair, the request's id while it is pending. */
-  _id: z.string(),
   requestId: z.string(),
+  /** The other member of the pair. */
   user: MemberSummary,
   fromUserId: z.string(),
   toUserId: z.string(),
-  username: z.string(),
-  profileImage: z.string(),
   createdAt: z.string(),
 });
 export type FriendListItem = z.infer<typeof FriendListItem>;
@@ -91,3 +88,20 @@ export type SearchResult = z.infer<typeof SearchResult>;
 
 export const SearchResponse = z.object({ users: z.array(SearchResult) });
 export type SearchResponse = z.infer<typeof SearchResponse>;
+
+/** A member of a list or search row as the app holds it: `_id` beside `id`, whichever a server sent. */
+export type MemberSummaryView = MemberSummary & { _id: string };
+
+/**
+ * A list entry as the app holds it after reading any server's answer tolerantly (docs/decisions.md
+ * "One canonical shape"): the canonical fields plus the flat names other servers send.
+ */
+export interface FriendListItemView extends Omit<FriendListItem, 'user'> {
+  _id: string;
+  user: MemberSummaryView;
+  username: string;
+  profileImage: string;
+}
+
+/** A search row as the app holds it. */
+export type SearchResultView = SearchResult & { _id: string };
