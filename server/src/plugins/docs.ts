@@ -2,6 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { ErrorBody } from '../../../src/contracts/http.ts';
 
 export const API_DOCS_PATH = '/api/docs';
 
@@ -9,7 +10,17 @@ export const API_DOCS_PATH = '/api/docs';
  * OpenAPI from the routes' zod schemas. The document is always built (`npm run build` writes it to
  * docs/openapi.json); the browsable page at /api/docs is served in development only.
  */
+const isDocumented = (url: string) => url.startsWith('/api/') && !url.startsWith(API_DOCS_PATH);
+
 export async function registerApiDocs(app: FastifyInstance) {
+  // Every failure of an API route is `{error}` (docs/product.md "Errors"), said once here.
+  app.addHook('onRoute', (route) => {
+    if (!isDocumented(route.url)) return;
+    route.schema = {
+      ...route.schema,
+      response: { '4xx': ErrorBody, '5xx': ErrorBody, ...(route.schema?.response ?? {}) },
+    };
+  });
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -22,7 +33,7 @@ export async function registerApiDocs(app: FastifyInstance) {
     },
     // Only the API: the app shell, pictures, health and metrics are not part of it.
     transform: (document) =>
-      document.url.startsWith('/api/') && !document.url.startsWith(API_DOCS_PATH)
+      isDocumented(document.url)
         ? jsonSchemaTransform(document)
         : { schema: { hide: true }, url: document.url },
   });
