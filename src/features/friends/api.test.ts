@@ -38,18 +38,7 @@ describe('reading friend lists and search rows (docs/decisions.md "One canonical
   });
 
   it('gives a search row both id names and reads its flags', () => {
-    expect(
-      searchRowView({
-        id: 'u3',
-        username: 'orion',
-        fullName: '',
-        profileImage: '',
-        isFriend: true,
-        requestPending: false,
-        incomingPending: false,
-      }),
-    ).toEqual({
-      _id: 'u3',
+    const row = {
       id: 'u3',
       username: 'orion',
       fullName: '',
@@ -57,7 +46,9 @@ describe('reading friend lists and search rows (docs/decisions.md "One canonical
       isFriend: true,
       requestPending: false,
       incomingPending: false,
-    });
+    };
+
+    expect(searchRowView(row)).toEqual({ _id: 'u3', ...row });
     expect(searchRowView({ _id: 'u4', username: 'lyra' })).toMatchObject({
       _id: 'u4',
       id: 'u4',
