@@ -1,5 +1,5 @@
 /** Requests and answers of the account calls (docs/product.md "Session and API calls", "Theme"): the server validates with them, the client sends and reads them. */
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { THEMES } from './theme.ts';
 
 const text = z.string().max(10_000).default('');

@@ -1,5 +1,5 @@
 /** Friend relations (docs/product.md "Friends"; docs/decisions.md "Friend calls answer the status"). */
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /** The client's words for a pair's status. */
 export const FRIEND_STATUSES = ['self', 'none', 'pending', 'incoming', 'friends'] as const;

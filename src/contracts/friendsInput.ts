@@ -1,5 +1,5 @@
 /** Requests of the friend and search calls: the server validates with them, the client sends them. */
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { SEARCH_LIMIT } from './constants.ts';
 
 const id = z.string().trim().max(100).optional();

@@ -1,5 +1,5 @@
 /** Photo gallery (docs/product.md "Gallery", "Gallery manager", "Image viewer"; docs/decisions.md "Only the owner edits a gallery", "One canonical shape"). */
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 export const CAPTION_MAX = 500;
 export const FOLDER_MAX = 40;

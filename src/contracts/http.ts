@@ -1,5 +1,5 @@
 /** Answers every call may give (docs/product.md "Errors"): one schema each, shared by server and client. */
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /** Every failure: `{error}` in the member's words, with the status. */
 export const ErrorBody = z.object({ error: z.string() });

@@ -1,5 +1,5 @@
 /** Notifications (docs/product.md "Notification state", "Notification bell", "Notifications panel"; docs/decisions.md "Notifications on the server"). */
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 export const NOTIFICATION_TYPES = [
   'like',

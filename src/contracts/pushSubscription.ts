@@ -3,7 +3,7 @@
  * removes its device and reads the relay's public key. The server validates with these schemas and
  * the client sends and reads them.
  */
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 export const PUSH_API = {
   subscriptions: '/api/push/subscriptions',

@@ -1,5 +1,5 @@
 /** The member as the server sends them (docs/decisions.md "One canonical shape"). */
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { THEMES } from './theme.ts';
 
 /** A member as anyone signed in may see them. */
