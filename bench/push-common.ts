@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { PUSH_API } from '../src/contracts/push.ts';
+import { PUSH_API } from '../src/contracts/pushSubscription.ts';
 import {
   type FakePushService,
   type FakeSubscription,

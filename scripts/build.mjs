@@ -1,6 +1,6 @@
 // `npm run build` (`node scripts/build.mjs`): the app into dist/ (Vite), and the server,
 // push-relay and the operator commands compiled to plain JavaScript in build/, so production runs
-// them with `node` alone. Packages stay in node_modules, not bundled: the native ones
+// them with `node` alone; then docs/openapi.json from the compiled server's route schemas. Packages stay in node_modules, not bundled: the native ones
 // (better-sqlite3, sharp, argon2) cannot be, and the rest load as fast from there.
 // `npm start`, scripts/run.mjs and `node scripts/build.mjs --if-stale` rebuild only what is
 // missing or older than its sources.
@@ -50,6 +50,8 @@ const ENTRIES = {
         `server/src/db/migrations/${file}`,
       ]),
   ),
+  // Writes docs/openapi.json from the routes' schemas (README "API documentation").
+  openapi: 'server/src/openapi.ts',
 };
 
 export const compiledEntry = (name) => path.join(SERVER_BUILD_DIR, `${name}.mjs`);
@@ -107,6 +109,15 @@ function buildApp() {
   if (result.status !== 0) throw new Error('The app build (vite build) failed.');
 }
 
+/** docs/openapi.json from the compiled server's route schemas. */
+function writeOpenApi() {
+  const result = spawnSync(process.execPath, [compiledEntry('openapi')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error('Writing docs/openapi.json failed.');
+}
+
 /** Runs `build` when `output` is stale; exits the process if it fails. */
 async function ensure(what, output, inputs, build) {
   const reason = staleness(output, inputs);
@@ -136,4 +147,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === '-
   const started = Date.now();
   await buildServer();
   console.log(`Compiled the server and push-relay into build/ in ${Date.now() - started} ms.`);
+  writeOpenApi();
 }

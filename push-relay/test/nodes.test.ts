@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUSH_API, type PushPayload, type RelayProgress } from '../../src/contracts/push.ts';
+import { type PushPayload, type RelayProgress } from '../../src/contracts/push.ts';
+import { PUSH_API } from '../../src/contracts/pushSubscription.ts';
 import { buildApp } from '../../server/src/app.ts';
 import {
   type Member,

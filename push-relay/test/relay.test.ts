@@ -8,7 +8,8 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import type { NotificationPage } from '../../src/contracts/notifications.ts';
-import { PUSH_API, PUSH_TTL_SECONDS, type PushPayload } from '../../src/contracts/push.ts';
+import { PUSH_TTL_SECONDS, type PushPayload } from '../../src/contracts/push.ts';
+import { PUSH_API } from '../../src/contracts/pushSubscription.ts';
 import {
   type Member,
   asBearer,

@@ -43,17 +43,18 @@ forEachApp((t) => {
       expect(response.headers['cache-control']).toBe('no-store');
     });
 
-    it('answers 401 {error} without credentials', async () => {
+    it('answers 200 {user: null} without credentials', async () => {
       const response = await getMe(t.app);
 
-      expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ error: 'Please sign in.' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ user: null });
     });
 
-    it('answers 401 for a token that was never issued', async () => {
+    it('answers {user: null} for a token that was never issued', async () => {
       const response = await getMe(t.app, { authorization: 'Bearer not-a-real-token' });
 
-      expect(response.statusCode).toBe(401);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ user: null });
     });
   });
 
@@ -63,8 +64,8 @@ forEachApp((t) => {
 
       const response = await logout(member);
       expect(response.statusCode).toBe(200);
-      expect((await getMe(t.app, { cookie: member.cookie })).statusCode).toBe(401);
-      expect((await getMe(t.app, asBearer(member))).statusCode).toBe(401);
+      expect((await getMe(t.app, { cookie: member.cookie })).json()).toEqual({ user: null });
+      expect((await getMe(t.app, asBearer(member))).json()).toEqual({ user: null });
     });
 
     it('deletes the session row', async () => {

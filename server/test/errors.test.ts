@@ -64,7 +64,7 @@ forEachApp((t) => {
     });
 
     it('marks API answers as no-store even when the path is percent-encoded', async () => {
-      const response = await t.app.inject({ method: 'GET', url: '/%61pi/auth/me' });
+      const response = await t.app.inject({ method: 'GET', url: '/%61pi/users/me' });
 
       expect(response.statusCode).toBe(401);
       expect(response.headers['cache-control']).toBe('no-store');

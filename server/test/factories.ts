@@ -282,12 +282,12 @@ export const FRIEND_ACTIONS: readonly FriendAction[] = [
 ];
 
 /** The body field each friend call names the other member with (docs/product.md "Friends"). */
-export const TARGET_FIELD: Record<FriendAction, 'toUserId' | 'fromUserId' | 'userId'> = {
+export const TARGET_FIELD: Record<FriendAction, 'toUserId'> = {
   request: 'toUserId',
   cancel: 'toUserId',
-  accept: 'fromUserId',
-  decline: 'fromUserId',
-  unfriend: 'userId',
+  accept: 'toUserId',
+  decline: 'toUserId',
+  unfriend: 'toUserId',
 };
 
 /** Several members at once; no security answer, so each signup hashes one secret only. */

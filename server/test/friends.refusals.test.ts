@@ -178,6 +178,19 @@ forEachApp((t) => {
       expect(response.json()).toEqual({ error: 'Name the member by user id or username.' });
     });
 
+    it.each(['fromUserId', 'userId'])(
+      'answers 400 to a call that names the member as %s, a name the contract does not have',
+      async (field) => {
+        const [a, b] = await pair();
+
+        const response = await postFriend(t.app, 'request', { [field]: b.user.id }, asBearer(a));
+
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toEqual({ error: 'Name the member by user id or username.' });
+        expect(await friendStatus(t.app, a, b)).toBe('none');
+      },
+    );
+
     it('answers 400 to a status question without userId or username', async () => {
       const [a] = await pair();
 

@@ -40,55 +40,55 @@ forEachApp((t) => {
 
     expect(response.statusCode).toBe(201);
     const { image } = response.json<{ image: GalleryImage }>();
-    expect(image.owner._id).toBe(other.user.id);
-    expect((await listGallery(t.app, owner)).map((item) => item._id)).not.toContain(image._id);
-    expect((await listGallery(t.app, other)).map((item) => item._id)).toContain(image._id);
+    expect(image.owner.id).toBe(other.user.id);
+    expect((await listGallery(t.app, owner)).map((item) => item.id)).not.toContain(image.id);
+    expect((await listGallery(t.app, other)).map((item) => item.id)).toContain(image.id);
   });
 
   it('answers 404 to another member’s caption or folder change and changes nothing', async () => {
     const image = await uploadImage(t.app, owner, { folder: 'Trips' });
 
-    const caption = await patchImage(t.app, other, image._id, { caption: 'mine now' });
-    const folder = await patchImage(t.app, other, image._id, { folder: 'Stolen' });
+    const caption = await patchImage(t.app, other, image.id, { caption: 'mine now' });
+    const folder = await patchImage(t.app, other, image.id, { folder: 'Stolen' });
 
     expect([caption.statusCode, folder.statusCode]).toEqual([404, 404]);
     expect(caption.json()).toEqual(NOT_FOUND);
-    const stored = (await listGallery(t.app, owner)).find((item) => item._id === image._id);
+    const stored = (await listGallery(t.app, owner)).find((item) => item.id === image.id);
     expect(stored).toMatchObject({ caption: '', folder: 'Trips' });
   });
 
   it('answers 404 to another member’s delete by id, by file name and by /uploads path, keeping the files', async () => {
     const image = await uploadImage(t.app, owner);
 
-    for (const ref of [image._id, path.basename(image.filename), image.filename]) {
+    for (const ref of [image.id, path.basename(image.url), image.url]) {
       const response = await deleteImage(t.app, other, ref);
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual(NOT_FOUND);
     }
 
-    expect((await listGallery(t.app, owner)).map((item) => item._id)).toContain(image._id);
-    expect(await exists(diskPath(t.config.uploadsDir, image.filename))).toBe(true);
+    expect((await listGallery(t.app, owner)).map((item) => item.id)).toContain(image.id);
+    expect(await exists(diskPath(t.config.uploadsDir, image.url))).toBe(true);
     expect(await exists(diskPath(t.config.uploadsDir, image.thumbnailUrl))).toBe(true);
   });
 
   it('answers 404 to a reorder naming another member’s image and keeps both orders', async () => {
     const mine = await uploadImage(t.app, other);
     const theirs = await uploadImage(t.app, owner);
-    const ownerOrder = (await listGallery(t.app, owner)).map((item) => item._id);
-    const otherOrder = (await listGallery(t.app, other)).map((item) => item._id);
+    const ownerOrder = (await listGallery(t.app, owner)).map((item) => item.id);
+    const otherOrder = (await listGallery(t.app, other)).map((item) => item.id);
 
-    const response = await reorder(t.app, other, [theirs._id, mine._id]);
+    const response = await reorder(t.app, other, [theirs.id, mine.id]);
 
     expect(response.statusCode).toBe(404);
-    expect((await listGallery(t.app, owner)).map((item) => item._id)).toEqual(ownerOrder);
-    expect((await listGallery(t.app, other)).map((item) => item._id)).toEqual(otherOrder);
+    expect((await listGallery(t.app, owner)).map((item) => item.id)).toEqual(ownerOrder);
+    expect((await listGallery(t.app, other)).map((item) => item.id)).toEqual(otherOrder);
   });
 
   it('lets the owner change the caption and the folder', async () => {
     const image = await uploadImage(t.app, owner);
 
-    const caption = await patchImage(t.app, owner, image._id, { caption: '  Sunset  ' });
-    const folder = await patchImage(t.app, owner, image._id, { folder: 'Beach' });
+    const caption = await patchImage(t.app, owner, image.id, { caption: '  Sunset  ' });
+    const folder = await patchImage(t.app, owner, image.id, { folder: 'Beach' });
 
     expect(caption.statusCode).toBe(200);
     expect(caption.json<{ image: GalleryImage }>().image.caption).toBe('Sunset');
@@ -100,9 +100,9 @@ forEachApp((t) => {
   });
 
   it.each([
-    ['its id', (image: GalleryImage) => image._id],
-    ['its file name', (image: GalleryImage) => path.basename(image.filename)],
-    ['its /uploads path', (image: GalleryImage) => image.filename],
+    ['its id', (image: GalleryImage) => image.id],
+    ['its file name', (image: GalleryImage) => path.basename(image.url)],
+    ['its /uploads path', (image: GalleryImage) => image.url],
     ['its thumbnail path', (image: GalleryImage) => image.thumbnailUrl],
   ])(
     'lets the owner delete an image by %s, removing both files from disk',
@@ -112,10 +112,10 @@ forEachApp((t) => {
       const response = await deleteImage(t.app, owner, refOf(image));
 
       expect(response.statusCode).toBe(204);
-      expect((await listGallery(t.app, owner)).map((item) => item._id)).not.toContain(image._id);
-      expect(await exists(diskPath(t.config.uploadsDir, image.filename))).toBe(false);
+      expect((await listGallery(t.app, owner)).map((item) => item.id)).not.toContain(image.id);
+      expect(await exists(diskPath(t.config.uploadsDir, image.url))).toBe(false);
       expect(await exists(diskPath(t.config.uploadsDir, image.thumbnailUrl))).toBe(false);
-      const served = await t.app.inject({ method: 'GET', url: image.filename });
+      const served = await t.app.inject({ method: 'GET', url: image.url });
       expect(served.statusCode).toBe(404);
     },
   );
@@ -124,12 +124,12 @@ forEachApp((t) => {
     const first = await uploadImage(t.app, owner);
     const second = await uploadImage(t.app, owner);
 
-    const response = await reorder(t.app, owner, [first._id, second._id]);
+    const response = await reorder(t.app, owner, [first.id, second.id]);
 
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ ok: true });
-    const order = (await listGallery(t.app, owner)).map((item) => item._id);
-    expect(order.indexOf(first._id)).toBeLessThan(order.indexOf(second._id));
+    const order = (await listGallery(t.app, owner)).map((item) => item.id);
+    expect(order.indexOf(first.id)).toBeLessThan(order.indexOf(second.id));
   });
 
   it('answers 404 to any call on an image that does not exist', async () => {

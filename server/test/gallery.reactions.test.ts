@@ -12,7 +12,7 @@ async function react(
   image: GalleryImage,
   body: Record<string, unknown>,
 ) {
-  const response = await patchImage(app, member, image._id, body);
+  const response = await patchImage(app, member, image.id, body);
   if (response.statusCode !== 200)
     throw new Error(`PATCH answered ${response.statusCode}: ${response.body}`);
   return response.json<{ image: GalleryImage }>().image;
@@ -43,17 +43,33 @@ forEachApp((t) => {
     const updated = await react(t.app, alice, image, { likes: true });
 
     expect(updated).toMatchObject({
-      _id: image._id,
-      filename: image.filename,
+      id: image.id,
+      url: image.url,
       thumbnailUrl: image.thumbnailUrl,
       folder: 'All',
       caption: '',
       likes: [alice.user.id],
       dislikes: [],
-      owner: { _id: owner.user.id, username: owner.username },
-      user: { _id: owner.user.id, username: owner.username },
+      owner: { id: owner.user.id, username: owner.username },
     });
     expect(updated.owner.profileImage).toMatch(/^\/uploads\/avatars\//);
+    // docs/decisions.md "One canonical shape": one name per field, no aliases beside them.
+    expect(Object.keys(updated).sort()).toEqual(
+      [
+        'caption',
+        'createdAt',
+        'dislikes',
+        'folder',
+        'height',
+        'id',
+        'likes',
+        'owner',
+        'thumbnailUrl',
+        'url',
+        'width',
+      ].sort(),
+    );
+    expect(Object.keys(updated.owner).sort()).toEqual(['id', 'profileImage', 'username']);
   });
 
   it('moves a member from likes to dislikes and back, never both', async () => {
@@ -108,7 +124,7 @@ forEachApp((t) => {
     });
     const found = listed
       .json<{ images: GalleryImage[] }>()
-      .images.find((item) => item._id === image._id);
+      .images.find((item) => item.id === image.id);
     expect(found).toMatchObject({ likes: [alice.user.id], dislikes: [bob.user.id] });
   });
 
@@ -122,14 +138,14 @@ forEachApp((t) => {
   });
 
   it('lets a member react by the image’s file path', async () => {
-    const response = await patchImage(t.app, alice, image.filename, { likes: true });
+    const response = await patchImage(t.app, alice, image.url, { likes: true });
 
     expect(response.statusCode).toBe(200);
     expect(response.json<{ image: GalleryImage }>().image.likes).toEqual([alice.user.id]);
   });
 
   it('refuses a PATCH with nothing to change with 400', async () => {
-    const response = await patchImage(t.app, alice, image._id, {});
+    const response = await patchImage(t.app, alice, image.id, {});
 
     expect(response.statusCode).toBe(400);
   });

@@ -62,12 +62,12 @@ forEachDialect((dialect) => {
     await watch(socket, owner.user.id);
     const updated = nextEvent<GalleryImage>(socket, 'gallery:image:updated');
 
-    const response = await patchImage(t.app, watcher, image._id, { likes: true });
+    const response = await patchImage(t.app, watcher, image.id, { likes: true });
 
     const payload = await updated;
     expect(payload).toEqual(response.json<{ image: GalleryImage }>().image);
     expect(payload).toMatchObject({
-      _id: image._id,
+      id: image.id,
       likes: [watcher.user.id],
       owner: { username: owner.username },
     });
@@ -79,9 +79,9 @@ forEachDialect((dialect) => {
     await watch(socket, owner.user.id);
     const deleted = nextEvent<{ _id: string; ownerId: string }>(socket, 'gallery:image:deleted');
 
-    await deleteImage(t.app, owner, image._id);
+    await deleteImage(t.app, owner, image.id);
 
-    expect(await deleted).toEqual({ _id: image._id, ownerId: owner.user.id });
+    expect(await deleted).toEqual({ _id: image.id, ownerId: owner.user.id });
   });
 
   it('sends nothing to a socket that left the gallery', async () => {
@@ -89,7 +89,7 @@ forEachDialect((dialect) => {
     await watch(socket, owner.user.id);
     await socket.timeout(5_000).emitWithAck('gallery:leave', { ownerId: owner.user.id });
     const seen: [string, string | undefined][] = [];
-    socket.onAny((event: string, image?: GalleryImage) => seen.push([event, image?._id]));
+    socket.onAny((event: string, image?: GalleryImage) => seen.push([event, image?.id]));
 
     await uploadImage(t.app, owner);
     // Then an upload the socket does watch: events on one socket keep their order, so an event
@@ -99,7 +99,7 @@ forEachDialect((dialect) => {
     const own = await uploadImage(t.app, watcher);
     await created;
 
-    expect(seen).toEqual([['gallery:image:created', own._id]]);
+    expect(seen).toEqual([['gallery:image:created', own.id]]);
   });
 
   it('answers gallery:join with online false while the owner has no tab in presence', async () => {

@@ -85,10 +85,10 @@ forEachApp((t) => {
 
       expect(response.statusCode).toBe(201);
       const { image } = response.json<{ image: GalleryImage }>();
-      expect(image.filename).toMatch(/^\/uploads\/gallery\/[0-9a-f]{32}\.webp$/);
+      expect(image.url).toMatch(/^\/uploads\/gallery\/[0-9a-f]{32}\.webp$/);
       expect(image.thumbnailUrl).toMatch(/^\/uploads\/gallery\/[0-9a-f]{32}-thumb\.webp$/);
-      expect(image.owner._id).toBe(member.user.id);
-      for (const url of [image.filename, image.thumbnailUrl]) {
+      expect(image.owner.id).toBe(member.user.id);
+      for (const url of [image.url, image.thumbnailUrl]) {
         const file = await t.app.inject({ method: 'GET', url });
         expect(file.statusCode).toBe(200);
         expect(file.headers['content-type']).toBe('image/webp');
@@ -191,7 +191,7 @@ forEachApp((t) => {
 
     expect(response.statusCode).toBe(201);
     const { image } = response.json<{ image: GalleryImage }>();
-    for (const url of [image.filename, image.thumbnailUrl]) {
+    for (const url of [image.url, image.thumbnailUrl]) {
       const stored = await fs.readFile(diskPath(t.config.uploadsDir, url));
       const metadata = await sharp(stored).metadata();
       expect(metadata.format).toBe('webp');
@@ -232,7 +232,7 @@ forEachApp((t) => {
     expect(after.rows).toBe(before.rows + 1);
     expect(after.incoming).toEqual([]);
     expect(after.gallery.filter((file) => !before.gallery.includes(file)).sort()).toEqual(
-      [path.basename(image.filename), path.basename(image.thumbnailUrl)].sort(),
+      [path.basename(image.url), path.basename(image.thumbnailUrl)].sort(),
     );
   });
 });

@@ -94,19 +94,19 @@ forEachDialect((dialect) => {
       const image = await uploadImage(t.app, member);
 
       const added = (await keys('gallery/')).filter((key) => !before.includes(key));
-      expect(added).toEqual([keyOf(image.filename), keyOf(image.thumbnailUrl)].sort());
+      expect(added).toEqual([keyOf(image.url), keyOf(image.thumbnailUrl)].sort());
     });
 
     it('serves a picture from the store with its type, length, entity tag and a year of caching', async () => {
       const image = await uploadImage(t.app, member);
 
-      const response = await get(image.filename);
+      const response = await get(image.url);
 
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('image/webp');
       expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(response.headers.etag).toMatch(/^"[^"]+"$/);
-      expect(response.rawPayload.equals(await bytesOf(keyOf(image.filename)))).toBe(true);
+      expect(response.rawPayload.equals(await bytesOf(keyOf(image.url)))).toBe(true);
       expect(response.headers['content-length']).toBe(String(response.rawPayload.length));
     });
 
@@ -125,7 +125,7 @@ forEachDialect((dialect) => {
     it('answers the picture again when If-None-Match names another entity tag', async () => {
       const image = await uploadImage(t.app, member);
 
-      const response = await get(image.filename, { 'if-none-match': '"not-this-one"' });
+      const response = await get(image.url, { 'if-none-match': '"not-this-one"' });
 
       expect(response.statusCode).toBe(200);
       expect(response.rawPayload.length).toBeGreaterThan(0);
@@ -133,9 +133,9 @@ forEachDialect((dialect) => {
 
     it('answers HEAD with the picture’s headers and no body', async () => {
       const image = await uploadImage(t.app, member);
-      const full = await get(image.filename);
+      const full = await get(image.url);
 
-      const head = await t.app.inject({ method: 'HEAD', url: image.filename });
+      const head = await t.app.inject({ method: 'HEAD', url: image.url });
 
       expect(head.statusCode).toBe(200);
       expect(head.rawPayload.length).toBe(0);
@@ -149,7 +149,7 @@ forEachDialect((dialect) => {
       const { image } = response.json<{ image: GalleryImage }>();
 
       const thumb = await get(image.thumbnailUrl);
-      const display = await get(image.filename);
+      const display = await get(image.url);
 
       const thumbSize = await sharp(thumb.rawPayload).metadata();
       const displaySize = await sharp(display.rawPayload).metadata();
@@ -186,11 +186,11 @@ forEachDialect((dialect) => {
     it('removes both pictures from the store when their image is deleted', async () => {
       const image = await uploadImage(t.app, member);
 
-      const response = await deleteImage(t.app, member, image._id);
+      const response = await deleteImage(t.app, member, image.id);
 
       expect(response.statusCode).toBe(204);
       const gallery = await keys('gallery/');
-      expect(gallery).not.toContain(keyOf(image.filename));
+      expect(gallery).not.toContain(keyOf(image.url));
       expect(gallery).not.toContain(keyOf(image.thumbnailUrl));
     });
 

@@ -169,7 +169,7 @@ forEachDialect((dialect) => {
     const { image } = (await response.json()) as { image: GalleryImage };
     await sweepLater(SWEEP_GRACE_MS + 5_000);
     expect(await keysUnder(store, 'gallery/')).toEqual(
-      [image.filename, image.thumbnailUrl].map((url) => url.replace(/^\/uploads\//, '')).sort(),
+      [image.url, image.thumbnailUrl].map((url) => url.replace(/^\/uploads\//, '')).sort(),
     );
   });
 

@@ -67,9 +67,9 @@ forEachDialect((dialect) => {
 
   it('deletes an image when its pictures cannot be removed, and the sweep removes them later', async () => {
     const doomed = await uploadImage(t.app, member);
-    const keys = [keyOf(doomed.filename), keyOf(doomed.thumbnailUrl)];
+    const keys = [keyOf(doomed.url), keyOf(doomed.thumbnailUrl)];
 
-    const response = await whileDown(() => deleteImage(t.app, member, doomed._id));
+    const response = await whileDown(() => deleteImage(t.app, member, doomed.id));
 
     expect(response.statusCode).toBe(204);
     const store = s3.store(bucket());
@@ -84,7 +84,7 @@ forEachDialect((dialect) => {
         Date.now() + SWEEP_GRACE_MS + 5_000,
       );
       for (const key of keys) expect(await store.stat(key)).toBeUndefined();
-      expect((await store.stat(keyOf(image.filename)))?.size).toBeGreaterThan(0);
+      expect((await store.stat(keyOf(image.url)))?.size).toBeGreaterThan(0);
     } finally {
       store.close();
     }

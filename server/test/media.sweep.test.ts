@@ -64,12 +64,12 @@ forEachApp((t) => {
   it('keeps the pictures of an image however old they are', async () => {
     const image = await uploadImage(t.app, owner);
     const long = new Date(Date.now() - 30 * 86_400_000);
-    for (const url of [image.filename, image.thumbnailUrl])
+    for (const url of [image.url, image.thumbnailUrl])
       await fs.utimes(diskPath(t.config.uploadsDir, url), long, long);
 
     await sweepMedia(deps(), Date.now() + 86_400_000);
 
-    expect(await exists(diskPath(t.config.uploadsDir, image.filename))).toBe(true);
+    expect(await exists(diskPath(t.config.uploadsDir, image.url))).toBe(true);
     expect(await exists(diskPath(t.config.uploadsDir, image.thumbnailUrl))).toBe(true);
   });
 

@@ -53,14 +53,14 @@ forEachDialect((dialect) => {
 
     it('counts requests by route pattern, not by the URL a member asked for', async () => {
       const image = await uploadImage(t.app, member);
-      await patchImage(t.app, member, image._id, { caption: 'Saturn' });
+      await patchImage(t.app, member, image.id, { caption: 'Saturn' });
 
       const text = await scrape();
 
       expect(text).toMatch(
         /orbit_http_requests_total\{method="PATCH",route="\/api\/gallery\/:ref",status_code="200"\} 1/,
       );
-      expect(text).not.toContain(image._id);
+      expect(text).not.toContain(image.id);
       expect(text).toMatch(
         /orbit_http_request_duration_seconds_count\{method="PATCH",route="\/api\/gallery\/:ref"\} 1/,
       );

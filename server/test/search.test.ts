@@ -103,7 +103,6 @@ forEachApp((t) => {
       const countess = by.get('countess') as Member;
 
       expect(row).toEqual({
-        _id: countess.user.id,
         id: countess.user.id,
         username: 'countess',
         fullName: 'Ada Lovelace',
@@ -167,7 +166,7 @@ forEachApp((t) => {
       const [row] = await found('vega.viewer');
 
       expect(row).toMatchObject({
-        _id: viewer.user.id,
+        id: viewer.user.id,
         isFriend: false,
         requestPending: false,
         incomingPending: false,

@@ -1,5 +1,5 @@
-/** Request bodies of the account calls (docs/product.md "Session and API calls", "Theme"), parsed by the server and typed for the client. */
-import { z } from 'zod';
+/** Requests and answers of the account calls (docs/product.md "Session and API calls", "Theme"): the server validates with them, the client sends and reads them. */
+import { z } from './zod.ts';
 import { THEMES } from './theme.ts';
 
 const text = z.string().max(10_000).default('');
@@ -40,12 +40,34 @@ export const ProfilePatchBody = z.object({
 export type ProfilePatchBody = z.input<typeof ProfilePatchBody>;
 
 export const ForgotQuestionBody = z.object({ identifier: text });
+export type ForgotQuestionBody = z.input<typeof ForgotQuestionBody>;
 export const ForgotResetBody = z.object({ identifier: text, answer: text, newPassword: text });
 export type ForgotResetBody = z.input<typeof ForgotResetBody>;
 
 export const UsernameQuery = z.object({ username: z.string().max(200).default('') });
+export type UsernameQuery = z.input<typeof UsernameQuery>;
 
-export interface CheckUsernameResponse {
-  available: boolean;
-  reason?: 'invalid' | 'taken' | 'current' | null;
-}
+/** `GET /api/users/profile/{username}` */
+export const UsernameParams = z.object({ username: z.string().min(1).max(200) });
+export type UsernameParams = z.infer<typeof UsernameParams>;
+
+/** Signup's check (docs/decisions.md "Two username checks"). */
+export const UsernameAvailableResponse = z.object({ available: z.boolean() });
+export type UsernameAvailableResponse = z.infer<typeof UsernameAvailableResponse>;
+
+/** The settings check: the member's own name counts as available, with the reason. */
+export const CheckUsernameResponse = z.object({
+  available: z.boolean(),
+  reason: z.enum(['invalid', 'taken', 'current']).nullable().optional(),
+});
+export type CheckUsernameResponse = z.infer<typeof CheckUsernameResponse>;
+
+export const SecurityQuestionResponse = z.object({ question: z.string() });
+export type SecurityQuestionResponse = z.infer<typeof SecurityQuestionResponse>;
+
+/** The cookie session's token, handed to the page to send as a bearer. */
+export const TokenResponse = z.object({ token: z.string() });
+export type TokenResponse = z.infer<typeof TokenResponse>;
+
+export const ThemeResponse = z.object({ theme: z.enum(THEMES) });
+export type ThemeResponse = z.infer<typeof ThemeResponse>;

@@ -1,4 +1,5 @@
 /** Friend relations (docs/product.md "Friends"; docs/decisions.md "Friend calls answer the status"). */
+import { z } from './zod.ts';
 
 /** The client's words for a pair's status. */
 export const FRIEND_STATUSES = ['self', 'none', 'pending', 'incoming', 'friends'] as const;
@@ -43,49 +44,64 @@ export function pairKey(a: string, b: string): string {
   return a < b ? `${a}:${b}` : `${b}:${a}`;
 }
 
-export interface FriendStatusResponse {
-  status: FriendStatus;
-}
+export const FriendStatusResponse = z.object({ status: z.enum(FRIEND_STATUSES) });
+export type FriendStatusResponse = z.infer<typeof FriendStatusResponse>;
 
-export interface FriendCounts {
-  incoming: number;
-  outgoing: number;
-  friends: number;
-}
+export const FriendCounts = z.object({
+  incoming: z.number(),
+  outgoing: z.number(),
+  friends: z.number(),
+});
+export type FriendCounts = z.infer<typeof FriendCounts>;
 
 /** A member as lists and search rows show them. */
-export interface MemberSummary {
-  _id: string;
-  id: string;
-  username: string;
-  fullName: string;
-  profileImage: string;
-}
+export const MemberSummary = z.object({
+  id: z.string(),
+  username: z.string(),
+  fullName: z.string(),
+  profileImage: z.string(),
+});
+export type MemberSummary = z.infer<typeof MemberSummary>;
 
 /** An entry of the incoming, outgoing or friends list (docs/product.md "Friends"). */
-export interface FriendListItem {
+export const FriendListItem = z.object({
   /** The pair key: stable per pair, the request's id while it is pending. */
-  _id: string;
-  requestId: string;
-  user: MemberSummary;
-  fromUserId: string;
-  toUserId: string;
-  username: string;
-  profileImage: string;
-  createdAt: string;
-}
+  requestId: z.string(),
+  /** The other member of the pair. */
+  user: MemberSummary,
+  fromUserId: z.string(),
+  toUserId: z.string(),
+  createdAt: z.string(),
+});
+export type FriendListItem = z.infer<typeof FriendListItem>;
 
-export interface FriendListResponse {
-  results: FriendListItem[];
-}
+export const FriendListResponse = z.object({ results: z.array(FriendListItem) });
+export type FriendListResponse = z.infer<typeof FriendListResponse>;
 
 /** A search row with the viewer's friend flags filled in (docs/product.md "Friends"; docs/decisions.md "Search fills in friend flags"). */
-export interface SearchResult extends MemberSummary {
-  isFriend: boolean;
-  requestPending: boolean;
-  incomingPending: boolean;
+export const SearchResult = MemberSummary.extend({
+  isFriend: z.boolean(),
+  requestPending: z.boolean(),
+  incomingPending: z.boolean(),
+});
+export type SearchResult = z.infer<typeof SearchResult>;
+
+export const SearchResponse = z.object({ users: z.array(SearchResult) });
+export type SearchResponse = z.infer<typeof SearchResponse>;
+
+/** A member of a list or search row as the app holds it: `_id` beside `id`, whichever a server sent. */
+export type MemberSummaryView = MemberSummary & { _id: string };
+
+/**
+ * A list entry as the app holds it after reading any server's answer tolerantly (docs/decisions.md
+ * "One canonical shape"): the canonical fields plus the flat names other servers send.
+ */
+export interface FriendListItemView extends Omit<FriendListItem, 'user'> {
+  _id: string;
+  user: MemberSummaryView;
+  username: string;
+  profileImage: string;
 }
 
-export interface SearchResponse {
-  users: SearchResult[];
-}
+/** A search row as the app holds it. */
+export type SearchResultView = SearchResult & { _id: string };

@@ -1,6 +1,5 @@
 /** Notifications (docs/product.md "Notification state", "Notification bell", "Notifications panel"; docs/decisions.md "Notifications on the server"). */
-// zod/mini: the service worker reads saved notifications (src/contracts/offline.ts).
-import { z } from 'zod/mini';
+import { z } from './zod.ts';
 
 export const NOTIFICATION_TYPES = [
   'like',
@@ -12,33 +11,34 @@ export const NOTIFICATION_TYPES = [
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
-export const NotificationActorSchema = z.object({
+export const NotificationActor = z.object({
   _id: z.string(),
   username: z.string(),
   profileImage: z.string(),
 });
-export type NotificationActor = z.infer<typeof NotificationActorSchema>;
+export type NotificationActor = z.infer<typeof NotificationActor>;
 
-export const NotificationSchema = z.object({
+export const Notification = z.object({
   /** Increasing with every notification made: newer ones have larger ids. */
   _id: z.string(),
   type: z.enum(NOTIFICATION_TYPES),
-  actor: z.nullable(NotificationActorSchema),
+  actor: NotificationActor.nullable(),
   message: z.string(),
   link: z.string(),
   createdAt: z.string(),
   read: z.boolean(),
   /** The friend request's id (the pair key) for friend_request and follow. */
-  requestId: z.nullable(z.string()),
+  requestId: z.string().nullable(),
 });
-export type Notification = z.infer<typeof NotificationSchema>;
+export type Notification = z.infer<typeof Notification>;
 
-export interface NotificationPage {
-  notifications: Notification[];
+export const NotificationPage = z.object({
+  notifications: z.array(Notification),
   /** Pass as `before` for the next older page; null when there is none. */
-  nextCursor: string | null;
-  unread: number;
-}
+  nextCursor: z.string().nullable(),
+  unread: z.number(),
+});
+export type NotificationPage = z.infer<typeof NotificationPage>;
 
 export const NOTIFICATION_MESSAGES = {
   friendRequest: ' sent you a friend request',
@@ -50,11 +50,30 @@ export const NOTIFICATION_MESSAGES = {
 export const NOTIFICATIONS_PAGE_SIZE = 50;
 export const NOTIFICATIONS_PAGE_MAX = 100;
 
+export const NotificationPageQuery = z.object({
+  before: z.string().max(20).optional(),
+  limit: z.coerce.number().int().min(1).max(NOTIFICATIONS_PAGE_MAX).optional(),
+});
+export type NotificationPageQuery = z.input<typeof NotificationPageQuery>;
+
+/** Mark some read, or all. */
+export const NotificationReadBody = z.union(
+  [z.object({ all: z.literal(true) }), z.object({ ids: z.array(z.string().max(20)).max(1000) })],
+  { error: 'Send {ids: [...]} or {all: true}.' },
+);
+export type NotificationReadBody = z.infer<typeof NotificationReadBody>;
+
+export const NotificationReadResponse = z.object({ ok: z.literal(true), unread: z.number() });
+export type NotificationReadResponse = z.infer<typeof NotificationReadResponse>;
+
+export const NotificationIdParams = z.object({ id: z.string().max(20) });
+export type NotificationIdParams = z.infer<typeof NotificationIdParams>;
+
 /** Tells a member's other tabs and devices what changed. */
 const someOrAll = z.optional(z.union([z.array(z.string()), z.literal('all')]));
-export const NotificationsChangedSchema = z.object({
+export const NotificationsChanged = z.object({
   read: someOrAll,
   removed: someOrAll,
   unread: z.number(),
 });
-export type NotificationsChanged = z.infer<typeof NotificationsChangedSchema>;
+export type NotificationsChanged = z.infer<typeof NotificationsChanged>;

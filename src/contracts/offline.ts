@@ -4,7 +4,7 @@
  * missing. zod/mini, because the service worker ships every byte it imports.
  */
 import { z } from 'zod/mini';
-import { NotificationSchema } from './notifications.ts';
+import { Notification } from './notifications.ts';
 
 /**
  * Set by the service worker on an API answer it served from the member's saved copy because the
@@ -18,7 +18,7 @@ export const CurrentMemberSchema = z.string().check(z.minLength(1));
 /** One member's synthesised friend-request notifications, and the requests they dismissed. */
 export const FriendRequestCacheSchema = z.object({
   userId: z.string(),
-  items: z.array(NotificationSchema),
+  items: z.array(Notification),
   dismissed: z.array(z.string()),
   savedAt: z.number(),
 });

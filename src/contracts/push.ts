@@ -7,27 +7,6 @@
  */
 import { z } from 'zod/mini';
 
-/** What `PushSubscription.toJSON()` gives, as POST /api/push/subscriptions takes it. */
-export interface PushSubscriptionBody {
-  endpoint: string;
-  keys: { p256dh: string; auth: string };
-}
-
-/** DELETE /api/push/subscriptions */
-export interface PushUnsubscribeBody {
-  endpoint: string;
-}
-
-/** GET /api/push/vapid-public-key → 200 `{ publicKey }` (base64url, uncompressed P-256 point). */
-export interface VapidPublicKeyResponse {
-  publicKey: string;
-}
-
-export const PUSH_API = {
-  subscriptions: '/api/push/subscriptions',
-  vapidPublicKey: '/api/push/vapid-public-key',
-} as const;
-
 /** The kinds of friend event that become a push. */
 export const PushKindSchema = z.enum(['friend_request', 'friend_accepted']);
 export type PushKind = z.infer<typeof PushKindSchema>;

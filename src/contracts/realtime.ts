@@ -3,8 +3,8 @@
  * emits are typed by the schemas, and the client parses every event it receives with them.
  */
 import { z } from 'zod/mini';
-import { GalleryImageDeletedSchema, GalleryImageSchema } from './gallery.ts';
-import { NotificationSchema, NotificationsChangedSchema } from './notifications.ts';
+import { GalleryImageDeleted, GalleryImage } from './gallery.ts';
+import { Notification, NotificationsChanged } from './notifications.ts';
 
 /** `fromUserId` is the member who acted, `toUserId` the other one; `pairKey` names the pair. */
 export const FriendEventPayloadSchema = z.object({
@@ -34,11 +34,11 @@ export const SERVER_EVENT_SCHEMAS = {
   'friend:declined': FriendEventPayloadSchema,
   'friend:removed': FriendEventPayloadSchema,
   'presence:update': PresenceUpdateSchema,
-  'gallery:image:created': GalleryImageSchema,
-  'gallery:image:updated': GalleryImageSchema,
-  'gallery:image:deleted': GalleryImageDeletedSchema,
-  'notification:new': NotificationSchema,
-  'notification:changed': NotificationsChangedSchema,
+  'gallery:image:created': GalleryImage,
+  'gallery:image:updated': GalleryImage,
+  'gallery:image:deleted': GalleryImageDeleted,
+  'notification:new': Notification,
+  'notification:changed': NotificationsChanged,
 } satisfies Record<string, z.ZodMiniType>;
 
 export type ServerEvent = keyof typeof SERVER_EVENT_SCHEMAS;

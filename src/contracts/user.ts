@@ -1,48 +1,46 @@
-import type { Theme } from './theme.ts';
-
-/** A member as the server sends them to themselves. */
-export interface User {
-  _id: string;
-  id: string;
-  username: string;
-  fullName: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  /** YYYY-MM-DD */
-  birthday: string;
-  /** Path under /uploads, or '' when the member has none. */
-  profileImage: string;
-  interests: string[];
-  /** The code of the member who referred this one, as entered at signup. */
-  referral: string;
-  /** This member's own code to share. */
-  referralCode: string;
-  theme: Theme;
-  favoriteQuote: string;
-  securityQuestion: string;
-  createdAt: string;
-}
+/** The member as the server sends them (docs/decisions.md "One canonical shape"). */
+import { z } from './zod.ts';
+import { THEMES } from './theme.ts';
 
 /** A member as anyone signed in may see them. */
-export interface PublicUser {
-  _id: string;
-  id: string;
-  username: string;
-  fullName: string;
-  firstName: string;
-  lastName: string;
-  profileImage: string;
-  favoriteQuote: string;
-  theme: Theme;
-  createdAt: string;
-}
+export const PublicUser = z.object({
+  id: z.string(),
+  username: z.string(),
+  fullName: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  /** Path under /uploads (or the media store's public address), or '' when the member has none. */
+  profileImage: z.string(),
+  favoriteQuote: z.string(),
+  theme: z.enum(THEMES),
+  createdAt: z.string(),
+});
+export type PublicUser = z.infer<typeof PublicUser>;
 
-export interface AuthResponse {
-  user: User;
-  token: string;
-}
+/** A member as the server sends them to themselves. */
+export const User = PublicUser.extend({
+  email: z.string(),
+  /** YYYY-MM-DD */
+  birthday: z.string(),
+  interests: z.array(z.string()),
+  /** The code of the member who referred this one, as entered at signup. */
+  referral: z.string(),
+  /** This member's own code to share. */
+  referralCode: z.string(),
+  securityQuestion: z.string(),
+});
+export type User = z.infer<typeof User>;
 
-export interface ErrorBody {
-  error: string;
-}
+/** Login and signup: the member and the session token (also set as a cookie). */
+export const AuthResponse = z.object({ user: User, token: z.string() });
+export type AuthResponse = z.infer<typeof AuthResponse>;
+
+/** `GET /api/auth/me`: null when signed out (docs/decisions.md "Signed-out session check"). */
+export const MeResponse = z.object({ user: User.nullable() });
+export type MeResponse = z.infer<typeof MeResponse>;
+
+export const UserResponse = z.object({ user: User });
+export type UserResponse = z.infer<typeof UserResponse>;
+
+export const PublicUserResponse = z.object({ user: PublicUser });
+export type PublicUserResponse = z.infer<typeof PublicUserResponse>;

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { REQUEST_TIMEOUT_MS } from '../contracts/constants.ts';
 import { OFFLINE_HEADER } from '../contracts/offline.ts';
 import { apiUrl } from './apiHost.ts';
@@ -174,3 +175,15 @@ export const http = {
   patchForm: <T>(path: string, form: FormData, options?: RequestOptions) =>
     request<T>('PATCH', path, { ...options, form }),
 };
+
+/**
+ * An answer read with its contract from src/contracts/: what the contract does not allow fails the
+ * call as a bad status would. Answers that other servers spell differently go through the features'
+ * tolerant readers instead (docs/decisions.md "One canonical shape").
+ */
+export async function parsed<S extends z.ZodType>(
+  schema: S,
+  answer: Promise<unknown>,
+): Promise<z.output<S>> {
+  return schema.parse(await answer);
+}

@@ -20,7 +20,6 @@ function parseList(json: string): string[] {
 
 export function userRowToPublicUser(row: UserRow, mediaUrl: MediaUrl): PublicUser {
   return {
-    _id: row.id,
     id: row.id,
     username: row.username,
     fullName: [row.first_name, row.last_name].filter(Boolean).join(' '),

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { Unauthorized } from '../errors.ts';
 import {
@@ -10,12 +11,16 @@ import {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The member behind this request, looked up once and remembered. */
+    /** The member behind this request, looked up once and remembered; null when signed out. */
     auth(): Promise<Authenticated | null>;
-    /** The member behind this request, or a 401. */
-    member(): Promise<Authenticated>;
     /** The raw token the request carried (bearer first, then cookie). */
     sessionToken(): string | undefined;
+    /** The signed-in member, set by `requireMember` on every member route before validation. */
+    member: Authenticated;
+  }
+  interface FastifyInstance {
+    /** What looking up a session needs: the database, the media URLs and the session lengths. */
+    sessions: AuthDeps;
   }
 }
 
@@ -24,26 +29,40 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-export function registerAuth(app: FastifyInstance, deps: AuthDeps, config: Config) {
-  const cache = new WeakMap<FastifyRequest, Promise<Authenticated | null>>();
-  app.decorateRequest('sessionToken', function (this: FastifyRequest) {
-    return bearerToken(this.headers.authorization) ?? this.cookies[config.session.cookie];
-  });
-  app.decorateRequest('auth', function (this: FastifyRequest) {
-    let found = cache.get(this);
-    if (!found) {
-      const token = this.sessionToken();
-      found = token ? authenticate(deps, token) : Promise.resolve(null);
-      cache.set(this, found);
-    }
-    return found;
-  });
-  app.decorateRequest('member', async function (this: FastifyRequest) {
-    const auth = await this.auth();
-    if (!auth) throw new Unauthorized();
-    return auth;
-  });
-}
+/** Sessions: every request can ask who is behind it; sessions are rows, looked up each time. */
+export const authPlugin = fp(
+  (app, _options, done) => {
+    const { config } = app;
+    const sessions: AuthDeps = { db: app.db, media: app.media, session: config.session };
+    app.decorate('sessions', sessions);
+    const cache = new WeakMap<FastifyRequest, Promise<Authenticated | null>>();
+    app.decorateRequest('sessionToken', function (this: FastifyRequest) {
+      return bearerToken(this.headers.authorization) ?? this.cookies[config.session.cookie];
+    });
+    app.decorateRequest('auth', function (this: FastifyRequest) {
+      let found = cache.get(this);
+      if (!found) {
+        const token = this.sessionToken();
+        found = token ? authenticate(sessions, token) : Promise.resolve(null);
+        cache.set(this, found);
+      }
+      return found;
+    });
+    app.decorateRequest('member', null as unknown as Authenticated);
+    done();
+  },
+  { name: 'orbit-auth', dependencies: ['orbit-database', 'orbit-media'] },
+);
+
+/**
+ * The hook of the member routes' context: a 401 without a live session, before the request is
+ * validated, so a signed-out caller learns nothing about the shape a call takes.
+ */
+export const requireMember: preValidationAsyncHookHandler = async (request) => {
+  const auth = await request.auth();
+  if (!auth) throw new Unauthorized();
+  request.member = auth;
+};
 
 function isSecure(request: FastifyRequest, config: Config): boolean {
   return config.session.secure === 'auto' ? request.protocol === 'https' : config.session.secure;

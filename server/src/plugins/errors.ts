@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { AppError } from '../errors.ts';
 
@@ -15,24 +16,45 @@ const FASTIFY_MESSAGES: Record<string, string> = {
   FST_FIELDS_LIMIT: 'That form has too many fields.',
 };
 
+interface Problem {
+  code: string;
+  path: readonly PropertyKey[];
+  message: string;
+  expected?: unknown;
+}
+
 /** Our own schema messages are already the member's words; a wrong type names the field instead. */
-function zodMessage(error: ZodError): string {
-  const issue = error.issues[0];
+function problemMessage(issue: Problem | undefined): string {
   if (!issue) return 'Invalid request.';
   if (issue.code === 'invalid_type' && issue.path.length > 0) {
-    const expected =
-      issue.expected === 'array'
-        ? 'a list'
-        : `${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
-    return `${issue.path.join('.')} must be ${expected}.`;
+    const type = String(issue.expected);
+    const expected = type === 'array' ? 'a list' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+    return `${issue.path.map(String).join('.')} must be ${expected}.`;
   }
   return issue.message;
+}
+
+const zodMessage = (error: ZodError): string => problemMessage(error.issues[0]);
+
+/** A route schema's refusal (the zod type provider's validator) in the same words as a parse. */
+function validationMessage(error: Parameters<typeof hasZodFastifySchemaValidationErrors>[0]) {
+  if (!hasZodFastifySchemaValidationErrors(error)) return undefined;
+  const first = error.validation[0];
+  if (!first) return 'Invalid request.';
+  return problemMessage({
+    code: first.keyword,
+    path: first.instancePath.split('/').filter(Boolean),
+    message: first.message ?? 'Invalid request.',
+    expected: (first.params as { expected?: unknown }).expected,
+  });
 }
 
 /** One error body, `{error}`, with short human messages; a 5xx never shows internals. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
     if (error instanceof ZodError) return reply.status(400).send({ error: zodMessage(error) });
+    const invalid = validationMessage(error);
+    if (invalid !== undefined) return reply.status(400).send({ error: invalid });
     if (error instanceof AppError) {
       return reply.status(error.statusCode).send({ error: error.message });
     }

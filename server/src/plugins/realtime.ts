@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import type {
@@ -13,6 +14,7 @@ import type { GalleryEvents } from '../features/gallery/service.ts';
 import type { NotificationEvents } from '../features/notifications/service.ts';
 import { type AuthDeps, authenticate } from '../features/auth/service.ts';
 import type { ProxyTrust } from '../lib/proxy.ts';
+import { forSocketAdapter } from '../lib/redis.ts';
 import { bearerToken } from './auth.ts';
 import { isAllowedOrigin } from './security.ts';
 
@@ -266,10 +268,10 @@ export async function registerRealtime(
         io.to(userRoom(recipientId)).emit('notification:changed', change),
     },
     galleryEvents: {
-      created: (image) => io.to(galleryRoom(image.owner._id)).emit('gallery:image:created', image),
+      created: (image) => io.to(galleryRoom(image.owner.id)).emit('gallery:image:created', image),
       updated: (image) =>
         io
-          .to([galleryRoom(image.owner._id), imageRoom(image._id)])
+          .to([galleryRoom(image.owner.id), imageRoom(image.id)])
           .emit('gallery:image:updated', image),
       deleted: (payload) =>
         io
@@ -287,3 +289,15 @@ export async function registerRealtime(
   });
   return realtime;
 }
+
+/** socket.io for the app's members, created once the sessions and Redis are there. */
+export const realtimePlugin = fp<Pick<RealtimeOptions, 'trust' | 'imageOwner'>>(
+  async (app, options) => {
+    const events = app.redis.events;
+    await registerRealtime(app, app.sessions, app.config, {
+      ...options,
+      redis: events && forSocketAdapter(events),
+    });
+  },
+  { name: 'orbit-realtime', dependencies: ['orbit-auth', 'orbit-redis'] },
+);

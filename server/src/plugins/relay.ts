@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Namespace, Socket } from 'socket.io';
 import type { Notification } from '../../../src/contracts/notifications.ts';
 import {
@@ -40,6 +41,14 @@ const EVENT_ACK_TIMEOUT_MS = 120_000;
 export interface Relay {
   /** Hands a just-announced notification to the relay when it is a friend event. */
   notificationCreated(recipientId: string, notification: Notification): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    relay: Relay;
+    /** What the push calls and the relay need: the database, presence and picture URLs. */
+    push: push.PushDeps;
+  }
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -208,3 +217,24 @@ export function registerRelay(
     },
   };
 }
+
+/** The relay's namespace on the realtime server, and what the push routes share with it. */
+export const relayPlugin = fp(
+  (app, _options, done) => {
+    const pushDeps: push.PushDeps = {
+      db: app.db,
+      dialect: app.dialect,
+      // Unknown presence counts as "no open tab": a repeated notification beats a missed one.
+      online: (userIds) =>
+        app.realtime.onlineAmong(userIds).catch((error: unknown) => {
+          app.log.warn({ err: error }, 'presence lookup for push failed');
+          return new Set<string>();
+        }),
+      mediaUrl: app.media.url,
+    };
+    app.decorate('push', pushDeps);
+    app.decorate('relay', registerRelay(app, app.realtime.io, pushDeps, app.config.relaySecret));
+    done();
+  },
+  { name: 'orbit-relay', dependencies: ['orbit-realtime'] },
+);

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Forbidden } from '../errors.ts';
 import { type ProxyTrust, pageOrigin } from '../lib/proxy.ts';
@@ -69,41 +70,46 @@ export function registerOriginCheck(
   });
 }
 
-/** Baseline headers on every response; the page's own policy allows no inline script. */
-export function registerSecurityHeaders(
+/**
+ * Baseline headers on every response (`@fastify/helmet`); the page's own policy allows no inline
+ * script. Pictures served by a CDN or a public bucket (MEDIA_PUBLIC_URL) come from its origin.
+ */
+export async function registerSecurityHeaders(
   app: FastifyInstance,
   allowed: readonly string[],
   mediaPublicUrl?: string,
 ) {
   const connect = ["'self'", ...allowed, ...allowed.map((origin) => origin.replace(/^http/, 'ws'))];
-  // Pictures served by a CDN or a public bucket (MEDIA_PUBLIC_URL) come from its origin.
   const images = [
     "'self'",
     'data:',
     'blob:',
     ...(mediaPublicUrl ? [new URL(mediaPublicUrl).origin] : []),
   ];
-  const csp = [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    `img-src ${images.join(' ')}`,
-    "font-src 'self'",
-    `connect-src ${connect.join(' ')}`,
-    "worker-src 'self'",
-    "manifest-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'same-origin');
-    reply.header('X-Frame-Options', 'DENY');
-    reply.header('Cross-Origin-Opener-Policy', 'same-origin');
-    const type = String(reply.getHeader('content-type') ?? '');
-    if (type.startsWith('text/html')) reply.header('Content-Security-Policy', csp);
-    return payload;
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: images,
+        fontSrc: ["'self'"],
+        connectSrc: connect,
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: 'same-origin' },
+    xFrameOptions: { action: 'deny' },
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    // A page on APP_ORIGIN (a split deployment) loads /uploads pictures from here.
+    crossOriginResourcePolicy: false,
+    // TLS ends at the proxy in front (deploy/), which decides about HSTS.
+    strictTransportSecurity: false,
   });
 }

@@ -1,7 +1,14 @@
-import type { CheckUsernameResponse, ForgotResetBody, LoginBody } from '../../contracts/auth.ts';
+import {
+  type ForgotResetBody,
+  type LoginBody,
+  SecurityQuestionResponse,
+  type ThemeBody,
+  UsernameAvailableResponse,
+} from '../../contracts/auth.ts';
 import type { Theme } from '../../contracts/theme.ts';
-import { http } from '../../lib/http.ts';
+import { http, parsed } from '../../lib/http.ts';
 
+/** Login and signup answers, read by the tolerant user reader (docs/product.md "Session and API calls"). */
 export interface AuthBody {
   user?: unknown;
   token?: string;
@@ -13,15 +20,18 @@ export const authApi = {
   logout: () => http.post<unknown>('/api/auth/logout'),
   signup: (form: FormData) => http.postForm<AuthBody>('/api/auth/signup', form),
   checkUsername: (username: string, signal?: AbortSignal) =>
-    http.get<CheckUsernameResponse>(
-      `/api/check-username?username=${encodeURIComponent(username)}`,
-      {
+    parsed(
+      UsernameAvailableResponse,
+      http.get(`/api/check-username?username=${encodeURIComponent(username)}`, {
         ...(signal ? { signal } : {}),
-      },
+      }),
     ),
   securityQuestion: (identifier: string) =>
-    http.post<{ question: string }>('/api/auth/forgot-password/question', { identifier }),
+    parsed(
+      SecurityQuestionResponse,
+      http.post('/api/auth/forgot-password/question', { identifier }),
+    ),
   resetPassword: (body: ForgotResetBody) =>
     http.post<unknown>('/api/auth/forgot-password/reset', body),
-  saveTheme: (theme: Theme) => http.put<unknown>('/api/users/theme', { theme }),
+  saveTheme: (theme: Theme) => http.put<unknown>('/api/users/theme', { theme } satisfies ThemeBody),
 };

@@ -2,26 +2,15 @@
  * The member as the client reads them (docs/product.md "Session and API calls"): tolerant of wrapped responses and of the field
  * names other servers use, so every screen works from one shape.
  */
-import { DEFAULT_THEME, type Theme, isTheme } from '../../contracts/theme.ts';
+import { DEFAULT_THEME, isTheme } from '../../contracts/theme.ts';
+import type { User } from '../../contracts/user.ts';
 
-export interface CurrentUser {
-  id: string;
-  username: string;
-  fullName: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  /** YYYY-MM-DD, or '' */
-  birthday: string;
-  /** As the server sent it; resolve with `avatarUrl` before showing it. */
-  profileImage: string;
-  interests: string[];
-  referral: string;
-  referralCode: string;
-  theme: Theme;
-  favoriteQuote: string;
-  securityQuestion: string;
-}
+/**
+ * The member as the app holds them: the contract's user (src/contracts/user.ts) without its
+ * creation time, filled from whatever fields a server sent. `profileImage` is as the server sent
+ * it; resolve it with `avatarUrl` before showing it.
+ */
+export type CurrentUser = Omit<User, 'createdAt'>;
 
 type Loose = Record<string, unknown>;
 

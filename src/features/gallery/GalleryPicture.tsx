@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
 import { imageSources } from './sources.ts';
 
 /** What an image says to someone who cannot see it: its caption, else whose photo it is. */

@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { DEFAULT_FOLDER, LINK_COPIED_MS } from '../../contracts/constants.ts';
-import type { GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { Toast } from '../../components/Toast.tsx';
 import { useSession } from '../auth/store.ts';

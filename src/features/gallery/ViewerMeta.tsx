@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
-import type { GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { CaptionEditor, type CaptionMode } from './CaptionEditor.tsx';

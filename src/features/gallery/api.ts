@@ -1,5 +1,10 @@
 import { DELETE_RETRY_MS } from '../../contracts/constants.ts';
-import type { GalleryImage, GalleryPatchBody } from '../../contracts/gallery.ts';
+import type {
+  GalleryImageView,
+  GalleryOwnerQuery,
+  GalleryPatchBody,
+  GalleryReorderBody,
+} from '../../contracts/gallery.ts';
 import { HttpError, http, request } from '../../lib/http.ts';
 import { normaliseFolders, readImage, readImages } from './images.ts';
 
@@ -13,13 +18,13 @@ const ownerQuery = (owner: GalleryOwnerRef) =>
   new URLSearchParams({
     userId: owner.id,
     ...(owner.username ? { username: owner.username } : {}),
-  }).toString();
+  } satisfies GalleryOwnerQuery).toString();
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The references DELETE accepts, in the order docs/product.md "Gallery" tries them: id, file name, full path. */
-export function deleteReferences(image: GalleryImage): string[] {
-  const path = image.filename || image.path;
+export function deleteReferences(image: GalleryImageView): string[] {
+  const path = image.filename || image.path || image.url;
   const name = path.split('?')[0]?.split('/').pop() ?? '';
   return [...new Set([image.id, name, path].filter(Boolean))];
 }
@@ -68,7 +73,7 @@ export const galleryApi = {
    * Tries the id (once more after 250 ms), then the file name, then the full path; each call has
    * the 8 s time-out. The last failure is the one reported.
    */
-  async remove(image: GalleryImage, accountId: string): Promise<void> {
+  async remove(image: GalleryImageView, accountId: string): Promise<void> {
     const [first, ...others] = deleteReferences(image);
     const attempts = first ? [first, first, ...others] : others;
     const query = new URLSearchParams({ accountId }).toString();
@@ -85,6 +90,5 @@ export const galleryApi = {
     throw failure;
   },
 
-  reorder: (body: { accountId: string; userId: string; order: string[] }) =>
-    http.post('/api/gallery/reorder', body),
+  reorder: (body: GalleryReorderBody) => http.post('/api/gallery/reorder', body),
 };

@@ -1,6 +1,6 @@
 /** Gallery changes shared with this member's other tabs over BroadcastChannel `orbit:gallery` (docs/product.md "Realtime"). */
 import { CHANNELS } from '../../contracts/constants.ts';
-import type { GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
 import { openChannel } from '../../lib/crossTab.ts';
 
 export type GalleryChange =

@@ -1,6 +1,6 @@
 /** What members do to images (docs/product.md "Image viewer", "Uploads"): delete, react, caption, move and reorder. */
 import type { StateCreator } from 'zustand';
-import type { GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
 import { deleteFailureText, galleryApi, saveFailureText } from './api.ts';
 import { postGalleryChange } from './channel.ts';
 import { type Reaction, reorderWithin, restoreAt, sortByOrder, toggleReaction } from './images.ts';

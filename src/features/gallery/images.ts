@@ -3,7 +3,10 @@
  * the tolerant way, reactions, the viewer's index after a delete, and reordering.
  */
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
-import type { GalleryImage, GalleryOwner } from '../../contracts/gallery.ts';
+import type {
+  GalleryImageView as GalleryImage,
+  GalleryOwnerView as GalleryOwner,
+} from '../../contracts/gallery.ts';
 
 type Loose = Record<string, unknown>;
 export type Reaction = 'likes' | 'dislikes';

@@ -1,5 +1,5 @@
 /** Where an image can be loaded from, in the order docs/product.md "Errors" tries them. */
-import type { GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
 import { apiUrl } from '../../lib/apiHost.ts';
 
 /** The last resort: a neutral picture drawn inline, so it can never fail to load itself. */

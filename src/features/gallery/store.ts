@@ -4,7 +4,7 @@
  */
 import { create } from 'zustand';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
-import type { GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
 import { type GalleryOwnerRef, galleryApi } from './api.ts';
 import type { GalleryChange } from './channel.ts';
 import {

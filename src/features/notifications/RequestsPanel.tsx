@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Avatar } from '../../components/Avatar.tsx';
-import type { FriendListItem } from '../../contracts/friends.ts';
+import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
 import { FriendActions } from '../friends/FriendActions.tsx';
 import { NotificationTabs } from './NotificationTabs.tsx';
 import { RefreshButton } from './NotificationActions.tsx';

@@ -1,5 +1,5 @@
 import { BELL_BADGE_CAP, UNREAD_DISPLAY_CAP } from '../../contracts/constants.ts';
-import type { FriendListItem } from '../../contracts/friends.ts';
+import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
 import { NOTIFICATION_MESSAGES, type Notification } from '../../contracts/notifications.ts';
 
 /** Synthesised items carry this id prefix, so they never collide with the server's numeric ids. */

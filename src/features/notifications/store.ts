@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { NOTIFICATION_REFRESH_THROTTLE_MS } from '../../contracts/constants.ts';
-import type { FriendListItem } from '../../contracts/friends.ts';
+import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
 import type { Notification, NotificationsChanged } from '../../contracts/notifications.ts';
 import { FRIEND_EVENTS } from '../../contracts/realtime.ts';
 import { deleteFriendRequests, readFriendRequests, writeFriendRequests } from '../../lib/idb.ts';

@@ -1,4 +1,4 @@
-import type { FriendListItem } from '../../contracts/friends.ts';
+import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
 import type { Notification } from '../../contracts/notifications.ts';
 
 /** The welcome notification; each test overrides what it is about. */

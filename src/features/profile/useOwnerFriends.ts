@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { FriendListItem } from '../../contracts/friends.ts';
+import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
 import { friendsApi } from '../friends/api.ts';
 import { useReconnects } from '../offline/store.ts';
 

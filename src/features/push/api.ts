@@ -1,16 +1,19 @@
 import {
   PUSH_API,
   type PushSubscriptionBody,
-  type VapidPublicKeyResponse,
-} from '../../contracts/push.ts';
-import { http, request } from '../../lib/http.ts';
+  type PushUnsubscribeBody,
+  VapidPublicKeyResponse,
+} from '../../contracts/pushSubscription.ts';
+import { http, parsed, request } from '../../lib/http.ts';
 
 export const pushApi = {
   /** The relay's VAPID public key (base64url); 503 while the server has none. */
   publicKey: async () =>
-    (await http.get<VapidPublicKeyResponse>(PUSH_API.vapidPublicKey, { cache: 'no-store' }))
+    (await parsed(VapidPublicKeyResponse, http.get(PUSH_API.vapidPublicKey, { cache: 'no-store' })))
       .publicKey,
   save: (subscription: PushSubscriptionBody) => http.post(PUSH_API.subscriptions, subscription),
   remove: (endpoint: string) =>
-    request<void>('DELETE', PUSH_API.subscriptions, { json: { endpoint } }),
+    request<void>('DELETE', PUSH_API.subscriptions, {
+      json: { endpoint } satisfies PushUnsubscribeBody,
+    }),
 };

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { PushSubscriptionBody } from '../../contracts/push.ts';
+import type { PushSubscriptionBody } from '../../contracts/pushSubscription.ts';
 import { HttpError } from '../../lib/http.ts';
 import { pushApi } from './api.ts';
 import { currentEnvironment, keyBytes, pushSupport, sameKey } from './support.ts';

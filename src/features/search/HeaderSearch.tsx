@@ -2,7 +2,7 @@ import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } f
 import { Icon } from '../../components/Icon.tsx';
 import { useNavigate } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../contracts/constants.ts';
-import type { SearchResult } from '../../contracts/friends.ts';
+import type { SearchResultView as SearchResult } from '../../contracts/friends.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { useDismiss } from '../../components/useDismiss.ts';
 import { useSession } from '../auth/store.ts';

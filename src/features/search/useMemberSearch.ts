@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '../../contracts/constants.ts';
-import type { FriendStatus, SearchResult } from '../../contracts/friends.ts';
+import type { FriendStatus, SearchResultView as SearchResult } from '../../contracts/friends.ts';
 import { HttpError } from '../../lib/http.ts';
 import { friendsApi } from '../friends/api.ts';
 import { useFriends } from '../friends/store.ts';

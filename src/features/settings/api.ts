@@ -1,9 +1,9 @@
-import type {
+import {
   CheckUsernameResponse,
-  PasswordChangeBody,
-  ProfilePatchBody,
+  type PasswordChangeBody,
+  type ProfilePatchBody,
 } from '../../contracts/auth.ts';
-import { http } from '../../lib/http.ts';
+import { http, parsed } from '../../lib/http.ts';
 
 /** The account calls of the settings page (docs/product.md "Session and API calls"); every update answers `{user}`. */
 export const settingsApi = {
@@ -13,10 +13,10 @@ export const settingsApi = {
   updateProfileWithPicture: (form: FormData) => http.patchForm<unknown>('/api/auth/profile', form),
   changePassword: (body: PasswordChangeBody) => http.patch<unknown>('/api/auth/password', body),
   checkUsername: (username: string, signal?: AbortSignal) =>
-    http.get<CheckUsernameResponse>(
-      `/api/auth/check-username?username=${encodeURIComponent(username)}`,
-      {
+    parsed(
+      CheckUsernameResponse,
+      http.get(`/api/auth/check-username?username=${encodeURIComponent(username)}`, {
         ...(signal ? { signal } : {}),
-      },
+      }),
     ),
 };

@@ -1,140 +1,207 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import {
+  CheckUsernameResponse,
   ForgotQuestionBody,
   ForgotResetBody,
   LoginBody,
   PasswordChangeBody,
   ProfilePatchBody,
+  SecurityQuestionResponse,
+  TokenResponse,
+  UsernameAvailableResponse,
   UsernameQuery,
 } from '../../../../src/contracts/auth.ts';
+import { OkResponse } from '../../../../src/contracts/http.ts';
 import { parseInterests } from '../../../../src/contracts/interests.ts';
-import type { Config } from '../../config.ts';
+import { AuthResponse, MeResponse, UserResponse } from '../../../../src/contracts/user.ts';
 import { Invalid, Unauthorized } from '../../errors.ts';
 import { readForm } from '../../lib/multipart.ts';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/auth.ts';
 import { userRowToUser } from '../../members/mapping.ts';
 import * as auth from './service.ts';
 
-export interface AuthRouteOptions {
-  deps: auth.AuthDeps;
-  config: Config;
-}
-
-export function authRoutes(app: FastifyInstance, { deps, config }: AuthRouteOptions) {
-  const { max, windowMs } = config.authRateLimit;
-  const strict = { rateLimit: { max, timeWindow: windowMs } };
+const rateLimits = (config: { max: number; windowMs: number }) => ({
+  strict: { rateLimit: { max: config.max, timeWindow: config.windowMs } },
   // Typing a username checks it after each pause, so the check gets more room than a login.
-  const relaxed = { rateLimit: { max: max * 6, timeWindow: windowMs } };
+  relaxed: { rateLimit: { max: config.max * 6, timeWindow: config.windowMs } },
+});
 
-  app.post('/api/auth/signup', { config: strict }, async (request, reply) => {
-    if (!request.isMultipart()) throw new Invalid('Send this form as multipart/form-data.');
-    const { fields, file } = await readForm(request, 'profilePic');
-    const field = (name: string) => fields[name] ?? '';
-    const result = await auth.signup(
-      deps,
-      {
-        username: field('username'),
-        email: field('email'),
-        password: field('password'),
-        firstName: field('firstName'),
-        lastName: field('lastName'),
-        birthday: field('birthday'),
-        referral: field('referral'),
-        interests: parseInterests(field('interests')),
-        securityQuestion: field('securityQuestion'),
-        securityAnswer: field('securityAnswer'),
-        favoriteQuote: field('favoriteQuote'),
+/** Signing up, in and out, the session check and the password reset: open to the signed out. */
+export const authPublicRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
+  const { config } = app;
+  const deps: auth.AuthDeps = { ...app.sessions, notifications: app.notificationEvents };
+  const { strict, relaxed } = rateLimits(config.authRateLimit);
+
+  app.post(
+    '/api/auth/signup',
+    {
+      config: strict,
+      schema: {
+        summary: 'Sign up (multipart/form-data with the profile picture as profilePic)',
+        consumes: ['multipart/form-data'],
+        response: { 201: AuthResponse },
       },
-      file,
-      field('remember') === 'true',
-    );
-    setSessionCookie(reply, config, result.session);
-    return reply.status(201).send({ user: result.user, token: result.session.token });
-  });
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) throw new Invalid('Send this form as multipart/form-data.');
+      const { fields, file } = await readForm(request, 'profilePic');
+      const field = (name: string) => fields[name] ?? '';
+      const result = await auth.signup(
+        deps,
+        {
+          username: field('username'),
+          email: field('email'),
+          password: field('password'),
+          firstName: field('firstName'),
+          lastName: field('lastName'),
+          birthday: field('birthday'),
+          referral: field('referral'),
+          interests: parseInterests(field('interests')),
+          securityQuestion: field('securityQuestion'),
+          securityAnswer: field('securityAnswer'),
+          favoriteQuote: field('favoriteQuote'),
+        },
+        file,
+        field('remember') === 'true',
+      );
+      setSessionCookie(reply, config, result.session);
+      return reply.status(201).send({ user: result.user, token: result.session.token });
+    },
+  );
 
-  app.post('/api/auth/login', { config: strict }, async (request, reply) => {
-    const body = LoginBody.parse(request.body ?? {});
-    const result = await auth.login(deps, body.identifier, body.password, body.remember);
-    setSessionCookie(reply, config, result.session);
-    return { user: result.user, token: result.session.token };
-  });
+  app.post(
+    '/api/auth/login',
+    { config: strict, schema: { body: LoginBody, response: { 200: AuthResponse } } },
+    async (request, reply) => {
+      const { identifier, password, remember } = request.body;
+      const result = await auth.login(deps, identifier, password, remember);
+      setSessionCookie(reply, config, result.session);
+      return { user: result.user, token: result.session.token };
+    },
+  );
 
-  app.post('/api/auth/logout', async (request, reply) => {
+  app.post(
+    '/api/auth/logout',
+    { schema: { response: { 200: OkResponse } } },
+    async (request, reply) => {
+      const current = await request.auth();
+      if (current) {
+        await auth.logout(deps, current.sessionId);
+        app.realtime.disconnectSessions([current.sessionId]);
+      }
+      clearSessionCookie(reply, config);
+      return { ok: true as const };
+    },
+  );
+
+  // docs/decisions.md "Signed-out session check": being signed out is an answer, not an error.
+  app.get('/api/auth/me', { schema: { response: { 200: MeResponse } } }, async (request) => {
     const current = await request.auth();
-    if (current) {
-      await auth.logout(deps, current.sessionId);
-      app.realtime.disconnectSessions([current.sessionId]);
-    }
-    clearSessionCookie(reply, config);
-    return { ok: true };
-  });
-
-  app.get('/api/auth/me', async (request) => {
-    const { user } = await request.member();
-    return { user: userRowToUser(user, deps.media.url) };
+    return { user: current ? userRowToUser(current.user, deps.media.url) : null };
   });
 
   /** Hands a cookie-authenticated page the same token for use as a bearer. */
-  app.get('/api/auth/token-bridge', async (request) => {
-    const token = request.cookies[config.session.cookie];
-    if (!token || !(await auth.authenticate(deps, token))) throw new Unauthorized();
-    return { token };
-  });
+  app.get(
+    '/api/auth/token-bridge',
+    { schema: { response: { 200: TokenResponse } } },
+    async (request) => {
+      const token = request.cookies[config.session.cookie];
+      if (!token || !(await auth.authenticate(deps, token))) throw new Unauthorized();
+      return { token };
+    },
+  );
 
-  app.get('/api/check-username', { config: relaxed }, async (request) => {
-    const { username } = UsernameQuery.parse(request.query);
-    return { available: await auth.isUsernameAvailable(deps, username) };
-  });
+  app.get(
+    '/api/check-username',
+    {
+      config: relaxed,
+      schema: { querystring: UsernameQuery, response: { 200: UsernameAvailableResponse } },
+    },
+    async (request) => ({
+      available: await auth.isUsernameAvailable(deps, request.query.username),
+    }),
+  );
 
-  app.get('/api/auth/check-username', { config: relaxed }, async (request) => {
-    const { user } = await request.member();
-    const { username } = UsernameQuery.parse(request.query);
-    return auth.checkUsernameFor(deps, user, username);
-  });
+  app.post(
+    '/api/auth/forgot-password/question',
+    {
+      config: strict,
+      schema: { body: ForgotQuestionBody, response: { 200: SecurityQuestionResponse } },
+    },
+    async (request) => ({
+      question: await auth.securityQuestionFor(deps, request.body.identifier),
+    }),
+  );
 
-  app.patch('/api/auth/profile', async (request) => {
-    const { user } = await request.member();
-    let raw: unknown = request.body;
-    let file: Buffer | undefined;
-    if (request.isMultipart()) {
-      const form = await readForm(request, 'profilePic');
-      raw = form.fields;
-      file = form.file;
-    }
-    const body = ProfilePatchBody.parse(raw ?? {});
-    const { interests, ...rest } = body;
-    const updated = await auth.updateProfile(
-      deps,
-      user,
-      { ...rest, interests: interests === undefined ? undefined : parseInterests(interests) },
-      file,
-    );
-    return { user: updated };
-  });
+  app.post(
+    '/api/auth/forgot-password/reset',
+    { config: strict, schema: { body: ForgotResetBody, response: { 200: OkResponse } } },
+    async (request, reply) => {
+      const { identifier, answer, newPassword } = request.body;
+      const revoked = await auth.resetPassword(deps, identifier, answer, newPassword);
+      app.realtime.disconnectSessions(revoked);
+      clearSessionCookie(reply, config);
+      return { ok: true as const };
+    },
+  );
+  done();
+};
 
-  app.patch('/api/auth/password', async (request) => {
-    const current = await request.member();
-    const body = PasswordChangeBody.parse(request.body ?? {});
-    const revoked = await auth.changePassword(
-      deps,
-      current,
-      body.currentPassword,
-      body.newPassword,
-    );
-    app.realtime.disconnectSessions(revoked);
-    return { ok: true };
-  });
+/** The member's own account: registered inside the member context (`requireMember`). */
+export const authMemberRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
+  const deps: auth.AuthDeps = { ...app.sessions, notifications: app.notificationEvents };
+  const { relaxed } = rateLimits(app.config.authRateLimit);
 
-  app.post('/api/auth/forgot-password/question', { config: strict }, async (request) => {
-    const body = ForgotQuestionBody.parse(request.body ?? {});
-    return { question: await auth.securityQuestionFor(deps, body.identifier) };
-  });
+  app.get(
+    '/api/auth/check-username',
+    {
+      config: relaxed,
+      schema: { querystring: UsernameQuery, response: { 200: CheckUsernameResponse } },
+    },
+    async (request) => auth.checkUsernameFor(deps, request.member.user, request.query.username),
+  );
 
-  app.post('/api/auth/forgot-password/reset', { config: strict }, async (request, reply) => {
-    const body = ForgotResetBody.parse(request.body ?? {});
-    const revoked = await auth.resetPassword(deps, body.identifier, body.answer, body.newPassword);
-    app.realtime.disconnectSessions(revoked);
-    clearSessionCookie(reply, config);
-    return { ok: true };
-  });
-}
+  app.patch(
+    '/api/auth/profile',
+    {
+      schema: {
+        summary: 'Update the profile (JSON, or multipart/form-data with a new profilePic)',
+        body: ProfilePatchBody,
+        response: { 200: UserResponse },
+      },
+    },
+    async (request) => {
+      let body = request.body;
+      let file: Buffer | undefined;
+      if (request.isMultipart()) {
+        const form = await readForm(request, 'profilePic');
+        body = ProfilePatchBody.parse(form.fields);
+        file = form.file;
+      }
+      const { interests, ...rest } = body;
+      const updated = await auth.updateProfile(
+        deps,
+        request.member.user,
+        { ...rest, interests: interests === undefined ? undefined : parseInterests(interests) },
+        file,
+      );
+      return { user: updated };
+    },
+  );
+
+  app.patch(
+    '/api/auth/password',
+    { schema: { body: PasswordChangeBody, response: { 200: OkResponse } } },
+    async (request) => {
+      const revoked = await auth.changePassword(
+        deps,
+        request.member,
+        request.body.currentPassword,
+        request.body.newPassword,
+      );
+      app.realtime.disconnectSessions(revoked);
+      return { ok: true as const };
+    },
+  );
+  done();
+};

@@ -1,69 +1,105 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import {
+  FriendCounts,
+  FriendListResponse,
+  FriendStatusResponse,
+  SearchResponse,
+} from '../../../../src/contracts/friends.ts';
+import {
+  FriendListQuery,
   FriendStatusQuery,
   FriendTargetBody,
   SearchQuery,
 } from '../../../../src/contracts/friendsInput.ts';
-import { z } from 'zod';
 import { searchMembers } from './search.ts';
 import * as friends from './service.ts';
 
-type TargetBody = z.output<typeof FriendTargetBody>;
-const targetOf = (body: TargetBody): friends.Target => ({
-  userId: body.toUserId || body.fromUserId || body.userId,
-  username: body.username,
-});
+const ACTIONS = {
+  request: friends.sendRequest,
+  cancel: friends.cancelRequest,
+  accept: friends.acceptRequest,
+  decline: friends.declineRequest,
+  unfriend: friends.unfriend,
+} as const;
 
-const ListQuery = z.object({
-  userId: z.string().max(100).optional(),
-  username: z.string().max(100).optional(),
-});
+/** Friend calls and member search: member routes (docs/decisions.md "Friend calls answer the status"). */
+export const friendRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
+  const deps: friends.FriendDeps = {
+    db: app.db,
+    publish: (event, payload) => app.realtime.publishFriendEvent(event, payload),
+    notifications: app.notificationEvents,
+    mediaUrl: app.media.url,
+  };
 
-export function friendRoutes(app: FastifyInstance, { deps }: { deps: friends.FriendDeps }) {
-  const action = (path: string, run: typeof friends.sendRequest) =>
-    app.post(`/api/users/friends/${path}`, async (request) => {
-      const { user } = await request.member();
-      const body = FriendTargetBody.parse(request.body ?? {});
-      return { status: await run(deps, user, targetOf(body)) };
-    });
-  action('request', friends.sendRequest);
-  action('cancel', friends.cancelRequest);
-  action('accept', friends.acceptRequest);
-  action('decline', friends.declineRequest);
-  action('unfriend', friends.unfriend);
+  for (const [action, run] of Object.entries(ACTIONS)) {
+    app.post(
+      `/api/users/friends/${action}`,
+      { schema: { body: FriendTargetBody, response: { 200: FriendStatusResponse } } },
+      async (request) => ({
+        status: await run(deps, request.member.user, {
+          userId: request.body.toUserId,
+          username: request.body.username,
+        }),
+      }),
+    );
+  }
 
-  app.get('/api/users/friends/status', async (request) => {
-    const { user } = await request.member();
-    const query = FriendStatusQuery.parse(request.query);
-    return { status: await friends.getStatus(deps, user, query) };
-  });
+  app.get(
+    '/api/users/friends/status',
+    { schema: { querystring: FriendStatusQuery, response: { 200: FriendStatusResponse } } },
+    async (request) => ({
+      status: await friends.getStatus(deps, request.member.user, request.query),
+    }),
+  );
 
-  app.get('/api/users/friends/counts', async (request) => {
-    const { user } = await request.member();
-    return friends.counts(deps, user);
-  });
+  app.get(
+    '/api/users/friends/counts',
+    { schema: { response: { 200: FriendCounts } } },
+    async (request) => friends.counts(deps, request.member.user),
+  );
 
-  app.get('/api/users/friends/incoming', async (request) => {
-    const { user } = await request.member();
-    return { results: await friends.incoming(deps, user) };
-  });
+  app.get(
+    '/api/users/friends/incoming',
+    { schema: { response: { 200: FriendListResponse } } },
+    async (request) => ({ results: await friends.incoming(deps, request.member.user) }),
+  );
 
-  app.get('/api/users/friends/outgoing', async (request) => {
-    const { user } = await request.member();
-    return { results: await friends.outgoing(deps, user) };
-  });
+  app.get(
+    '/api/users/friends/outgoing',
+    { schema: { response: { 200: FriendListResponse } } },
+    async (request) => ({ results: await friends.outgoing(deps, request.member.user) }),
+  );
 
   /** The signed-in member's friends, or another member's with userId or username. */
-  app.get('/api/users/friends/list', async (request) => {
-    const { user } = await request.member();
-    const query = ListQuery.parse(request.query);
-    const owner = query.userId || query.username ? await friends.resolveOwner(deps, query) : user;
-    return { results: await friends.friends(deps, owner.id) };
-  });
+  app.get(
+    '/api/users/friends/list',
+    { schema: { querystring: FriendListQuery, response: { 200: FriendListResponse } } },
+    async (request) => {
+      const { query } = request;
+      const owner =
+        query.userId || query.username
+          ? await friends.resolveOwner(deps, query)
+          : request.member.user;
+      return { results: await friends.friends(deps, owner.id) };
+    },
+  );
 
-  app.get('/api/users/search', async (request) => {
-    const { user } = await request.member();
-    const { q, limit } = SearchQuery.parse(request.query);
-    return { users: await searchMembers(deps.db, app.dialect, user, q, limit, deps.mediaUrl) };
-  });
-}
+  app.get(
+    '/api/users/search',
+    { schema: { querystring: SearchQuery, response: { 200: SearchResponse } } },
+    async (request) => {
+      const { q, limit } = request.query;
+      return {
+        users: await searchMembers(
+          deps.db,
+          app.dialect,
+          request.member.user,
+          q,
+          limit,
+          deps.mediaUrl,
+        ),
+      };
+    },
+  );
+  done();
+};

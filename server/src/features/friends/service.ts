@@ -235,7 +235,6 @@ export async function unfriend(
 
 export function memberSummary(row: UserRow, mediaUrl: MediaUrl): MemberSummary {
   return {
-    _id: row.id,
     id: row.id,
     username: row.username,
     fullName: [row.first_name, row.last_name].filter(Boolean).join(' '),
@@ -247,15 +246,11 @@ function listItem(
   { friendship, user }: repo.FriendshipWithUser,
   mediaUrl: MediaUrl,
 ): FriendListItem {
-  const summary = memberSummary(user, mediaUrl);
   return {
-    _id: friendship.pair_key,
     requestId: friendship.pair_key,
-    user: summary,
+    user: memberSummary(user, mediaUrl),
     fromUserId: friendship.requester_id,
     toUserId: friendship.addressee_id,
-    username: summary.username,
-    profileImage: summary.profileImage,
     createdAt: friendship.status === 'accepted' ? friendship.updated_at : friendship.created_at,
   };
 }

@@ -1,50 +1,35 @@
 import fs from 'node:fs/promises';
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { CAPTION_MAX } from '../../../../src/contracts/gallery.ts';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import {
+  GalleryFoldersResponse,
+  GalleryImageResponse,
+  GalleryListResponse,
+  GalleryOwnerQuery,
+  GalleryPatchBody,
+  GalleryRefParams,
+  GalleryReorderBody,
+} from '../../../../src/contracts/gallery.ts';
+import { OkResponse } from '../../../../src/contracts/http.ts';
+import type { UserRow } from '../../db/schema.ts';
 import { NotFound } from '../../errors.ts';
 import { streamForm } from '../../lib/multipart.ts';
 import { findUserById, findUserByUsername } from '../auth/repository.ts';
 import * as gallery from './service.ts';
 
-const OwnerQuery = z.object({
-  accountId: z.string().max(100).optional(),
-  userId: z.string().max(100).optional(),
-  username: z.string().max(100).optional(),
-  folder: z.string().max(100).optional(),
-});
+/** Galleries: member routes (docs/decisions.md "Only the owner edits a gallery"). */
+export const galleryRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
+  const deps: gallery.GalleryDeps = {
+    db: app.db,
+    media: app.media,
+    incomingDir: app.incomingDir,
+    events: app.realtime.galleryEvents,
+    notifications: app.notificationEvents,
+  };
 
-const RefParams = z.object({ ref: z.string().min(1).max(300) });
-
-const reaction = z.union([z.boolean(), z.array(z.string().max(100)).max(10_000)]).optional();
-const PatchBody = z.object({
-  accountId: z.string().max(100).optional(),
-  likes: reaction,
-  dislikes: reaction,
-  caption: z
-    .string()
-    .max(CAPTION_MAX * 4)
-    .optional(),
-  folder: z.string().max(200).optional(),
-});
-
-const ReorderBody = z.object({
-  accountId: z.string().max(100).optional(),
-  userId: z.string().max(100).optional(),
-  order: z
-    .array(z.string().min(1).max(100), { error: gallery.GALLERY_MESSAGES.orderInvalid })
-    .max(10_000),
-});
-
-export function galleryRoutes(app: FastifyInstance, { deps }: { deps: gallery.GalleryDeps }) {
-  /** Whose gallery: accountId or userId, else username, else the member asking. */
-  const ownerFrom = async (
-    query: z.infer<typeof OwnerQuery>,
-    me: Awaited<ReturnType<typeof findUserById>>,
-  ) => {
-    const id = query.accountId || query.userId;
-    const owner = id
-      ? await findUserById(deps.db, id)
+  /** Whose gallery: userId, else username, else the member asking. */
+  const ownerFrom = async (query: GalleryOwnerQuery, me: UserRow) => {
+    const owner = query.userId
+      ? await findUserById(deps.db, query.userId)
       : query.username
         ? await findUserByUsername(deps.db, query.username)
         : me;
@@ -52,51 +37,79 @@ export function galleryRoutes(app: FastifyInstance, { deps }: { deps: gallery.Ga
     return owner;
   };
 
-  app.get('/api/gallery', async (request) => {
-    const { user } = await request.member();
-    const query = OwnerQuery.parse(request.query);
-    return { images: await gallery.listGallery(deps, await ownerFrom(query, user), query.folder) };
-  });
+  app.get(
+    '/api/gallery',
+    { schema: { querystring: GalleryOwnerQuery, response: { 200: GalleryListResponse } } },
+    async (request) => ({
+      images: await gallery.listGallery(
+        deps,
+        await ownerFrom(request.query, request.member.user),
+        request.query.folder,
+      ),
+    }),
+  );
 
-  app.get('/api/gallery/folders', async (request) => {
-    const { user } = await request.member();
-    return {
-      folders: await gallery.folders(deps, await ownerFrom(OwnerQuery.parse(request.query), user)),
-    };
-  });
+  app.get(
+    '/api/gallery/folders',
+    { schema: { querystring: GalleryOwnerQuery, response: { 200: GalleryFoldersResponse } } },
+    async (request) => ({
+      folders: await gallery.folders(deps, await ownerFrom(request.query, request.member.user)),
+    }),
+  );
 
   // Whatever accountId, userId or username the form names, an upload goes into one's own gallery.
-  app.post('/api/gallery', async (request, reply) => {
-    const { user } = await request.member();
-    const form = await streamForm(request, 'image', deps.incomingDir);
-    // The temporary file is gone before the answer leaves, success or not.
-    let image: Awaited<ReturnType<typeof gallery.upload>>;
-    try {
-      image = await gallery.upload(deps, user, form.filePath, form.fields.folder);
-    } finally {
-      if (form.filePath) await fs.rm(form.filePath, { force: true });
-    }
-    return reply.status(201).send({ image });
-  });
+  app.post(
+    '/api/gallery',
+    {
+      schema: {
+        summary: 'Upload (multipart/form-data: image, accountId, userId, username, folder)',
+        consumes: ['multipart/form-data'],
+        response: { 201: GalleryImageResponse },
+      },
+    },
+    async (request, reply) => {
+      const form = await streamForm(request, 'image', deps.incomingDir);
+      // The temporary file is gone before the answer leaves, success or not.
+      let image: Awaited<ReturnType<typeof gallery.upload>>;
+      try {
+        image = await gallery.upload(deps, request.member.user, form.filePath, form.fields.folder);
+      } finally {
+        if (form.filePath) await fs.rm(form.filePath, { force: true });
+      }
+      return reply.status(201).send({ image });
+    },
+  );
 
-  app.patch('/api/gallery/:ref', async (request) => {
-    const { user } = await request.member();
-    const { ref } = RefParams.parse(request.params);
-    const body = PatchBody.parse(request.body ?? {});
-    return { image: await gallery.patchImage(deps, user, ref, body) };
-  });
+  app.patch(
+    '/api/gallery/:ref',
+    {
+      schema: {
+        params: GalleryRefParams,
+        body: GalleryPatchBody,
+        response: { 200: GalleryImageResponse },
+      },
+    },
+    async (request) => ({
+      image: await gallery.patchImage(deps, request.member.user, request.params.ref, request.body),
+    }),
+  );
 
-  app.delete('/api/gallery/:ref', async (request, reply) => {
-    const { user } = await request.member();
-    const { ref } = RefParams.parse(request.params);
-    await gallery.deleteImage(deps, user, ref);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/gallery/:ref',
+    { schema: { params: GalleryRefParams } },
+    async (request, reply) => {
+      await gallery.deleteImage(deps, request.member.user, request.params.ref);
+      return reply.status(204).send();
+    },
+  );
 
-  app.post('/api/gallery/reorder', async (request) => {
-    const { user } = await request.member();
-    const body = ReorderBody.parse(request.body ?? {});
-    await gallery.reorder(deps, user, body.order);
-    return { ok: true };
-  });
-}
+  app.post(
+    '/api/gallery/reorder',
+    { schema: { body: GalleryReorderBody, response: { 200: OkResponse } } },
+    async (request) => {
+      await gallery.reorder(deps, request.member.user, request.body.order);
+      return { ok: true as const };
+    },
+  );
+  done();
+};

@@ -4,6 +4,7 @@ import { DEFAULT_FOLDER } from '../../../../src/contracts/constants.ts';
 import {
   CAPTION_MAX,
   FOLDER_MAX,
+  GALLERY_ORDER_INVALID,
   type GalleryImage,
   type GalleryImageDeleted,
   type GalleryOwner,
@@ -41,7 +42,7 @@ export const GALLERY_MESSAGES = {
   unknownOwner: 'No member matches that gallery.',
   captionTooLong: `Captions can be at most ${CAPTION_MAX} characters.`,
   folderTooLong: `Folder names can be at most ${FOLDER_MAX} characters.`,
-  orderInvalid: 'Send the new order as a list of image ids.',
+  orderInvalid: GALLERY_ORDER_INVALID,
   nothingToChange: 'Send likes, dislikes, caption or folder.',
 } as const;
 
@@ -62,7 +63,6 @@ export function normaliseFolder(folder: string | undefined): string {
 
 function ownerOf(row: UserRow, mediaUrl: MediaUrl): GalleryOwner {
   return {
-    _id: row.id,
     id: row.id,
     username: row.username,
     profileImage: profileImageUrl(row, mediaUrl),
@@ -75,14 +75,9 @@ export function toImage(
   reactions: readonly ImageReactionRow[],
   mediaUrl: MediaUrl,
 ): GalleryImage {
-  const url = mediaUrl(galleryKey(row.display_file));
   return {
-    _id: row.id,
     id: row.id,
-    filename: url,
-    path: url,
-    url,
-    src: url,
+    url: mediaUrl(galleryKey(row.display_file)),
     thumbnailUrl: mediaUrl(galleryKey(row.thumb_file)),
     width: row.width,
     height: row.height,
@@ -95,7 +90,6 @@ export function toImage(
     dislikes: reactions
       .filter((r) => r.image_id === row.id && r.kind === 'dislike')
       .map((r) => r.user_id),
-    user: owner,
     owner,
   };
 }

@@ -1,46 +1,56 @@
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { NOTIFICATIONS_PAGE_MAX } from '../../../../src/contracts/notifications.ts';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import {
+  NotificationIdParams,
+  NotificationPage,
+  NotificationPageQuery,
+  NotificationReadBody,
+  NotificationReadResponse,
+} from '../../../../src/contracts/notifications.ts';
 import * as notifications from './service.ts';
 
-const PageQuery = z.object({
-  before: z.string().max(20).optional(),
-  limit: z.coerce.number().int().min(1).max(NOTIFICATIONS_PAGE_MAX).optional(),
-});
-const ReadBody = z.union(
-  [z.object({ all: z.literal(true) }), z.object({ ids: z.array(z.string().max(20)).max(1000) })],
-  { error: 'Send {ids: [...]} or {all: true}.' },
-);
-const IdParams = z.object({ id: z.string().max(20) });
+/** The member's notifications (docs/product.md "Notification state"): member routes. */
+export const notificationRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
+  const deps: notifications.NotificationDeps = {
+    db: app.db,
+    events: app.notificationEvents,
+    mediaUrl: app.media.url,
+  };
 
-export function notificationRoutes(
-  app: FastifyInstance,
-  { deps }: { deps: notifications.NotificationDeps },
-) {
-  app.get('/api/notifications', async (request) => {
-    const { user } = await request.member();
-    const query = PageQuery.parse(request.query);
-    return notifications.page(deps, user, query.limit, query.before);
-  });
+  app.get(
+    '/api/notifications',
+    { schema: { querystring: NotificationPageQuery, response: { 200: NotificationPage } } },
+    async (request) =>
+      notifications.page(deps, request.member.user, request.query.limit, request.query.before),
+  );
 
-  app.post('/api/notifications/read', async (request) => {
-    const { user } = await request.member();
-    const body = ReadBody.parse(request.body ?? {});
-    return {
-      ok: true,
-      unread: await notifications.markRead(deps, user, 'all' in body ? 'all' : body.ids),
-    };
-  });
+  app.post(
+    '/api/notifications/read',
+    { schema: { body: NotificationReadBody, response: { 200: NotificationReadResponse } } },
+    async (request) => {
+      const { body } = request;
+      return {
+        ok: true as const,
+        unread: await notifications.markRead(
+          deps,
+          request.member.user,
+          'all' in body ? 'all' : body.ids,
+        ),
+      };
+    },
+  );
 
-  app.delete('/api/notifications/:id', async (request, reply) => {
-    const { user } = await request.member();
-    await notifications.removeOne(deps, user, IdParams.parse(request.params).id);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/notifications/:id',
+    { schema: { params: NotificationIdParams } },
+    async (request, reply) => {
+      await notifications.removeOne(deps, request.member.user, request.params.id);
+      return reply.status(204).send();
+    },
+  );
 
   app.delete('/api/notifications', async (request, reply) => {
-    const { user } = await request.member();
-    await notifications.removeAll(deps, user);
+    await notifications.removeAll(deps, request.member.user);
     return reply.status(204).send();
   });
-}
+  done();
+};

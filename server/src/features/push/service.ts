@@ -1,7 +1,6 @@
 import { ECDH } from 'node:crypto';
 import type { Notification } from '../../../../src/contracts/notifications.ts';
 import {
-  PUSH_ENDPOINT_MAX_LENGTH,
   type PushKind,
   type PushPayload,
   type RelayEvent,
@@ -9,9 +8,10 @@ import {
   RelayProgressPartsSchema,
   type RelaySubscription,
 } from '../../../../src/contracts/push.ts';
+import { SUBSCRIPTION_MESSAGES } from '../../../../src/contracts/pushSubscription.ts';
 import type { Db, Dialect } from '../../db/index.ts';
 import type { PushSubscriptionRow } from '../../db/schema.ts';
-import { Conflict, Unavailable } from '../../errors.ts';
+import { Conflict, Invalid, Unavailable } from '../../errors.ts';
 import type { MediaUrl } from '../../media/index.ts';
 import type { Authenticated } from '../auth/service.ts';
 import { profileImageUrl } from '../../members/mapping.ts';
@@ -32,8 +32,6 @@ export const PUSH_MESSAGES = {
 
 /** A member's devices beyond this many (the least recently registered) are forgotten. */
 export const MAX_DEVICES_PER_MEMBER = 20;
-/** The longest push service address the server stores. */
-export const MAX_ENDPOINT_LENGTH = PUSH_ENDPOINT_MAX_LENGTH;
 /** The most events one catch-up answers. */
 export const CATCH_UP_MAX = 500;
 
@@ -89,6 +87,8 @@ export async function subscribe(
   auth: Authenticated,
   device: DeviceInput,
 ): Promise<'created' | 'updated'> {
+  // The contract checks the key's length; only the server can check the point lies on the curve.
+  if (!isP256PublicKey(device.keys.p256dh)) throw new Invalid(SUBSCRIPTION_MESSAGES.p256dh);
   const created = await repo.upsertSubscription(deps.db, {
     userId: auth.user.id,
     sessionId: auth.sessionId,

@@ -1,34 +1,43 @@
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { ThemeBody } from '../../../../src/contracts/auth.ts';
-import { type AuthDeps, publicProfile, setTheme } from '../auth/service.ts';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { ThemeBody, ThemeResponse, UsernameParams } from '../../../../src/contracts/auth.ts';
+import { PublicUserResponse, UserResponse } from '../../../../src/contracts/user.ts';
+import { publicProfile, setTheme } from '../auth/service.ts';
 import { userRowToPublicUser, userRowToUser } from '../../members/mapping.ts';
 
-const UsernameParams = z.object({ username: z.string().min(1).max(200) });
+/** The member's own record, the theme and other members' profiles: member routes. */
+export const userRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
+  const deps = app.sessions;
 
-export function userRoutes(app: FastifyInstance, { deps }: { deps: AuthDeps }) {
-  app.get('/api/users/me', async (request) => {
-    const { user } = await request.member();
-    return { user: userRowToUser(user, deps.media.url) };
-  });
+  app.get('/api/users/me', { schema: { response: { 200: UserResponse } } }, (request) => ({
+    user: userRowToUser(request.member.user, deps.media.url),
+  }));
 
-  app.put('/api/users/theme', async (request) => {
-    const { user } = await request.member();
-    const { theme } = ThemeBody.parse(request.body ?? {});
-    return { theme: await setTheme(deps, user, theme) };
-  });
+  app.put(
+    '/api/users/theme',
+    { schema: { body: ThemeBody, response: { 200: ThemeResponse } } },
+    async (request) => ({
+      theme: await setTheme(deps, request.member.user, request.body.theme),
+    }),
+  );
 
   // docs/decisions.md "Theme path" names this path too; it takes only the theme.
-  app.put('/api/users/me', async (request) => {
-    const { user } = await request.member();
-    const { theme } = ThemeBody.parse(request.body ?? {});
-    await setTheme(deps, user, theme);
-    return { user: { ...userRowToUser(user, deps.media.url), theme } };
-  });
+  app.put(
+    '/api/users/me',
+    { schema: { body: ThemeBody, response: { 200: UserResponse } } },
+    async (request) => {
+      const { user } = request.member;
+      const { theme } = request.body;
+      await setTheme(deps, user, theme);
+      return { user: { ...userRowToUser(user, deps.media.url), theme } };
+    },
+  );
 
-  app.get('/api/users/profile/:username', async (request) => {
-    await request.member();
-    const { username } = UsernameParams.parse(request.params);
-    return { user: userRowToPublicUser(await publicProfile(deps, username), deps.media.url) };
-  });
-}
+  app.get(
+    '/api/users/profile/:username',
+    { schema: { params: UsernameParams, response: { 200: PublicUserResponse } } },
+    async (request) => ({
+      user: userRowToPublicUser(await publicProfile(deps, request.params.username), deps.media.url),
+    }),
+  );
+  done();
+};

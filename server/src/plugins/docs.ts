@@ -1,0 +1,43 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { ErrorBody } from '../../../src/contracts/http.ts';
+
+export const API_DOCS_PATH = '/api/docs';
+
+/**
+ * OpenAPI from the routes' zod schemas. The document is always built (`npm run build` writes it to
+ * docs/openapi.json); the browsable page at /api/docs is served in development only.
+ */
+const isDocumented = (url: string) => url.startsWith('/api/') && !url.startsWith(API_DOCS_PATH);
+
+export async function registerApiDocs(app: FastifyInstance) {
+  // Every failure of an API route is `{error}` (docs/product.md "Errors"), said once here.
+  app.addHook('onRoute', (route) => {
+    if (!isDocumented(route.url)) return;
+    route.schema = {
+      ...route.schema,
+      response: { '4xx': ErrorBody, '5xx': ErrorBody, ...(route.schema?.response ?? {}) },
+    };
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Orbit API',
+        version: '1.0.0',
+        description:
+          'The HTTP API of Orbit. Errors answer `{error}` with the status; a member route answers 401 without a session.',
+      },
+    },
+    // Only the API: the app shell, pictures, health and metrics are not part of it.
+    transform: (document) =>
+      isDocumented(document.url)
+        ? jsonSchemaTransform(document)
+        : { schema: { hide: true }, url: document.url },
+  });
+  if (app.config.env === 'development') {
+    await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PATH });
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The push subscription calls (docs/product.md "Offline, install and push"): the page saves and
+ * removes its device and reads the relay's public key. The server validates with these schemas and
+ * the client sends and reads them.
+ */
+import { PUSH_ENDPOINT_MAX_LENGTH } from './push.ts';
+import { z } from './zod.ts';
+
+export const PUSH_API = {
+  subscriptions: '/api/push/subscriptions',
+  vapidPublicKey: '/api/push/vapid-public-key',
+} as const;
+
+export const SUBSCRIPTION_MESSAGES = {
+  endpoint: 'Send the subscription’s endpoint.',
+  endpointTooLong: `The push endpoint is too long (at most ${PUSH_ENDPOINT_MAX_LENGTH.toLocaleString('en-US')} characters).`,
+  endpointNotHttps: 'The push endpoint must be an https: address.',
+  p256dh: 'The subscription’s p256dh key must be a P-256 public key (65 bytes, base64url).',
+  auth: 'The subscription’s auth secret must be 16 bytes, base64url.',
+} as const;
+
+const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+
+/** How many bytes a base64url text decodes to; null when it is not base64url. */
+export function base64urlLength(value: string): number | null {
+  if (!BASE64URL.test(value)) return null;
+  return Math.floor((value.replace(/=+$/, '').length * 6) / 8);
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** https: anywhere; http: only on this machine (a local push service in tests and development). */
+function isPushServiceUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+}
+
+const Endpoint = z
+  .string()
+  .min(1, SUBSCRIPTION_MESSAGES.endpoint)
+  .max(PUSH_ENDPOINT_MAX_LENGTH, SUBSCRIPTION_MESSAGES.endpointTooLong);
+
+/**
+ * What `PushSubscription.toJSON()` gives, as POST /api/push/subscriptions takes it. An uncompressed
+ * P-256 point is 65 bytes starting with 0x04 (base64url `B…`); the server also checks it lies on
+ * the curve.
+ */
+export const PushSubscriptionBody = z.object({
+  endpoint: Endpoint.refine(isPushServiceUrl, SUBSCRIPTION_MESSAGES.endpointNotHttps),
+  keys: z.object({
+    p256dh: z
+      .string()
+      .max(200, SUBSCRIPTION_MESSAGES.p256dh)
+      .refine(
+        (value) => value.startsWith('B') && base64urlLength(value) === 65,
+        SUBSCRIPTION_MESSAGES.p256dh,
+      ),
+    auth: z
+      .string()
+      .max(100, SUBSCRIPTION_MESSAGES.auth)
+      .refine((value) => base64urlLength(value) === 16, SUBSCRIPTION_MESSAGES.auth),
+  }),
+});
+export type PushSubscriptionBody = z.infer<typeof PushSubscriptionBody>;
+
+/** DELETE /api/push/subscriptions */
+export const PushUnsubscribeBody = z.object({ endpoint: Endpoint });
+export type PushUnsubscribeBody = z.infer<typeof PushUnsubscribeBody>;
+
+/** GET /api/push/vapid-public-key → 200 `{ publicKey }` (base64url, uncompressed P-256 point). */
+export const VapidPublicKeyResponse = z.object({ publicKey: z.string() });
+export type VapidPublicKeyResponse = z.infer<typeof VapidPublicKeyResponse>;
