@@ -1,13 +1,6 @@
 /// <reference lib="webworker" />
 import { DEFAULT_AVATAR } from '../src/contracts/constants.ts';
-import {
-  AppPathSchema,
-  PUSH_TITLE,
-  type PushPayload,
-  PushPayloadSchema,
-  pushBody,
-  pushTag,
-} from '../src/contracts/push.ts';
+import { AppPath, PUSH_TITLE, PushPayload, pushBody, pushTag } from '../src/contracts/push.ts';
 
 /** A monochrome silhouette: Android draws the status-bar badge from its alpha channel only. */
 export const BADGE_ICON = '/icons/badge-72.png';
@@ -35,13 +28,13 @@ export interface OrbitNotification {
 
 /** The payload when the value has the shape Orbit sends, else null. */
 export function toPayload(value: unknown): PushPayload | null {
-  const parsed = PushPayloadSchema.safeParse(value);
+  const parsed = PushPayload.safeParse(value);
   return parsed.success ? parsed.data : null;
 }
 
 /** Where a notification leads: its own page on Orbit, else the notifications panel. */
 export function notificationUrl(data: unknown): string {
-  const parsed = AppPathSchema.safeParse((data as { url?: unknown } | null)?.url);
+  const parsed = AppPath.safeParse((data as { url?: unknown } | null)?.url);
   return parsed.success ? parsed.data : NOTIFICATIONS_URL;
 }
 

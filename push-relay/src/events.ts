@@ -1,10 +1,5 @@
 import { type ZodMiniType, z } from 'zod/mini';
-import {
-  PushPayloadSchema,
-  RelayCatchUpAnswerSchema,
-  type RelayEvent,
-  RelayEventSchema,
-} from '../../src/contracts/push.ts';
+import { PushPayload, RelayCatchUpAnswer, RelayEvent } from '../../src/contracts/push.ts';
 
 export type ParsedEvent =
   { ok: true; event: RelayEvent } | { ok: false; id: number | undefined; problem: string };
@@ -14,9 +9,9 @@ const problemOf = (error: z.core.$ZodError) =>
 
 /** An event off the wire: checked, with its id even when the rest does not fit. */
 export function parseEvent(raw: unknown): ParsedEvent {
-  const parsed = RelayEventSchema.safeParse(raw);
+  const parsed = RelayEvent.safeParse(raw);
   if (parsed.success) return { ok: true, event: parsed.data };
-  const id = PushPayloadSchema.shape.id.safeParse(
+  const id = PushPayload.shape.id.safeParse(
     (raw as { payload?: { id?: unknown } } | null)?.payload?.id,
   );
   return { ok: false, id: id.success ? id.data : undefined, problem: problemOf(parsed.error) };
@@ -30,7 +25,7 @@ export const eventIdOf = (parsed: ParsedEvent): number | undefined =>
  * A catch-up page as the relay reads it: the answer's contract with each event still unchecked,
  * so that an event that does not fit is dropped alone (see {@link parseEvent}).
  */
-export const CatchUpPageSchema = z.extend(RelayCatchUpAnswerSchema, {
+export const CatchUpPageSchema = z.extend(RelayCatchUpAnswer, {
   events: z.array(z.unknown()),
 });
 

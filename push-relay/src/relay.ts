@@ -9,13 +9,11 @@ import {
   PUSH_TTL_SECONDS,
   RELAY_NAMESPACE,
   type RelayClientToServer,
-  type RelayCursorAnswer,
-  RelayCursorAnswerSchema,
+  RelayCursorAnswer,
   type RelayEvent,
-  RelayGoneAnswerSchema,
+  RelayGoneAnswer,
   type RelayHandshake,
-  type RelayLeaseAnswer,
-  RelayLeaseAnswerSchema,
+  RelayLeaseAnswer,
   type RelayProgress,
   type RelayServerToClient,
 } from '../../src/contracts/push.ts';
@@ -273,7 +271,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
       let answer: RelayCursorAnswer;
       try {
         answer = answerOf(
-          RelayCursorAnswerSchema,
+          RelayCursorAnswer,
           await socket
             .timeout(REPORT_TIMEOUT_MS)
             .emitWithAck('relay:cursor', { relayId, ...progress }),
@@ -329,7 +327,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     try {
       // The server acknowledges with nothing, or with { error } when it could not delete.
       const answer = answerOf(
-        RelayGoneAnswerSchema,
+        RelayGoneAnswer,
         await socket
           .timeout(GONE_ACK_TIMEOUT_MS)
           .emitWithAck('relay:subscription-gone', { endpoint }),
@@ -584,7 +582,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     let answer: RelayLeaseAnswer;
     try {
       answer = answerOf(
-        RelayLeaseAnswerSchema,
+        RelayLeaseAnswer,
         await socket.timeout(leaseMs).emitWithAck('relay:lease', { relayId, ttlMs: leaseMs }),
         (problem) => ({ granted: false, error: `an answer that does not fit: ${problem}` }),
       );

@@ -6,7 +6,7 @@ import tls from 'node:tls';
 import pLimit from 'p-limit';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELAY_PROGRESS_LIMITS, RelayCursorAnswerSchema } from '../../src/contracts/push.ts';
+import { RELAY_PROGRESS_LIMITS, RelayCursorAnswer } from '../../src/contracts/push.ts';
 import { checkVapidSubject, loadRelaySettings } from '../src/config.ts';
 import { CursorFile, EventLedger, deviceKey } from '../src/cursor.ts';
 import {
@@ -545,7 +545,7 @@ describe('what comes off the wire', () => {
   });
 
   it('turns an answer that does not fit into the caller’s error', () => {
-    const answer = answerOf(RelayCursorAnswerSchema, { ok: 'yes' }, (problem) => ({
+    const answer = answerOf(RelayCursorAnswer, { ok: 'yes' }, (problem) => ({
       ok: false as const,
       error: problem,
       leaseLost: false,

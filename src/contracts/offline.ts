@@ -13,19 +13,19 @@ import { Notification } from './notifications.ts';
 export const OFFLINE_HEADER = 'x-orbit-offline';
 
 /** The member whose copies are kept and served: the `currentMember` entry of `meta`. */
-export const CurrentMemberSchema = z.string().check(z.minLength(1));
+export const CurrentMember = z.string().check(z.minLength(1));
 
 /** One member's synthesised friend-request notifications, and the requests they dismissed. */
-export const FriendRequestCacheSchema = z.object({
+export const FriendRequestCache = z.object({
   userId: z.string(),
   items: z.array(Notification),
   dismissed: z.array(z.string()),
   savedAt: z.number(),
 });
-export type FriendRequestCache = z.infer<typeof FriendRequestCacheSchema>;
+export type FriendRequestCache = z.infer<typeof FriendRequestCache>;
 
 /** An API answer (JSON text) as the member last saw it. */
-export const SavedResponseSchema = z.object({
+export const SavedResponse = z.object({
   userId: z.string(),
   url: z.string(),
   status: z.number().check(z.int(), z.minimum(200), z.maximum(599)),
@@ -33,22 +33,22 @@ export const SavedResponseSchema = z.object({
   body: z.string(),
   savedAt: z.number(),
 });
-export type SavedResponse = z.infer<typeof SavedResponseSchema>;
+export type SavedResponse = z.infer<typeof SavedResponse>;
 
 /** A thumbnail or avatar as the member last saw it. */
-export const SavedMediaSchema = z.object({
+export const SavedMedia = z.object({
   userId: z.string(),
   url: z.string(),
   blob: z.custom<Blob>((value) => typeof Blob !== 'undefined' && value instanceof Blob),
   bytes: z.number().check(z.minimum(0)),
   lastUsed: z.number(),
 });
-export type SavedMedia = z.infer<typeof SavedMediaSchema>;
+export type SavedMedia = z.infer<typeof SavedMedia>;
 
 /** What a member's saved media add up to, kept in step with their media in the same transactions. */
-export const MediaUsageSchema = z.object({
+export const MediaUsage = z.object({
   userId: z.string(),
   files: z.number(),
   bytes: z.number(),
 });
-export type MediaUsage = z.infer<typeof MediaUsageSchema>;
+export type MediaUsage = z.infer<typeof MediaUsage>;

@@ -8,19 +8,19 @@
 import { z } from 'zod/mini';
 
 /** The kinds of friend event that become a push. */
-export const PushKindSchema = z.enum(['friend_request', 'friend_accepted']);
-export type PushKind = z.infer<typeof PushKindSchema>;
+export const PushKind = z.enum(['friend_request', 'friend_accepted']);
+export type PushKind = z.infer<typeof PushKind>;
 
 /** A path on Orbit's own origin: a push never sends the member to another site. */
-export const AppPathSchema = z.string().check(z.regex(/^\/(?![/\\])/));
+export const AppPath = z.string().check(z.regex(/^\/(?![/\\])/));
 
 const EventIdSchema = z.number().check(z.int(), z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER));
 
 /** The JSON body of one push message, encrypted by web-push and read by the service worker. */
-export const PushPayloadSchema = z.object({
+export const PushPayload = z.object({
   /** The notification id on the server: increasing, used for the relay's catch-up. */
   id: EventIdSchema,
-  kind: PushKindSchema,
+  kind: PushKind,
   /** The friend request the event is about; the notification tag and the push topic. */
   requestId: z.string().check(z.minLength(1)),
   actor: z.object({
@@ -29,12 +29,12 @@ export const PushPayloadSchema = z.object({
     profileImage: z.string(),
   }),
   /** Where a click takes the member, e.g. `/profile/alice`. */
-  url: AppPathSchema,
+  url: AppPath,
   /** The recipient's unread notification count after this event, for the app badge. */
   unread: z.number().check(z.int(), z.minimum(0)),
   createdAt: z.string(),
 });
-export type PushPayload = z.infer<typeof PushPayloadSchema>;
+export type PushPayload = z.infer<typeof PushPayload>;
 
 export const PUSH_TITLE = 'Orbit';
 
@@ -69,28 +69,28 @@ export const RELAY_NAMESPACE = '/relay';
 const nonEmpty = () => z.string().check(z.minLength(1));
 
 /** One stored device of a member, as the server gives it to the relay. */
-export const RelaySubscriptionSchema = z.object({
+export const RelaySubscription = z.object({
   endpoint: nonEmpty(),
   keys: z.object({ p256dh: nonEmpty(), auth: nonEmpty() }),
 });
-export type RelaySubscription = z.infer<typeof RelaySubscriptionSchema>;
+export type RelaySubscription = z.infer<typeof RelaySubscription>;
 
 /** A friend event for the relay: the payload plus where to send it. */
-export const RelayEventSchema = z.object({
-  payload: PushPayloadSchema,
+export const RelayEvent = z.object({
+  payload: PushPayload,
   recipientId: z.string(),
   /** Empty when the recipient has an open tab (they see it live) or no device. */
-  subscriptions: z.array(RelaySubscriptionSchema),
+  subscriptions: z.array(RelaySubscription),
 });
-export type RelayEvent = z.infer<typeof RelayEventSchema>;
+export type RelayEvent = z.infer<typeof RelayEvent>;
 
 /** Handshake `auth` of the relay's socket. */
-export const RelayHandshakeSchema = z.object({
+export const RelayHandshake = z.object({
   secret: z.string(),
   /** The relay's VAPID public key; the server hands it to clients. */
   vapidPublicKey: z.string(),
 });
-export type RelayHandshake = z.infer<typeof RelayHandshakeSchema>;
+export type RelayHandshake = z.infer<typeof RelayHandshake>;
 
 export interface RelayServerToClient {
   /**
@@ -106,19 +106,19 @@ export interface RelayServerToClient {
  * page means ask again after the last event's id. With `error` (a malformed request, a database
  * failure) nothing else in the answer counts: ask again later.
  */
-export const RelayCatchUpAnswerSchema = z.object({
-  events: z.array(RelayEventSchema),
+export const RelayCatchUpAnswer = z.object({
+  events: z.array(RelayEvent),
   latest: z.number(),
   error: z.optional(z.string()),
 });
-export type RelayCatchUpAnswer = z.infer<typeof RelayCatchUpAnswerSchema>;
+export type RelayCatchUpAnswer = z.infer<typeof RelayCatchUpAnswer>;
 
 /** `relay:catch-up`: see {@link RelayClientToServer}. */
-export const RelayCatchUpRequestSchema = z.object({
+export const RelayCatchUpRequest = z.object({
   after: z.nullable(EventIdSchema),
   limit: z.number().check(z.int(), z.minimum(1), z.maximum(Number.MAX_SAFE_INTEGER)),
 });
-export type RelayCatchUpRequest = z.infer<typeof RelayCatchUpRequestSchema>;
+export type RelayCatchUpRequest = z.infer<typeof RelayCatchUpRequest>;
 
 /**
  * Bounds of a progress report. A socket.io message to the server is at most 16 KB, so the relay
@@ -141,7 +141,7 @@ export const RELAY_LEASE_MAX_MS = 300_000;
  * How far the relays got, kept with the lease so that whichever relay holds it next goes on from
  * there: nothing the last holder settled is pushed again, nothing it had not finished is lost.
  */
-export const RelayProgressSchema = z.object({
+export const RelayProgress = z.object({
   /** Every event up to this id is settled (pushed, dropped or given up on). */
   cursor: EventIdSchema,
   /** Events above the cursor already settled while a lower one is still under way. */
@@ -161,24 +161,24 @@ export const RelayProgressSchema = z.object({
     )
     .check(z.maxLength(RELAY_PROGRESS_LIMITS.sent)),
 });
-export type RelayProgress = z.infer<typeof RelayProgressSchema>;
+export type RelayProgress = z.infer<typeof RelayProgress>;
 
 /** What the lease row keeps of a progress report besides the cursor. */
-export const RelayProgressPartsSchema = z.omit(RelayProgressSchema, { cursor: true });
+export const RelayProgressParts = z.omit(RelayProgress, { cursor: true });
 
 /** A relay's random id: 8 to 100 letters, digits, `_` or `-`. */
-export const RelayIdSchema = z.string().check(z.regex(/^[\w-]{8,100}$/));
+export const RelayId = z.string().check(z.regex(/^[\w-]{8,100}$/));
 
 /** `relay:lease`: see {@link RelayClientToServer}. */
-export const RelayLeaseRequestSchema = z.object({
-  relayId: RelayIdSchema,
+export const RelayLeaseRequest = z.object({
+  relayId: RelayId,
   ttlMs: z.number().check(z.int(), z.minimum(0), z.maximum(RELAY_LEASE_MAX_MS)),
 });
-export type RelayLeaseRequest = z.infer<typeof RelayLeaseRequestSchema>;
+export type RelayLeaseRequest = z.infer<typeof RelayLeaseRequest>;
 
 /** `relay:cursor`: a progress report of the relay holding the lease, every id above the cursor. */
-export const RelayCursorReportSchema = z
-  .extend(RelayProgressSchema, { relayId: RelayIdSchema })
+export const RelayCursorReport = z
+  .extend(RelayProgress, { relayId: RelayId })
   .check(
     z.refine(
       (report) =>
@@ -186,7 +186,7 @@ export const RelayCursorReportSchema = z
         report.sent.every((entry) => entry.id > report.cursor),
     ),
   );
-export type RelayCursorReport = z.infer<typeof RelayCursorReportSchema>;
+export type RelayCursorReport = z.infer<typeof RelayCursorReport>;
 
 /**
  * The answer to `relay:lease`. Granted: this relay alone pushes until its lease runs out, going on
@@ -194,32 +194,32 @@ export type RelayCursorReport = z.infer<typeof RelayCursorReportSchema>;
  * `retryInMs` is how long until that lease runs out unless renewed. With `error` (a malformed
  * request, a database failure) nothing is granted: ask again later.
  */
-export const RelayLeaseAnswerSchema = z.union([
-  z.object({ granted: z.literal(true), progress: z.nullable(RelayProgressSchema) }),
+export const RelayLeaseAnswer = z.union([
+  z.object({ granted: z.literal(true), progress: z.nullable(RelayProgress) }),
   z.object({ granted: z.literal(false), retryInMs: z.number(), error: z.optional(z.undefined()) }),
   z.object({ granted: z.literal(false), retryInMs: z.optional(z.undefined()), error: z.string() }),
 ]);
-export type RelayLeaseAnswer = z.infer<typeof RelayLeaseAnswerSchema>;
+export type RelayLeaseAnswer = z.infer<typeof RelayLeaseAnswer>;
 
 /**
  * The answer to `relay:cursor`. `leaseLost`: another relay holds the lease now, the report was not
  * kept, and this relay must stop pushing. Any other error: nothing was kept; report again later.
  */
-export const RelayCursorAnswerSchema = z.union([
+export const RelayCursorAnswer = z.union([
   z.object({ ok: z.literal(true) }),
   z.object({ ok: z.literal(false), error: z.string(), leaseLost: z.boolean() }),
 ]);
-export type RelayCursorAnswer = z.infer<typeof RelayCursorAnswerSchema>;
+export type RelayCursorAnswer = z.infer<typeof RelayCursorAnswer>;
 
 /** `relay:subscription-gone`: a device a push service called gone. */
-export const RelayGoneRequestSchema = z.object({
+export const RelayGoneRequest = z.object({
   endpoint: z.string().check(z.minLength(1), z.maxLength(PUSH_ENDPOINT_MAX_LENGTH)),
 });
-export type RelayGoneRequest = z.infer<typeof RelayGoneRequestSchema>;
+export type RelayGoneRequest = z.infer<typeof RelayGoneRequest>;
 
 /** The acknowledgement of `relay:subscription-gone`: nothing, or `{ error }` when it was kept. */
-export const RelayGoneAnswerSchema = z.optional(z.object({ error: z.string() }));
-export type RelayGoneAnswer = z.infer<typeof RelayGoneAnswerSchema>;
+export const RelayGoneAnswer = z.optional(z.object({ error: z.string() }));
+export type RelayGoneAnswer = z.infer<typeof RelayGoneAnswer>;
 
 export interface RelayClientToServer {
   /**
@@ -247,8 +247,8 @@ export interface RelayClientToServer {
 
 /** What the service worker posts to an open window after a notification click: go to `url`. */
 export const PUSH_NAVIGATE = 'navigate';
-export const PushNavigateMessageSchema = z.object({
+export const PushNavigateMessage = z.object({
   type: z.literal(PUSH_NAVIGATE),
-  url: AppPathSchema,
+  url: AppPath,
 });
-export type PushNavigateMessage = z.infer<typeof PushNavigateMessageSchema>;
+export type PushNavigateMessage = z.infer<typeof PushNavigateMessage>;

@@ -7,15 +7,15 @@ import { GalleryImageDeleted, GalleryImage } from './gallery.ts';
 import { Notification, NotificationsChanged } from './notifications.ts';
 
 /** `fromUserId` is the member who acted, `toUserId` the other one; `pairKey` names the pair. */
-export const FriendEventPayloadSchema = z.object({
+export const FriendEventPayload = z.object({
   fromUserId: z.string(),
   toUserId: z.string(),
   pairKey: z.string(),
 });
-export type FriendEventPayload = z.infer<typeof FriendEventPayloadSchema>;
+export type FriendEventPayload = z.infer<typeof FriendEventPayload>;
 
-export const PresenceUpdateSchema = z.object({ userId: z.string(), online: z.boolean() });
-export type PresenceUpdate = z.infer<typeof PresenceUpdateSchema>;
+export const PresenceUpdate = z.object({ userId: z.string(), online: z.boolean() });
+export type PresenceUpdate = z.infer<typeof PresenceUpdate>;
 
 export const FRIEND_EVENTS = [
   'friend:request:created',
@@ -28,12 +28,12 @@ export type FriendEvent = (typeof FRIEND_EVENTS)[number];
 
 /** Server → client: each event's one payload schema. */
 export const SERVER_EVENT_SCHEMAS = {
-  'friend:request:created': FriendEventPayloadSchema,
-  'friend:request:canceled': FriendEventPayloadSchema,
-  'friend:accepted': FriendEventPayloadSchema,
-  'friend:declined': FriendEventPayloadSchema,
-  'friend:removed': FriendEventPayloadSchema,
-  'presence:update': PresenceUpdateSchema,
+  'friend:request:created': FriendEventPayload,
+  'friend:request:canceled': FriendEventPayload,
+  'friend:accepted': FriendEventPayload,
+  'friend:declined': FriendEventPayload,
+  'friend:removed': FriendEventPayload,
+  'presence:update': PresenceUpdate,
   'gallery:image:created': GalleryImage,
   'gallery:image:updated': GalleryImage,
   'gallery:image:deleted': GalleryImageDeleted,

@@ -12,15 +12,11 @@ import {
 } from 'idb';
 import type { ZodMiniType } from 'zod/mini';
 import {
-  CurrentMemberSchema,
-  type FriendRequestCache,
-  FriendRequestCacheSchema,
-  type MediaUsage,
-  MediaUsageSchema,
-  type SavedMedia,
-  SavedMediaSchema,
-  type SavedResponse,
-  SavedResponseSchema,
+  CurrentMember,
+  FriendRequestCache,
+  MediaUsage,
+  SavedMedia,
+  SavedResponse,
 } from '../contracts/offline.ts';
 
 /** A record as read, when it fits its schema; one that does not counts as missing. */
@@ -168,7 +164,7 @@ async function withQuotaRetry(database: Db, bytes: number, write: () => Promise<
 
 export async function readFriendRequests(userId: string): Promise<FriendRequestCache | null> {
   return using(null, async (database) =>
-    recordOf(FriendRequestCacheSchema, await database.get('friendRequests', userId)),
+    recordOf(FriendRequestCache, await database.get('friendRequests', userId)),
   );
 }
 
@@ -189,7 +185,7 @@ export async function deleteFriendRequests(userId: string): Promise<void> {
 
 export async function readCurrentMember(): Promise<string | null> {
   return using(null, async (database) =>
-    recordOf(CurrentMemberSchema, await database.get('meta', CURRENT_MEMBER)),
+    recordOf(CurrentMember, await database.get('meta', CURRENT_MEMBER)),
   );
 }
 
@@ -260,7 +256,7 @@ export async function wipeAll(): Promise<boolean> {
 
 export async function readResponse(userId: string, url: string): Promise<SavedResponse | null> {
   return using(null, async (database) =>
-    recordOf(SavedResponseSchema, await database.get('responses', [userId, url])),
+    recordOf(SavedResponse, await database.get('responses', [userId, url])),
   );
 }
 
@@ -297,7 +293,7 @@ async function putResponse(database: Db, entry: Omit<SavedResponse, 'savedAt'>) 
 export async function readMedia(userId: string, url: string): Promise<SavedMedia | null> {
   return using(null, async (database) => {
     const tx = database.transaction('media', 'readwrite');
-    const entry = recordOf(SavedMediaSchema, await tx.store.get([userId, url]));
+    const entry = recordOf(SavedMedia, await tx.store.get([userId, url]));
     if (!entry) return null;
     // Marking it used may finish after the answer; a failure only makes it older than it is.
     tx.store.put({ ...entry, lastUsed: Date.now() }).catch(() => undefined);
@@ -372,7 +368,7 @@ async function evictOldestMedia(database: Db, bytes: number): Promise<number> {
 /** What `userId`'s saved media add up to. */
 export async function readMediaUsage(userId: string): Promise<{ files: number; bytes: number }> {
   return using({ files: 0, bytes: 0 }, async (database) => {
-    const usage = recordOf(MediaUsageSchema, await database.get('mediaUsage', userId));
+    const usage = recordOf(MediaUsage, await database.get('mediaUsage', userId));
     return { files: usage?.files ?? 0, bytes: usage?.bytes ?? 0 };
   });
 }

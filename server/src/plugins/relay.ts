@@ -6,15 +6,15 @@ import type { Notification } from '../../../src/contracts/notifications.ts';
 import {
   RELAY_LEASE_MAX_MS,
   RELAY_NAMESPACE,
-  RelayCatchUpRequestSchema,
+  RelayCatchUpRequest,
   type RelayClientToServer,
   type RelayCursorAnswer,
-  RelayCursorReportSchema,
+  RelayCursorReport,
   type RelayEvent,
-  RelayGoneRequestSchema,
+  RelayGoneRequest,
   type RelayHandshake,
   type RelayLeaseAnswer,
-  RelayLeaseRequestSchema,
+  RelayLeaseRequest,
   type RelayServerToClient,
 } from '../../../src/contracts/push.ts';
 import * as push from '../features/push/service.ts';
@@ -113,7 +113,7 @@ export function registerRelay(
   });
 
   const catchUp = (request: unknown, reply: unknown) => {
-    const parsed = RelayCatchUpRequestSchema.safeParse(request);
+    const parsed = RelayCatchUpRequest.safeParse(request);
     if (!parsed.success) {
       answer(reply, { events: [], latest: 0, error: RELAY_ERRORS.badCatchUp });
       return;
@@ -128,7 +128,7 @@ export function registerRelay(
   };
 
   const gone = (request: unknown, ack: unknown) => {
-    const parsed = RelayGoneRequestSchema.safeParse(request);
+    const parsed = RelayGoneRequest.safeParse(request);
     if (!parsed.success) {
       answer(ack, { error: RELAY_ERRORS.badEndpoint });
       return;
@@ -146,7 +146,7 @@ export function registerRelay(
   };
 
   const lease = (socket: RelaySocket, request: unknown, reply: unknown) => {
-    const parsed = RelayLeaseRequestSchema.safeParse(request);
+    const parsed = RelayLeaseRequest.safeParse(request);
     if (!parsed.success) {
       answer(reply, { granted: false, error: RELAY_ERRORS.badLease } satisfies RelayLeaseAnswer);
       return;
@@ -171,7 +171,7 @@ export function registerRelay(
   };
 
   const cursor = (report: unknown, reply: unknown) => {
-    const parsed = RelayCursorReportSchema.safeParse(report);
+    const parsed = RelayCursorReport.safeParse(report);
     if (!parsed.success) {
       answer(reply, {
         ok: false,

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { PushNavigateMessageSchema } from '../../contracts/push.ts';
+import { PushNavigateMessage } from '../../contracts/push.ts';
 import { onLogout } from '../auth/store.ts';
 import { usePush } from './store.ts';
 
@@ -11,7 +11,7 @@ function useWorkerNavigation() {
     const worker = 'serviceWorker' in navigator ? navigator.serviceWorker : null;
     if (!worker) return;
     const onMessage = (event: MessageEvent) => {
-      const message = PushNavigateMessageSchema.safeParse(event.data);
+      const message = PushNavigateMessage.safeParse(event.data);
       if (message.success) void navigate(message.data.url);
     };
     worker.addEventListener('message', onMessage);

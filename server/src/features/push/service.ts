@@ -5,7 +5,7 @@ import {
   type PushPayload,
   type RelayEvent,
   type RelayProgress,
-  RelayProgressPartsSchema,
+  RelayProgressParts,
   type RelaySubscription,
 } from '../../../../src/contracts/push.ts';
 import { SUBSCRIPTION_MESSAGES } from '../../../../src/contracts/pushSubscription.ts';
@@ -271,7 +271,7 @@ function storedProgress(cursor: number | null, text: string): RelayProgress | nu
   if (cursor === null) return null;
   let parts: Omit<RelayProgress, 'cursor'> = { settled: [], sent: [] };
   try {
-    const parsed = RelayProgressPartsSchema.safeParse(JSON.parse(text));
+    const parsed = RelayProgressParts.safeParse(JSON.parse(text));
     if (parsed.success) parts = parsed.data;
   } catch {
     // An unreadable row still has its cursor: the next holder repeats at most what is above it.
