@@ -1,4 +1,4 @@
-import { type ZodMiniType, z } from 'zod/mini';
+import { z } from '../../src/contracts/zod.ts';
 import { PushPayload, RelayCatchUpAnswer, RelayEvent } from '../../src/contracts/push.ts';
 
 export type ParsedEvent =
@@ -25,13 +25,13 @@ export const eventIdOf = (parsed: ParsedEvent): number | undefined =>
  * A catch-up page as the relay reads it: the answer's contract with each event still unchecked,
  * so that an event that does not fit is dropped alone (see {@link parseEvent}).
  */
-export const CatchUpPageSchema = z.extend(RelayCatchUpAnswer, {
+export const CatchUpPageSchema = RelayCatchUpAnswer.extend({
   events: z.array(z.unknown()),
 });
 
 /** An answer of the server checked against its contract; `otherwise(problem)` when it does not fit. */
 export function answerOf<T>(
-  schema: ZodMiniType<T>,
+  schema: z.ZodType<T>,
   raw: unknown,
   otherwise: (problem: string) => T,
 ): T {

@@ -1,9 +1,9 @@
 /**
  * What the page and the service worker keep for offline use. The IndexedDB records are parsed
  * when read (src/lib/idb.ts): one that does not fit (an older version's, a damaged one) counts as
- * missing. zod/mini, because the service worker ships every byte it imports.
+ * missing.
  */
-import { z } from 'zod/mini';
+import { z } from './zod.ts';
 import { Notification } from './notifications.ts';
 
 /**
@@ -13,7 +13,7 @@ import { Notification } from './notifications.ts';
 export const OFFLINE_HEADER = 'x-orbit-offline';
 
 /** The member whose copies are kept and served: the `currentMember` entry of `meta`. */
-export const CurrentMember = z.string().check(z.minLength(1));
+export const CurrentMember = z.string().min(1);
 
 /** One member's synthesised friend-request notifications, and the requests they dismissed. */
 export const FriendRequestCache = z.object({
@@ -28,7 +28,7 @@ export type FriendRequestCache = z.infer<typeof FriendRequestCache>;
 export const SavedResponse = z.object({
   userId: z.string(),
   url: z.string(),
-  status: z.number().check(z.int(), z.minimum(200), z.maximum(599)),
+  status: z.number().int().min(200).max(599),
   contentType: z.string(),
   body: z.string(),
   savedAt: z.number(),
@@ -40,7 +40,7 @@ export const SavedMedia = z.object({
   userId: z.string(),
   url: z.string(),
   blob: z.custom<Blob>((value) => typeof Blob !== 'undefined' && value instanceof Blob),
-  bytes: z.number().check(z.minimum(0)),
+  bytes: z.number().min(0),
   lastUsed: z.number(),
 });
 export type SavedMedia = z.infer<typeof SavedMedia>;

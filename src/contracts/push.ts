@@ -1,20 +1,18 @@
 /**
  * Web Push: the subscription calls (docs/product.md "Offline, install and push"), the
  * payload the service worker receives, and the `/relay` socket.io protocol between the server and
- * push-relay. Shared by client, server, worker and relay. The schemas use `zod/mini`, the
- * tree-shakable form of zod, because the service worker parses pushes with them and ships every
- * byte it imports; they mix freely with schemas written with `zod`.
+ * push-relay. Shared by client, server, worker and relay.
  */
-import { z } from 'zod/mini';
+import { z } from './zod.ts';
 
 /** The kinds of friend event that become a push. */
 export const PushKind = z.enum(['friend_request', 'friend_accepted']);
 export type PushKind = z.infer<typeof PushKind>;
 
 /** A path on Orbit's own origin: a push never sends the member to another site. */
-export const AppPath = z.string().check(z.regex(/^\/(?![/\\])/));
+export const AppPath = z.string().regex(/^\/(?![/\\])/);
 
-const EventIdSchema = z.number().check(z.int(), z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER));
+const EventIdSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /** The JSON body of one push message, encrypted by web-push and read by the service worker. */
 export const PushPayload = z.object({
@@ -22,16 +20,16 @@ export const PushPayload = z.object({
   id: EventIdSchema,
   kind: PushKind,
   /** The friend request the event is about; the notification tag and the push topic. */
-  requestId: z.string().check(z.minLength(1)),
+  requestId: z.string().min(1),
   actor: z.object({
     id: z.string(),
-    username: z.string().check(z.minLength(1)),
+    username: z.string().min(1),
     profileImage: z.string(),
   }),
   /** Where a click takes the member, e.g. `/profile/alice`. */
   url: AppPath,
   /** The recipient's unread notification count after this event, for the app badge. */
-  unread: z.number().check(z.int(), z.minimum(0)),
+  unread: z.number().int().min(0),
   createdAt: z.string(),
 });
 export type PushPayload = z.infer<typeof PushPayload>;
@@ -66,7 +64,7 @@ export const PUSH_TTL_SECONDS = 24 * 60 * 60;
 
 export const RELAY_NAMESPACE = '/relay';
 
-const nonEmpty = () => z.string().check(z.minLength(1));
+const nonEmpty = () => z.string().min(1);
 
 /** One stored device of a member, as the server gives it to the relay. */
 export const RelaySubscription = z.object({
@@ -116,7 +114,7 @@ export type RelayCatchUpAnswer = z.infer<typeof RelayCatchUpAnswer>;
 /** `relay:catch-up`: see {@link RelayClientToServer}. */
 export const RelayCatchUpRequest = z.object({
   after: z.nullable(EventIdSchema),
-  limit: z.number().check(z.int(), z.minimum(1), z.maximum(Number.MAX_SAFE_INTEGER)),
+  limit: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
 });
 export type RelayCatchUpRequest = z.infer<typeof RelayCatchUpRequest>;
 
@@ -145,7 +143,7 @@ export const RelayProgress = z.object({
   /** Every event up to this id is settled (pushed, dropped or given up on). */
   cursor: EventIdSchema,
   /** Events above the cursor already settled while a lower one is still under way. */
-  settled: z.array(EventIdSchema).check(z.maxLength(RELAY_PROGRESS_LIMITS.settled)),
+  settled: z.array(EventIdSchema).max(RELAY_PROGRESS_LIMITS.settled),
   /**
    * Events above the cursor still under way, with the devices that already have their push:
    * base64url SHA-256 of the endpoint, cut to 22 characters (an endpoint is a capability URL).
@@ -155,37 +153,34 @@ export const RelayProgress = z.object({
       z.object({
         id: EventIdSchema,
         devices: z
-          .array(z.string().check(z.regex(/^[\w-]{1,64}$/)))
-          .check(z.minLength(1), z.maxLength(RELAY_PROGRESS_LIMITS.devices)),
+          .array(z.string().regex(/^[\w-]{1,64}$/))
+          .min(1)
+          .max(RELAY_PROGRESS_LIMITS.devices),
       }),
     )
-    .check(z.maxLength(RELAY_PROGRESS_LIMITS.sent)),
+    .max(RELAY_PROGRESS_LIMITS.sent),
 });
 export type RelayProgress = z.infer<typeof RelayProgress>;
 
 /** What the lease row keeps of a progress report besides the cursor. */
-export const RelayProgressParts = z.omit(RelayProgress, { cursor: true });
+export const RelayProgressParts = RelayProgress.omit({ cursor: true });
 
 /** A relay's random id: 8 to 100 letters, digits, `_` or `-`. */
-export const RelayId = z.string().check(z.regex(/^[\w-]{8,100}$/));
+export const RelayId = z.string().regex(/^[\w-]{8,100}$/);
 
 /** `relay:lease`: see {@link RelayClientToServer}. */
 export const RelayLeaseRequest = z.object({
   relayId: RelayId,
-  ttlMs: z.number().check(z.int(), z.minimum(0), z.maximum(RELAY_LEASE_MAX_MS)),
+  ttlMs: z.number().int().min(0).max(RELAY_LEASE_MAX_MS),
 });
 export type RelayLeaseRequest = z.infer<typeof RelayLeaseRequest>;
 
 /** `relay:cursor`: a progress report of the relay holding the lease, every id above the cursor. */
-export const RelayCursorReport = z
-  .extend(RelayProgress, { relayId: RelayId })
-  .check(
-    z.refine(
-      (report) =>
-        report.settled.every((id) => id > report.cursor) &&
-        report.sent.every((entry) => entry.id > report.cursor),
-    ),
-  );
+export const RelayCursorReport = RelayProgress.extend({ relayId: RelayId }).refine(
+  (report) =>
+    report.settled.every((id) => id > report.cursor) &&
+    report.sent.every((entry) => entry.id > report.cursor),
+);
 export type RelayCursorReport = z.infer<typeof RelayCursorReport>;
 
 /**
@@ -213,7 +208,7 @@ export type RelayCursorAnswer = z.infer<typeof RelayCursorAnswer>;
 
 /** `relay:subscription-gone`: a device a push service called gone. */
 export const RelayGoneRequest = z.object({
-  endpoint: z.string().check(z.minLength(1), z.maxLength(PUSH_ENDPOINT_MAX_LENGTH)),
+  endpoint: z.string().min(1).max(PUSH_ENDPOINT_MAX_LENGTH),
 });
 export type RelayGoneRequest = z.infer<typeof RelayGoneRequest>;
 

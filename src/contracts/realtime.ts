@@ -2,7 +2,7 @@
  * Every socket event name and payload, declared once for the server and the client: the server's
  * emits are typed by the schemas, and the client parses every event it receives with them.
  */
-import { z } from 'zod/mini';
+import { z } from './zod.ts';
 import { GalleryImageDeleted, GalleryImage } from './gallery.ts';
 import { Notification, NotificationsChanged } from './notifications.ts';
 
@@ -39,7 +39,7 @@ export const SERVER_EVENT_SCHEMAS = {
   'gallery:image:deleted': GalleryImageDeleted,
   'notification:new': Notification,
   'notification:changed': NotificationsChanged,
-} satisfies Record<string, z.ZodMiniType>;
+} satisfies Record<string, z.ZodType>;
 
 export type ServerEvent = keyof typeof SERVER_EVENT_SCHEMAS;
 export type ServerEventPayload<E extends ServerEvent> = z.infer<(typeof SERVER_EVENT_SCHEMAS)[E]>;

@@ -10,7 +10,7 @@ import {
   type StoreNames,
   openDB,
 } from 'idb';
-import type { ZodMiniType } from 'zod/mini';
+import type { z } from 'zod';
 import {
   CurrentMember,
   FriendRequestCache,
@@ -20,7 +20,7 @@ import {
 } from '../contracts/offline.ts';
 
 /** A record as read, when it fits its schema; one that does not counts as missing. */
-function recordOf<T>(schema: ZodMiniType<T>, value: unknown): T | null {
+function recordOf<T>(schema: z.ZodType<T>, value: unknown): T | null {
   if (value === undefined) return null;
   const parsed = schema.safeParse(value);
   return parsed.success ? parsed.data : null;
