@@ -186,6 +186,37 @@ forEachDialect((dialect) => {
     });
   });
 
+  describe('room payloads', () => {
+    it.each([
+      ['gallery:join', undefined],
+      ['gallery:join', { ownerId: '' }],
+      ['gallery:join', { ownerId: 'x'.repeat(101) }],
+      ['gallery:join', { owner: 'someone' }],
+      ['image:join', { imageId: 42 }],
+      ['image:join', 'an image'],
+    ] as const)('answers %s with %j by naming what is missing', async (event, payload) => {
+      const [a] = (await members(1)) as [Member];
+      const socket = await connectAs(a);
+
+      const ack = (await socket
+        .timeout(5_000)
+        .emitWithAck(event as 'gallery:join', payload as never)) as unknown;
+
+      expect(ack).toEqual({ ok: false, error: 'Name the gallery or image to watch.' });
+    });
+
+    it('answers a well-formed gallery:join', async () => {
+      const [a, b] = (await members(2)) as [Member, Member];
+      const socket = await connectAs(a);
+
+      const ack = (await socket
+        .timeout(5_000)
+        .emitWithAck('gallery:join', { ownerId: b.user.id })) as unknown;
+
+      expect(ack).toEqual({ ok: true, online: false });
+    });
+  });
+
   describe('friend events', () => {
     /** The calls that lead up to each event, then the call that makes it: [actor, action, other]. */
     const STEPS: Record<

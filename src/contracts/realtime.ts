@@ -49,22 +49,44 @@ export type ServerToClientEvents = {
   [E in ServerEvent]: (payload: ServerEventPayload<E>) => void;
 };
 
-export interface Ack {
-  ok: boolean;
-  error?: string;
-  /** gallery:join and image:join answer whether the gallery's owner is online. */
-  online?: boolean;
-}
+/** The answer to every client event: gallery:join and image:join say whether the owner is online. */
+export const Ack = z.object({
+  ok: z.boolean(),
+  error: z.string().optional(),
+  online: z.boolean().optional(),
+});
+export type Ack = z.infer<typeof Ack>;
 
-/** Client → server (docs/product.md "Realtime"). */
-export interface ClientToServerEvents {
-  'presence:join': (
-    payload: { userId: string; username?: string },
-    ack?: (result: Ack) => void,
+/** An id as a room name takes it. */
+const RoomId = z.string().min(1).max(100);
+
+/** `presence:join`: a socket joins its own member's presence, never another's. */
+export const PresenceJoin = z.object({ userId: RoomId, username: z.string().max(100).optional() });
+export type PresenceJoin = z.infer<typeof PresenceJoin>;
+
+/** `gallery:join` and `gallery:leave`. */
+export const GalleryRoom = z.object({ ownerId: RoomId });
+export type GalleryRoom = z.infer<typeof GalleryRoom>;
+
+/** `image:join` and `image:leave`. */
+export const ImageRoom = z.object({ imageId: RoomId });
+export type ImageRoom = z.infer<typeof ImageRoom>;
+
+/** Client → server: each event's one payload schema (docs/product.md "Realtime"). */
+export const CLIENT_EVENT_SCHEMAS = {
+  'presence:join': PresenceJoin,
+  'gallery:join': GalleryRoom,
+  'gallery:leave': GalleryRoom,
+  'image:join': ImageRoom,
+  'image:leave': ImageRoom,
+} satisfies Record<string, z.ZodType>;
+
+type AckCallback = (result: Ack) => void;
+
+/** Client → server, as socket.io types its emits and listeners. */
+export type ClientToServerEvents = {
+  [E in keyof typeof CLIENT_EVENT_SCHEMAS]: (
+    payload: z.infer<(typeof CLIENT_EVENT_SCHEMAS)[E]>,
+    ack?: AckCallback,
   ) => void;
-  'presence:leave': (ack?: (result: Ack) => void) => void;
-  'gallery:join': (payload: { ownerId: string }, ack?: (result: Ack) => void) => void;
-  'gallery:leave': (payload: { ownerId: string }, ack?: (result: Ack) => void) => void;
-  'image:join': (payload: { imageId: string }, ack?: (result: Ack) => void) => void;
-  'image:leave': (payload: { imageId: string }, ack?: (result: Ack) => void) => void;
-}
+} & { 'presence:leave': (ack?: AckCallback) => void };

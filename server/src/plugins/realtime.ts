@@ -2,13 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
-import type {
-  Ack,
-  ClientToServerEvents,
-  FriendEvent,
-  FriendEventPayload,
-  ServerToClientEvents,
+import {
+  type Ack,
+  CLIENT_EVENT_SCHEMAS,
+  type ClientToServerEvents,
+  type FriendEvent,
+  type FriendEventPayload,
+  type ServerToClientEvents,
 } from '../../../src/contracts/realtime.ts';
+import type { z } from '../../../src/contracts/zod.ts';
 import type { Config } from '../config.ts';
 import type { GalleryEvents } from '../features/gallery/service.ts';
 import type { NotificationEvents } from '../features/notifications/service.ts';
@@ -75,12 +77,13 @@ export const imageRoom = (imageId: string) => `image:${imageId}`;
 const MAX_ROOMS_PER_SOCKET = 64;
 
 /** A short id read off a client's payload, or null when it is missing or malformed. */
-function idIn(payload: unknown, key: string): string | null {
-  const value =
-    typeof payload === 'object' && payload !== null
-      ? (payload as Record<string, unknown>)[key]
-      : undefined;
-  return typeof value === 'string' && value.length > 0 && value.length <= 100 ? value : null;
+/** The payload of a client event when it fits its contract, else null. */
+function payloadOf<E extends keyof typeof CLIENT_EVENT_SCHEMAS>(
+  event: E,
+  payload: unknown,
+): z.infer<(typeof CLIENT_EVENT_SCHEMAS)[E]> | null {
+  const parsed = (CLIENT_EVENT_SCHEMAS[event] as z.ZodType).safeParse(payload);
+  return parsed.success ? (parsed.data as z.infer<(typeof CLIENT_EVENT_SCHEMAS)[E]>) : null;
 }
 const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
@@ -179,8 +182,7 @@ export async function registerRealtime(
     void socket.join([userRoom(userId), sessionRoom(sessionId)]);
 
     socket.on('presence:join', (payload, ack) => {
-      const claimed = typeof payload === 'object' && payload !== null ? payload.userId : undefined;
-      if (claimed !== userId) {
+      if (payloadOf('presence:join', payload)?.userId !== userId) {
         reply(ack, { ok: false, error: 'You can only join presence as yourself.' });
         return;
       }
@@ -215,11 +217,11 @@ export async function registerRealtime(
       );
     };
     socket.on('gallery:join', (payload, ack) => {
-      const ownerId = idIn(payload, 'ownerId');
+      const ownerId = payloadOf('gallery:join', payload)?.ownerId ?? null;
       watch(ownerId && galleryRoom(ownerId), ack, ownerId ? () => lookup(ownerId) : undefined);
     });
     socket.on('image:join', (payload, ack) => {
-      const imageId = idIn(payload, 'imageId');
+      const imageId = payloadOf('image:join', payload)?.imageId ?? null;
       const ownerOf = options.imageOwner;
       watch(
         imageId && imageRoom(imageId),
@@ -233,12 +235,12 @@ export async function registerRealtime(
       );
     });
     socket.on('gallery:leave', (payload, ack) => {
-      const ownerId = idIn(payload, 'ownerId');
+      const ownerId = payloadOf('gallery:leave', payload)?.ownerId;
       if (ownerId) void socket.leave(galleryRoom(ownerId));
       reply(ack, { ok: true });
     });
     socket.on('image:leave', (payload, ack) => {
-      const imageId = idIn(payload, 'imageId');
+      const imageId = payloadOf('image:leave', payload)?.imageId;
       if (imageId) void socket.leave(imageRoom(imageId));
       reply(ack, { ok: true });
     });

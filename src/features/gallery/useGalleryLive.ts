@@ -1,14 +1,15 @@
 /** Live gallery updates while a gallery is on screen (docs/product.md "Realtime"): socket rooms and the other tabs. */
 import { useEffect } from 'react';
-import type { Ack } from '../../contracts/realtime.ts';
+import { Ack } from '../../contracts/realtime.ts';
 import { currentSocket, onSocketConnect, onSocketEvent } from '../../lib/socket.ts';
 import { connectGalleryAcrossTabs } from './channel.ts';
 import { normaliseImage } from './images.ts';
 import { receiveGalleryChange, useGallery } from './store.ts';
 
-const learnOnline = (ownerId: string) => (ack: Ack | undefined) => {
-  if (ack?.ok && typeof ack.online === 'boolean')
-    useGallery.getState().setOnline(ownerId, ack.online);
+const learnOnline = (ownerId: string) => (raw: Ack | undefined) => {
+  const ack = Ack.safeParse(raw);
+  if (ack.success && ack.data.ok && ack.data.online !== undefined)
+    useGallery.getState().setOnline(ownerId, ack.data.online);
 };
 
 /** Joins the owner's gallery room (again after every reconnect) and applies what it hears. */
