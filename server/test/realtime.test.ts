@@ -200,7 +200,7 @@ forEachDialect((dialect) => {
 
       const ack = (await socket
         .timeout(5_000)
-        .emitWithAck(event as 'gallery:join', payload as never)) as unknown;
+        .emitWithAck(event as 'gallery:join', payload)) as unknown;
 
       expect(ack).toEqual({ ok: false, error: 'Name the gallery or image to watch.' });
     });
