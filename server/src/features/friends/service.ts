@@ -169,69 +169,92 @@ async function dropRequest(
   });
 }
 
-export async function cancelRequest(
+type Refusals = Partial<Record<FriendStatus, () => Error>>;
+
+/**
+ * A friend call between `me` and the member `target` names: `apply` makes the change and says the
+ * status it leaves, or null when the pair was not in the state it needs. Then the pair's status
+ * answers, unless `refusals` names that status as one the call refuses.
+ */
+async function transition(
   deps: FriendDeps,
   me: UserRow,
   target: Target,
+  apply: (key: string, other: UserRow) => Promise<FriendStatus | null>,
+  refusals: Refusals,
 ): Promise<FriendStatus> {
   const other = await resolveTarget(deps, me, target);
   const key = pairKey(me.id, other.id);
-  if (await dropRequest(deps, key, me.id, other.id)) {
-    emit(deps, 'friend:request:canceled', me.id, other.id);
-    return 'none';
-  }
+  const done = await apply(key, other);
+  if (done) return done;
   const status = statusFor(me.id, await repo.findFriendship(deps.db, key));
-  if (status === 'incoming') throw new Forbidden(FRIEND_MESSAGES.onlySenderCancels);
-  if (status === 'friends') throw new Forbidden(FRIEND_MESSAGES.alreadyFriends);
+  const refusal = refusals[status];
+  if (refusal) throw refusal();
   return status;
 }
 
-export async function acceptRequest(
-  deps: FriendDeps,
-  me: UserRow,
-  target: Target,
-): Promise<FriendStatus> {
-  const other = await resolveTarget(deps, me, target);
-  const key = pairKey(me.id, other.id);
-  if (await acceptFrom(deps, me, other, key, stamp(deps))) return 'friends';
-  const status = statusFor(me.id, await repo.findFriendship(deps.db, key));
-  if (status === 'pending') throw new Forbidden(FRIEND_MESSAGES.onlyReceiverAccepts);
-  if (status === 'none') throw new NotFound(FRIEND_MESSAGES.nothingToAccept);
-  return status;
-}
+const refuse = (Failure: typeof Forbidden | typeof NotFound, message: string) => () =>
+  new Failure(message);
 
-export async function declineRequest(
-  deps: FriendDeps,
-  me: UserRow,
-  target: Target,
-): Promise<FriendStatus> {
-  const other = await resolveTarget(deps, me, target);
-  const key = pairKey(me.id, other.id);
-  if (await dropRequest(deps, key, other.id, me.id)) {
-    emit(deps, 'friend:declined', me.id, other.id);
-    return 'none';
-  }
-  const status = statusFor(me.id, await repo.findFriendship(deps.db, key));
-  if (status === 'pending') throw new Forbidden(FRIEND_MESSAGES.onlyReceiverDeclines);
-  if (status === 'friends') throw new Forbidden(FRIEND_MESSAGES.alreadyFriends);
-  return status;
-}
+export const cancelRequest = (deps: FriendDeps, me: UserRow, target: Target) =>
+  transition(
+    deps,
+    me,
+    target,
+    async (key, other) => {
+      if (!(await dropRequest(deps, key, me.id, other.id))) return null;
+      emit(deps, 'friend:request:canceled', me.id, other.id);
+      return 'none';
+    },
+    {
+      incoming: refuse(Forbidden, FRIEND_MESSAGES.onlySenderCancels),
+      friends: refuse(Forbidden, FRIEND_MESSAGES.alreadyFriends),
+    },
+  );
 
-export async function unfriend(
-  deps: FriendDeps,
-  me: UserRow,
-  target: Target,
-): Promise<FriendStatus> {
-  const other = await resolveTarget(deps, me, target);
-  const key = pairKey(me.id, other.id);
-  if (await repo.deleteAccepted(deps.db, key)) {
-    emit(deps, 'friend:removed', me.id, other.id);
-    return 'none';
-  }
-  const status = statusFor(me.id, await repo.findFriendship(deps.db, key));
-  if (status !== 'none') throw new Forbidden(FRIEND_MESSAGES.notFriends);
-  return status;
-}
+export const acceptRequest = (deps: FriendDeps, me: UserRow, target: Target) =>
+  transition(
+    deps,
+    me,
+    target,
+    async (key, other) =>
+      (await acceptFrom(deps, me, other, key, stamp(deps))) ? 'friends' : null,
+    {
+      pending: refuse(Forbidden, FRIEND_MESSAGES.onlyReceiverAccepts),
+      none: refuse(NotFound, FRIEND_MESSAGES.nothingToAccept),
+    },
+  );
+
+export const declineRequest = (deps: FriendDeps, me: UserRow, target: Target) =>
+  transition(
+    deps,
+    me,
+    target,
+    async (key, other) => {
+      if (!(await dropRequest(deps, key, other.id, me.id))) return null;
+      emit(deps, 'friend:declined', me.id, other.id);
+      return 'none';
+    },
+    {
+      pending: refuse(Forbidden, FRIEND_MESSAGES.onlyReceiverDeclines),
+      friends: refuse(Forbidden, FRIEND_MESSAGES.alreadyFriends),
+    },
+  );
+
+const notFriends = refuse(Forbidden, FRIEND_MESSAGES.notFriends);
+
+export const unfriend = (deps: FriendDeps, me: UserRow, target: Target) =>
+  transition(
+    deps,
+    me,
+    target,
+    async (key, other) => {
+      if (!(await repo.deleteAccepted(deps.db, key))) return null;
+      emit(deps, 'friend:removed', me.id, other.id);
+      return 'none';
+    },
+    { pending: notFriends, incoming: notFriends, friends: notFriends },
+  );
 
 export function memberSummary(row: UserRow, mediaUrl: MediaUrl): MemberSummary {
   return {

@@ -1,6 +1,34 @@
 import type { Db } from '../../db/index.ts';
 import type { NewNotificationRow, NotificationRow, UserRow } from '../../db/schema.ts';
 
+/** Notifications with their actor's name and picture (the actor may be gone). */
+const withActor = (db: Db) =>
+  db
+    .selectFrom('notifications')
+    .leftJoin('users', 'users.id', 'notifications.actor_id')
+    .selectAll('notifications')
+    .select(['users.username as actor_username', 'users.profile_image as actor_profile_image']);
+
+type RowWithActor = Awaited<ReturnType<ReturnType<typeof withActor>['executeTakeFirstOrThrow']>>;
+
+function actorOf({
+  actor_username,
+  actor_profile_image,
+  ...notification
+}: RowWithActor): NotificationWithActor {
+  return {
+    notification,
+    actor:
+      notification.actor_id && actor_username !== null
+        ? {
+            id: notification.actor_id,
+            username: actor_username,
+            profile_image: actor_profile_image ?? '',
+          }
+        : null,
+  };
+}
+
 export async function insertNotification(
   db: Db,
   row: NewNotificationRow,
@@ -20,51 +48,18 @@ export async function pageFor(
   limit: number,
   before?: number,
 ): Promise<NotificationWithActor[]> {
-  let query = db
-    .selectFrom('notifications')
-    .leftJoin('users', 'users.id', 'notifications.actor_id')
-    .selectAll('notifications')
-    .select(['users.username as actor_username', 'users.profile_image as actor_profile_image'])
-    .where('notifications.recipient_id', '=', recipientId);
+  let query = withActor(db).where('notifications.recipient_id', '=', recipientId);
   if (before !== undefined) query = query.where('notifications.id', '<', before);
   const rows = await query.orderBy('notifications.id', 'desc').limit(limit).execute();
-  return rows.map(({ actor_username, actor_profile_image, ...notification }) => ({
-    notification,
-    actor:
-      notification.actor_id && actor_username !== null
-        ? {
-            id: notification.actor_id,
-            username: actor_username,
-            profile_image: actor_profile_image ?? '',
-          }
-        : null,
-  }));
+  return rows.map(actorOf);
 }
 
 export async function findWithActor(
   db: Db,
   id: number,
 ): Promise<NotificationWithActor | undefined> {
-  const row = await db
-    .selectFrom('notifications')
-    .leftJoin('users', 'users.id', 'notifications.actor_id')
-    .selectAll('notifications')
-    .select(['users.username as actor_username', 'users.profile_image as actor_profile_image'])
-    .where('notifications.id', '=', id)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { actor_username, actor_profile_image, ...notification } = row;
-  return {
-    notification,
-    actor:
-      notification.actor_id && actor_username !== null
-        ? {
-            id: notification.actor_id,
-            username: actor_username,
-            profile_image: actor_profile_image ?? '',
-          }
-        : null,
-  };
+  const row = await withActor(db).where('notifications.id', '=', id).executeTakeFirst();
+  return row && actorOf(row);
 }
 
 export async function unreadCount(db: Db, recipientId: string): Promise<number> {
