@@ -111,6 +111,9 @@ test.describe('logging out', () => {
     await second.reload();
     await expect(second).toHaveURL(/\/landing$/);
     const me = await second.request.get('/api/auth/me');
-    expect(me.status()).toBe(401);
+    expect({ status: me.status(), body: (await me.json()) as unknown }).toEqual({
+      status: 200,
+      body: { user: null },
+    });
   });
 });

@@ -282,12 +282,12 @@ export const FRIEND_ACTIONS: readonly FriendAction[] = [
 ];
 
 /** The body field each friend call names the other member with (docs/product.md "Friends"). */
-export const TARGET_FIELD: Record<FriendAction, 'toUserId'> = {
+export const TARGET_FIELD: Record<FriendAction, 'toUserId' | 'fromUserId' | 'userId'> = {
   request: 'toUserId',
   cancel: 'toUserId',
-  accept: 'toUserId',
-  decline: 'toUserId',
-  unfriend: 'toUserId',
+  accept: 'fromUserId',
+  decline: 'fromUserId',
+  unfriend: 'userId',
 };
 
 /** Several members at once; no security answer, so each signup hashes one secret only. */

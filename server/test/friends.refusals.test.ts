@@ -178,12 +178,18 @@ forEachApp((t) => {
       expect(response.json()).toEqual({ error: 'Name the member by user id or username.' });
     });
 
-    it.each(['fromUserId', 'userId'])(
-      'answers 400 to a call that names the member as %s, a name the contract does not have',
-      async (field) => {
+    it.each([
+      ['request', 'fromUserId'],
+      ['request', 'userId'],
+      ['accept', 'toUserId'],
+      ['decline', 'userId'],
+      ['unfriend', 'toUserId'],
+    ] as const)(
+      'answers 400 to %s naming the member as %s, a field that call does not have',
+      async (action, field) => {
         const [a, b] = await pair();
 
-        const response = await postFriend(t.app, 'request', { [field]: b.user.id }, asBearer(a));
+        const response = await postFriend(t.app, action, { [field]: b.user.id }, asBearer(a));
 
         expect(response.statusCode).toBe(400);
         expect(response.json()).toEqual({ error: 'Name the member by user id or username.' });

@@ -162,7 +162,7 @@ forEachDialect((dialect) => {
       });
 
       const accepted = nextEvent(socketA, 'friend:accepted');
-      expect((await postOver(two.origin, b.token, 'accept', { toUserId: a.id })).body).toEqual({
+      expect((await postOver(two.origin, b.token, 'accept', { fromUserId: a.id })).body).toEqual({
         status: 'friends',
       });
       expect(await accepted).toEqual({

@@ -6,14 +6,53 @@ const id = z.string().trim().max(100).optional();
 const name = z.string().trim().max(100).optional();
 const NAME_THE_MEMBER = 'Name the member by user id or username.';
 
+/** The friend calls: POST /api/users/friends/{action}. */
+export const FRIEND_ACTIONS = ['request', 'cancel', 'accept', 'decline', 'unfriend'] as const;
+export type FriendAction = (typeof FRIEND_ACTIONS)[number];
+
 /**
- * Every friend call names the other member as `toUserId` or `username` (docs/product.md "Friends":
- * "A call names the other member by id or username").
+ * The field each friend call names the other member's id in (docs/product.md "Friends": "A call
+ * names the other member by id or username"); `username` works for every call.
  */
-export const FriendTargetBody = z
-  .object({ toUserId: id, username: name })
-  .refine((body) => Boolean(body.toUserId || body.username), { message: NAME_THE_MEMBER });
-export type FriendTargetBody = z.input<typeof FriendTargetBody>;
+export const FRIEND_TARGET_FIELD = {
+  request: 'toUserId',
+  cancel: 'toUserId',
+  accept: 'fromUserId',
+  decline: 'fromUserId',
+  unfriend: 'userId',
+} as const satisfies Record<FriendAction, string>;
+type TargetField = (typeof FRIEND_TARGET_FIELD)[FriendAction];
+
+function targetBody<F extends TargetField>(field: F) {
+  const shape = { [field]: id, username: name } as Record<F, typeof id> & {
+    username: typeof name;
+  };
+  return z.object(shape).refine(
+    (body) => {
+      const named = body as Partial<Record<string, string>>;
+      return Boolean(named[field] || named.username);
+    },
+    { message: NAME_THE_MEMBER },
+  );
+}
+
+/** A friend call's body: the other member by the call's id field, or by username. */
+export const FRIEND_BODIES = {
+  request: targetBody('toUserId'),
+  cancel: targetBody('toUserId'),
+  accept: targetBody('fromUserId'),
+  decline: targetBody('fromUserId'),
+  unfriend: targetBody('userId'),
+} satisfies { [A in FriendAction]: ReturnType<typeof targetBody<(typeof FRIEND_TARGET_FIELD)[A]>> };
+export type FriendBody<A extends FriendAction> = z.input<(typeof FRIEND_BODIES)[A]>;
+
+/** The other member as a friend call's body names them. */
+export function friendTarget(
+  action: FriendAction,
+  body: Partial<Record<TargetField | 'username', string | undefined>>,
+): { userId: string | undefined; username: string | undefined } {
+  return { userId: body[FRIEND_TARGET_FIELD[action]], username: body.username };
+}
 
 export const FriendStatusQuery = z
   .object({ userId: id, username: name })

@@ -7,10 +7,14 @@ import {
   type SearchResultView,
   normaliseFriendStatus,
 } from '../../contracts/friends.ts';
-import type { FriendTargetBody } from '../../contracts/friendsInput.ts';
+import {
+  type FriendAction,
+  type FriendBody,
+  FRIEND_TARGET_FIELD,
+} from '../../contracts/friendsInput.ts';
 import { http, parsed } from '../../lib/http.ts';
 
-export type FriendAction = 'request' | 'cancel' | 'accept' | 'decline' | 'unfriend';
+export type { FriendAction };
 
 /** Lists may be a plain array or wrapped in results or items (docs/product.md "Friends"). */
 export function readList<T>(body: unknown, ...keys: string[]): T[] {
@@ -87,11 +91,11 @@ export const friendsApi = {
     statusOf(http.get(`/api/users/friends/status?userId=${encodeURIComponent(userId)}`)),
   act: (action: FriendAction, userId: string, username?: string) =>
     statusOf(
-      // Every call names the other member the same way (docs/product.md "Friends").
+      // Each call names the other member by its own id field (docs/product.md "Friends").
       http.post(`/api/users/friends/${action}`, {
-        toUserId: userId,
+        [FRIEND_TARGET_FIELD[action]]: userId,
         ...(username ? { username } : {}),
-      } satisfies FriendTargetBody),
+      } satisfies FriendBody<typeof action>),
     ),
   counts: () => parsed(FriendCounts, http.get('/api/users/friends/counts')),
   incoming: async () =>

@@ -8,7 +8,9 @@ import {
 import {
   FriendListQuery,
   FriendStatusQuery,
-  FriendTargetBody,
+  FRIEND_ACTIONS,
+  FRIEND_BODIES,
+  friendTarget,
   SearchQuery,
 } from '../../../../src/contracts/friendsInput.ts';
 import { searchMembers } from './search.ts';
@@ -31,15 +33,16 @@ export const friendRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
     mediaUrl: app.media.url,
   };
 
-  for (const [action, run] of Object.entries(ACTIONS)) {
+  for (const action of FRIEND_ACTIONS) {
     app.post(
       `/api/users/friends/${action}`,
-      { schema: { body: FriendTargetBody, response: { 200: FriendStatusResponse } } },
+      { schema: { body: FRIEND_BODIES[action], response: { 200: FriendStatusResponse } } },
       async (request) => ({
-        status: await run(deps, request.member.user, {
-          userId: request.body.toUserId,
-          username: request.body.username,
-        }),
+        status: await ACTIONS[action](
+          deps,
+          request.member.user,
+          friendTarget(action, request.body),
+        ),
       }),
     );
   }
