@@ -135,7 +135,7 @@ describe('the update flow', () => {
   });
 
   it('does not reload when the first worker takes control', async () => {
-    const { page, workbox, stop } = await firstWorkerInControl({ isUpdate: false });
+    const { page, stop } = await firstWorkerInControl({ isUpdate: false });
     expect(page.location.reload).not.toHaveBeenCalled();
     expect(useUpdate.getState().available).toBe(false);
     stop();
