@@ -1,6 +1,6 @@
 import { SIGNUP_INTERESTS } from '../../contracts/interests.ts';
 import { PictureField } from '../../components/PictureField.tsx';
-import { Field, TextAreaField } from '../../components/Field.tsx';
+import { TextAreaField } from '../../components/Field.tsx';
 import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import { InterestPicker } from '../../components/InterestPicker.tsx';
 import { PasswordChecklist } from '../../components/PasswordChecklist.tsx';
@@ -12,6 +12,7 @@ import {
 } from './signupForm.ts';
 import {
   EMAIL_FIELD,
+  type FieldSpec,
   FieldList,
   NAME_FIELDS,
   UsernameField,
@@ -48,6 +49,9 @@ export function SignupSections({
     value: values[key] as string,
     onChange: (event: { target: { value: string } }) => onChange(key, event.target.value),
   });
+  const fieldList = (fields: readonly FieldSpec<keyof SignupValues & string>[]) => (
+    <FieldList fields={fields} bind={text} errors={errors} />
+  );
   return (
     <>
       <section id="basic-info" className="form-section" aria-labelledby="basic-info-title">
@@ -60,41 +64,31 @@ export function SignupSections({
             text: AVAILABILITY_TEXT[username.availability],
           }}
         />
-        <div className="field-pair">
-          <FieldList fields={NAME_FIELDS} bind={text} errors={errors} />
-        </div>
-        <FieldList
-          fields={[
-            EMAIL_FIELD,
-            { name: 'birthday', label: 'Birthday', type: 'date', autoComplete: 'bday' },
-          ]}
-          bind={text}
-          errors={errors}
-        />
+        <div className="field-pair">{fieldList(NAME_FIELDS)}</div>
+        {fieldList([
+          EMAIL_FIELD,
+          { name: 'birthday', label: 'Birthday', type: 'date', autoComplete: 'bday' },
+        ])}
       </section>
 
       <section id="security" className="form-section" aria-labelledby="security-title">
         <h2 id="security-title">Security</h2>
-        <FieldList
-          fields={[
-            {
-              name: 'password',
-              label: 'Password',
-              autoComplete: 'new-password',
-              password: true,
-              hint: <PasswordChecklist password={values.password} />,
-            },
-            {
-              name: 'confirmPassword',
-              label: 'Confirm password',
-              autoComplete: 'new-password',
-              password: true,
-            },
-            ...securityQuestionFields(),
-          ]}
-          bind={text}
-          errors={errors}
-        />
+        {fieldList([
+          {
+            name: 'password',
+            label: 'Password',
+            autoComplete: 'new-password',
+            password: true,
+            hint: <PasswordChecklist password={values.password} />,
+          },
+          {
+            name: 'confirmPassword',
+            label: 'Confirm password',
+            autoComplete: 'new-password',
+            password: true,
+          },
+          ...securityQuestionFields(),
+        ])}
       </section>
 
       <section id="profile" className="form-section" aria-labelledby="profile-title">
@@ -127,14 +121,9 @@ export function SignupSections({
 
       <section id="referral" className="form-section" aria-labelledby="referral-title">
         <h2 id="referral-title">Referral</h2>
-        <div data-field="referral">
-          <Field
-            label="Referral code"
-            maxLength={TEXT_LIMITS.referral.max}
-            {...text('referral')}
-            error={errors.referral}
-          />
-        </div>
+        {fieldList([
+          { name: 'referral', label: 'Referral code', maxLength: TEXT_LIMITS.referral.max },
+        ])}
       </section>
     </>
   );
