@@ -54,7 +54,11 @@ export function SignupSections({
   );
   return (
     <>
-      <section id="basic-info" className="form-section" aria-labelledby="basic-info-title">
+      <section
+        id="basic-info"
+        className="form-section section-card"
+        aria-labelledby="basic-info-title"
+      >
         <h2 id="basic-info-title">Basic Info</h2>
         <UsernameField
           bind={text}
@@ -71,7 +75,7 @@ export function SignupSections({
         ])}
       </section>
 
-      <section id="security" className="form-section" aria-labelledby="security-title">
+      <section id="security" className="form-section section-card" aria-labelledby="security-title">
         <h2 id="security-title">Security</h2>
         {fieldList([
           {
@@ -91,7 +95,7 @@ export function SignupSections({
         ])}
       </section>
 
-      <section id="profile" className="form-section" aria-labelledby="profile-title">
+      <section id="profile" className="form-section section-card" aria-labelledby="profile-title">
         <h2 id="profile-title">Profile</h2>
         <PictureField
           label="Profile image"
@@ -119,7 +123,7 @@ export function SignupSections({
         </div>
       </section>
 
-      <section id="referral" className="form-section" aria-labelledby="referral-title">
+      <section id="referral" className="form-section section-card" aria-labelledby="referral-title">
         <h2 id="referral-title">Referral</h2>
         {fieldList([
           { name: 'referral', label: 'Referral code', maxLength: TEXT_LIMITS.referral.max },
