@@ -49,7 +49,7 @@ export function SignupSections({
     value: values[key] as string,
     onChange: (event: { target: { value: string } }) => onChange(key, event.target.value),
   });
-  const fieldList = (fields: readonly FieldSpec<keyof SignupValues & string>[]) => (
+  const fieldList = (fields: readonly FieldSpec<keyof SignupValues>[]) => (
     <FieldList fields={fields} bind={text} errors={errors} />
   );
   return (

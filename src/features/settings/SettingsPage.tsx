@@ -10,12 +10,7 @@ import { ReferralCode, ReferralFields } from './ReferralFields.tsx';
 import { SAVE_MESSAGES } from './saveError.ts';
 import { SectionCard } from './SectionCard.tsx';
 import { SecurityFields } from './SecurityFields.tsx';
-import {
-  SECTIONS,
-  type SectionId,
-  type SettingsAction,
-  type SettingsValues,
-} from './settingsState.ts';
+import { SECTIONS, type SectionId, type SettingsValues } from './settingsState.ts';
 import { SettingsNav } from './SettingsNav.tsx';
 import { useSettings } from './useSettings.ts';
 import './SettingsPage.css';
@@ -47,8 +42,7 @@ function SettingsForm({ user }: { user: CurrentUser }) {
   const fields = <S extends SectionId>(section: S) => ({
     values: values[section],
     errors,
-    onChange: (patch: Partial<SettingsValues[S]>) =>
-      dispatch({ type: 'change', section, patch } as SettingsAction),
+    onChange: (patch: Partial<SettingsValues[S]>) => dispatch({ type: 'change', section, patch }),
   });
   return (
     <main className="settings-page" id="main" ref={root}>

@@ -30,7 +30,7 @@ const typeInto = <S extends SectionId>(
   patch: Partial<SettingsValues[S]>,
 ): SettingsAction[] => [
   { type: 'edit', section },
-  { type: 'change', section, patch } as SettingsAction,
+  { type: 'change', section, patch },
 ];
 
 describe('the settings sections', () => {
