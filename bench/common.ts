@@ -49,6 +49,13 @@ export function machine() {
   return { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, node: process.version };
 }
 
+/** Connections each load generator keeps open, in every throughput benchmark. */
+export const CONNECTIONS = 10;
+/** How long one load measurement runs, in seconds. */
+export const LOAD_SECONDS = 10;
+/** autocannon in a worker thread of its own; `BENCH_WORKERS=0` keeps it on the main thread. */
+export const LOAD_WORKERS = process.env.BENCH_WORKERS === '0' ? {} : { workers: 1 };
+
 export function writeResult(name: string, data: unknown): string {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const file = path.join(RESULTS_DIR, `${name}.json`);
@@ -57,6 +64,25 @@ export function writeResult(name: string, data: unknown): string {
     `${JSON.stringify({ at: new Date().toISOString(), machine: machine(), ...(data as object) }, null, 2)}\n`,
   );
   return file;
+}
+
+/**
+ * Writes this run's entry under `key` into a result file that holds one entry per setup: the
+ * other `setups` keep what an earlier run wrote, in this order.
+ */
+export function writeResultEntry(
+  name: string,
+  setups: readonly string[],
+  key: string,
+  entry: object,
+): string {
+  const file = path.join(RESULTS_DIR, `${name}.json`);
+  const previous = (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {}) as Record<
+    string,
+    unknown
+  >;
+  const kept = Object.fromEntries(setups.map((setup) => [setup, previous[setup]]));
+  return writeResult(name, { ...kept, [key]: entry });
 }
 
 export function table(rows: readonly (readonly string[])[]): string {

@@ -17,17 +17,15 @@
  * 2000) and BENCH_ROUNDS (default 300) change the sizes.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { type Socket, io } from 'socket.io-client';
 import {
-  RESULTS_DIR,
   type RunningServer,
   signupBenchMember,
   startServer,
-  table,
-  writeResult,
   summary,
+  table,
+  writeResultEntry,
 } from './common.ts';
 import { createFreshDatabase } from '../server/test/postgres.ts';
 
@@ -185,25 +183,16 @@ console.log(
 );
 console.log(`The event arrived before the response in ${beforeResponse} of ${ROUNDS} rounds.`);
 
-const resultFile = path.join(RESULTS_DIR, 'friend-event-latency.json');
-const previous = (
-  fs.existsSync(resultFile) ? JSON.parse(fs.readFileSync(resultFile, 'utf8')) : {}
-) as Record<string, unknown>;
-const file = writeResult('friend-event-latency', {
-  local: previous.local,
-  redis: previous.redis,
-  twoNodes: previous.twoNodes,
-  [mode]: {
-    at: new Date().toISOString(),
-    rounds: ROUNDS,
-    otherSockets: SOCKETS,
-    connectSeconds,
-    eventAfterResponseMs: signed,
-    waitAfterResponseMs: waitAfterResponse,
-    eventAfterSendMs: endToEnd,
-    responseMs: responded,
-    eventBeforeResponse: beforeResponse,
-  },
+const file = writeResultEntry('friend-event-latency', ['local', 'redis', 'twoNodes'], mode, {
+  at: new Date().toISOString(),
+  rounds: ROUNDS,
+  otherSockets: SOCKETS,
+  connectSeconds,
+  eventAfterResponseMs: signed,
+  waitAfterResponseMs: waitAfterResponse,
+  eventAfterSendMs: endToEnd,
+  responseMs: responded,
+  eventBeforeResponse: beforeResponse,
 });
 console.log(`Written to ${path.relative(process.cwd(), file)}`);
 process.exit(0);

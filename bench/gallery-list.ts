@@ -7,16 +7,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
-import { table, writeResult } from './common.ts';
+import { CONNECTIONS, LOAD_SECONDS, LOAD_WORKERS, table, writeResult } from './common.ts';
 import { signupBenchMember, startBenchApp } from './gallery-fixtures.ts';
 
 const IMAGES = 2_000;
 const REACTORS = 5;
 /** Every fifth image gets reactions from each reactor: two thirds likes, one third dislikes. */
 const REACTED_EVERY = 5;
-const CONNECTIONS = 10;
-const DURATION_S = 10;
-const LOAD_WORKERS = process.env.BENCH_WORKERS === '0' ? {} : { workers: 1 };
 
 const bench = await startBenchApp('gallery-list');
 const owner = await signupBenchMember(bench.base, 'bench.owner');
@@ -109,7 +106,7 @@ const options = {
   ...LOAD_WORKERS,
 };
 await autocannon({ ...options, duration: 2 });
-const result: Result = await autocannon({ ...options, duration: DURATION_S });
+const result: Result = await autocannon({ ...options, duration: LOAD_SECONDS });
 await bench.close();
 if (result.non2xx > 0 || result.errors > 0)
   throw new Error(`${result.non2xx} non-2xx answers and ${result.errors} errors`);
@@ -117,7 +114,7 @@ if (result.non2xx > 0 || result.errors > 0)
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const kb = (value: number) => `${(value / 1024).toFixed(0)} KiB`;
 console.log(
-  `\nGET /api/gallery?userId= — ${IMAGES} images, ${reactions.length} reactions; ${CONNECTIONS} connections for ${DURATION_S} s`,
+  `\nGET /api/gallery?userId= — ${IMAGES} images, ${reactions.length} reactions; ${CONNECTIONS} connections for ${LOAD_SECONDS} s`,
 );
 console.log(
   table([
@@ -145,7 +142,7 @@ const file = writeResult('gallery-list', {
   reactions: reactions.length,
   load: {
     connections: CONNECTIONS,
-    durationSeconds: DURATION_S,
+    durationSeconds: LOAD_SECONDS,
     requestsPerSecond: result.requests.average,
     latencyP50: result.latency.p50,
     latencyP99: result.latency.p99,

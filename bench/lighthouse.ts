@@ -15,13 +15,7 @@ import path from 'node:path';
 import lighthouse, { type Result } from 'lighthouse';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { freePort, table, writeResult } from './common.ts';
-import {
-  chromiumLaunchOptions,
-  appBuild,
-  seedMember,
-  sessionCookie,
-  startServer,
-} from './pwa-fixtures.ts';
+import { chromiumLaunchOptions, seedMember, serveAppBuild, sessionCookie } from './pwa-fixtures.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PHOTOS = 24;
@@ -146,8 +140,7 @@ async function launchBrowser(): Promise<{ context: BrowserContext; port: number;
 
 const format = (value: number, digits = 0) => value.toFixed(digits);
 
-const build = await appBuild('orbit-bench-lighthouse-');
-const server = await startServer(build.dir);
+const server = await serveAppBuild('orbit-bench-lighthouse-');
 const browser = await launchBrowser();
 try {
   console.log(`Seeding a member with ${PHOTOS} photos…`);
@@ -202,5 +195,4 @@ try {
   await browser.context.close();
   fs.rmSync(browser.dir, { recursive: true, force: true });
   await server.stop();
-  build.remove();
 }

@@ -6,14 +6,19 @@
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import Fastify from 'fastify';
-import { percentile, table, writeResult, throughputRow } from './common.ts';
+import {
+  CONNECTIONS,
+  LOAD_SECONDS,
+  LOAD_WORKERS,
+  percentile,
+  table,
+  throughputRow,
+  writeResult,
+} from './common.ts';
 import { BENCH_PASSWORD, signupBenchMember, startBenchApp } from './gallery-fixtures.ts';
 
 const LOGINS = 50;
 const WARMUP_LOGINS = 3;
-const CONNECTIONS = 10;
-const DURATION_S = 10;
-const LOAD_WORKERS = process.env.BENCH_WORKERS === '0' ? {} : { workers: 1 };
 
 const bench = await startBenchApp('login');
 const { base } = bench;
@@ -60,7 +65,7 @@ if (!bareAddress || typeof bareAddress === 'string')
 async function load(url: string, headers: Record<string, string> = {}): Promise<Result> {
   const options = { url, headers, connections: CONNECTIONS, ...LOAD_WORKERS };
   await autocannon({ ...options, duration: 2 });
-  const result = await autocannon({ ...options, duration: DURATION_S });
+  const result = await autocannon({ ...options, duration: LOAD_SECONDS });
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
   }
@@ -80,7 +85,7 @@ console.log(
     [ms(loginStats.p50), ms(loginStats.p95), ms(loginStats.p99), ms(loginStats.max)],
   ]),
 );
-console.log(`\nThroughput, ${CONNECTIONS} connections for ${DURATION_S} s each`);
+console.log(`\nThroughput, ${CONNECTIONS} connections for ${LOAD_SECONDS} s each`);
 const row = throughputRow;
 console.log(
   table([
@@ -97,7 +102,7 @@ const file = writeResult('login', {
   login: loginStats,
   throughput: {
     connections: CONNECTIONS,
-    durationSeconds: DURATION_S,
+    durationSeconds: LOAD_SECONDS,
     me: {
       requestsPerSecond: meResult.requests.average,
       latencyP50: meResult.latency.p50,

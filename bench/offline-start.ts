@@ -6,13 +6,7 @@
  */
 import { type Page, chromium } from 'playwright-core';
 import { median, percentile, table, writeResult } from './common.ts';
-import {
-  chromiumLaunchOptions,
-  appBuild,
-  seedMember,
-  sessionCookie,
-  startServer,
-} from './pwa-fixtures.ts';
+import { chromiumLaunchOptions, seedMember, serveAppBuild, sessionCookie } from './pwa-fixtures.ts';
 
 const RUNS = 15;
 const PHOTOS = 24;
@@ -63,8 +57,7 @@ function summary(times: readonly number[]) {
   return { medianMs: median(times), p90Ms: percentile(sorted, 90), timesMs: times };
 }
 
-const build = await appBuild('orbit-bench-offline-');
-const server = await startServer(build.dir);
+const server = await serveAppBuild('orbit-bench-offline-');
 const browser = await chromium.launch(chromiumLaunchOptions);
 try {
   console.log(`Seeding a member with ${PHOTOS} photos…`);
@@ -127,5 +120,4 @@ try {
 } finally {
   await browser.close();
   await server.stop();
-  build.remove();
 }

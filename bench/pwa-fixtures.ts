@@ -33,9 +33,23 @@ export async function appBuild(prefix: string): Promise<{ dir: string; remove: (
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** The real server (`server/src/main.ts`) on a free port, fresh SQLite data, serving `staticDir`. */
-export function startServer(staticDir: string): Promise<RunningServer> {
-  return startBenchServer({ env: { STATIC_DIR: staticDir }, dataPrefix: 'orbit-bench-pwa-' });
+/**
+ * The real server (`server/src/main.ts`) on a free port with fresh SQLite data, serving
+ * `appBuild(prefix)`; `stop` stops it and removes the build when it made one.
+ */
+export async function serveAppBuild(prefix: string): Promise<RunningServer> {
+  const app = await appBuild(prefix);
+  const server = await startBenchServer({
+    env: { STATIC_DIR: app.dir },
+    dataPrefix: 'orbit-bench-pwa-',
+  });
+  return {
+    ...server,
+    stop: async () => {
+      await server.stop();
+      app.remove();
+    },
+  };
 }
 
 /** A camera-like 1600 x 1200 JPEG: a coloured gradient under soft noise. */

@@ -25,15 +25,20 @@ import { searchMembers } from '../server/src/features/friends/search.ts';
 import { mediaUrlFor } from '../server/src/media/index.ts';
 import { searchKeys } from '../server/src/members/searchKeys.ts';
 import { createFreshDatabase } from '../server/test/postgres.ts';
-import { RESULTS_DIR, table, writeResult, throughputRow } from './common.ts';
+import {
+  CONNECTIONS,
+  LOAD_SECONDS,
+  LOAD_WORKERS,
+  table,
+  throughputRow,
+  writeResultEntry,
+} from './common.ts';
 import { signupBenchMember } from './gallery-fixtures.ts';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
 const BATCH = 1_000;
-const CONNECTIONS = 10;
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? LOAD_SECONDS);
 const QUERIES = 300;
-const LOAD_WORKERS = process.env.BENCH_WORKERS === '0' ? {} : { workers: 1 };
 const PG_URL = process.env.BENCH_DATABASE_URL;
 
 // ---------------------------------------------------------------------------------------------
@@ -300,24 +305,16 @@ const stats = (result: Result) => ({
   latencyP99: result.latency.p99,
 });
 // One file for both databases: this run replaces its own dialect's entry and keeps the other's.
-const resultFile = path.join(RESULTS_DIR, 'search.json');
-const previous = (
-  fs.existsSync(resultFile) ? JSON.parse(fs.readFileSync(resultFile, 'utf8')) : {}
-) as Record<string, unknown>;
-const file = writeResult('search', {
-  sqlite: previous.sqlite,
-  postgres: previous.postgres,
-  [dialect]: {
-    at: new Date().toISOString(),
-    members: MEMBERS,
-    seedSeconds,
-    queries: QUERIES,
-    connections: CONNECTIONS,
-    durationSeconds: DURATION_S,
-    search: stats(searchResult),
-    bare: stats(bareResult),
-    ratio,
-    plans: { prefix: prefixPlan, contains: containsPlan, rareContains: rarePlan, miss: missPlan },
-  },
+const file = writeResultEntry('search', ['sqlite', 'postgres'], dialect, {
+  at: new Date().toISOString(),
+  members: MEMBERS,
+  seedSeconds,
+  queries: QUERIES,
+  connections: CONNECTIONS,
+  durationSeconds: DURATION_S,
+  search: stats(searchResult),
+  bare: stats(bareResult),
+  ratio,
+  plans: { prefix: prefixPlan, contains: containsPlan, rareContains: rarePlan, miss: missPlan },
 });
 console.log(`Written to ${path.relative(process.cwd(), file)}`);

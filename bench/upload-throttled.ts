@@ -10,7 +10,7 @@ import { type Page, chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { median, table, writeResult } from './common.ts';
 import { signupBenchMember } from './gallery-fixtures.ts';
-import { appBuild, chromiumLaunchOptions, sessionCookie, startServer } from './pwa-fixtures.ts';
+import { chromiumLaunchOptions, serveAppBuild, sessionCookie } from './pwa-fixtures.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PHOTOS = 5;
@@ -86,8 +86,7 @@ async function timedUpload(page: Page, files: Buffer[]): Promise<{ first: number
   return { first, all: performance.now() - started };
 }
 
-const build = await appBuild('orbit-bench-upload-throttled-');
-const server = await startServer(build.dir);
+const server = await serveAppBuild('orbit-bench-upload-throttled-');
 const browser = await chromium.launch(chromiumLaunchOptions);
 try {
   const files = await photos();
@@ -160,5 +159,4 @@ try {
 } finally {
   await browser.close();
   await server.stop();
-  build.remove();
 }

@@ -8,15 +8,21 @@
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { startS3rver } from '../server/test/s3-helpers.ts';
-import { type RunningServer, median, startServer, table, writeResult } from './common.ts';
+import {
+  CONNECTIONS,
+  LOAD_WORKERS,
+  median,
+  type RunningServer,
+  startServer,
+  table,
+  writeResult,
+} from './common.ts';
 import { photoLikeJpeg, signupBenchMember } from './gallery-fixtures.ts';
 
-const CONNECTIONS = 10;
 const ROUND_S = 5;
 const WARMUP_S = 2;
 /** Rounds per store, taken in the order A B B A A B … so neither always goes first. */
 const ROUNDS = 4;
-const LOAD_WORKERS = process.env.BENCH_WORKERS === '0' ? {} : { workers: 1 };
 
 /** A photo-like JPEG; its 480 px thumbnail is what grids load. */
 function photo(): Promise<Buffer> {

@@ -1,5 +1,21 @@
-import { expect, test } from '@playwright/test';
-import { PASSWORD, avatarPng, createMember, logIn, sessionCookie, uniqueName } from './helpers.ts';
+import { type Page, expect } from '@playwright/test';
+import {
+  PASSWORD,
+  avatarPng,
+  createMember,
+  logIn,
+  sessionCookie,
+  test,
+  uniqueName,
+} from './helpers.ts';
+
+/** Presses Create Account and expects each of `messages` on the form. */
+async function createAccountAndExpect(page: Page, messages: readonly string[]) {
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  for (const message of messages) {
+    await expect(page.getByText(message, { exact: true })).toBeVisible();
+  }
+}
 
 test.describe('signing up', () => {
   test('a new member signs up with a profile image and lands on their profile, still there after reload', async ({
@@ -35,38 +51,30 @@ test.describe('signing up', () => {
 
   test('the signup form shows the spec messages for missing and wrong fields', async ({ page }) => {
     await page.goto('/signup');
-    await page.getByRole('button', { name: 'Create Account' }).click();
-    for (const message of [
+    await createAccountAndExpect(page, [
       'Username required',
       'Email required',
       'Birthday required',
       'Profile image required',
-    ]) {
-      await expect(page.getByText(message, { exact: true })).toBeVisible();
-    }
+    ]);
     await expect(page.getByText('Required', { exact: true })).toHaveCount(2);
 
     await page.getByLabel('Username', { exact: true }).fill('ab');
     await page.getByLabel('Password', { exact: true }).fill('weak');
     await page.getByLabel('Confirm password', { exact: true }).fill('other');
     await page.getByLabel('Birthday').fill('2015-01-01');
-    await page.getByRole('button', { name: 'Create Account' }).click();
-    for (const message of [
+    await createAccountAndExpect(page, [
       'Min 3 chars',
       'Password requirements not met',
       'Does not match',
       '18+ only',
-    ]) {
-      await expect(page.getByText(message, { exact: true })).toBeVisible();
-    }
+    ]);
   });
 
   test('a taken username reads Not available and cannot be submitted', async ({
     page,
-    request,
-    baseURL,
+    member: taken,
   }) => {
-    const taken = await createMember(request, baseURL ?? '');
     await page.goto('/signup');
     await page.getByLabel('Username', { exact: true }).fill(taken.username.toUpperCase());
     await expect(page.getByTestId('username-availability')).toHaveText('Not available');
@@ -241,10 +249,8 @@ test.describe('logging in', () => {
 test.describe('the sign-in guard', () => {
   test('sends a signed-out visitor to the landing page and back to where they were going after login', async ({
     page,
-    request,
-    baseURL,
+    member,
   }) => {
-    const member = await createMember(request, baseURL ?? '');
     await page.goto('/settings');
     await expect(page).toHaveURL(/\/landing$/);
     await page.getByLabel('Username or email').fill(member.email.toUpperCase());

@@ -73,95 +73,96 @@ async function visitOnline(browser: Browser, { member, friend }: Scene) {
   return { context, page, thumbnails };
 }
 
+/** Tests that start from a fresh scene. */
+const sceneTest = test.extend<{ setUp: Scene }>({
+  setUp: async ({ playwright, request, baseURL }, use) => {
+    await use(await scene(playwright, request, baseURL ?? ''));
+  },
+});
+
 /** The browser's own error page has no app in it; the app shell always has the top bar menu. */
 async function expectAppShell(page: Page) {
   await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
   await expect(page.getByText(OFFLINE_BANNER)).toBeVisible();
 }
 
-test('offline, a reload shows the profile, its thumbnails and the friend request from the last visit', async ({
-  browser,
-  playwright,
-  request,
-  baseURL,
-}) => {
-  const setUp = await scene(playwright, request, baseURL ?? '');
-  const { member, friend } = setUp;
-  const { context, page, thumbnails } = await visitOnline(browser, setUp);
+sceneTest(
+  'offline, a reload shows the profile, its thumbnails and the friend request from the last visit',
+  async ({ browser, setUp }) => {
+    const { member, friend } = setUp;
+    const { context, page, thumbnails } = await visitOnline(browser, setUp);
 
-  await context.setOffline(true);
-  await page.reload();
-  await expect(page.getByText(OFFLINE_BANNER)).toBeVisible();
-  await expect(page.getByRole('heading', { name: member.username })).toBeVisible();
-  // The very same thumbnails, decoded (not the fallback placeholder).
-  expect(await loadedThumbnails(page, PHOTOS)).toEqual(thumbnails);
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByText(OFFLINE_BANNER)).toBeVisible();
+    await expect(page.getByRole('heading', { name: member.username })).toBeVisible();
+    // The very same thumbnails, decoded (not the fallback placeholder).
+    expect(await loadedThumbnails(page, PHOTOS)).toEqual(thumbnails);
 
-  await bell(page).click();
-  await expect(bellPanel(page).getByText(requestText(friend))).toBeVisible();
-  await page.keyboard.press('Escape');
+    await bell(page).click();
+    await expect(bellPanel(page).getByText(requestText(friend))).toBeVisible();
+    await page.keyboard.press('Escape');
 
-  // The installed app starts at /profile: offline too it opens the member's own saved profile.
-  await page.goto('/profile');
-  await expectAppShell(page);
-  await expect(page).toHaveURL(`/profile/${member.username}`);
-  await expect(page.getByRole('heading', { name: member.username })).toBeVisible();
+    // The installed app starts at /profile: offline too it opens the member's own saved profile.
+    await page.goto('/profile');
+    await expectAppShell(page);
+    await expect(page).toHaveURL(`/profile/${member.username}`);
+    await expect(page.getByRole('heading', { name: member.username })).toBeVisible();
 
-  // Deep links open offline in the app shell.
-  await page.goto('/settings');
-  await expectAppShell(page);
-  await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
-  await page.goto(`/profile/${friend.username}`);
-  await expectAppShell(page);
-  await expect(page.getByRole('heading', { name: friend.username })).toBeVisible();
-  await loadedThumbnails(page, 1);
-  // Answering the request needs the network.
-  await expect(page.getByRole('button', { name: 'Accept', exact: true })).toBeDisabled();
+    // Deep links open offline in the app shell.
+    await page.goto('/settings');
+    await expectAppShell(page);
+    await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
+    await page.goto(`/profile/${friend.username}`);
+    await expectAppShell(page);
+    await expect(page.getByRole('heading', { name: friend.username })).toBeVisible();
+    await loadedThumbnails(page, 1);
+    // Answering the request needs the network.
+    await expect(page.getByRole('button', { name: 'Accept', exact: true })).toBeDisabled();
 
-  // Back online, the banner goes and the actions come back.
-  await context.setOffline(false);
-  await expect(page.getByText(OFFLINE_BANNER)).toBeHidden();
-  await expect(page.getByRole('button', { name: 'Accept', exact: true })).toBeEnabled();
-  await context.close();
-});
+    // Back online, the banner goes and the actions come back.
+    await context.setOffline(false);
+    await expect(page.getByText(OFFLINE_BANNER)).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Accept', exact: true })).toBeEnabled();
+    await context.close();
+  },
+);
 
-test('after logout, an offline reload shows nothing of the member', async ({
-  browser,
-  playwright,
-  request,
-  baseURL,
-}) => {
-  const setUp = await scene(playwright, request, baseURL ?? '');
-  const { member, memberId, friend } = setUp;
-  const { context, page } = await visitOnline(browser, setUp);
-  // What the last visit saved is there, under the member's name or id, until the logout.
-  expect(await storedData(page)).toMatch(new RegExp(`${memberId}|${member.username}`));
+sceneTest(
+  'after logout, an offline reload shows nothing of the member',
+  async ({ browser, setUp }) => {
+    const { member, memberId, friend } = setUp;
+    const { context, page } = await visitOnline(browser, setUp);
+    // What the last visit saved is there, under the member's name or id, until the logout.
+    expect(await storedData(page)).toMatch(new RegExp(`${memberId}|${member.username}`));
 
-  await page.getByRole('button', { name: 'Menu' }).click();
-  await page.getByRole('button', { name: 'Logout' }).click();
-  await expect(page).toHaveURL(/\/landing$/);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/landing$/);
 
-  await context.setOffline(true);
-  await page.reload();
-  await expect(page.getByRole('heading', { name: 'Log in' })).toBeVisible();
-  await page.goto(`/profile/${member.username}`);
-  await expect(page).toHaveURL(/\/(landing)?$/);
-  await expect(page.getByRole('heading', { name: 'Log in' })).toBeVisible();
-  await expect(page.getByText(member.username)).toHaveCount(0);
-  await expect(page.getByText(friend.username)).toHaveCount(0);
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Log in' })).toBeVisible();
+    await page.goto(`/profile/${member.username}`);
+    await expect(page).toHaveURL(/\/(landing)?$/);
+    await expect(page.getByRole('heading', { name: 'Log in' })).toBeVisible();
+    await expect(page.getByText(member.username)).toHaveCount(0);
+    await expect(page.getByText(friend.username)).toHaveCount(0);
 
-  // Nothing answers for the member from a saved copy, and nothing of theirs is stored.
-  const me = await page.evaluate(async () => {
-    try {
-      const response = await fetch('/api/auth/me', { headers: { Accept: 'application/json' } });
-      return `${response.status} ${await response.text()}`;
-    } catch {
-      return 'unreachable';
-    }
-  });
-  expect(me).not.toMatch(/^200/);
-  expect(me).not.toContain(member.username);
-  const stored = await storedData(page);
-  for (const trace of [memberId, member.username, friend.username])
-    expect(stored).not.toContain(trace);
-  await context.close();
-});
+    // Nothing answers for the member from a saved copy, and nothing of theirs is stored.
+    const me = await page.evaluate(async () => {
+      try {
+        const response = await fetch('/api/auth/me', { headers: { Accept: 'application/json' } });
+        return `${response.status} ${await response.text()}`;
+      } catch {
+        return 'unreachable';
+      }
+    });
+    expect(me).not.toMatch(/^200/);
+    expect(me).not.toContain(member.username);
+    const stored = await storedData(page);
+    for (const trace of [memberId, member.username, friend.username])
+      expect(stored).not.toContain(trace);
+    await context.close();
+  },
+);

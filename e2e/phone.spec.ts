@@ -108,6 +108,12 @@ async function thumbSized(page: Page, where: string) {
   expect.soft(await smallTargets(page), `${where}: targets under ${TOUCH} px`).toEqual([]);
 }
 
+/** The screen fits and every target on it is big enough for a thumb. */
+async function fitsAndTouchable(page: Page, where: string) {
+  await fits(page, where);
+  await thumbSized(page, where);
+}
+
 async function phone(browser: Browser, width: number, member?: Member): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 740 }, hasTouch: true });
   const page = await context.newPage();
@@ -154,8 +160,7 @@ for (const width of WIDTHS) {
     // Own profile, its dialogs and its toast.
     await page.goto(`/profile/${owner.username}`);
     await expect(page.getByRole('list', { name: 'Photos' }).locator('.photo-open')).toHaveCount(3);
-    await fits(page, 'own profile');
-    await thumbSized(page, 'own profile');
+    await fitsAndTouchable(page, 'own profile');
 
     // A refused file keeps its tile, with its words and a Dismiss button, inside the phone.
     const chooser = page.waitForEvent('filechooser');
@@ -169,8 +174,7 @@ for (const width of WIDTHS) {
     });
     const dismiss = page.getByRole('button', { name: /^Dismiss / });
     await expect(dismiss).toBeVisible();
-    await fits(page, 'a refused upload');
-    await thumbSized(page, 'a refused upload');
+    await fitsAndTouchable(page, 'a refused upload');
     await dismiss.click();
     await expect(dismiss).toBeHidden();
 
@@ -181,23 +185,20 @@ for (const width of WIDTHS) {
     await page.getByRole('button', { name: 'View All' }).click();
     const manager = page.getByRole('dialog', { name: `Photos of @${owner.username}` });
     await expect(manager).toBeVisible();
-    await fits(page, 'gallery manager');
-    await thumbSized(page, 'gallery manager');
+    await fitsAndTouchable(page, 'gallery manager');
     await manager.getByRole('button', { name: 'Close' }).click();
 
     await page.getByRole('list', { name: 'Photos' }).locator('.photo-open').first().click();
     const viewer = page.getByRole('dialog', { name: 'Image viewer' });
     await expect(viewer).toBeVisible();
-    await fits(page, 'viewer');
-    await thumbSized(page, 'viewer');
+    await fitsAndTouchable(page, 'viewer');
     await viewer.getByRole('button', { name: 'Image actions' }).click();
     await expect(viewer.getByRole('menu')).toBeVisible();
     await fits(page, 'viewer menu');
     await viewer.getByRole('menuitem', { name: 'Delete image' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete image?' });
     await expect(confirm).toBeVisible();
-    await fits(page, 'delete confirmation');
-    await thumbSized(page, 'delete confirmation');
+    await fitsAndTouchable(page, 'delete confirmation');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await viewer.getByRole('button', { name: 'Close' }).click();
     await expect(viewer).toBeHidden();
@@ -218,30 +219,25 @@ for (const width of WIDTHS) {
     await bell.click();
     const dropdown = page.getByRole('dialog', { name: 'Notifications', exact: true });
     await expect(dropdown).toBeVisible();
-    await fits(page, 'bell dropdown');
-    await thumbSized(page, 'bell dropdown');
+    await fitsAndTouchable(page, 'bell dropdown');
     await dropdown.getByRole('button', { name: 'View All' }).click();
     const overlay = page.locator('dialog.notifications-overlay');
     await expect(overlay).toBeVisible();
-    await fits(page, 'notifications overlay');
-    await thumbSized(page, 'notifications overlay');
+    await fitsAndTouchable(page, 'notifications overlay');
     await overlay.getByRole('button', { name: 'Close' }).click();
     await expect(overlay).toBeHidden();
 
     await page.getByRole('button', { name: 'Menu' }).click();
     await expect(page.getByRole('navigation', { name: 'Pages' })).toBeVisible();
-    await fits(page, 'menu');
-    await thumbSized(page, 'menu');
+    await fitsAndTouchable(page, 'menu');
     await page.keyboard.press('Escape');
 
     // Settings, one section open for editing.
     await page.goto('/settings');
     await expect(page.getByRole('heading', { name: /Basic Info/ }).first()).toBeVisible();
-    await fits(page, 'settings');
-    await thumbSized(page, 'settings');
+    await fitsAndTouchable(page, 'settings');
     await page.getByRole('button', { name: 'Edit' }).first().click();
-    await fits(page, 'settings while editing');
-    await thumbSized(page, 'settings while editing');
+    await fitsAndTouchable(page, 'settings while editing');
 
     // Another member's profile, friends with us: the unfriend dialog.
     const accepted = await page.request.post('/api/users/friends/request', {
@@ -258,13 +254,11 @@ for (const width of WIDTHS) {
     await other.context().close();
     await page.goto(`/profile/${friend.username}`);
     await expect(page.getByRole('button', { name: 'Unfriend' })).toBeVisible();
-    await fits(page, "another's profile");
-    await thumbSized(page, "another's profile");
+    await fitsAndTouchable(page, "another's profile");
     await page.getByRole('button', { name: 'Unfriend' }).click();
     const unfriend = page.getByRole('dialog', { name: `Unfriend @${friend.username}?` });
     await expect(unfriend).toBeVisible();
-    await fits(page, 'unfriend dialog');
-    await thumbSized(page, 'unfriend dialog');
+    await fitsAndTouchable(page, 'unfriend dialog');
     await unfriend.getByRole('button', { name: 'Confirm Unfriend' }).click();
     await expect(page.getByText('Removed from friends')).toBeVisible();
     await fits(page, 'the Removed from friends toast');

@@ -1,12 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import {
-  type APIRequestContext,
-  type Page,
-  type Request,
-  type Route,
-  expect,
-  test,
-} from '@playwright/test';
+import { type Page, type Request, type Route, expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { createMember, logIn } from './helpers.ts';
 
@@ -46,14 +39,17 @@ function bmp(name: string): Picture {
   return { name, mimeType: 'image/bmp', buffer };
 }
 
-async function signedIn(page: Page, request: APIRequestContext, baseURL: string | undefined) {
-  // The member is made from a request context of its own: the page's would share its cookie.
-  const owner = await createMember(request, baseURL ?? '');
-  await logIn(page, owner);
-  await expect(page).toHaveURL(/\/profile\//);
-  await expect(page.getByText('No images yet. Upload to get started.')).toBeVisible();
-  return owner;
-}
+/** Tests whose `page` is a new member's, logged in, on their own profile with no images yet. */
+const ownerTest = test.extend({
+  page: async ({ page, request, baseURL }, use) => {
+    // The member is made from a request context of its own: the page's would share its cookie.
+    const owner = await createMember(request, baseURL ?? '');
+    await logIn(page, owner);
+    await expect(page).toHaveURL(/\/profile\//);
+    await expect(page.getByText('No images yet. Upload to get started.')).toBeVisible();
+    await use(page);
+  },
+});
 
 async function upload(page: Page, files: Picture[]) {
   const chooser = page.waitForEvent('filechooser');
@@ -66,155 +62,151 @@ const isUpload = (request: Request) =>
 const grid = (page: Page) => page.getByRole('list', { name: 'Photos' });
 const statusLine = (page: Page) => page.locator('.upload-status');
 
-test('a renamed text file is refused in the browser: nothing is sent, no broken picture', async ({
-  page,
-  request,
-  baseURL,
-}) => {
-  await signedIn(page, request, baseURL);
-  const sent: string[] = [];
-  page.on('request', (request) => {
-    if (isUpload(request)) sent.push(request.url());
-  });
-
-  // Ten of them: past the grid's two rows, every tile stays on the page with its own words.
-  const files = Array.from({ length: 10 }, (_, index) => ({
-    name: `notes-${index + 1}.png`,
-    mimeType: 'image/png',
-    buffer: Buffer.from(`just some text, number ${index + 1}`),
-  }));
-  await upload(page, files);
-  const failed = grid(page).locator('.upload-failed');
-  await expect(failed).toHaveCount(10);
-  for (const [index, file] of files.entries()) {
-    await expect(failed.nth(index)).toContainText(`Rejected ${file.name}: not a supported image`);
-  }
-  await expect(grid(page).locator('img')).toHaveCount(0);
-  await expect(page.getByRole('button', { name: /^Retry notes/ })).toHaveCount(0);
-
-  const dismiss = page.getByRole('button', { name: 'Dismiss notes-10.png' });
-  await dismiss.scrollIntoViewIfNeeded();
-  const box = await dismiss.boundingBox();
-  expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
-  expect(box?.width ?? 0).toBeGreaterThanOrEqual(44);
-  await dismiss.click();
-  await expect(failed).toHaveCount(9);
-  // Focus stays among the tiles: on the neighbour's button, so the keyboard can go on dismissing.
-  await expect(page.getByRole('button', { name: 'Dismiss notes-9.png' })).toBeFocused();
-  await page.keyboard.press('Enter');
-  await expect(failed).toHaveCount(8);
-  await expect(page.getByText('Rejected notes-10.png: not a supported image')).toHaveCount(0);
-  expect(sent).toEqual([]);
-});
-
-test('a file the server refuses keeps its plain error on its tile, and Retry sends it again', async ({
-  page,
-  request,
-  baseURL,
-}) => {
-  await signedIn(page, request, baseURL);
-
-  // The server's own refusal, in its own words, stays on the tile after the status line clears.
-  await upload(page, [bmp('scan.bmp')]);
-  const refusal =
-    'Failed scan.bmp: That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
-  const tile = grid(page).getByRole('listitem', { name: 'scan.bmp not uploaded' });
-  await expect(tile).toContainText(refusal);
-  await expect(statusLine(page)).toHaveText(refusal);
-  await expect(statusLine(page)).toHaveText('', { timeout: 5_000 });
-  await expect(tile).toContainText(refusal);
-  await expect(page.getByText('{"error"')).toHaveCount(0);
-  // Readable in every theme, buttons named: WCAG A/AA on the failed tile.
-  for (const theme of ['normal1', 'light', 'dark', 'normal2', 'custom']) {
-    await page.evaluate((name) => document.documentElement.setAttribute('data-theme', name), theme);
-    const result = await new AxeBuilder({ page })
-      .include('ul[aria-label="Photos"]')
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    expect({ theme, violations: result.violations.map((violation) => violation.id) }).toEqual({
-      theme,
-      violations: [],
+ownerTest(
+  'a renamed text file is refused in the browser: nothing is sent, no broken picture',
+  async ({ page }) => {
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (isUpload(request)) sent.push(request.url());
     });
-  }
-  await expect(page.getByText('Unsupported Media Type')).toHaveCount(0);
-  await page.getByRole('button', { name: 'Dismiss scan.bmp' }).click();
-  await expect(tile).toHaveCount(0);
 
-  // The first attempt at a good photo fails on the server's side; Retry goes through for real.
-  let attempts = 0;
-  await page.route('**/api/gallery', async (route) => {
-    if (route.request().method() !== 'POST') return route.continue();
-    attempts += 1;
-    if (attempts === 1)
-      return route.fulfill({
-        status: 500,
-        json: { error: 'The photo store is busy. Try again.' },
+    // Ten of them: past the grid's two rows, every tile stays on the page with its own words.
+    const files = Array.from({ length: 10 }, (_, index) => ({
+      name: `notes-${index + 1}.png`,
+      mimeType: 'image/png',
+      buffer: Buffer.from(`just some text, number ${index + 1}`),
+    }));
+    await upload(page, files);
+    const failed = grid(page).locator('.upload-failed');
+    await expect(failed).toHaveCount(10);
+    for (const [index, file] of files.entries()) {
+      await expect(failed.nth(index)).toContainText(`Rejected ${file.name}: not a supported image`);
+    }
+    await expect(grid(page).locator('img')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Retry notes/ })).toHaveCount(0);
+
+    const dismiss = page.getByRole('button', { name: 'Dismiss notes-10.png' });
+    await dismiss.scrollIntoViewIfNeeded();
+    const box = await dismiss.boundingBox();
+    expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
+    expect(box?.width ?? 0).toBeGreaterThanOrEqual(44);
+    await dismiss.click();
+    await expect(failed).toHaveCount(9);
+    // Focus stays among the tiles: on the neighbour's button, so the keyboard can go on dismissing.
+    await expect(page.getByRole('button', { name: 'Dismiss notes-9.png' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(failed).toHaveCount(8);
+    await expect(page.getByText('Rejected notes-10.png: not a supported image')).toHaveCount(0);
+    expect(sent).toEqual([]);
+  },
+);
+
+ownerTest(
+  'a file the server refuses keeps its plain error on its tile, and Retry sends it again',
+  async ({ page }) => {
+    // The server's own refusal, in its own words, stays on the tile after the status line clears.
+    await upload(page, [bmp('scan.bmp')]);
+    const refusal =
+      'Failed scan.bmp: That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
+    const tile = grid(page).getByRole('listitem', { name: 'scan.bmp not uploaded' });
+    await expect(tile).toContainText(refusal);
+    await expect(statusLine(page)).toHaveText(refusal);
+    await expect(statusLine(page)).toHaveText('', { timeout: 5_000 });
+    await expect(tile).toContainText(refusal);
+    await expect(page.getByText('{"error"')).toHaveCount(0);
+    // Readable in every theme, buttons named: WCAG A/AA on the failed tile.
+    for (const theme of ['normal1', 'light', 'dark', 'normal2', 'custom']) {
+      await page.evaluate(
+        (name) => document.documentElement.setAttribute('data-theme', name),
+        theme,
+      );
+      const result = await new AxeBuilder({ page })
+        .include('ul[aria-label="Photos"]')
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+        .analyze();
+      expect({ theme, violations: result.violations.map((violation) => violation.id) }).toEqual({
+        theme,
+        violations: [],
       });
-    return route.continue();
-  });
-  await upload(page, [await photo('sunset.jpg', '#e4572e')]);
-  const failed = grid(page).getByRole('listitem', { name: 'sunset.jpg not uploaded' });
-  await expect(failed).toContainText('Failed sunset.jpg: The photo store is busy. Try again.');
-  await page.getByRole('button', { name: 'Retry sunset.jpg' }).click();
-  await expect(grid(page).locator('.photo-open')).toHaveCount(1);
-  await expect(grid(page).locator('.photo-tile.pending, .upload-failed')).toHaveCount(0);
-  await expect(statusLine(page)).toHaveText('Uploaded sunset.jpg');
-  expect(attempts).toBe(2);
-});
+    }
+    await expect(page.getByText('Unsupported Media Type')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Dismiss scan.bmp' }).click();
+    await expect(tile).toHaveCount(0);
 
-test('three files go at once, in the order picked, and the status says Uploading n of 3…', async ({
-  page,
-  request,
-  baseURL,
-}) => {
-  await signedIn(page, request, baseURL);
-  // Every upload is held at the browser's edge; all three reach it before any is let through.
-  const held: Route[] = [];
-  let threeInFlight: () => void = () => {};
-  const inFlight = new Promise<void>((resolve) => (threeInFlight = resolve));
-  let release: () => void = () => {};
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/gallery', async (route) => {
-    if (route.request().method() !== 'POST') return route.continue();
-    held.push(route);
-    if (held.length === 3) threeInFlight();
-    await gate;
-    return route.continue();
-  });
+    // The first attempt at a good photo fails on the server's side; Retry goes through for real.
+    let attempts = 0;
+    await page.route('**/api/gallery', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      attempts += 1;
+      if (attempts === 1)
+        return route.fulfill({
+          status: 500,
+          json: { error: 'The photo store is busy. Try again.' },
+        });
+      return route.continue();
+    });
+    await upload(page, [await photo('sunset.jpg', '#e4572e')]);
+    const failed = grid(page).getByRole('listitem', { name: 'sunset.jpg not uploaded' });
+    await expect(failed).toContainText('Failed sunset.jpg: The photo store is busy. Try again.');
+    await page.getByRole('button', { name: 'Retry sunset.jpg' }).click();
+    await expect(grid(page).locator('.photo-open')).toHaveCount(1);
+    await expect(grid(page).locator('.photo-tile.pending, .upload-failed')).toHaveCount(0);
+    await expect(statusLine(page)).toHaveText('Uploaded sunset.jpg');
+    expect(attempts).toBe(2);
+  },
+);
 
-  // Every text the status line shows, however briefly, in order.
-  await page.evaluate(() => {
-    const line = document.querySelector('.upload-status');
-    const seen: string[] = [];
-    (window as unknown as { statusTexts: string[] }).statusTexts = seen;
-    if (!line) return;
-    new MutationObserver(() => {
-      const text = line.textContent ?? '';
-      if (text && seen.at(-1) !== text) seen.push(text);
-    }).observe(line, { childList: true, characterData: true, subtree: true });
-  });
-  await upload(page, [
-    await photo('first.jpg', '#29335c'),
-    await photo('second.jpg', '#f3a712'),
-    await photo('third.jpg', '#669bbc'),
-  ]);
-  await inFlight;
-  const pending = grid(page).locator('.photo-tile.pending');
-  await expect(pending).toHaveCount(3);
-  await expect
-    .poll(() =>
-      pending.evaluateAll((tiles) => tiles.map((tile) => tile.getAttribute('aria-label'))),
-    )
-    .toEqual(['first.jpg uploading', 'second.jpg uploading', 'third.jpg uploading']);
-  await expect(statusLine(page)).toHaveText('Uploading 1 of 3…');
+ownerTest(
+  'three files go at once, in the order picked, and the status says Uploading n of 3…',
+  async ({ page }) => {
+    // Every upload is held at the browser's edge; all three reach it before any is let through.
+    const held: Route[] = [];
+    let threeInFlight: () => void = () => {};
+    const inFlight = new Promise<void>((resolve) => (threeInFlight = resolve));
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/gallery', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      held.push(route);
+      if (held.length === 3) threeInFlight();
+      await gate;
+      return route.continue();
+    });
 
-  release();
-  await expect(grid(page).locator('.photo-open')).toHaveCount(3, { timeout: 15_000 });
-  await expect(pending).toHaveCount(0);
-  await expect(statusLine(page)).toHaveText(/^Uploaded (first|second|third)\.jpg$/);
-  const texts = await page.evaluate(
-    () => (window as unknown as { statusTexts: string[] }).statusTexts,
-  );
-  expect(texts.slice(0, 2)).toEqual(['Selected 3 file(s)…', 'Uploading 1 of 3…']);
-  expect(texts.at(-1)).toMatch(/^Uploaded (first|second|third)\.jpg$/);
-});
+    // Every text the status line shows, however briefly, in order.
+    await page.evaluate(() => {
+      const line = document.querySelector('.upload-status');
+      const seen: string[] = [];
+      (window as unknown as { statusTexts: string[] }).statusTexts = seen;
+      if (!line) return;
+      new MutationObserver(() => {
+        const text = line.textContent ?? '';
+        if (text && seen.at(-1) !== text) seen.push(text);
+      }).observe(line, { childList: true, characterData: true, subtree: true });
+    });
+    await upload(page, [
+      await photo('first.jpg', '#29335c'),
+      await photo('second.jpg', '#f3a712'),
+      await photo('third.jpg', '#669bbc'),
+    ]);
+    await inFlight;
+    const pending = grid(page).locator('.photo-tile.pending');
+    await expect(pending).toHaveCount(3);
+    await expect
+      .poll(() =>
+        pending.evaluateAll((tiles) => tiles.map((tile) => tile.getAttribute('aria-label'))),
+      )
+      .toEqual(['first.jpg uploading', 'second.jpg uploading', 'third.jpg uploading']);
+    await expect(statusLine(page)).toHaveText('Uploading 1 of 3…');
+
+    release();
+    await expect(grid(page).locator('.photo-open')).toHaveCount(3, { timeout: 15_000 });
+    await expect(pending).toHaveCount(0);
+    await expect(statusLine(page)).toHaveText(/^Uploaded (first|second|third)\.jpg$/);
+    const texts = await page.evaluate(
+      () => (window as unknown as { statusTexts: string[] }).statusTexts,
+    );
+    expect(texts.slice(0, 2)).toEqual(['Selected 3 file(s)…', 'Uploading 1 of 3…']);
+    expect(texts.at(-1)).toMatch(/^Uploaded (first|second|third)\.jpg$/);
+  },
+);

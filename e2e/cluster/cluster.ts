@@ -16,6 +16,7 @@ import webPush from 'web-push';
 import type { S3Config } from '../../server/src/config.ts';
 import { createFreshDatabase } from '../../server/test/postgres.ts';
 import { startS3rver } from '../../server/test/s3-helpers.ts';
+import { writeSelfSignedCertificate } from '../../push-relay/test/certificate.ts';
 import { freePort } from '../ports.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -73,36 +74,6 @@ export function readUnit(
   for (const match of text.matchAll(/^Environment=([A-Z0-9_]+)=(.*)$/gm))
     if (match[1]) env[match[1]] = match[2] ?? '';
   return { argv: exec.trim().split(/\s+/), env };
-}
-
-/** A self-signed certificate for localhost and 127.0.0.1. */
-function certificate(dir: string): { cert: string; key: string } {
-  const cert = path.join(dir, 'cert.pem');
-  const key = path.join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { cert, key };
 }
 
 /** The text of a `name { … }` block starting at `start` (braces balanced). */
@@ -250,7 +221,7 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
       await freePorts(6);
     const nodePorts = [node1, node2];
     const site = `https://localhost:${sitePort}`;
-    const cert = certificate(dir);
+    const cert = writeSelfSignedCertificate(dir, 'localhost', 'DNS:localhost,IP:127.0.0.1');
 
     const vapid = webPush.generateVAPIDKeys();
     const base = readEnvFile(path.join(DEPLOY, 'orbit.env'));
@@ -277,25 +248,23 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
       const env = { ...process.env, ...base, ...machine };
       const server = readUnit(path.join(DEPLOY, 'systemd', 'orbit@.service'), String(port));
       const relay = readUnit(path.join(DEPLOY, 'systemd', 'orbit-relay@.service'), String(port));
-      const program = (argv: string[]) => [process.execPath, ...argv.slice(1)];
-      const serverChild = started(
-        `node-${port}`,
-        program(server.argv),
-        { ...env, ...server.env },
-        dir,
-      );
-      cleanups.push(() => stopped(serverChild));
+      /** Runs a unit's command on this Node, stopped with the cluster. */
+      const startUnit = (name: string, unit: { argv: string[]; env: Record<string, string> }) => {
+        const child = started(
+          name,
+          [process.execPath, ...unit.argv.slice(1)],
+          { ...env, ...unit.env },
+          dir,
+        );
+        cleanups.push(() => stopped(child));
+        return child;
+      };
+      const serverChild = startUnit(`node-${port}`, server);
       await waitFor(
         `the node on port ${port}`,
         async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok,
       );
-      const relayChild = started(
-        `relay-${port}`,
-        program(relay.argv),
-        { ...env, ...relay.env },
-        dir,
-      );
-      cleanups.push(() => stopped(relayChild));
+      const relayChild = startUnit(`relay-${port}`, relay);
       nodes.push({
         url: `http://127.0.0.1:${port}`,
         pid: serverChild.pid ?? 0,

@@ -1,13 +1,7 @@
 import fs from 'node:fs';
 import puppeteer, { type ElementHandle } from 'puppeteer-core';
-import {
-  type Driver,
-  type Query,
-  elementScript,
-  navigate,
-  pageScript,
-  waitUntil,
-} from './driver.ts';
+import type { Driver, Query } from './driver.ts';
+import { elementScript, navigate, pageScript, waitUntil } from './driver.ts';
 
 /** Debian's Firefox ESR; FIREFOX_PATH points elsewhere. */
 export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';

@@ -2,14 +2,8 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { Builder, Key, type WebElement } from 'selenium-webdriver';
 import { freePort } from './app-server.ts';
-import {
-  type Driver,
-  type Query,
-  elementScript,
-  navigate,
-  pageScript,
-  waitUntil,
-} from './driver.ts';
+import type { Driver, Query } from './driver.ts';
+import { elementScript, navigate, pageScript, waitUntil } from './driver.ts';
 
 /** Debian's webkit2gtk-driver; WEBKIT_DRIVER_PATH points elsewhere. */
 export const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH || '/usr/bin/WebKitWebDriver';

@@ -1,17 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 
+/** A name beside `file` for writing its next content before it takes the file's place. */
+const temporaryBeside = (file: string) =>
+  `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+
+/** Opens `file` with `flags`, writes `content` and flushes it to the disk before closing. */
+async function writeSynced(file: string, content: string, mode: number, flags: 'w' | 'wx') {
+  const handle = await fs.open(file, flags, mode);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Writes a whole file or nothing: a crash leaves the old content, never half of the new. */
 export async function writeFileAtomic(file: string, content: string, mode = 0o600): Promise<void> {
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temporary = temporaryBeside(file);
   try {
-    const handle = await fs.open(temporary, 'w', mode);
-    try {
-      await handle.writeFile(content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeSynced(temporary, content, mode, 'w');
     await fs.rename(temporary, file);
   } catch (error) {
     await fs.rm(temporary, { force: true });
@@ -28,15 +37,9 @@ export async function createFileAtomic(
   content: string,
   mode = 0o600,
 ): Promise<boolean> {
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temporary = temporaryBeside(file);
   try {
-    const handle = await fs.open(temporary, 'wx', mode);
-    try {
-      await handle.writeFile(content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeSynced(temporary, content, mode, 'wx');
     try {
       // A hard link, unlike a rename, fails when the name is taken.
       await fs.link(temporary, file);

@@ -2,7 +2,6 @@
  * A push service on loopback over TLS that checks what arrives the way a real one and the
  * browser would: VAPID (RFC 8292) and the aes128gcm body (RFC 8291), with node:crypto only.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
@@ -17,6 +16,7 @@ import {
   newReceiverKeys,
   verifyVapid,
 } from './push-crypto.ts';
+import { writeSelfSignedCertificate } from './certificate.ts';
 
 export interface FakeSubscription {
   id: string;
@@ -48,35 +48,12 @@ interface Failure {
   headers: Record<string, string>;
 }
 
-/** A self-signed certificate for 127.0.0.1, made by the openssl CLI in a temporary folder. */
+/** A self-signed certificate for 127.0.0.1, made in a temporary folder. */
 export function selfSignedCertificate(): { key: string; cert: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orbit-fake-push-'));
   try {
-    const [keyFile, certFile] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-      ],
-      { stdio: 'ignore' },
-    );
-    return { key: fs.readFileSync(keyFile, 'utf8'), cert: fs.readFileSync(certFile, 'utf8') };
+    const files = writeSelfSignedCertificate(dir, '127.0.0.1', 'IP:127.0.0.1');
+    return { key: fs.readFileSync(files.key, 'utf8'), cert: fs.readFileSync(files.cert, 'utf8') };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

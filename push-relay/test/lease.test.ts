@@ -47,14 +47,21 @@ const latestNotificationId = async (orbit: Orbit) =>
 const pushesOfRequest = (from: Member, to: Member) =>
   service.received.filter((push) => push.topic === pushTopic(pairKey(from.user.id, to.user.id)));
 
-describe('relays sharing one server', () => {
-  let orbit: Orbit;
+/** Starts an Orbit server before the suite's tests, hands it to `use`, and closes it after them. */
+function orbitForSuite(use: (started: Orbit) => void) {
+  let started: Orbit | undefined;
   beforeAll(async () => {
-    orbit = await startOrbit();
+    started = await startOrbit();
+    use(started);
   });
   afterAll(async () => {
-    await orbit.close();
+    await started?.close();
   });
+}
+
+describe('relays sharing one server', () => {
+  let orbit!: Orbit;
+  orbitForSuite((started) => (orbit = started));
 
   it('push each event once: the holder of the lease sends it, the other stands by', async () => {
     const [alice, bob] = (await signupMembers(orbit.app, 2)) as [Member, Member];
@@ -127,13 +134,8 @@ describe('relays sharing one server', () => {
 });
 
 describe('the cursor file a relay kept before the server kept the cursor', () => {
-  let orbit: Orbit;
-  beforeAll(async () => {
-    orbit = await startOrbit();
-  });
-  afterAll(async () => {
-    await orbit.close();
-  });
+  let orbit!: Orbit;
+  orbitForSuite((started) => (orbit = started));
 
   async function dataDirWithCursor(lastEventId: number): Promise<string> {
     const dir = await tempDir();

@@ -18,7 +18,11 @@ import {
 } from '../src/deliver.ts';
 import { CatchUpPageSchema, answerOf, eventIdOf, parseEvent } from '../src/events.ts';
 import { loadVapidKeys } from '../src/vapid.ts';
-import { type FakePushService, startFakePushService } from './fake-push-service.ts';
+import {
+  type FakePushService,
+  type FakeSubscription,
+  startFakePushService,
+} from './fake-push-service.ts';
 import { pushPayload } from './payloads.ts';
 import { verifyVapid } from './push-crypto.ts';
 
@@ -359,9 +363,17 @@ describe('one delivery against the fake push service', () => {
     await service.close();
   });
 
+  const deliverTo = (device: FakeSubscription) => deliver(sender, device, payload, signal);
+  /** A device whose push service answers its next `count` pushes with `status`. */
+  const failingDevice = (status: number, count: number, headers?: Record<string, string>) => {
+    const device = service.subscribe();
+    service.failNext(device.id, status, count, headers);
+    return device;
+  };
+
   it('arrives decrypted with TTL, urgency and topic', async () => {
     const device = service.subscribe();
-    const outcome = await deliver(sender, device, payload, signal);
+    const outcome = await deliverTo(device);
     expect(outcome).toMatchObject({ result: 'sent', status: 201, attempts: 1 });
     const [push] = service.pushesFor(device.id);
     expect(push).toMatchObject({
@@ -376,45 +388,30 @@ describe('one delivery against the fake push service', () => {
   });
 
   it('retries a 503 and a 429 with Retry-After, then arrives once', async () => {
-    const device = service.subscribe();
-    service.failNext(device.id, 503, 1);
-    const outcome = await deliver(sender, device, payload, signal);
+    const device = failingDevice(503, 1);
+    const outcome = await deliverTo(device);
     expect(outcome).toMatchObject({ result: 'sent', attempts: 2 });
-    const limited = service.subscribe();
-    service.failNext(limited.id, 429, 1, { 'retry-after': '1' });
+    const limited = failingDevice(429, 1, { 'retry-after': '1' });
     const started = Date.now();
-    expect(await deliver(sender, limited, payload, signal)).toMatchObject({ result: 'sent' });
+    expect(await deliverTo(limited)).toMatchObject({ result: 'sent' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect(service.pushesFor(device.id)).toHaveLength(1);
     expect(service.pushesFor(limited.id)).toHaveLength(1);
   });
 
   it('gives up after the last attempt', async () => {
-    const device = service.subscribe();
-    service.failNext(device.id, 500, 10);
-    expect(await deliver(sender, device, payload, signal)).toMatchObject({
-      result: 'failed',
-      status: 500,
-      attempts: 3,
-    });
+    const device = failingDevice(500, 10);
+    expect(await deliverTo(device)).toMatchObject({ result: 'failed', status: 500, attempts: 3 });
   });
 
   it('calls 404 and 410 gone, and drops other 4xx without retrying', async () => {
-    const gone = service.subscribe();
-    service.failNext(gone.id, 410, 1);
-    expect(await deliver(sender, gone, payload, signal)).toMatchObject({
-      result: 'gone',
-      status: 410,
-    });
+    const gone = failingDevice(410, 1);
+    expect(await deliverTo(gone)).toMatchObject({ result: 'gone', status: 410 });
     const unknown = { ...gone, endpoint: `${service.origin}/push/nobody` };
-    expect(await deliver(sender, unknown, payload, signal)).toMatchObject({
-      result: 'gone',
-      status: 404,
-    });
-    const refused = service.subscribe();
-    service.failNext(refused.id, 413, 5);
+    expect(await deliverTo(unknown)).toMatchObject({ result: 'gone', status: 404 });
+    const refused = failingDevice(413, 5);
     const requestsBefore = service.requests;
-    expect(await deliver(sender, refused, payload, signal)).toMatchObject({
+    expect(await deliverTo(refused)).toMatchObject({
       result: 'dropped',
       status: 413,
       attempts: 1,
@@ -425,26 +422,17 @@ describe('one delivery against the fake push service', () => {
   it('retries a push service that cannot be reached', async () => {
     const device = service.subscribe();
     const closed = { ...device, endpoint: 'https://127.0.0.1:1/push/x' };
-    expect(await deliver(sender, closed, payload, signal)).toMatchObject({
-      result: 'failed',
-      attempts: 3,
-    });
+    expect(await deliverTo(closed)).toMatchObject({ result: 'failed', attempts: 3 });
   });
 
   it('gives up at once when Retry-After would end past the budget', async () => {
-    const device = service.subscribe();
-    service.failNext(device.id, 429, 1, { 'retry-after': '60' });
-    expect(await deliver(sender, device, payload, signal)).toMatchObject({
-      result: 'failed',
-      status: 429,
-      attempts: 1,
-    });
+    const device = failingDevice(429, 1, { 'retry-after': '60' });
+    expect(await deliverTo(device)).toMatchObject({ result: 'failed', status: 429, attempts: 1 });
     expect(service.attemptsFor(device.id)).toBe(1);
   });
 
   it('stops waiting for the next attempt when the relay stops', async () => {
-    const device = service.subscribe();
-    service.failNext(device.id, 503, 5, { 'retry-after': '2' });
+    const device = failingDevice(503, 5, { 'retry-after': '2' });
     const stopping = new AbortController();
     const delivery = deliver(sender, device, payload, stopping.signal, () =>
       stopping.abort(new Error('the relay is stopping')),

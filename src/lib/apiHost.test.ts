@@ -7,28 +7,45 @@ const page = (url: string) => {
 };
 
 describe('API host rule', () => {
-  it('uses the build setting when there is one', () =>
-    expect(resolveApiOrigin('https://api.example.net/', page('https://orbit.example.com'))).toBe(
+  it.each([
+    [
+      'uses the build setting when there is one',
+      'https://api.example.net/',
+      'https://orbit.example.com',
       'https://api.example.net',
-    ));
-  it("uses the page's own origin when the build setting says self", () =>
-    expect(resolveApiOrigin('self', page('https://orbit.example.com:8443/x'))).toBe(
+    ],
+    [
+      "uses the page's own origin when the build setting says self",
+      'self',
+      'https://orbit.example.com:8443/x',
       'https://orbit.example.com:8443',
-    ));
-  it('sends a locally served page to the local server on port 5000', () =>
-    expect(resolveApiOrigin('', page('http://localhost:5173/landing'))).toBe(
+    ],
+    [
+      'sends a locally served page to the local server on port 5000',
+      '',
+      'http://localhost:5173/landing',
       'http://localhost:5000',
-    ));
-  it('treats 127.0.0.1 as local', () =>
-    expect(resolveApiOrigin('', page('http://127.0.0.1:4173'))).toBe('http://127.0.0.1:5000'));
-  it('sends a public page to the api subdomain of its domain', () =>
-    expect(resolveApiOrigin('', page('https://orbit.example.com/profile'))).toBe(
+    ],
+    ['treats 127.0.0.1 as local', '', 'http://127.0.0.1:4173', 'http://127.0.0.1:5000'],
+    [
+      'sends a public page to the api subdomain of its domain',
+      '',
+      'https://orbit.example.com/profile',
       'https://api.orbit.example.com',
-    ));
-  it('drops www before adding api', () =>
-    expect(resolveApiOrigin('', page('https://www.orbit.example.com'))).toBe(
+    ],
+    [
+      'drops www before adding api',
+      '',
+      'https://www.orbit.example.com',
       'https://api.orbit.example.com',
-    ));
-  it('keeps a bare IP address as its own API host', () =>
-    expect(resolveApiOrigin('', page('http://10.0.0.7:8080'))).toBe('http://10.0.0.7:8080'));
+    ],
+    [
+      'keeps a bare IP address as its own API host',
+      '',
+      'http://10.0.0.7:8080',
+      'http://10.0.0.7:8080',
+    ],
+  ])('%s', (_rule, setting, url, origin) =>
+    expect(resolveApiOrigin(setting, page(url))).toBe(origin),
+  );
 });

@@ -4,6 +4,20 @@ import { HttpError, http, onConnection } from './http.ts';
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
+/** The network answers every request with `response`. */
+const answerWith = (response: Response) =>
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() => Promise.resolve(response)),
+  );
+
+/** Every request fails the way fetch fails, with `error`. */
+const failWith = (error: Error) =>
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() => Promise.reject(error)),
+  );
+
 describe('the HTTP client', () => {
   beforeEach(() => {
     localStorage.clear();
@@ -72,10 +86,7 @@ describe('the HTTP client', () => {
   });
 
   it('turns an unreachable server into status 0', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
-    );
+    failWith(new TypeError('Failed to fetch'));
     const error = await http.get('/api/x').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(0);
@@ -110,10 +121,7 @@ describe('the HTTP client', () => {
     afterEach(() => stop());
 
     it('tells its listeners the server cannot be reached', async () => {
-      vi.stubGlobal(
-        'fetch',
-        vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
-      );
+      failWith(new TypeError('Failed to fetch'));
       await http.get('/api/x').catch(() => undefined);
       expect(heard).toEqual([false]);
     });
@@ -123,28 +131,19 @@ describe('the HTTP client', () => {
         status: 200,
         headers: { 'x-orbit-offline': '1' },
       });
-      vi.stubGlobal(
-        'fetch',
-        vi.fn(() => Promise.resolve(cached)),
-      );
+      answerWith(cached);
       await expect(http.get('/api/x')).resolves.toEqual({ ok: true });
       expect(heard).toEqual([false]);
     });
 
     it('counts a fresh answer as online, even a refusal', async () => {
-      vi.stubGlobal(
-        'fetch',
-        vi.fn(() => Promise.resolve(json(404, { error: 'Not found' }))),
-      );
+      answerWith(json(404, { error: 'Not found' }));
       await http.get('/api/x').catch(() => undefined);
       expect(heard).toEqual([true]);
     });
 
     it('says nothing on a server error, which proves neither', async () => {
-      vi.stubGlobal(
-        'fetch',
-        vi.fn(() => Promise.resolve(json(503, { error: 'Busy' }))),
-      );
+      answerWith(json(503, { error: 'Busy' }));
       await http.get('/api/x').catch(() => undefined);
       expect(heard).toEqual([]);
     });
@@ -152,20 +151,14 @@ describe('the HTTP client', () => {
     it('says nothing when the caller aborts', async () => {
       const controller = new AbortController();
       controller.abort();
-      vi.stubGlobal(
-        'fetch',
-        vi.fn(() => Promise.reject(new DOMException('aborted', 'AbortError'))),
-      );
+      failWith(new DOMException('aborted', 'AbortError'));
       await http.get('/api/x', { signal: controller.signal }).catch(() => undefined);
       expect(heard).toEqual([]);
     });
 
     it('stops telling a listener that has stopped', async () => {
       stop();
-      vi.stubGlobal(
-        'fetch',
-        vi.fn(() => Promise.resolve(json(200, {}))),
-      );
+      answerWith(json(200, {}));
       await http.get('/api/x');
       expect(heard).toEqual([]);
     });

@@ -100,10 +100,7 @@ export function SignupPage() {
           noValidate
         >
           <SignupSections
-            values={values}
-            errors={errors}
-            availability={availability}
-            profilePic={profilePic}
+            {...{ values, errors, availability, profilePic }}
             onChange={update}
             onToggleInterest={(interest) =>
               update('interests', toggleInterest(values.interests, interest))

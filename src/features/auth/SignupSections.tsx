@@ -1,6 +1,6 @@
 import { SIGNUP_INTERESTS } from '../../contracts/interests.ts';
 import { PictureField } from '../../components/PictureField.tsx';
-import { Field, TextAreaField } from '../../components/Field.tsx';
+import { TextAreaField } from '../../components/Field.tsx';
 import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import { InterestPicker } from '../../components/InterestPicker.tsx';
 import { PasswordChecklist } from '../../components/PasswordChecklist.tsx';
@@ -12,6 +12,7 @@ import {
 } from './signupForm.ts';
 import {
   EMAIL_FIELD,
+  type FieldSpec,
   FieldList,
   NAME_FIELDS,
   UsernameField,
@@ -48,9 +49,16 @@ export function SignupSections({
     value: values[key] as string,
     onChange: (event: { target: { value: string } }) => onChange(key, event.target.value),
   });
+  const fieldList = (fields: readonly FieldSpec<keyof SignupValues>[]) => (
+    <FieldList fields={fields} bind={text} errors={errors} />
+  );
   return (
     <>
-      <section id="basic-info" className="form-section" aria-labelledby="basic-info-title">
+      <section
+        id="basic-info"
+        className="form-section section-card"
+        aria-labelledby="basic-info-title"
+      >
         <h2 id="basic-info-title">Basic Info</h2>
         <UsernameField
           bind={text}
@@ -60,44 +68,34 @@ export function SignupSections({
             text: AVAILABILITY_TEXT[username.availability],
           }}
         />
-        <div className="field-pair">
-          <FieldList fields={NAME_FIELDS} bind={text} errors={errors} />
-        </div>
-        <FieldList
-          fields={[
-            EMAIL_FIELD,
-            { name: 'birthday', label: 'Birthday', type: 'date', autoComplete: 'bday' },
-          ]}
-          bind={text}
-          errors={errors}
-        />
+        <div className="field-pair">{fieldList(NAME_FIELDS)}</div>
+        {fieldList([
+          EMAIL_FIELD,
+          { name: 'birthday', label: 'Birthday', type: 'date', autoComplete: 'bday' },
+        ])}
       </section>
 
-      <section id="security" className="form-section" aria-labelledby="security-title">
+      <section id="security" className="form-section section-card" aria-labelledby="security-title">
         <h2 id="security-title">Security</h2>
-        <FieldList
-          fields={[
-            {
-              name: 'password',
-              label: 'Password',
-              autoComplete: 'new-password',
-              password: true,
-              hint: <PasswordChecklist password={values.password} />,
-            },
-            {
-              name: 'confirmPassword',
-              label: 'Confirm password',
-              autoComplete: 'new-password',
-              password: true,
-            },
-            ...securityQuestionFields(),
-          ]}
-          bind={text}
-          errors={errors}
-        />
+        {fieldList([
+          {
+            name: 'password',
+            label: 'Password',
+            autoComplete: 'new-password',
+            password: true,
+            hint: <PasswordChecklist password={values.password} />,
+          },
+          {
+            name: 'confirmPassword',
+            label: 'Confirm password',
+            autoComplete: 'new-password',
+            password: true,
+          },
+          ...securityQuestionFields(),
+        ])}
       </section>
 
-      <section id="profile" className="form-section" aria-labelledby="profile-title">
+      <section id="profile" className="form-section section-card" aria-labelledby="profile-title">
         <h2 id="profile-title">Profile</h2>
         <PictureField
           label="Profile image"
@@ -125,16 +123,11 @@ export function SignupSections({
         </div>
       </section>
 
-      <section id="referral" className="form-section" aria-labelledby="referral-title">
+      <section id="referral" className="form-section section-card" aria-labelledby="referral-title">
         <h2 id="referral-title">Referral</h2>
-        <div data-field="referral">
-          <Field
-            label="Referral code"
-            maxLength={TEXT_LIMITS.referral.max}
-            {...text('referral')}
-            error={errors.referral}
-          />
-        </div>
+        {fieldList([
+          { name: 'referral', label: 'Referral code', maxLength: TEXT_LIMITS.referral.max },
+        ])}
       </section>
     </>
   );

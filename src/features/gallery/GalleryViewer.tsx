@@ -189,12 +189,7 @@ export function GalleryViewer({
           <div className={`viewer-body${infoShown ? '' : ' no-info'}`}>
             {infoShown && (
               <ViewerMeta
-                image={image}
-                meId={meId}
-                online={online}
-                canEdit={canEdit}
-                folders={folders}
-                captionMode={captionMode}
+                {...{ image, meId, online, canEdit, folders, captionMode }}
                 onCaptionMode={(mode) => {
                   if (mode === 'view') keepFocus.current = true;
                   setCaption({ id: image.id, mode });

@@ -20,6 +20,11 @@ interface ViewerMetaProps {
   onMove: (folder: string) => void;
 }
 
+const REACTIONS: readonly { kind: Reaction; label: string; down: boolean }[] = [
+  { kind: 'likes', label: 'Like', down: false },
+  { kind: 'dislikes', label: 'Dislike', down: true },
+];
+
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 function formatDate(iso: string): string {
@@ -31,8 +36,6 @@ function formatDate(iso: string): string {
 export function ViewerMeta(props: ViewerMetaProps) {
   const { image, meId, online, canEdit } = props;
   const owner = image.user;
-  const liked = image.likes.includes(meId);
-  const disliked = image.dislikes.includes(meId);
   const date = formatDate(image.createdAt);
   const needsNetwork = useNeedsNetwork();
   return (
@@ -76,24 +79,19 @@ export function ViewerMeta(props: ViewerMetaProps) {
         <p className="viewer-folder">Folder: {image.folder || DEFAULT_FOLDER}</p>
       )}
       <div className="viewer-reactions">
-        <button
-          type="button"
-          className="reaction"
-          aria-pressed={liked}
-          {...needsNetwork(!meId)}
-          onClick={() => props.onReact('likes')}
-        >
-          <ThumbIcon /> Like <span className="reaction-count">{image.likes.length}</span>
-        </button>
-        <button
-          type="button"
-          className="reaction"
-          aria-pressed={disliked}
-          {...needsNetwork(!meId)}
-          onClick={() => props.onReact('dislikes')}
-        >
-          <ThumbIcon down /> Dislike <span className="reaction-count">{image.dislikes.length}</span>
-        </button>
+        {REACTIONS.map(({ kind, label, down }) => (
+          <button
+            key={kind}
+            type="button"
+            className="reaction"
+            aria-pressed={image[kind].includes(meId)}
+            {...needsNetwork(!meId)}
+            onClick={() => props.onReact(kind)}
+          >
+            <ThumbIcon down={down} /> {label}{' '}
+            <span className="reaction-count">{image[kind].length}</span>
+          </button>
+        ))}
       </div>
     </aside>
   );

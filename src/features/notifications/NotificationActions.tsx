@@ -1,4 +1,4 @@
-import { useNeedsNetwork } from '../offline/store.ts';
+import { NetworkButton } from '../offline/NetworkButton.tsx';
 import { useNotifications } from './store.ts';
 
 /**
@@ -8,31 +8,22 @@ import { useNotifications } from './store.ts';
 export function MarkAllReadButton() {
   const unread = useNotifications((state) => state.unread);
   const markAllRead = useNotifications((state) => state.markAllRead);
-  const needsNetwork = useNeedsNetwork();
   return (
-    <button
-      type="button"
+    <NetworkButton
       className="button ghost"
-      {...needsNetwork(unread === 0)}
+      disabled={unread === 0}
       onClick={() => void markAllRead()}
     >
       Mark all read
-    </button>
+    </NetworkButton>
   );
 }
 
 /** ↻ Refresh; `label` says what it refreshes when the panel holds more than one list. */
 export function RefreshButton({ label, onRefresh }: { label?: string; onRefresh: () => void }) {
-  const needsNetwork = useNeedsNetwork();
   return (
-    <button
-      type="button"
-      className="button ghost"
-      aria-label={label}
-      {...needsNetwork()}
-      onClick={onRefresh}
-    >
+    <NetworkButton className="button ghost" aria-label={label} onClick={onRefresh}>
       <span aria-hidden="true">↻ </span>Refresh
-    </button>
+    </NetworkButton>
   );
 }

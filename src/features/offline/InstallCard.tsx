@@ -1,7 +1,7 @@
-import { useState } from 'react';
-import { readLocal, writeLocal } from '../../lib/storage.ts';
 import { useSession } from '../auth/store.ts';
+import { useRememberedDismissal } from './dismissal.ts';
 import { INSTALL_CARD_DISMISSED_KEY, installApp, useCanInstall } from './install.ts';
+import { Notice } from './Notice.tsx';
 
 /**
  * The browser's install offer, put where a member on a phone sees it: a card among the app
@@ -12,26 +12,15 @@ import { INSTALL_CARD_DISMISSED_KEY, installApp, useCanInstall } from './install
 export function InstallCard() {
   const canInstall = useCanInstall();
   const signedIn = useSession((state) => state.status === 'signedIn');
-  const [dismissed, setDismissed] = useState(() => readLocal(INSTALL_CARD_DISMISSED_KEY) !== null);
+  const [dismissed, dismiss] = useRememberedDismissal(INSTALL_CARD_DISMISSED_KEY);
   if (!canInstall || !signedIn || dismissed) return null;
-  const dismiss = () => {
-    writeLocal(INSTALL_CARD_DISMISSED_KEY, '1');
-    setDismissed(true);
-  };
   return (
-    <aside className="notice" aria-label="Install Orbit">
-      <p className="notice-text">Install Orbit to open it from your home screen</p>
-      <button type="button" className="button primary" onClick={() => void installApp()}>
-        Install
-      </button>
-      <button
-        type="button"
-        className="icon-button notice-close"
-        aria-label="Dismiss install offer"
-        onClick={dismiss}
-      >
-        <span aria-hidden="true">✕</span>
-      </button>
-    </aside>
+    <Notice
+      label="Install Orbit"
+      text="Install Orbit to open it from your home screen"
+      action={{ label: 'Install', onClick: () => void installApp() }}
+      closeLabel="Dismiss install offer"
+      onClose={dismiss}
+    />
   );
 }

@@ -1,3 +1,4 @@
+import { Notice } from './Notice.tsx';
 import { useUpdate } from './update.ts';
 
 /** Offers a new version once its worker is waiting; Reload starts it (see registration.ts). */
@@ -8,20 +9,12 @@ export function UpdatePrompt() {
   return (
     <div className="notice-region" role="status">
       {available && activate && (
-        <div className="notice">
-          <p className="notice-text">A new version is available</p>
-          <button type="button" className="button primary" onClick={activate}>
-            Reload
-          </button>
-          <button
-            type="button"
-            className="icon-button notice-close"
-            aria-label="Not now"
-            onClick={dismiss}
-          >
-            <span aria-hidden="true">✕</span>
-          </button>
-        </div>
+        <Notice
+          text="A new version is available"
+          action={{ label: 'Reload', onClick: activate }}
+          closeLabel="Not now"
+          onClose={dismiss}
+        />
       )}
     </div>
   );

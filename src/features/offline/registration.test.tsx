@@ -53,6 +53,31 @@ async function register({ controlled = true } = {}) {
   return { page, workbox, stop: registration.stop };
 }
 
+/** The update prompt on screen as a new worker starts waiting. */
+function showWaiting(
+  workbox: InstanceType<typeof FakeWorkbox>,
+  fields: Record<string, unknown> = {},
+) {
+  render(<UpdatePrompt />);
+  act(() => workbox.emit('waiting', fields));
+}
+const pressReload = () => fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
+/** The member takes the waiting version with Reload. */
+function acceptUpdate(
+  workbox: InstanceType<typeof FakeWorkbox>,
+  fields: Record<string, unknown> = {},
+) {
+  showWaiting(workbox, fields);
+  pressReload();
+}
+
+/** A first visit, once its first worker has taken control (`fields` as workbox-window says it). */
+async function firstWorkerInControl(fields: Record<string, unknown>) {
+  const registered = await register({ controlled: false });
+  registered.workbox.emit('controlling', fields);
+  return registered;
+}
+
 beforeEach(() => {
   workboxes.length = 0;
   useUpdate.setState({ available: false, activate: null });
@@ -80,8 +105,7 @@ describe('the update flow', () => {
 
   it('offers a worker that was already waiting when the page loaded', async () => {
     const { workbox, stop } = await register();
-    render(<UpdatePrompt />);
-    act(() => workbox.emit('waiting', { wasWaitingBeforeRegister: true }));
+    showWaiting(workbox, { wasWaitingBeforeRegister: true });
     expect(screen.getByRole('status').textContent).toContain('A new version is available');
     expect(
       screen.getByRole('status').contains(screen.getByRole('button', { name: 'Reload' })),
@@ -91,9 +115,7 @@ describe('the update flow', () => {
 
   it('on Reload lets the worker take over, then reloads once', async () => {
     const { page, workbox, stop } = await register();
-    render(<UpdatePrompt />);
-    act(() => workbox.emit('waiting'));
-    fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
+    acceptUpdate(workbox);
     expect(workbox.messageSkipWaiting).toHaveBeenCalledTimes(1);
     expect(page.location.reload).not.toHaveBeenCalled();
     workbox.emit('controlling', { isUpdate: true });
@@ -104,20 +126,16 @@ describe('the update flow', () => {
 
   it('reloads too when the new version came while the first worker was still new', async () => {
     // workbox-window then calls the new worker external and its `controlling` no update.
-    const { page, workbox, stop } = await register({ controlled: false });
-    workbox.emit('controlling', { isExternal: false });
+    const { page, workbox, stop } = await firstWorkerInControl({ isExternal: false });
     expect(page.location.reload).not.toHaveBeenCalled();
-    render(<UpdatePrompt />);
-    act(() => workbox.emit('waiting', { isExternal: true }));
-    fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
+    acceptUpdate(workbox, { isExternal: true });
     workbox.emit('controlling', { isExternal: true, isUpdate: false });
     expect(page.location.reload).toHaveBeenCalledTimes(1);
     stop();
   });
 
   it('does not reload when the first worker takes control', async () => {
-    const { page, workbox, stop } = await register({ controlled: false });
-    workbox.emit('controlling', { isUpdate: false });
+    const { page, stop } = await firstWorkerInControl({ isUpdate: false });
     expect(page.location.reload).not.toHaveBeenCalled();
     expect(useUpdate.getState().available).toBe(false);
     stop();
@@ -128,7 +146,7 @@ describe('the update flow', () => {
     render(<UpdatePrompt />);
     act(() => workbox.emit('controlling', { isUpdate: true }));
     expect(page.location.reload).not.toHaveBeenCalled();
-    fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
+    pressReload();
     expect(workbox.messageSkipWaiting).not.toHaveBeenCalled();
     expect(page.location.reload).toHaveBeenCalledTimes(1);
     stop();
@@ -136,8 +154,7 @@ describe('the update flow', () => {
 
   it('can be put off with Not now', async () => {
     const { workbox, stop } = await register();
-    render(<UpdatePrompt />);
-    act(() => workbox.emit('waiting'));
+    showWaiting(workbox);
     fireEvent.click(screen.getByRole('button', { name: 'Not now' }));
     expect(screen.queryByText('A new version is available')).toBeNull();
     stop();

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useNeedsNetwork } from '../offline/store.ts';
+import { NetworkButton } from '../offline/NetworkButton.tsx';
 import { type PushStatus, usePush } from './store.ts';
 import './push.css';
 
@@ -15,17 +15,15 @@ function PushButton({ status }: { status: 'default' | 'enabled' }) {
   const working = usePush((state) => state.working);
   const turnOn = usePush((state) => state.turnOn);
   const turnOff = usePush((state) => state.turnOff);
-  const needsNetwork = useNeedsNetwork();
   return (
-    <button
-      type="button"
+    <NetworkButton
       className={status === 'default' ? 'button primary' : 'button'}
-      {...needsNetwork(working)}
+      disabled={working}
       aria-busy={working}
       onClick={() => void (status === 'default' ? turnOn() : turnOff())}
     >
       {status === 'default' ? 'Turn on notifications' : 'Turn off notifications'}
-    </button>
+    </NetworkButton>
   );
 }
 

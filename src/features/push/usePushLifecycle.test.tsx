@@ -24,23 +24,22 @@ const post = (data: unknown) =>
     container.dispatchEvent(new MessageEvent('message', { data }));
   });
 
+const renderOnSpacehub = () =>
+  render(
+    <MemoryRouter initialEntries={['/spacehub']}>
+      <Where />
+    </MemoryRouter>,
+  );
+
 describe('messages from the service worker', () => {
   it('move the page to where a notification click leads', () => {
-    render(
-      <MemoryRouter initialEntries={['/spacehub']}>
-        <Where />
-      </MemoryRouter>,
-    );
+    renderOnSpacehub();
     post({ type: 'navigate', url: '/profile/alice' });
     expect(screen.getByTestId('where').textContent).toBe('/profile/alice');
   });
 
   it('ignore other messages and addresses on other sites', () => {
-    render(
-      <MemoryRouter initialEntries={['/spacehub']}>
-        <Where />
-      </MemoryRouter>,
-    );
+    renderOnSpacehub();
     post({ type: 'navigate', url: '//evil.example/x' });
     post({ type: 'other', url: '/profile/alice' });
     post('navigate');

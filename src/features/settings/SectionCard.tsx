@@ -39,7 +39,7 @@ export function SectionCard({
   return (
     <section
       id={`settings-${id}`}
-      className={`settings-section${isEditing ? ' editing' : ''}`}
+      className={`settings-section section-card${isEditing ? ' editing' : ''}`}
       aria-labelledby={titleId}
     >
       <div className="settings-section-head">

@@ -10,6 +10,17 @@ const member = testMember();
 
 const section = (name: string) => within(screen.getByRole('region', { name }));
 const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
+const ctrlS = () =>
+  new KeyboardEvent('keydown', { key: 's', ctrlKey: true, bubbles: true, cancelable: true });
+
+/** The settings page, loaded, with Edit pressed on the section called `name`. */
+async function openForEditing(name: string) {
+  render(<SettingsPage />);
+  await flush();
+  const opened = section(name);
+  fireEvent.click(opened.getByRole('button', { name: 'Edit' }));
+  return opened;
+}
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -34,17 +45,9 @@ describe('the settings page', () => {
     const patch = vi
       .spyOn(settingsApi, 'updateProfile')
       .mockResolvedValue({ user: { ...member, referral: 'FRIEND' } });
-    render(<SettingsPage />);
-    await flush();
-    const referral = section('Step 4 Referral');
-    fireEvent.click(referral.getByRole('button', { name: 'Edit' }));
+    const referral = await openForEditing('Step 4 Referral');
     fireEvent.change(referral.getByLabelText('Referred by'), { target: { value: ' FRIEND ' } });
-    const event = new KeyboardEvent('keydown', {
-      key: 's',
-      ctrlKey: true,
-      bubbles: true,
-      cancelable: true,
-    });
+    const event = ctrlS();
     act(() => void window.dispatchEvent(event));
     expect(event.defaultPrevented).toBe(true);
     await flush();
@@ -62,12 +65,7 @@ describe('the settings page', () => {
   it('Ctrl+S does nothing special while no section is being edited', async () => {
     render(<SettingsPage />);
     await flush();
-    const event = new KeyboardEvent('keydown', {
-      key: 's',
-      ctrlKey: true,
-      bubbles: true,
-      cancelable: true,
-    });
+    const event = ctrlS();
     window.dispatchEvent(event);
     expect(event.defaultPrevented).toBe(false);
   });
@@ -86,10 +84,7 @@ describe('the settings page', () => {
     vi.spyOn(settingsApi, 'updateProfile').mockRejectedValue(
       new HttpError(409, 'x', 'Username already taken'),
     );
-    render(<SettingsPage />);
-    await flush();
-    const basic = section('Step 1 Basic Info');
-    fireEvent.click(basic.getByRole('button', { name: 'Edit' }));
+    const basic = await openForEditing('Step 1 Basic Info');
     fireEvent.change(basic.getByLabelText('Username'), { target: { value: 'orion' } });
     fireEvent.click(basic.getByRole('button', { name: 'Save' }));
     await flush();
@@ -106,10 +101,7 @@ describe('the settings page', () => {
     vi.spyOn(settingsApi, 'changePassword').mockRejectedValue(
       new HttpError(400, 'x', 'Your current password is not correct.'),
     );
-    render(<SettingsPage />);
-    await flush();
-    const security = section('Step 2 Security');
-    fireEvent.click(security.getByRole('button', { name: 'Edit' }));
+    const security = await openForEditing('Step 2 Security');
     fireEvent.change(security.getByLabelText('Current password'), { target: { value: 'wrong' } });
     fireEvent.change(security.getByLabelText('New password'), { target: { value: 'N3w$ecret!' } });
     fireEvent.change(security.getByLabelText('Confirm new password'), {
@@ -127,10 +119,7 @@ describe('the settings page', () => {
   });
 
   it('Undo Changes and Cancel put the values back', async () => {
-    render(<SettingsPage />);
-    await flush();
-    const basic = section('Step 1 Basic Info');
-    fireEvent.click(basic.getByRole('button', { name: 'Edit' }));
+    const basic = await openForEditing('Step 1 Basic Info');
     const first = basic.getByLabelText('First name');
     fireEvent.change(first, { target: { value: 'Orion' } });
     fireEvent.click(basic.getByRole('button', { name: 'Undo Changes' }));

@@ -10,7 +10,7 @@ import { ReferralCode, ReferralFields } from './ReferralFields.tsx';
 import { SAVE_MESSAGES } from './saveError.ts';
 import { SectionCard } from './SectionCard.tsx';
 import { SecurityFields } from './SecurityFields.tsx';
-import { SECTIONS, type SectionId } from './settingsState.ts';
+import { SECTIONS, type SectionId, type SettingsValues } from './settingsState.ts';
 import { SettingsNav } from './SettingsNav.tsx';
 import { useSettings } from './useSettings.ts';
 import './SettingsPage.css';
@@ -38,6 +38,12 @@ function SettingsForm({ user }: { user: CurrentUser }) {
     onCancel: () => dispatch({ type: 'cancel' }),
     onSave: () => void save(),
   });
+  /** What every section's fields take: its values, the errors and a change of its own. */
+  const fields = <S extends SectionId>(section: S) => ({
+    values: values[section],
+    errors,
+    onChange: (patch: Partial<SettingsValues[S]>) => dispatch({ type: 'change', section, patch }),
+  });
   return (
     <main className="settings-page" id="main" ref={root}>
       <h1>Settings</h1>
@@ -54,31 +60,22 @@ function SettingsForm({ user }: { user: CurrentUser }) {
         <div className="settings-sections">
           <SectionCard {...card('basic')}>
             <BasicInfoFields
-              values={values.basic}
+              {...fields('basic')}
               birthday={user.birthday}
-              errors={errors}
               availability={availability}
-              onChange={(patch) => dispatch({ type: 'change', section: 'basic', patch })}
             />
           </SectionCard>
           <SectionCard {...card('security')}>
-            <SecurityFields
-              values={values.security}
-              hasQuestion={Boolean(user.securityQuestion)}
-              errors={errors}
-              onChange={(patch) => dispatch({ type: 'change', section: 'security', patch })}
-            />
+            <SecurityFields {...fields('security')} hasQuestion={Boolean(user.securityQuestion)} />
           </SectionCard>
           <SectionCard {...card('profile')}>
             <ProfileFields
-              values={values.profile}
+              {...fields('profile')}
               current={{
                 profileImage: user.profileImage,
                 username: user.username,
                 avatarVersion: readLocal(STORAGE_KEYS.avatarVersion),
               }}
-              errors={errors}
-              onChange={(patch) => dispatch({ type: 'change', section: 'profile', patch })}
               onToggleInterest={(interest) => dispatch({ type: 'toggleInterest', interest })}
               heldInterests={state.stored.profile.interests}
             />
@@ -87,11 +84,7 @@ function SettingsForm({ user }: { user: CurrentUser }) {
             {...card('referral')}
             lead={<ReferralCode code={user.referralCode} onCopied={showToast} />}
           >
-            <ReferralFields
-              values={values.referral}
-              errors={errors}
-              onChange={(patch) => dispatch({ type: 'change', section: 'referral', patch })}
-            />
+            <ReferralFields {...fields('referral')} />
           </SectionCard>
         </div>
       </div>

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   SECTIONS,
+  type SectionId,
+  type SettingsAction,
   type SettingsState,
+  type SettingsValues,
   initialState,
   settingsReducer,
   valuesFromUser,
@@ -21,6 +24,14 @@ const stored = valuesFromUser(member, 'dark');
 const start = () => initialState(stored);
 const run = (state: SettingsState, ...actions: Parameters<typeof settingsReducer>[1][]) =>
   actions.reduce(settingsReducer, state);
+/** Edit pressed on `section`, then `patch` typed into it. */
+const typeInto = <S extends SectionId>(
+  section: S,
+  patch: Partial<SettingsValues[S]>,
+): SettingsAction[] => [
+  { type: 'edit', section },
+  { type: 'change', section, patch },
+];
 
 describe('the settings sections', () => {
   it('are the four steps of the settings page, in order', () =>
@@ -56,6 +67,11 @@ describe('the settings sections', () => {
 });
 
 describe('the section state machine', () => {
+  const renamed = valuesFromUser({ ...member, firstName: 'Renamed' }, 'dark');
+  /** Basic Info being edited when a rename made elsewhere arrives. */
+  const typedThenRenamedElsewhere = (patch: Partial<SettingsValues['basic']>) =>
+    run(start(), ...typeInto('basic', patch), { type: 'sync', stored: renamed });
+
   it('Edit puts one section in editing and snapshots the values', () => {
     const state = run(start(), { type: 'edit', section: 'basic' });
     expect(state.editing).toBe('basic');
@@ -71,46 +87,28 @@ describe('the section state machine', () => {
     const state = run(
       start(),
       { type: 'edit', section: 'basic' },
-      { type: 'edit', section: 'referral' },
-      { type: 'change', section: 'referral', patch: { referral: 'X' } },
+      ...typeInto('referral', { referral: 'X' }),
     );
     expect(state.editing).toBe('basic');
     expect(state.values.referral.referral).toBe('FRIEND1');
   });
 
   it('Undo Changes restores the snapshot and stays editing', () => {
-    const state = run(
-      start(),
-      { type: 'edit', section: 'basic' },
-      { type: 'change', section: 'basic', patch: { username: 'orion', email: 'o@x.io' } },
-      { type: 'undo' },
-    );
+    const state = run(start(), ...typeInto('basic', { username: 'orion', email: 'o@x.io' }), {
+      type: 'undo',
+    });
     expect(state.editing).toBe('basic');
     expect(state.values.basic).toEqual(stored.basic);
   });
 
   it('Undo Changes goes back to the values at Edit, not to newer stored ones', () => {
-    const renamed = valuesFromUser({ ...member, firstName: 'Renamed' }, 'dark');
-    const state = run(
-      start(),
-      { type: 'edit', section: 'basic' },
-      { type: 'change', section: 'basic', patch: { lastName: 'Typed' } },
-      { type: 'sync', stored: renamed },
-      { type: 'undo' },
-    );
+    const state = run(typedThenRenamedElsewhere({ lastName: 'Typed' }), { type: 'undo' });
     expect(state.values.basic.firstName).toBe('Nova');
     expect(state.values.basic.lastName).toBe('Star');
   });
 
   it('Cancel restores the stored member values and leaves editing', () => {
-    const renamed = valuesFromUser({ ...member, firstName: 'Renamed' }, 'dark');
-    const state = run(
-      start(),
-      { type: 'edit', section: 'basic' },
-      { type: 'change', section: 'basic', patch: { username: 'orion' } },
-      { type: 'sync', stored: renamed },
-      { type: 'cancel' },
-    );
+    const state = run(typedThenRenamedElsewhere({ username: 'orion' }), { type: 'cancel' });
     expect(state.editing).toBeNull();
     expect(state.snapshot).toBeNull();
     expect(state.values.basic).toEqual(renamed.basic);
@@ -120,8 +118,7 @@ describe('the section state machine', () => {
     const saved = valuesFromUser({ ...member, username: 'orion' }, 'dark');
     const state = run(
       start(),
-      { type: 'edit', section: 'basic' },
-      { type: 'change', section: 'basic', patch: { username: 'orion' } },
+      ...typeInto('basic', { username: 'orion' }),
       { type: 'saveStart' },
       { type: 'saved', stored: saved },
     );
@@ -134,8 +131,7 @@ describe('the section state machine', () => {
   it('a failed Save stays editing with the draft and the error', () => {
     const state = run(
       start(),
-      { type: 'edit', section: 'basic' },
-      { type: 'change', section: 'basic', patch: { username: 'taken1' } },
+      ...typeInto('basic', { username: 'taken1' }),
       { type: 'saveStart' },
       { type: 'saveFailed', errors: { username: 'Username already taken.' } },
     );
@@ -148,8 +144,7 @@ describe('the section state machine', () => {
   it('ignores typing, Undo and Cancel while saving', () => {
     const state = run(
       start(),
-      { type: 'edit', section: 'referral' },
-      { type: 'change', section: 'referral', patch: { referral: 'NEW' } },
+      ...typeInto('referral', { referral: 'NEW' }),
       { type: 'saveStart' },
       { type: 'change', section: 'referral', patch: { referral: 'LATER' } },
       { type: 'undo' },
@@ -171,12 +166,10 @@ describe('the section state machine', () => {
 
   it('a change made elsewhere updates the viewing sections and keeps the draft being edited', () => {
     const elsewhere = valuesFromUser({ ...member, username: 'renamed', referral: 'R2' }, 'dark');
-    const state = run(
-      start(),
-      { type: 'edit', section: 'referral' },
-      { type: 'change', section: 'referral', patch: { referral: 'DRAFT' } },
-      { type: 'sync', stored: elsewhere },
-    );
+    const state = run(start(), ...typeInto('referral', { referral: 'DRAFT' }), {
+      type: 'sync',
+      stored: elsewhere,
+    });
     expect(state.values.basic.username).toBe('renamed');
     expect(state.values.referral.referral).toBe('DRAFT');
     expect(state.stored.referral.referral).toBe('R2');

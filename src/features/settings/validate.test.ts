@@ -43,6 +43,14 @@ describe('Basic Info rules', () => {
   );
 });
 
+/** A Security step with the current password and a new one typed twice. */
+const newPassword = (typed: string, confirmation: string) => ({
+  ...security,
+  currentPassword: 'old',
+  newPassword: typed,
+  confirmPassword: confirmation,
+});
+
 describe('Security rules', () => {
   it('a Save with nothing filled in asks for the password fields', () =>
     expect(validateSecurity(security, 'Q?')).toEqual({
@@ -51,22 +59,12 @@ describe('Security rules', () => {
     }));
 
   it('asks for a matching confirmation', () =>
-    expect(
-      validateSecurity(
-        { ...security, currentPassword: 'old', newPassword: 'New-pass1!', confirmPassword: 'x' },
-        'Q?',
-      ),
-    ).toEqual({
+    expect(validateSecurity(newPassword('New-pass1!', 'x'), 'Q?')).toEqual({
       confirmPassword: 'Passwords do not match.',
     }));
 
   it('does not enforce the strength checklist (the server does)', () =>
-    expect(
-      validateSecurity(
-        { ...security, currentPassword: 'old', newPassword: 'weak', confirmPassword: 'weak' },
-        'Q?',
-      ),
-    ).toEqual({}));
+    expect(validateSecurity(newPassword('weak', 'weak'), 'Q?')).toEqual({}));
 
   it('a new question alone needs its answer, but no password', () => {
     const values = { ...security, securityQuestion: 'Best planet?' };
