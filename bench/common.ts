@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 
 import { freePort } from '../e2e/ports.ts';
+import { spawnServer } from '../e2e/serverProcess.ts';
 
 export { freePort };
 
@@ -189,47 +190,29 @@ export async function startServer(
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), options.dataPrefix ?? 'orbit-bench-'));
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        STATIC_DIR: path.join(dataDir, 'no-build'),
-        APP_ORIGIN: origin,
-        AUTH_RATE_LIMIT: '1000000',
-        LOG_LEVEL: 'warn',
-        REDIS_URL: '',
-        ...options.env,
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
+  const server = await spawnServer({
+    origin,
+    env: {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      STATIC_DIR: path.join(dataDir, 'no-build'),
+      APP_ORIGIN: origin,
+      AUTH_RATE_LIMIT: '1000000',
+      REDIS_URL: '',
+      ...options.env,
     },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    stdio: ['ignore', 'inherit', 'inherit'],
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  }).catch((error: unknown) => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await exited;
+    await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
-  const deadline = performance.now() + (options.timeoutMs ?? 60_000);
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    if (performance.now() > deadline) {
-      await stop();
-      throw new Error(`no answer on ${origin}/healthz`);
-    }
-    try {
-      if ((await fetch(`${origin}/healthz`)).ok) return { child, origin, dataDir, stop };
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return { child: server.child, origin, dataDir, stop };
 }
 
 export const BENCH_PASSWORD = 'Bench#Orbit1';

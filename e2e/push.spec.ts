@@ -103,6 +103,13 @@ function stubPushManager() {
 const bell = (page: Page) => page.getByRole('button', { name: /^Notifications/ });
 const dropdown = (page: Page) => page.getByRole('dialog', { name: 'Notifications', exact: true });
 
+/** The page asked the server to forget this device, and the server did (204). */
+async function expectDeviceRemoved(removed: ReturnType<typeof pushCall>, endpoint?: string) {
+  const deleted = await removed;
+  expect(deleted.postDataJSON()).toEqual({ endpoint });
+  expect((await deleted.response())?.status()).toBe(204);
+}
+
 async function signedInWithPush(context: BrowserContext, baseURL: string, member: Member) {
   await context.grantPermissions(['notifications'], { origin: baseURL });
   await context.addInitScript(stubPushManager);
@@ -202,9 +209,7 @@ test('a member turns notifications on from the bell and off again; the server fo
 
   const removed = pushCall(page, 'DELETE');
   await off.click();
-  const deleted = await removed;
-  expect(deleted.postDataJSON()).toEqual({ endpoint: stub.current?.endpoint });
-  expect((await deleted.response())?.status()).toBe(204);
+  await expectDeviceRemoved(removed, stub.current?.endpoint);
   await expect(panel.getByRole('button', { name: 'Turn on notifications' })).toBeVisible();
   expect(await page.evaluate(() => window.orbitPushStub?.current())).toBeNull();
   await context.close();
@@ -233,9 +238,7 @@ test('logging out removes the device from the server and unsubscribes it', async
   const removed = pushCall(page, 'DELETE');
   await page.getByRole('button', { name: 'Menu', exact: true }).click();
   await page.getByRole('button', { name: 'Logout' }).click();
-  const deleted = await removed;
-  expect(deleted.postDataJSON()).toEqual({ endpoint });
-  expect((await deleted.response())?.status()).toBe(204);
+  await expectDeviceRemoved(removed, endpoint);
   await expect(page).toHaveURL(/\/landing|\/$/);
   expect(await page.evaluate(() => window.orbitPushStub?.current())).toBeNull();
   await context.close();

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, type Page, expect } from '@playwright/test';
 import sharp from 'sharp';
 import type { Member } from './helpers.ts';
+import { spawnServer } from './serverProcess.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OFFLINE_BANNER = "You're offline — showing saved data";
@@ -194,41 +194,16 @@ export async function startServer(options: {
   dataDir: string;
 }): Promise<Server> {
   const origin = `http://localhost:${options.port}`;
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        PORT: String(options.port),
-        STATIC_DIR: options.staticDir,
-        DATA_DIR: options.dataDir,
-        APP_ORIGIN: origin,
-        AUTH_RATE_LIMIT: '1000',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+  const server = await spawnServer({
+    origin,
+    env: {
+      PORT: String(options.port),
+      STATIC_DIR: options.staticDir,
+      DATA_DIR: options.dataDir,
+      APP_ORIGIN: origin,
+      AUTH_RATE_LIMIT: '1000',
     },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await exited;
-  };
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`no answer on ${origin}/healthz`);
-    }
-    try {
-      if ((await fetch(`${origin}/healthz`)).ok) return { origin, stop };
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    timeoutMs: 30_000,
+  });
+  return { origin, stop: () => server.stop() };
 }
