@@ -15,9 +15,10 @@ import { MAX_UPLOAD_BYTES } from '../../src/contracts/constants.ts';
 import type { Config } from './config.ts';
 import type { Db, Dialect } from './db/index.ts';
 import { sql } from './db/migrations.ts';
-import { AppError } from './errors.ts';
+import { AppError, Invalid } from './errors.ts';
 import { loggerOptions } from './lib/logger.ts';
 import { proxyTrust } from './lib/proxy.ts';
+import { textProblem } from './lib/text.ts';
 import { authMemberRoutes, authPublicRoutes } from './features/auth/routes.ts';
 import { deleteExpiredSessions } from './features/auth/repository.ts';
 import { friendRoutes } from './features/friends/routes.ts';
@@ -129,7 +130,10 @@ export async function buildApp(
   // A call without a body is read as an empty one, so each field's own message names what is missing.
   app.addHook('preValidation', (request, _reply, done) => {
     if (request.body == null && request.routeOptions.schema?.body) request.body = {};
-    done();
+    // One check for every JSON body, query and path: text no column may hold is a 400.
+    const problem =
+      textProblem(request.params) ?? textProblem(request.query) ?? textProblem(request.body);
+    done(problem ? new Invalid(problem) : undefined);
   });
 
   registerHealth(app, {

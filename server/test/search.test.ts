@@ -79,6 +79,16 @@ forEachApp((t) => {
     });
   });
 
+  describe('the last code points', () => {
+    it.each([
+      ['ending in U+10FFFF', 'ada\u{10ffff}'],
+      ['of U+10FFFF alone', '\u{10ffff}\u{10ffff}'],
+      ['ending just below the surrogates', 'ada\ud7ff'],
+    ])('answers a query %s, which no member matches', async (_name, q) => {
+      expect(await found(q)).toEqual([]);
+    });
+  });
+
   describe('matching', () => {
     it.each([
       ['ZED.U', 'the username, in another case'],

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { AppError, Invalid } from '../errors.ts';
+import { textProblem } from './text.ts';
 
 export const UNREADABLE_FORM = 'That form could not be read. Send it again as multipart/form-data.';
 
@@ -35,6 +36,8 @@ export async function readForm(request: FastifyRequest, fileField: string): Prom
       throw error;
     throw new Invalid(UNREADABLE_FORM);
   }
+  const problem = textProblem(fields);
+  if (problem) throw new Invalid(problem);
   return { fields, file };
 }
 
@@ -74,6 +77,11 @@ export async function streamForm(
     if (error instanceof AppError || (error as { statusCode?: unknown }).statusCode !== undefined)
       throw error;
     throw new Invalid(UNREADABLE_FORM);
+  }
+  const problem = textProblem(fields);
+  if (problem) {
+    if (filePath) await fs.rm(filePath, { force: true });
+    throw new Invalid(problem);
   }
   if (filePath && (await fs.stat(filePath)).size === 0) {
     await fs.rm(filePath, { force: true });

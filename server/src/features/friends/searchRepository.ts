@@ -2,11 +2,24 @@ import { sql } from 'kysely';
 import type { Db, Dialect } from '../../db/index.ts';
 import type { UserRow } from '../../db/schema.ts';
 
-/** The smallest string greater than every string starting with `prefix`. */
-function prefixEnd(prefix: string): string {
+const LAST_CODE_POINT = 0x10ffff;
+const SURROGATES = { first: 0xd800, after: 0xe000 };
+
+/**
+ * The smallest string greater than every string starting with `prefix`: its last character
+ * raised by one, carrying past U+10FFFF (and over the surrogate range); null when every character
+ * is U+10FFFF and nothing is greater.
+ */
+export function prefixEnd(prefix: string): string | null {
   const chars = Array.from(prefix);
-  const last = chars.pop() ?? '';
-  return chars.join('') + String.fromCodePoint((last.codePointAt(0) ?? 0) + 1);
+  while (chars.length > 0) {
+    const next = (chars.pop()?.codePointAt(0) ?? 0) + 1;
+    if (next <= LAST_CODE_POINT)
+      return (
+        chars.join('') + String.fromCodePoint(next === SURROGATES.first ? SURROGATES.after : next)
+      );
+  }
+  return null;
 }
 
 export type PrefixColumn = 'username_key' | 'full_name_key' | 'last_name_key';
@@ -18,14 +31,10 @@ export function byPrefix(
   prefix: string,
   limit: number,
 ): Promise<UserRow[]> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where(column, '>=', prefix)
-    .where(column, '<', prefixEnd(prefix))
-    .orderBy(column)
-    .limit(limit)
-    .execute();
+  const end = prefixEnd(prefix);
+  let query = db.selectFrom('users').selectAll().where(column, '>=', prefix);
+  if (end !== null) query = query.where(column, '<', end);
+  return query.orderBy(column).limit(limit).execute();
 }
 
 /** Escapes LIKE's wildcards so the text matches itself. */

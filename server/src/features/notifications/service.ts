@@ -131,7 +131,13 @@ export async function page(
   const cursor = before === undefined || before === '' ? undefined : Number(before);
   if (cursor !== undefined && !Number.isSafeInteger(cursor))
     throw new Invalid('That page cursor is not valid.');
-  const rows = await repo.pageFor(deps.db, me.id, size + 1, cursor);
+  // A cursor above every possible id asks for the newest page.
+  const rows = await repo.pageFor(
+    deps.db,
+    me.id,
+    size + 1,
+    cursor !== undefined && cursor > MAX_NOTIFICATION_ID ? undefined : cursor,
+  );
   const items = rows.slice(0, size).map((row) => toNotification(row, deps.mediaUrl));
   return {
     notifications: items,
@@ -140,8 +146,14 @@ export async function page(
   };
 }
 
+/** Notification ids are the database's integer ids: 1 to 2³¹ − 1 on both databases. */
+const MAX_NOTIFICATION_ID = 2 ** 31 - 1;
+const isNotificationId = (id: number) =>
+  Number.isSafeInteger(id) && id > 0 && id <= MAX_NOTIFICATION_ID;
+
+/** The ids that can name a notification; any other names none. */
 function parseIds(ids: readonly string[]): number[] {
-  return ids.map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
+  return ids.map(Number).filter(isNotificationId);
 }
 
 export async function markRead(

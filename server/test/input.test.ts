@@ -1,0 +1,112 @@
+/** Text no column may hold is refused with a 400 in one place, on both databases (docs/product.md "Errors"). */
+import { describe, expect, it } from 'vitest';
+import {
+  ORIGIN,
+  asBearer,
+  asCookie,
+  forEachApp,
+  postLogin,
+  postSignup,
+  signupMembers,
+  type Member,
+} from './helpers.ts';
+
+forEachApp((t) => {
+  describe('control characters and broken characters', () => {
+    it.each([
+      ['a NUL byte', 'ada\u0000', 'identifier can’t contain control characters.'],
+      ['an escape character', 'ada\u001b[2J', 'identifier can’t contain control characters.'],
+      ['half a character', 'ada\ud800', 'identifier contains a broken character.'],
+    ])('answers 400 to a JSON body holding %s', async (_name, identifier, error) => {
+      const response = await postLogin(t.app, { identifier, password: 'x' });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error });
+    });
+
+    it('answers 400 to a query holding a NUL byte', async () => {
+      const [a] = (await signupMembers(t.app, 1)) as [Member];
+
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/users/search?q=ad%00a',
+        headers: asBearer(a),
+      });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'q can’t contain control characters.' });
+    });
+
+    it('answers 400 to a form field holding a NUL byte, and makes no member', async () => {
+      const response = await postSignup(t.app, { username: 'nul.member', firstName: 'A\u0000a' });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'firstName can’t contain control characters.' });
+      const taken = await t.app.inject({
+        method: 'GET',
+        url: '/api/check-username?username=nul.member',
+      });
+      expect(taken.json()).toEqual({ available: true });
+    });
+
+    it('keeps tabs and line breaks in text that allows them', async () => {
+      const [a] = (await signupMembers(t.app, 1)) as [Member];
+
+      const response = await t.app.inject({
+        method: 'PATCH',
+        url: '/api/auth/profile',
+        headers: { ...asCookie(a), origin: ORIGIN },
+        payload: { favoriteQuote: 'Ad astra\n\tper aspera' },
+      });
+
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json<{ user: { favoriteQuote: string } }>().user.favoriteQuote).toBe(
+        'Ad astra\n\tper aspera',
+      );
+    });
+  });
+
+  describe('notification ids beyond the database’s integers', () => {
+    const BEYOND = String(2 ** 31);
+
+    it('marks nothing read for such an id', async () => {
+      const [a] = (await signupMembers(t.app, 1)) as [Member];
+
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/notifications/read',
+        headers: { ...asBearer(a), origin: ORIGIN },
+        payload: { ids: [BEYOND] },
+      });
+
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toEqual({ ok: true, unread: 1 });
+    });
+
+    it('answers 404 to deleting such an id', async () => {
+      const [a] = (await signupMembers(t.app, 1)) as [Member];
+
+      const response = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/notifications/${BEYOND}`,
+        headers: { ...asBearer(a), origin: ORIGIN },
+      });
+
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ error: 'No such notification.' });
+    });
+
+    it('reads a page before such an id as the newest page', async () => {
+      const [a] = (await signupMembers(t.app, 1)) as [Member];
+
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/notifications?before=${BEYOND}`,
+        headers: asBearer(a),
+      });
+
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json<{ notifications: unknown[] }>().notifications).toHaveLength(1);
+    });
+  });
+});
