@@ -93,5 +93,5 @@ export default defineConfig(({ command }) => ({
     ),
   },
   server: { port: 5173, strictPort: true },
-  build: { target: 'es2022', sourcemap: true },
+  build: { target: 'es2022', sourcemap: 'hidden' },
 }));

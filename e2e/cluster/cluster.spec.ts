@@ -149,6 +149,21 @@ test('a photo uploaded through node 1 appears, live and loaded, for a member on 
   await b.page.context().close();
 });
 
+test('pages and API answers reached over https carry HSTS once, from Orbit', async () => {
+  const node = await api(NODE_1);
+  for (const path of ['/', '/api/auth/me', '/healthz']) {
+    const response = await node.get(path);
+    const hsts = response
+      .headersArray()
+      .filter(({ name }) => /^strict-transport-security$/i.test(name));
+    expect(
+      hsts.map(({ value }) => value),
+      path,
+    ).toEqual(['max-age=31536000; includeSubDomains']);
+  }
+  await node.dispose();
+});
+
 test('a session logged out on node 1 is refused by node 2 within a second', async () => {
   const carol = await memberOn(NODE_1);
   const one = await api(NODE_1);

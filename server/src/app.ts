@@ -107,7 +107,11 @@ export async function buildApp(
       ),
   });
 
-  await registerSecurityHeaders(app, config.appOrigins, config.mediaPublicUrl);
+  await registerSecurityHeaders(app, {
+    allowed: config.appOrigins,
+    mediaPublicUrl: config.mediaPublicUrl,
+    trust,
+  });
   registerOriginCheck(app, {
     allowed: config.appOrigins,
     cookieName: config.session.cookie,

@@ -10,6 +10,8 @@ await fs.writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>Or
 await fs.writeFile(path.join(staticDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
 await fs.writeFile(path.join(staticDir, 'manifest.webmanifest'), '{"name":"Orbit"}');
 await fs.writeFile(path.join(staticDir, 'assets', 'index-abc123.js'), 'console.log(1);');
+await fs.writeFile(path.join(staticDir, 'assets', 'index-abc123.js.map'), '{"version":3}');
+await fs.writeFile(path.join(staticDir, 'sw.js.map'), '{"version":3}');
 
 forEachApp(
   (t) => {
@@ -31,6 +33,15 @@ forEachApp(
         expect(response.headers['cache-control']).toBe('no-cache');
         expect(response.json()).toEqual({ name: 'Orbit' });
       });
+
+      it.each(['/assets/index-abc123.js.map', '/sw.js.map'])(
+        'does not publish the source map %s',
+        async (url) => {
+          const response = await get(url);
+          expect(response.statusCode).toBe(404);
+          expect(response.body).not.toContain('version');
+        },
+      );
 
       it('caches hashed assets for a year', async () => {
         const response = await get('/assets/index-abc123.js');

@@ -76,9 +76,13 @@ export function registerOriginCheck(
  */
 export async function registerSecurityHeaders(
   app: FastifyInstance,
-  allowed: readonly string[],
-  mediaPublicUrl?: string,
+  options: {
+    allowed: readonly string[];
+    mediaPublicUrl?: string | undefined;
+    trust: ProxyTrust | false;
+  },
 ) {
+  const { allowed, mediaPublicUrl, trust } = options;
   const connect = ["'self'", ...allowed, ...allowed.map((origin) => origin.replace(/^http/, 'ws'))];
   const images = [
     "'self'",
@@ -109,7 +113,19 @@ export async function registerSecurityHeaders(
     crossOriginOpenerPolicy: { policy: 'same-origin' },
     // A page on APP_ORIGIN (a split deployment) loads /uploads pictures from here.
     crossOriginResourcePolicy: false,
-    // TLS ends at the proxy in front (deploy/), which decides about HSTS.
+    // Sent below only when the page was reached over https (directly or through a trusted proxy).
     strictTransportSecurity: false,
   });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header('Permissions-Policy', PERMISSIONS_POLICY);
+    if (pageOrigin(request.raw, trust).startsWith('https:'))
+      reply.header('Strict-Transport-Security', HSTS);
+    done(null, payload);
+  });
 }
+
+/** Orbit uses none of these powerful features; no page, nor anything it embeds, may ask for them. */
+export const PERMISSIONS_POLICY =
+  'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()';
+/** A year of https only for this host and its subdomains, once a member has reached it over https. */
+export const HSTS = 'max-age=31536000; includeSubDomains';

@@ -82,6 +82,8 @@ export async function registerApp(app: FastifyInstance, staticDir: string): Prom
     root: staticDir,
     wildcard: false,
     index: false,
+    // Source maps stay on the server's disk for whoever runs it; they are not published.
+    allowedPath: (pathName) => !pathName.endsWith('.map'),
     setHeaders: (res, filePath) => {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
       res.header(
