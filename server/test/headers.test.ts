@@ -1,9 +1,11 @@
 /** Headers every answer carries, and HSTS only over https (docs/architecture.md "Server plugins and HTTP contracts"). */
 import { describe, expect, it } from 'vitest';
-import { HSTS, PERMISSIONS_POLICY } from '../src/plugins/security.ts';
 import { forEachDialect, useTestApp } from './helpers.ts';
 
 const PROXY = '10.0.0.2';
+const HSTS = 'max-age=31536000; includeSubDomains';
+const PERMISSIONS_POLICY =
+  'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()';
 
 forEachDialect((dialect) => {
   describe('behind the trusted proxy at 10.0.0.2', () => {

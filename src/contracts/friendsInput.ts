@@ -38,12 +38,12 @@ function targetBody<F extends TargetField>(field: F) {
 
 /** A friend call's body: the other member by the call's id field, or by username. */
 export const FRIEND_BODIES = {
-  request: targetBody('toUserId'),
-  cancel: targetBody('toUserId'),
-  accept: targetBody('fromUserId'),
-  decline: targetBody('fromUserId'),
-  unfriend: targetBody('userId'),
-} satisfies { [A in FriendAction]: ReturnType<typeof targetBody<(typeof FRIEND_TARGET_FIELD)[A]>> };
+  request: targetBody(FRIEND_TARGET_FIELD.request),
+  cancel: targetBody(FRIEND_TARGET_FIELD.cancel),
+  accept: targetBody(FRIEND_TARGET_FIELD.accept),
+  decline: targetBody(FRIEND_TARGET_FIELD.decline),
+  unfriend: targetBody(FRIEND_TARGET_FIELD.unfriend),
+};
 export type FriendBody<A extends FriendAction> = z.input<(typeof FRIEND_BODIES)[A]>;
 
 /** The other member as a friend call's body names them. */

@@ -125,7 +125,7 @@ export async function registerSecurityHeaders(
 }
 
 /** Orbit uses none of these powerful features; no page, nor anything it embeds, may ask for them. */
-export const PERMISSIONS_POLICY =
+const PERMISSIONS_POLICY =
   'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()';
 /** A year of https only for this host and its subdomains, once a member has reached it over https. */
-export const HSTS = 'max-age=31536000; includeSubDomains';
+const HSTS = 'max-age=31536000; includeSubDomains';

@@ -10,7 +10,7 @@ const SURROGATES = { first: 0xd800, after: 0xe000 };
  * raised by one, carrying past U+10FFFF (and over the surrogate range); null when every character
  * is U+10FFFF and nothing is greater.
  */
-export function prefixEnd(prefix: string): string | null {
+function prefixEnd(prefix: string): string | null {
   const chars = Array.from(prefix);
   while (chars.length > 0) {
     const next = (chars.pop()?.codePointAt(0) ?? 0) + 1;
