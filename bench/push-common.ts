@@ -51,7 +51,8 @@ export async function startPushBench(relayEnv: Record<string, string> = {}): Pro
   const service = await startFakePushService();
   const relaySecret = randomBytes(32).toString('base64url');
   const server = await startServer({
-    env: { RELAY_SECRET: relaySecret },
+    // The fake push service runs on this machine: let it through (tests and benchmarks only).
+    env: { RELAY_SECRET: relaySecret, PUSH_ALLOW_LOCAL_SERVICE: 'true' },
     dataPrefix: 'orbit-bench-push-',
   });
   const base = server.origin;
@@ -67,6 +68,7 @@ export async function startPushBench(relayEnv: Record<string, string> = {}): Pro
       SERVER_URL: base,
       VAPID_SUBJECT: 'mailto:bench@orbit.example',
       NODE_EXTRA_CA_CERTS: caFile,
+      PUSH_ALLOW_LOCAL_SERVICE: 'true',
       LOG_LEVEL: 'info',
       ...relayEnv,
     },

@@ -84,6 +84,8 @@ function stubPushManager() {
       'deriveBits',
     ]);
     const stored: StubbedSubscription = {
+      // A push service the server accepts only because playwright.config.ts allows it
+      // (PUSH_ALLOWED_HOSTS); the name never resolves, so nothing is ever sent there.
       endpoint: `https://push.orbit.test/send/${crypto.randomUUID()}`,
       keys: {
         p256dh: base64url(await crypto.subtle.exportKey('raw', pair.publicKey)),

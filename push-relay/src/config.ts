@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { LOG_FORMATS, type LogFormat, chooseLogFormat } from '../../src/contracts/logging.ts';
 import { PUSH_TTL_SECONDS, RELAY_LEASE_MAX_MS } from '../../src/contracts/push.ts';
+import { type PushEndpointPolicy, PushEndpointSettings } from '../../src/contracts/pushHosts.ts';
 import { LOOPBACK_HOST, vapidSubjectFallback } from './contact.ts';
 import { LOG_LEVELS, type LogLevel } from './log.ts';
 
@@ -32,6 +33,7 @@ const EnvSchema = z.object({
     .min(1)
     .max(RELAY_LEASE_MAX_MS / 1000)
     .default(10),
+  ...PushEndpointSettings,
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
 });
@@ -59,6 +61,8 @@ export interface RelaySettings {
   retry: RetryPolicy;
   /** How long the push lease lasts: a standby relay takes over at most this long after the holder stops. */
   leaseMs: number;
+  /** Which endpoints it pushes to (PUSH_ALLOWED_HOSTS, PUSH_ALLOW_LOCAL_SERVICE). */
+  endpoints: PushEndpointPolicy;
   logLevel: LogLevel;
   /** Readable lines at a terminal, JSON lines elsewhere (src/contracts/logging.ts). */
   logFormat: LogFormat;
@@ -143,6 +147,10 @@ export function loadRelaySettings(
       budgetMs: e.PUSH_RETRY_MAX_MS,
     },
     leaseMs: Math.round(e.PUSH_LEASE_SECONDS * 1000),
+    endpoints: {
+      extraHosts: e.PUSH_ALLOWED_HOSTS,
+      allowLocal: e.PUSH_ALLOW_LOCAL_SERVICE,
+    },
     logLevel: e.LOG_LEVEL,
     logFormat: chooseLogFormat(e.LOG_FORMAT, stdoutIsTty),
   };

@@ -9,6 +9,7 @@ import {
   type PushPayload,
   type RelaySubscription,
 } from '../../src/contracts/push.ts';
+import { RefusedEndpointError } from './address.ts';
 import type { RetryPolicy } from './config.ts';
 import type { VapidKeys } from './vapid.ts';
 
@@ -22,12 +23,21 @@ export const urgencyOf = (kind: PushPayload['kind']) =>
 
 /**
  * How one delivery ended: `sent`; `gone` (404/410, the device unsubscribed); `dropped` (another
- * 4xx or an unusable subscription: retrying cannot help); `failed` (retries used up).
+ * 4xx or an unusable subscription: retrying cannot help; `refused` when Orbit does not send to that
+ * endpoint at all, see address.ts, or `backingOff` when it was not tried because the endpoint
+ * failed lately); `failed` (retries used up).
  */
 export type DeliveryOutcome =
   | { result: 'sent'; status: number; attempts: number }
   | { result: 'gone'; status: number; attempts: number }
-  | { result: 'dropped'; status: number | undefined; reason: string; attempts: number }
+  | {
+      result: 'dropped';
+      status: number | undefined;
+      reason: string;
+      attempts: number;
+      refused?: true;
+      backingOff?: true;
+    }
   | { result: 'failed'; status: number | undefined; reason: string; attempts: number };
 
 /** A failure worth another attempt: 429, 5xx or a network error. */
@@ -128,6 +138,14 @@ async function attempt(
         throw new RetryableError(status, reason, retryAfterMs(error.headers['retry-after']));
       return { result: 'dropped', status, reason, attempts };
     }
+    if (error instanceof RefusedEndpointError)
+      return {
+        result: 'dropped',
+        status: undefined,
+        reason: error.message,
+        attempts,
+        refused: true,
+      };
     const failure = error instanceof Error ? error : new Error(String(error));
     if (isNetworkError(failure)) throw new RetryableError(undefined, failure.message, undefined);
     return { result: 'dropped', status: undefined, reason: failure.message, attempts };

@@ -16,7 +16,7 @@ export function relayMetrics(state: () => { connected: boolean; leader: boolean 
   collectDefaultMetrics({ register, prefix: 'orbit_relay_' });
   const deliveries = new Counter({
     name: 'orbit_push_deliveries_total',
-    help: 'Push deliveries finished, by result: sent, gone (the device unsubscribed), dropped (refused by the push service) or failed (gave up after retries).',
+    help: 'Push deliveries finished, by result: sent, gone (the device unsubscribed), dropped (refused by the push service, an endpoint Orbit does not push to, or skipped while a failing endpoint rests) or failed (gave up after retries).',
     labelNames: ['result'] as const,
     registers: [register],
   });

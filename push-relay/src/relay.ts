@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import https from 'node:https';
 import { setTimeout as wait } from 'node:timers/promises';
-import tls from 'node:tls';
 import pLimit from 'p-limit';
 import { type Socket, io } from 'socket.io-client';
 import {
@@ -17,6 +15,12 @@ import {
   type RelayProgress,
   type RelayServerToClient,
 } from '../../src/contracts/push.ts';
+import {
+  DEFAULT_PUSH_ENDPOINT_POLICY,
+  type PushEndpointPolicy,
+} from '../../src/contracts/pushHosts.ts';
+import { type Resolver, endpointRefusal, pushAgent } from './address.ts';
+import { type BackoffPolicy, DEFAULT_BACKOFF, EndpointBackoff } from './backoff.ts';
 import type { RetryPolicy } from './config.ts';
 import { CursorFile, EventLedger, deviceKey } from './cursor.ts';
 import { type DeliveryOutcome, type PushSender, VapidAuthorization, deliver } from './deliver.ts';
@@ -50,6 +54,12 @@ export interface RelayConfig {
   logger?: Logger;
   /** A certificate authority to trust for push services besides the usual ones (tests). */
   trustedCa?: string | Buffer;
+  /** Which endpoints it pushes to; by default only the browsers' push services. */
+  endpoints?: PushEndpointPolicy;
+  /** How push service names are looked up (the system's DNS unless a test says otherwise). */
+  resolve?: Resolver;
+  /** How long a failing endpoint rests (backoff.ts). */
+  backoff?: Partial<BackoffPolicy>;
 }
 
 export interface RelayEvents {
@@ -145,13 +155,8 @@ const START_GRACE_MS = 10_000;
 
 type RelaySocket = Socket<RelayServerToClient, RelayClientToServer>;
 
-function pushAgent(concurrency: number, trustedCa: string | Buffer | undefined): https.Agent {
-  return new https.Agent({
-    keepAlive: true,
-    maxSockets: concurrency,
-    ...(trustedCa ? { ca: [...tls.rootCertificates, trustedCa.toString()] } : {}),
-  });
-}
+/** Endpoints refused lately, each logged at warn once; forgotten past this many. */
+const REFUSED_REMEMBERED = 10_000;
 
 /** Calls an acknowledgement the server asked for (a missing or odd one is ignored). */
 function acknowledge(ack: unknown): void {
@@ -190,10 +195,20 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
   const leaseMs = config.leaseMs ?? DEFAULT_LEASE_MS;
   const ledger = new EventLedger(null);
   const concurrency = config.concurrency ?? 50;
+  const endpoints = config.endpoints ?? DEFAULT_PUSH_ENDPOINT_POLICY;
+  if (endpoints.allowLocal)
+    log.warn('PUSH_ALLOW_LOCAL_SERVICE is on: pushes may go to this machine (tests only)');
+  const backoff = new EndpointBackoff({ ...DEFAULT_BACKOFF, ...config.backoff });
+  const refused = new Set<string>();
   const sender: PushSender = {
     vapid: new VapidAuthorization({ ...vapid.keys, subject: config.vapidSubject }),
     ttlSeconds: config.ttlSeconds ?? PUSH_TTL_SECONDS,
-    agent: pushAgent(concurrency, config.trustedCa),
+    agent: pushAgent({
+      concurrency,
+      endpoints,
+      resolve: config.resolve,
+      trustedCa: config.trustedCa,
+    }),
     limiter: pLimit(concurrency),
     retry: { maxAttempts: 5, baseMs: 1_000, budgetMs: 5 * 60_000, ...config.retry },
     timeoutMs: PUSH_REQUEST_TIMEOUT_MS,
@@ -340,6 +355,27 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     }
   };
 
+  /**
+   * An endpoint Orbit does not push to (address.ts): dropped, and the server forgets it as it
+   * does a gone one. Logged at warn once per endpoint.
+   */
+  const refuse = async (id: number, endpoint: string, reason: string): Promise<DeliveryOutcome> => {
+    const key = deviceKey(endpoint);
+    const service = serviceOf(endpoint);
+    if (refused.has(key)) log.debug({ id, service, reason }, 'push refused');
+    else {
+      if (refused.size >= REFUSED_REMEMBERED) refused.clear();
+      refused.add(key);
+      log.warn(
+        { id, service, reason },
+        'push refused: not a push service Orbit sends to; telling the server',
+      );
+    }
+    backoff.succeeded(key);
+    await reportGone(endpoint);
+    return { result: 'dropped', status: undefined, reason, attempts: 0, refused: true };
+  };
+
   const pushToDevice = async (
     event: RelayEvent,
     device: RelayEvent['subscriptions'][number],
@@ -347,18 +383,42 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
   ): Promise<DeliveryOutcome> => {
     const id = event.payload.id;
     const service = serviceOf(device.endpoint);
-    if (!device.endpoint.startsWith('https://')) {
-      log.warn({ id, service }, 'push dropped: not an https: endpoint');
+    const refusal = endpointRefusal(device.endpoint, endpoints);
+    if (refusal !== undefined) return refuse(id, device.endpoint, refusal);
+    const key = deviceKey(device.endpoint);
+    const resting = backoff.waitFor(key);
+    if (resting > 0) {
+      log.debug(
+        { id, service, waitMs: Math.round(resting) },
+        'push skipped: the endpoint failed lately',
+      );
       return {
         result: 'dropped',
         status: undefined,
-        reason: 'not an https: endpoint',
+        reason: 'the endpoint failed lately',
         attempts: 0,
+        backingOff: true,
       };
     }
-    const outcome = await deliver(sender, device, event.payload, signal, (retry) =>
-      log.info({ id, service, ...retry }, 'push not accepted yet; retrying'),
-    );
+    let retrying = false;
+    let outcome: DeliveryOutcome;
+    try {
+      outcome = await deliver(sender, device, event.payload, signal, (retry) => {
+        if (!retrying) backoff.retrying(key);
+        retrying = true;
+        log.info({ id, service, ...retry }, 'push not accepted yet; retrying');
+      });
+    } finally {
+      if (retrying) backoff.doneRetrying(key);
+    }
+    if (outcome.result === 'dropped' && outcome.refused)
+      return refuse(id, device.endpoint, outcome.reason);
+    if (outcome.result === 'failed') {
+      const waitMs = backoff.failed(key);
+      log.warn({ id, service, ...outcome, waitMs }, 'push failed; resting the endpoint');
+      return outcome;
+    }
+    backoff.succeeded(key);
     if (outcome.result === 'sent') log.debug({ id, service }, 'push sent');
     else if (outcome.result === 'gone') {
       log.info({ id, service, status: outcome.status }, 'subscription gone; telling the server');

@@ -22,9 +22,18 @@ export interface Orbit extends TestApp {
   url: string;
 }
 
+/**
+ * The tests' push service runs on this machine: the server and relays here let it through
+ * (PUSH_ALLOW_LOCAL_SERVICE), which nothing in production does.
+ */
+export const LOCAL_PUSH_SERVICE = { PUSH_ALLOW_LOCAL_SERVICE: 'true' } as const;
+
 /** A fresh server with push turned on, listening on a free loopback port. */
 export async function startOrbit(secret = RELAY_SECRET): Promise<Orbit> {
-  const test = await buildTestApp({ dialect: 'sqlite', env: { RELAY_SECRET: secret } });
+  const test = await buildTestApp({
+    dialect: 'sqlite',
+    env: { RELAY_SECRET: secret, ...LOCAL_PUSH_SERVICE },
+  });
   await test.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = test.app.server.address() as AddressInfo;
   return Object.assign(test, { url: `http://127.0.0.1:${port}` });
@@ -61,6 +70,7 @@ export async function startTestRelay(
     dataDir,
     vapidSubject: VAPID_SUBJECT,
     trustedCa: service.certificate,
+    endpoints: { extraHosts: [], allowLocal: true },
     retry: { baseMs: 50, maxAttempts: 5, budgetMs: 10_000 },
     ...overrides,
   });

@@ -29,6 +29,7 @@ import {
   startFakePushService,
 } from './fake-push-service.ts';
 import {
+  LOCAL_PUSH_SERVICE,
   type Orbit,
   RELAY_SECRET,
   type RelayProcess,
@@ -58,7 +59,12 @@ suite('two nodes, each with a relay', () => {
     node1 = await buildTestApp({
       dialect: 'postgres',
       // A prefix of its own keeps other Orbit servers on this Redis out of these relays' way.
-      env: { RELAY_SECRET, REDIS_URL: REDIS_TEST_URL, REDIS_PREFIX: `orbit-test-${randomUUID()}` },
+      env: {
+        RELAY_SECRET,
+        REDIS_URL: REDIS_TEST_URL,
+        REDIS_PREFIX: `orbit-test-${randomUUID()}`,
+        ...LOCAL_PUSH_SERVICE,
+      },
     });
     node2 = await buildApp(node1.config);
     const listen = async (app: FastifyInstance) => {
@@ -92,6 +98,7 @@ suite('two nodes, each with a relay', () => {
       DATA_DIR: dataDir,
       VAPID_SUBJECT,
       NODE_EXTRA_CA_CERTS: caFile,
+      ...LOCAL_PUSH_SERVICE,
       PUSH_LEASE_SECONDS: String(LEASE_SECONDS),
       RELAY_HEALTH_PORT: '0',
       RELAY_HEALTH_HOST: '127.0.0.1',

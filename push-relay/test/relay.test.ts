@@ -2,6 +2,7 @@
  * The relay between a real Orbit server and the fake push service: what a friend event becomes at
  * the push service, who gets it, and what each push service answer does.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Socket } from 'socket.io-client';
@@ -18,9 +19,11 @@ import {
   signupMembers,
 } from '../../server/test/factories.ts';
 import { pushTopic } from '../src/deliver.ts';
+import { createLogger } from '../src/log.ts';
 import type { Relay } from '../src/relay.ts';
 import { type FakePushService, startFakePushService } from './fake-push-service.ts';
 import {
+  LOCAL_PUSH_SERVICE,
   type Orbit,
   RELAY_SECRET,
   VAPID_SUBJECT,
@@ -225,6 +228,193 @@ describe('with the relay running', () => {
   });
 });
 
+/** Moves a stored device to another endpoint, as a row kept before the push service rule. */
+async function storedAt(endpoint: string, device: { endpoint: string }) {
+  await orbit.app.db
+    .updateTable('push_subscriptions')
+    .set({ endpoint })
+    .where('endpoint', '=', device.endpoint)
+    .execute();
+}
+
+/** A relay logger whose lines the test reads. */
+function capturedLog() {
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger('debug', {
+    write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>),
+  });
+  return {
+    logger,
+    lines,
+    warned: (msg: string) => lines.filter((l) => l.level === 40 && l.msg === msg),
+  };
+}
+
+const REFUSED_MESSAGE = 'push refused: not a push service Orbit sends to; telling the server';
+
+describe('a relay that pushes only to push services', () => {
+  it('drops a device stored at a host that is no push service, counts it, and has the server forget it', async () => {
+    const log = capturedLog();
+    // The relay's own rule, without the tests' local push service.
+    const relay = await startTestRelay(orbit, service, {
+      endpoints: { extraHosts: [], allowLocal: false },
+      logger: log.logger,
+      health: { port: 0, host: '127.0.0.1' },
+    });
+    try {
+      const [tina, uma] = await signupMembers(orbit.app, 2);
+      const device = await addDevice(orbit, service, uma!);
+
+      const settled = await requestAndSettle(relay, tina!, uma!);
+
+      expect(settled.outcomes).toEqual([
+        {
+          result: 'dropped',
+          status: undefined,
+          reason: 'not a push service Orbit sends to',
+          attempts: 0,
+          refused: true,
+        },
+      ]);
+      expect(service.attemptsFor(device.id)).toBe(0);
+      await expect.poll(async () => pushRowsOf(orbit.app, uma!.user.id)).toEqual([]);
+      expect(log.warned(REFUSED_MESSAGE)).toMatchObject([
+        { service: service.origin, reason: 'not a push service Orbit sends to' },
+      ]);
+      // The endpoint is a capability URL: the log names its service only.
+      expect(JSON.stringify(log.lines)).not.toContain(device.id);
+      const metrics = await (await fetch(relay.healthUrl!.replace('/healthz', '/metrics'))).text();
+      expect(metrics).toContain('orbit_push_deliveries_total{result="dropped"} 1');
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('drops an allowed host that resolves to a loopback address at send time (localhost), warning once', async () => {
+    const log = capturedLog();
+    const relay = await startTestRelay(orbit, service, {
+      endpoints: { extraHosts: ['localhost'], allowLocal: false },
+      logger: log.logger,
+    });
+    try {
+      const [wes, xena, yuri] = await signupMembers(orbit.app, 3);
+      const endpoint = `https://localhost/push/${randomUUID()}`;
+      await storedAt(endpoint, await addDevice(orbit, service, xena!));
+
+      const settled = await requestAndSettle(relay, wes!, xena!);
+
+      expect(settled.outcomes).toMatchObject([
+        {
+          result: 'dropped',
+          reason: 'the push service resolves to a loopback address',
+          refused: true,
+        },
+      ]);
+      await expect.poll(async () => pushRowsOf(orbit.app, xena!.user.id)).toEqual([]);
+
+      // The same endpoint again (stored anew): refused again, logged below warn this time.
+      await storedAt(endpoint, await addDevice(orbit, service, xena!));
+      expect((await requestAndSettle(relay, yuri!, xena!)).outcomes).toMatchObject([
+        { result: 'dropped', refused: true },
+      ]);
+      expect(log.warned(REFUSED_MESSAGE)).toHaveLength(1);
+      expect(log.lines.filter((line) => line.msg === 'push refused')).toHaveLength(1);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('drops an allowed host that resolves to a private address at send time', async () => {
+    const relay = await startTestRelay(orbit, service, {
+      endpoints: { extraHosts: ['push.selfhosted.test'], allowLocal: false },
+      resolve: () => Promise.resolve([{ address: '10.20.30.40', family: 4 }]),
+    });
+    try {
+      const [yan, zoe] = await signupMembers(orbit.app, 2);
+      const device = await addDevice(orbit, service, zoe!);
+      await storedAt(`https://push.selfhosted.test/push/${device.id}`, device);
+
+      const settled = await requestAndSettle(relay, yan!, zoe!);
+
+      expect(settled.outcomes).toMatchObject([
+        { result: 'dropped', reason: 'the push service resolves to a private address' },
+      ]);
+      await expect.poll(async () => pushRowsOf(orbit.app, zoe!.user.id)).toEqual([]);
+    } finally {
+      await relay.close();
+    }
+  });
+});
+
+describe('a relay pushing to an endpoint that keeps failing', () => {
+  it('skips its pushes while it rests: many friend events cost one delivery’s attempts', async () => {
+    const relay = await startTestRelay(orbit, service, {
+      retry: { baseMs: 20, maxAttempts: 3, budgetMs: 10_000 },
+      // Longer than the test: every later event falls inside the rest.
+      backoff: { baseMs: 60_000, maxMs: 60_000 },
+    });
+    try {
+      const [target, ...senders] = await signupMembers(orbit.app, 9);
+      const device = await addDevice(orbit, service, target!);
+      service.failNext(device.id, 503, 1_000);
+
+      const first = await requestAndSettle(relay, senders[0]!, target!);
+      const later = [];
+      for (const sender of senders.slice(1))
+        later.push(await requestAndSettle(relay, sender, target!));
+
+      expect(first.outcomes).toMatchObject([{ result: 'failed', status: 503, attempts: 3 }]);
+      expect(later.flatMap((event) => event.outcomes)).toEqual(
+        Array.from({ length: 7 }, () => ({
+          result: 'dropped',
+          status: undefined,
+          reason: 'the endpoint failed lately',
+          attempts: 0,
+          backingOff: true,
+        })),
+      );
+      // Eight friend events, three requests: those of the first delivery.
+      expect(service.attemptsFor(device.id)).toBe(3);
+      // A device that keeps failing stays: it may come back.
+      expect(await pushRowsOf(orbit.app, target!.user.id)).toHaveLength(1);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('skips pushes inside the rest and pushes again after it', async () => {
+    const relay = await startTestRelay(orbit, service, {
+      retry: { baseMs: 20, maxAttempts: 2, budgetMs: 10_000 },
+      backoff: { baseMs: 2_000, maxMs: 2_000 },
+    });
+    try {
+      const [target, ann, ben, cal, dan] = await signupMembers(orbit.app, 5);
+      const device = await addDevice(orbit, service, target!);
+      service.failNext(device.id, 503, 2);
+      expect((await requestAndSettle(relay, ann!, target!)).outcomes).toMatchObject([
+        { result: 'failed', attempts: 2 },
+      ]);
+      const rested = performance.now();
+      expect((await requestAndSettle(relay, ben!, target!)).outcomes).toMatchObject([
+        { result: 'dropped', backingOff: true },
+      ]);
+      // Waits out the rest (2 s from the failure) on purpose: pushes go out again after it.
+      await new Promise((resolve) => setTimeout(resolve, 2_000 - (performance.now() - rested)));
+
+      expect((await requestAndSettle(relay, cal!, target!)).outcomes).toMatchObject([
+        { result: 'sent' },
+      ]);
+      expect((await requestAndSettle(relay, dan!, target!)).outcomes).toMatchObject([
+        { result: 'sent' },
+      ]);
+      expect(service.attemptsFor(device.id)).toBe(4);
+      expect(service.pushesFor(device.id)).toHaveLength(2);
+    } finally {
+      await relay.close();
+    }
+  });
+});
+
 describe('a relay killed and started again', () => {
   it('pushes a request sent while it was down exactly once after the restart', async () => {
     const dataDir = await tempDir();
@@ -236,6 +426,7 @@ describe('a relay killed and started again', () => {
       DATA_DIR: dataDir,
       VAPID_SUBJECT,
       NODE_EXTRA_CA_CERTS: caFile,
+      ...LOCAL_PUSH_SERVICE,
       PUSH_RETRY_BASE_MS: '50',
       // The killed relay's lease runs out this soon, and the new one takes over.
       PUSH_LEASE_SECONDS: '1',

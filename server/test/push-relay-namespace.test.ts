@@ -26,6 +26,8 @@ import { connected, listen, useSecondNode, useSockets } from './sockets.ts';
 
 const SECRET = 'relay-secret-for-tests-0123456789';
 const REDIS_URL = REDIS_TEST_URL;
+/** Where the test devices (newDevice) live: a self-hosted push service the server allows. */
+const DEVICE_HOST = 'push.example.test';
 
 const withRedis = await describeWithRedis('the cross-node relay tests');
 
@@ -74,7 +76,7 @@ const handled = (socket: Socket) =>
 
 forEachDialect((dialect) => {
   describe('with RELAY_SECRET set', () => {
-    const t = useTestApp(dialect, { RELAY_SECRET: SECRET });
+    const t = useTestApp(dialect, { RELAY_SECRET: SECRET, PUSH_ALLOWED_HOSTS: DEVICE_HOST });
     let origin = '';
     beforeAll(async () => {
       origin = await listen(t.app);
@@ -431,7 +433,11 @@ forEachDialect((dialect) => {
   });
 
   withRedis('two server nodes on one Redis and one database', () => {
-    const t = useTestApp(dialect, { RELAY_SECRET: SECRET, REDIS_URL });
+    const t = useTestApp(dialect, {
+      RELAY_SECRET: SECRET,
+      REDIS_URL,
+      PUSH_ALLOWED_HOSTS: DEVICE_HOST,
+    });
     const nodes = useSecondNode(t);
 
     it('delivers an event made on node 1 to a relay connected to node 2', async () => {

@@ -93,7 +93,11 @@ forEachDialect((dialect) => {
   });
 
   describe('subscriptions', () => {
-    const t = useTestApp(dialect, { RELAY_SECRET: SECRET });
+    // The devices of these tests live at a self-hosted push service the operator allowed.
+    const t = useTestApp(dialect, {
+      RELAY_SECRET: SECRET,
+      PUSH_ALLOWED_HOSTS: 'push.example.test',
+    });
     let a: Member;
     let b: Member;
     beforeAll(async () => {
@@ -212,10 +216,13 @@ forEachDialect((dialect) => {
         expect(await endpointsOf(member)).toEqual(devices.slice(1).map((d) => d.endpoint));
       });
 
-      it('takes an http: endpoint on this machine (a local push service)', async () => {
+      it('refuses an http: endpoint, on this machine too', async () => {
         for (const host of ['localhost:8443', '127.0.0.1:9000', '[::1]:9000']) {
           const response = await postPushSubscription(t.app, a, newDevice(`http://${host}`));
-          expect(response.statusCode).toBe(201);
+          expect(response.statusCode).toBe(400);
+          expect(response.json()).toEqual({
+            error: 'The push endpoint must be an https: address.',
+          });
         }
       });
 

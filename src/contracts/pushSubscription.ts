@@ -15,6 +15,7 @@ export const SUBSCRIPTION_MESSAGES = {
   endpoint: 'Send the subscription’s endpoint.',
   endpointTooLong: `The push endpoint is too long (at most ${PUSH_ENDPOINT_MAX_LENGTH.toLocaleString('en-US')} characters).`,
   endpointNotHttps: 'The push endpoint must be an https: address.',
+  endpointUnsupported: 'This push service isn’t supported.',
   p256dh: 'The subscription’s p256dh key must be a P-256 public key (65 bytes, base64url).',
   auth: 'The subscription’s auth secret must be 16 bytes, base64url.',
 } as const;
@@ -27,14 +28,12 @@ export function base64urlLength(value: string): number | null {
   return Math.floor((value.replace(/=+$/, '').length * 6) / 8);
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** https: anywhere; http: only on this machine (a local push service in tests and development). */
+/**
+ * An https: URL. Which push services are accepted depends on the server's settings: the server
+ * checks that with src/contracts/pushHosts.ts.
+ */
 function isPushServiceUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+  return URL.canParse(value) && new URL(value).protocol === 'https:';
 }
 
 const Endpoint = z

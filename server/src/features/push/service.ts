@@ -8,6 +8,10 @@ import {
   RelayProgressParts,
   type RelaySubscription,
 } from '../../../../src/contracts/push.ts';
+import {
+  type PushEndpointPolicy,
+  isAllowedPushEndpoint,
+} from '../../../../src/contracts/pushHosts.ts';
 import { SUBSCRIPTION_MESSAGES } from '../../../../src/contracts/pushSubscription.ts';
 import type { Db, Dialect } from '../../db/index.ts';
 import type { PushSubscriptionRow } from '../../db/schema.ts';
@@ -32,6 +36,11 @@ export const PUSH_MESSAGES = {
 
 /** A member's devices beyond this many (the least recently registered) are forgotten. */
 export const MAX_DEVICES_PER_MEMBER = 20;
+/**
+ * Subscribing and unsubscribing, together, per member and hour (docs/product.md "Offline, install
+ * and push"): a page saves its device once per start, so a member never comes near it.
+ */
+export const SUBSCRIPTION_CHANGES_PER_HOUR = 30;
 /** The most events one catch-up answers. */
 export const CATCH_UP_MAX = 500;
 
@@ -81,12 +90,19 @@ export interface DeviceInput {
   keys: { p256dh: string; auth: string };
 }
 
-/** Registers a device for this member and session; answers whether it is new to the server. */
+/**
+ * Registers a device for this member and session; answers whether it is new to the server. Only
+ * endpoints at a push service `endpoints` accepts are kept (docs/decisions.md "Push through a
+ * relay"): the relay would otherwise send requests wherever a member points it.
+ */
 export async function subscribe(
   deps: PushDeps,
   auth: Authenticated,
   device: DeviceInput,
+  endpoints: PushEndpointPolicy,
 ): Promise<'created' | 'updated'> {
+  if (!isAllowedPushEndpoint(device.endpoint, endpoints))
+    throw new Invalid(SUBSCRIPTION_MESSAGES.endpointUnsupported);
   // The contract checks the key's length; only the server can check the point lies on the curve.
   if (!isP256PublicKey(device.keys.p256dh)) throw new Invalid(SUBSCRIPTION_MESSAGES.p256dh);
   const created = await repo.upsertSubscription(deps.db, {
