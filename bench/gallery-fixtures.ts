@@ -67,6 +67,8 @@ export async function startBenchApp(name: string): Promise<BenchApp> {
       STATIC_DIR: path.join(dataDir, 'no-build'),
       LOG_LEVEL: 'warn',
       AUTH_RATE_LIMIT: '1000000',
+      UPLOADS_AT_ONCE: '1000',
+      UPLOADS_PER_HOUR: '1000000',
     }),
   );
   await app.listen({ host: '127.0.0.1', port: 0 });

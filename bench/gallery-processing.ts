@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { galleryFiles } from '../server/src/lib/images.ts';
+import { createImageQueue, galleryFiles } from '../server/src/lib/images.ts';
 import { DiskStore } from '../server/src/media/disk.ts';
 import { percentile, table, writeResult } from './common.ts';
 import { PHOTO_HEIGHT, PHOTO_WIDTH, twelveMegapixelJpeg } from './gallery-fixtures.ts';
@@ -20,6 +20,8 @@ const input = path.join(dir, 'photo.jpg');
 const jpeg = await twelveMegapixelJpeg();
 fs.writeFileSync(input, jpeg);
 const disk = new DiskStore(path.join(dir, 'uploads'));
+// One picture at a time, as the server's queue runs each.
+const images = createImageQueue({ workers: 1, waiting: 0 });
 
 const baselineRun = () =>
   sharp(input)
@@ -28,7 +30,7 @@ const baselineRun = () =>
     .webp({ quality: 82 })
     .toBuffer();
 const storeRun = async () => {
-  const files = await galleryFiles(input);
+  const files = await galleryFiles(images, input);
   const objects = [files.display, files.thumb];
   await Promise.all(objects.map((file) => disk.put(file.key, file.body, file.contentType)));
   await disk.remove(objects.map((file) => file.key));

@@ -1,6 +1,7 @@
 /**
  * sweepMedia on the disk store: objects no row names go once they are older than the grace,
- * abandoned request bodies once they are an hour old; nothing a row names is ever touched.
+ * abandoned request bodies 15 minutes after their last write, also on the app's own timer;
+ * nothing a row names is ever touched.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import { type MediaFile, keepFiles, putFiles } from '../src/media/files.ts';
 import { createMedia } from '../src/media/index.ts';
 import { INCOMING_GRACE_MS, SWEEP_GRACE_MS, sweepMedia } from '../src/media/sweep.ts';
 import { diskPath, uploadImage } from './gallery-helpers.ts';
-import { type Member, filesUnder, signupMembers, forEachApp } from './helpers.ts';
+import { type Member, filesUnder, signupMembers, forEachApp, useTestApp } from './helpers.ts';
 
 const HEX = (digit: string) => digit.repeat(32);
 
@@ -94,15 +95,16 @@ forEachApp((t) => {
     expect(await exists(partial)).toBe(false);
   });
 
-  it('removes a request body after an hour and keeps a younger one', async () => {
-    const old = await writeAged('.incoming/old.upload', INCOMING_GRACE_MS + 60_000);
-    const young = await writeAged('.incoming/young.upload', SWEEP_GRACE_MS + 60_000);
+  it('removes a request body last written 16 minutes ago and keeps a fresh one', async () => {
+    const old = await writeAged('.incoming/old.upload', 16 * 60_000);
+    const fresh = await writeAged('.incoming/fresh.upload', 0);
 
     const result = await sweepMedia(deps());
 
+    expect(INCOMING_GRACE_MS).toBe(15 * 60_000);
     expect(result.incoming).toBe(1);
     expect(await exists(old)).toBe(false);
-    expect(await exists(young)).toBe(true);
+    expect(await exists(fresh)).toBe(true);
   });
 
   it('judges age by the clock it is given', async () => {
@@ -171,5 +173,41 @@ describe('an upload whose row was slow to arrive', () => {
     await keepFiles(media(), files(), began, began + 1_000);
 
     for (const file of files()) expect(await media().store.stat(file.key)).toBeUndefined();
+  });
+});
+
+/** Until `check` holds, looking every 20 ms; fails after `ms`. */
+async function eventually(check: () => Promise<boolean>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not so within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('the app’s periodic sweep', () => {
+  // 0.005 minutes: a turn every 300 ms.
+  const t = useTestApp('sqlite', { MEDIA_SWEEP_INTERVAL_MINUTES: '0.005' });
+
+  it('removes an abandoned request body written after start, and keeps a fresh one', async () => {
+    await t.app.ready();
+    const incoming = t.app.incomingDir;
+    await fs.mkdir(incoming, { recursive: true });
+    const fresh = path.join(incoming, 'fresh.upload');
+    await fs.writeFile(fresh, 'arriving');
+    const old = path.join(incoming, 'old.upload');
+    await fs.writeFile(old, 'abandoned');
+    const when = new Date(Date.now() - 16 * 60_000);
+    await fs.utimes(old, when, when);
+
+    await eventually(
+      () =>
+        fs.access(old).then(
+          () => false,
+          () => true,
+        ),
+      5_000,
+    );
+    await fs.access(fresh);
   });
 });

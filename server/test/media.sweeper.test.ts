@@ -96,6 +96,23 @@ describe('without Redis', () => {
     expect(await node.tick()).toBe('swept');
   });
 
+  it('logs a failed sweep of its own files and still sweeps the store', async () => {
+    const book = logBook();
+    let sweeps = 0;
+    const node = sweeper({
+      log: book.log,
+      local: () => Promise.reject(new Error('disk gone')),
+      sweep: () => {
+        sweeps += 1;
+        return Promise.resolve(NOTHING);
+      },
+    });
+
+    expect(await node.tick()).toBe('swept');
+    expect(sweeps).toBe(1);
+    expect(book.warnings).toEqual(['sweep of abandoned uploads failed; the next turn tries again']);
+  });
+
   it('waits for a sweep in progress when stopped', async () => {
     let done = false;
     const node = sweeper({
@@ -141,6 +158,28 @@ withRedis('with Redis', () => {
     const outcomes = await Promise.all([a.tick(), b.tick()]);
 
     expect(outcomes.sort()).toEqual(['skipped', 'swept']);
+  });
+
+  it('sweeps each node’s own files on every turn, whichever node sweeps the store', async () => {
+    const key = lockKey();
+    const own = [0, 0];
+    const [a, b] = [0, 1].map((i) =>
+      sweeper({
+        redis,
+        lockKey: key,
+        sweep: counting().sweep,
+        local: () => {
+          own[i] = (own[i] ?? 0) + 1;
+          return Promise.resolve(0);
+        },
+      }),
+    ) as [MediaSweeper, MediaSweeper];
+
+    const outcomes = await Promise.all([a.tick(), b.tick()]);
+    expect(await b.tick()).toBe('skipped');
+
+    expect(outcomes.sort()).toEqual(['skipped', 'swept']);
+    expect(own).toEqual([1, 2]);
   });
 
   it('lets another node sweep once the turn’s lock has lapsed', async () => {

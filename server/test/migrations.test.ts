@@ -15,6 +15,7 @@ const RECORDED = [
   '0005_push',
   '0006_avatar_lookup',
   '0007_relay_lease',
+  '0008_gallery_position_unique',
 ];
 
 const TABLES = [
@@ -93,5 +94,81 @@ forEachDialect((dialect) => {
 
     await migrateToLatest(current.db);
     expect(await tables(current.db)).toEqual(TABLES);
+  });
+
+  it('numbers again a gallery with two images on one place, keeping its order, before 0008', async () => {
+    const migrator = createMigrator(current.db);
+    expect((await migrator.migrateTo('0007_relay_lease')).error).toBeUndefined();
+    const now = '2026-01-01T00:00:00.000Z';
+    for (const id of ['u1', 'u2'])
+      await current.db
+        .insertInto('users')
+        .values({
+          id,
+          username: id,
+          username_key: id,
+          email: `${id}@example.com`,
+          email_key: `${id}@example.com`,
+          password_hash: 'x',
+          first_name: '',
+          last_name: '',
+          birthday: '2000-01-01',
+          profile_image: '',
+          interests: '[]',
+          referral: '',
+          referral_code: `code-${id}`,
+          theme: 'normal1',
+          favorite_quote: '',
+          security_question: '',
+          security_answer_hash: '',
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    // u1 as two concurrent uploads left it: c and b on one place, shown newest first.
+    const images: [string, string, number, string][] = [
+      ['d', 'u1', -3, '2026-01-04T00:00:00.000Z'],
+      ['c', 'u1', -2, '2026-01-03T00:00:00.000Z'],
+      ['b', 'u1', -2, '2026-01-02T00:00:00.000Z'],
+      ['a', 'u1', -1, '2026-01-01T00:00:00.000Z'],
+      ['x', 'u2', -1, now],
+    ];
+    for (const [id, owner, position, created] of images)
+      await current.db
+        .insertInto('gallery_images')
+        .values({
+          id,
+          owner_id: owner,
+          display_file: `${id}.webp`,
+          thumb_file: `${id}-thumb.webp`,
+          width: 1,
+          height: 1,
+          bytes: 1,
+          folder: 'All',
+          caption: '',
+          position,
+          created_at: created,
+        })
+        .execute();
+
+    await migrateToLatest(current.db);
+
+    const rows = await current.db
+      .selectFrom('gallery_images')
+      .select(['id', 'owner_id', 'position'])
+      .orderBy('owner_id')
+      .orderBy('position')
+      .execute();
+    expect(rows.map((row) => [row.owner_id, row.id])).toEqual([
+      ['u1', 'd'],
+      ['u1', 'c'],
+      ['u1', 'b'],
+      ['u1', 'a'],
+      ['u2', 'x'],
+    ]);
+    const places = rows.filter((row) => row.owner_id === 'u1').map((row) => row.position);
+    expect(new Set(places).size).toBe(4);
+    // A gallery without a shared place keeps its positions as they were.
+    expect(rows.find((row) => row.id === 'x')?.position).toBe(-1);
   });
 });

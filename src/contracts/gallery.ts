@@ -1,4 +1,5 @@
 /** Photo gallery (docs/product.md "Gallery", "Gallery manager", "Image viewer"; docs/decisions.md "Only the owner edits a gallery", "One canonical shape"). */
+import { encodedTextFault } from './text.ts';
 import { z } from './zod.ts';
 
 export const CAPTION_MAX = 500;
@@ -48,8 +49,20 @@ export const GalleryOwnerQuery = z.object({
 });
 export type GalleryOwnerQuery = z.infer<typeof GalleryOwnerQuery>;
 
-/** An image named by its id, its file name or its path (docs/product.md "Gallery"). */
-export const GalleryRefParams = z.object({ ref: z.string().min(1).max(300) });
+/**
+ * An image named by its id, its file name or its path (docs/product.md "Gallery"). A path may be
+ * percent-encoded, so what it decodes to is checked for text no column holds too.
+ */
+export const GalleryRefParams = z.object({
+  ref: z
+    .string()
+    .min(1)
+    .max(300)
+    .superRefine((ref, context) => {
+      const fault = encodedTextFault(ref, 'ref');
+      if (fault) context.addIssue({ code: 'custom', message: fault });
+    }),
+});
 export type GalleryRefParams = z.infer<typeof GalleryRefParams>;
 
 const reaction = z.union([z.boolean(), z.array(z.string().max(100)).max(10_000)]).optional();

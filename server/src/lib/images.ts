@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import pLimit from 'p-limit';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
-import { TooLarge, UnsupportedMedia } from '../errors.ts';
+import { TooLarge, Unavailable, UnsupportedMedia } from '../errors.ts';
 import type { MediaFile } from '../media/files.ts';
 import { AVATAR_PREFIX, WEBP, galleryKey } from '../media/store.ts';
 
@@ -12,6 +14,57 @@ export const NOT_AN_IMAGE =
   'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
 export const DAMAGED_IMAGE = 'That image is damaged or incomplete.';
 export const TOO_MANY_PIXELS = 'That image has too many pixels (max 50 megapixels).';
+
+// One libvips thread per picture: pictures run side by side through the queue below instead, each
+// holding one thread of libuv's pool, so the pool keeps threads for logins (argon2) and files.
+sharp.concurrency(1);
+
+export const BUSY = 'Orbit is busy. Try again in a moment.';
+/** When to try again after BUSY: a picture takes about a second, and the queue moves. */
+export const BUSY_RETRY_SECONDS = 5;
+
+/**
+ * Every picture Orbit makes goes through one queue: `workers` at a time, at most `waiting` more
+ * in line; one more is refused with 503 BUSY at once instead of waiting without end.
+ */
+export interface ImageQueue {
+  run<T>(job: () => Promise<T>): Promise<T>;
+  readonly active: number;
+  readonly waiting: number;
+}
+
+/** libuv's pool (UV_THREADPOOL_SIZE, 4 unless set): the threads file reads, argon2 and sharp share. */
+function threadPoolSize(): number {
+  const size = Number(process.env.UV_THREADPOOL_SIZE);
+  return Number.isInteger(size) && size > 0 ? size : 4;
+}
+
+/** One worker per core, leaving two threads of libuv's pool free for everything else. */
+export function defaultImageWorkers(): number {
+  return Math.max(1, Math.min(os.availableParallelism(), threadPoolSize() - 2));
+}
+
+export function createImageQueue(options: { workers: number; waiting: number }): ImageQueue {
+  const limit = pLimit(options.workers);
+  return {
+    run(job) {
+      if (limit.activeCount + limit.pendingCount >= options.workers + options.waiting)
+        return Promise.reject(
+          new Unavailable(BUSY, {
+            retryAfterSeconds: BUSY_RETRY_SECONDS,
+            log: { level: 'warn', reason: 'picture queue full; upload refused' },
+          }),
+        );
+      return limit(job);
+    },
+    get active() {
+      return limit.activeCount;
+    },
+    get waiting() {
+      return limit.pendingCount;
+    },
+  };
+}
 
 export async function assertSupportedImage(input: Buffer | string): Promise<Metadata> {
   let metadata: Metadata;
@@ -30,10 +83,14 @@ export async function assertSupportedImage(input: Buffer | string): Promise<Meta
 }
 
 /**
- * Re-encodes a profile picture: orientation applied, square 512 px WebP, every metadata block
- * (EXIF, GPS, XMP, ICC) dropped, under a new random key in avatars/.
+ * Re-encodes a profile picture (a file, or the seed's bytes): orientation applied, square 512 px
+ * WebP, every metadata block (EXIF, GPS, XMP, ICC) dropped, under a new random key in avatars/.
  */
-export async function avatarFile(input: Buffer): Promise<MediaFile> {
+export function avatarFile(queue: ImageQueue, input: string | Buffer): Promise<MediaFile> {
+  return queue.run(() => makeAvatar(input));
+}
+
+async function makeAvatar(input: string | Buffer): Promise<MediaFile> {
   await assertSupportedImage(input);
   let output: Buffer;
   try {
@@ -70,24 +127,28 @@ const THUMB_EDGE = 480;
  * A gallery upload becomes two WebP pictures with one random name: a display size for the viewer
  * and a thumbnail for the grids. Orientation is applied and no metadata survives.
  */
-export async function galleryFiles(input: string): Promise<GalleryFiles> {
+export function galleryFiles(queue: ImageQueue, input: string): Promise<GalleryFiles> {
+  return queue.run(() => makeGalleryFiles(input));
+}
+
+/**
+ * One after the other, so a picture holds one thread at a time: the upload is decoded once into
+ * the display size, and the thumbnail is made from that (small) display picture.
+ */
+async function makeGalleryFiles(input: string): Promise<GalleryFiles> {
   await assertSupportedImage(input);
-  const base = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
   let display: { data: Buffer; info: OutputInfo };
   let thumb: Buffer;
   try {
-    [display, thumb] = await Promise.all([
-      base
-        .clone()
-        .resize(DISPLAY_EDGE, DISPLAY_EDGE, { fit: 'inside', withoutEnlargement: true })
-        .webp({ quality: 82 })
-        .toBuffer({ resolveWithObject: true }),
-      base
-        .clone()
-        .resize(THUMB_EDGE, THUMB_EDGE, { fit: 'inside', withoutEnlargement: true })
-        .webp({ quality: 70 })
-        .toBuffer(),
-    ]);
+    display = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+      .rotate()
+      .resize(DISPLAY_EDGE, DISPLAY_EDGE, { fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 82 })
+      .toBuffer({ resolveWithObject: true });
+    thumb = await sharp(display.data)
+      .resize(THUMB_EDGE, THUMB_EDGE, { fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 70 })
+      .toBuffer();
   } catch {
     throw new UnsupportedMedia(DAMAGED_IMAGE);
   }

@@ -5,46 +5,29 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { AppError, Invalid } from '../errors.ts';
+import { storageFailure } from './storageErrors.ts';
 import { textProblem } from './text.ts';
 
 export const UNREADABLE_FORM = 'That form could not be read. Send it again as multipart/form-data.';
-
-export interface ParsedForm {
-  fields: Record<string, string>;
-  file: Buffer | undefined;
-}
-
-/** Reads a multipart form with at most one file, under the field name given; limits come from the plugin. */
-export async function readForm(request: FastifyRequest, fileField: string): Promise<ParsedForm> {
-  const fields: Record<string, string> = {};
-  let file: Buffer | undefined;
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        const data = await part.toBuffer();
-        if (part.fieldname !== fileField)
-          throw new Invalid(`Unexpected file field "${part.fieldname}".`);
-        if (data.length > 0) file = data;
-      } else {
-        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
-      }
-    }
-  } catch (error) {
-    // The parser's own errors (no boundary, truncated or malformed body) carry no status: the body
-    // is the client's mistake, not a server failure. Limit errors keep their 413.
-    if (error instanceof AppError || (error as { statusCode?: unknown }).statusCode !== undefined)
-      throw error;
-    throw new Invalid(UNREADABLE_FORM);
-  }
-  const problem = textProblem(fields);
-  if (problem) throw new Invalid(problem);
-  return { fields, file };
-}
 
 export interface StreamedForm {
   fields: Record<string, string>;
   /** A temporary file holding the upload, or undefined when none came; the caller removes it. */
   filePath: string | undefined;
+}
+
+/**
+ * The form's fault or ours: the parser's own errors (no boundary, truncated or malformed body)
+ * carry no status and are the client's mistake; limit errors keep their 413; a file call that
+ * failed on this node's disk is ours (507 or 500, logged), never "send it again".
+ */
+function formFailure(error: unknown): unknown {
+  if (error instanceof AppError || (error as { statusCode?: unknown }).statusCode !== undefined)
+    return error;
+  return (
+    storageFailure(error, 'could not write an upload to the incoming folder') ??
+    new Invalid(UNREADABLE_FORM)
+  );
 }
 
 /**
@@ -58,8 +41,8 @@ export async function streamForm(
 ): Promise<StreamedForm> {
   const fields: Record<string, string> = {};
   let filePath: string | undefined;
-  await fs.mkdir(tempDir, { recursive: true });
   try {
+    await fs.mkdir(tempDir, { recursive: true });
     for await (const part of request.parts()) {
       if (part.type === 'file') {
         if (part.fieldname !== fileField || filePath) {
@@ -73,10 +56,9 @@ export async function streamForm(
       }
     }
   } catch (error) {
-    if (filePath) await fs.rm(filePath, { force: true });
-    if (error instanceof AppError || (error as { statusCode?: unknown }).statusCode !== undefined)
-      throw error;
-    throw new Invalid(UNREADABLE_FORM);
+    // The sweep takes whatever cannot be removed now; the answer is about the first failure.
+    if (filePath) await fs.rm(filePath, { force: true }).catch(() => undefined);
+    throw formFailure(error);
   }
   const problem = textProblem(fields);
   if (problem) {

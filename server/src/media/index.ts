@@ -28,11 +28,18 @@ export interface Media {
   store: MediaStore;
   url: MediaUrl;
   /**
-   * Removes objects no row refers to any more. A failure is logged, never thrown: the member's
-   * action already succeeded (or failed for its own reason), and the sweep removes them later.
+   * Removes objects no row refers to any more, trying DISCARD_TRIES times. A failure is logged
+   * with the keys, never thrown: the member's action already succeeded (or failed for its own
+   * reason), and the sweep removes them later.
    */
   discard(keys: readonly string[]): Promise<void>;
 }
+
+/** Tries of a removal, and the waits between them: a passing hiccup of the disk or bucket. */
+export const DISCARD_TRIES = 3;
+export const DISCARD_BACKOFF_MS = [100, 400] as const;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createMedia(
   store: MediaStore,
@@ -45,10 +52,20 @@ export function createMedia(
     async discard(keys) {
       const present = keys.filter(Boolean);
       if (present.length === 0) return;
-      try {
-        await store.remove(present);
-      } catch (error) {
-        log.warn({ err: error, keys: present }, 'could not remove pictures; the sweep will');
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await store.remove(present);
+          return;
+        } catch (error) {
+          if (attempt >= DISCARD_TRIES) {
+            log.warn(
+              { err: error, keys: present, tries: attempt },
+              'could not remove pictures; the sweep will',
+            );
+            return;
+          }
+          await pause(DISCARD_BACKOFF_MS[attempt - 1] ?? 400);
+        }
       }
     },
   };

@@ -12,8 +12,15 @@ import { MEDIA_PREFIXES, type MediaLog, type MediaStore } from './store.ts';
  * (see keepFiles), so the sweep never takes an object a row is about to name.
  */
 export const SWEEP_GRACE_MS = 5 * 60_000;
-/** Request bodies still arriving from a slow connection live in `.incoming`; they get an hour. */
-export const INCOMING_GRACE_MS = 60 * 60_000;
+/**
+ * Request bodies live in `.incoming` while they arrive and while their picture is made; one whose
+ * file was last written this long ago belongs to no upload any more (a process killed mid-upload).
+ * A body being received is written with every chunk that arrives, and its picture is made as soon
+ * as it is complete, in seconds; nginx ends a client that sends nothing for 60 s
+ * (client_body_timeout) and hands Orbit the body whole. So 15 minutes is far beyond the life of
+ * any upload, and an upload in progress never loses its file.
+ */
+export const INCOMING_GRACE_MS = 15 * 60_000;
 /** Keys looked up in the database at once. */
 const BATCH = 500;
 
@@ -36,6 +43,21 @@ export interface SweepResult {
  * SWEEP_GRACE_MS at `now`, and request bodies older than INCOMING_GRACE_MS.
  */
 export async function sweepMedia(deps: SweepDeps, now = Date.now()): Promise<SweepResult> {
+  return {
+    objects: await sweepStore(deps, now),
+    incoming: await sweepIncoming(deps.incomingDir, now),
+  };
+}
+
+/**
+ * Removes every object under gallery/ and avatars/ that no row names and that is older than
+ * SWEEP_GRACE_MS at `now`: pictures of an upload whose process died before its row, and pictures
+ * of a deleted image whose removal failed. Answers how many were removed.
+ */
+export async function sweepStore(
+  deps: Pick<SweepDeps, 'db' | 'store'>,
+  now = Date.now(),
+): Promise<number> {
   let objects = 0;
   for (const prefix of MEDIA_PREFIXES) {
     let batch: string[] = [];
@@ -55,10 +77,11 @@ export async function sweepMedia(deps: SweepDeps, now = Date.now()): Promise<Swe
     }
     await settle();
   }
-  return { objects, incoming: await sweepIncoming(deps.incomingDir, now) };
+  return objects;
 }
 
-async function sweepIncoming(dir: string, now: number): Promise<number> {
+/** Removes the files in `dir` last written INCOMING_GRACE_MS or more before `now`. */
+export async function sweepIncoming(dir: string, now = Date.now()): Promise<number> {
   let names: string[];
   try {
     names = await fs.readdir(dir);
@@ -77,7 +100,13 @@ async function sweepIncoming(dir: string, now: number): Promise<number> {
 }
 
 export interface SweeperOptions {
+  /** The store's sweep, which one node does per turn. */
   sweep: () => Promise<SweepResult>;
+  /**
+   * This node's own part (its request bodies, on its own disk): done on every turn of every node,
+   * whichever node takes the store's turn. Answers how many files it removed.
+   */
+  local?: () => Promise<number>;
   intervalMs: number;
   /** With several nodes on one Redis, one of them sweeps per turn. */
   redis?: Redis | undefined;
@@ -100,7 +129,8 @@ export interface MediaSweeper {
 export const SWEEP_LOCK_KEY = 'orbit-media-sweep';
 
 /**
- * Sweeps at start and then periodically, so a sweep begins at least once in every interval:
+ * Sweeps at start and then periodically, so a sweep begins at least once in every interval (each
+ * node's own files on each of its turns):
  * without Redis each node sweeps every interval; with Redis each node tries every half
  * interval and the first to set a lock that lasts 45% of an interval sweeps, so between one
  * and three sweeps run per interval however many nodes there are.
@@ -125,17 +155,33 @@ export function createMediaSweeper(options: SweeperOptions): MediaSweeper {
     }
   }
 
-  async function turn(): Promise<TickOutcome> {
+  async function ownFiles(): Promise<number> {
     try {
-      if (!(await ourTurn())) return 'skipped';
-      const result = await options.sweep();
-      if (result.objects > 0 || result.incoming > 0)
-        log.info(result, 'removed stray pictures and abandoned uploads');
-      return 'swept';
+      return (await options.local?.()) ?? 0;
+    } catch (error) {
+      log.warn({ err: error }, 'sweep of abandoned uploads failed; the next turn tries again');
+      return 0;
+    }
+  }
+
+  async function turn(): Promise<TickOutcome> {
+    // This node's files alongside the store's turn: neither waits for the other.
+    const own = ownFiles();
+    let outcome: TickOutcome = 'skipped';
+    let result: SweepResult = { objects: 0, incoming: 0 };
+    try {
+      if (await ourTurn()) {
+        result = await options.sweep();
+        outcome = 'swept';
+      }
     } catch (error) {
       log.warn({ err: error }, 'media sweep failed; the next turn tries again');
-      return 'failed';
+      outcome = 'failed';
     }
+    const removed = { objects: result.objects, incoming: result.incoming + (await own) };
+    if (removed.objects > 0 || removed.incoming > 0)
+      log.info(removed, 'removed stray pictures and abandoned uploads');
+    return outcome;
   }
 
   const tick = (): Promise<TickOutcome> => {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fp from 'fastify-plugin';
 import { type Media, type MediaStore, createMedia, createMediaStore } from '../media/index.ts';
-import { createMediaSweeper, sweepMedia } from '../media/sweep.ts';
+import { createMediaSweeper, sweepIncoming, sweepStore } from '../media/sweep.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,7 +26,9 @@ export const mediaPlugin = fp(
     app.decorate('incomingDir', incomingDir);
 
     const sweeper = createMediaSweeper({
-      sweep: () => sweepMedia({ db, store, incomingDir }),
+      sweep: async () => ({ objects: await sweepStore({ db, store }), incoming: 0 }),
+      // Every node's request bodies are on its own disk, so each sweeps its own on every turn.
+      local: () => sweepIncoming(incomingDir),
       intervalMs: config.media.sweepIntervalMs,
       redis: app.redis.limits,
       lockKey: `${config.redisPrefix}-media-sweep`,

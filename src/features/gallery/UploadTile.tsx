@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useObjectUrl } from '../../components/useObjectUrl.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { useGallery } from './store.ts';
@@ -47,6 +47,7 @@ function FailedTile({ upload }: { upload: PendingUpload }) {
   const retry = useGallery((state) => state.retryUpload);
   const dismiss = useGallery((state) => state.dismissUpload);
   const needsNetwork = useNeedsNetwork();
+  const waiting = useUntil(upload.retryAt);
   const tile = useRef<HTMLLIElement>(null);
   /** Both actions take the buttons away: focus moves to the next tile's (or the previous one's). */
   const keepFocus = () => {
@@ -67,7 +68,7 @@ function FailedTile({ upload }: { upload: PendingUpload }) {
             <button
               type="button"
               className="button primary"
-              {...needsNetwork()}
+              {...needsNetwork(waiting)}
               aria-label={`Retry ${upload.name}`}
               onClick={() => {
                 keepFocus();
@@ -92,4 +93,15 @@ function FailedTile({ upload }: { upload: PendingUpload }) {
       </div>
     </li>
   );
+}
+
+/** True until `time` (epoch ms) has passed, then false; false at once without a time. */
+function useUntil(time: number | undefined): boolean {
+  const [passed, setPassed] = useState<number | undefined>(undefined);
+  useEffect(() => {
+    if (time === undefined) return undefined;
+    const timer = setTimeout(() => setPassed(time), Math.max(0, time - Date.now()));
+    return () => clearTimeout(timer);
+  }, [time]);
+  return time !== undefined && passed !== time;
 }

@@ -11,6 +11,8 @@ export class UploadError extends Error {
     readonly status: number,
     readonly statusText: string,
     readonly body: string,
+    /** The server's Retry-After (a 429 or 503), in milliseconds; undefined when it gave none. */
+    readonly retryAfterMs?: number,
   ) {
     super(status ? `${status} ${statusText}` : 'Network error');
     this.name = 'UploadError';
@@ -44,6 +46,12 @@ export function uploadFailureMessage(error: unknown): string {
     return serverError(error.body) || `Upload failed (${error.status})`;
   }
   return 'Upload failed';
+}
+
+/** Retry-After as a number of seconds (the only form Orbit's server sends), in milliseconds. */
+export function retryAfterMs(header: string | null): number | undefined {
+  if (!header || !/^\d+$/.test(header.trim())) return undefined;
+  return Number(header.trim()) * 1000;
 }
 
 export interface UploadRequest {
@@ -86,7 +94,11 @@ export function uploadFile({ file, fields, signal, onProgress }: UploadRequest):
           resolve(null);
         }
       } else {
-        reject(new UploadError(xhr.status, xhr.statusText, body));
+        const wait =
+          xhr.status === 429 || xhr.status === 503
+            ? retryAfterMs(xhr.getResponseHeader('Retry-After'))
+            : undefined;
+        reject(new UploadError(xhr.status, xhr.statusText, body, wait));
       }
     };
     xhr.onerror = () => {

@@ -11,7 +11,7 @@ import { checkImage, rejectedTooLarge, tooLarge } from './checkImage.ts';
 import { readImage } from './images.ts';
 import { memberId } from './member.ts';
 import type { GalleryState } from './store.ts';
-import { uploadFailureMessage, uploadFile } from './upload.ts';
+import { UploadError, uploadFailureMessage, uploadFile } from './upload.ts';
 
 /**
  * Files sent at once. One shared uplink gains little from more; three keep the link busy while
@@ -34,6 +34,8 @@ export interface PendingUpload {
   error?: string | undefined;
   /** Whether Retry is offered: not for a file the browser refused, sending it again cannot help. */
   canRetry?: boolean | undefined;
+  /** When the server said to try again (a 429 or 503's Retry-After, epoch ms): Retry waits until then. */
+  retryAt?: number | undefined;
 }
 
 export interface UploadOptions {
@@ -80,6 +82,12 @@ interface Run {
   /** The status text of the latest outcome, shown once everything is settled. */
   last: string;
   idle: (() => void)[];
+  /**
+   * No file starts before this time (epoch ms): the server asked to wait (429 or 503 with
+   * Retry-After), and the files behind would only be refused the same way.
+   */
+  pausedUntil: number;
+  resume: ReturnType<typeof setTimeout> | undefined;
 }
 
 const jobs = new Map<string, Job>();
@@ -98,6 +106,8 @@ function runOf(ownerId: string): Run {
       settled: 0,
       last: '',
       idle: [],
+      pausedUntil: 0,
+      resume: undefined,
     };
     runs.set(ownerId, run);
   }
@@ -143,8 +153,8 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
     jobs.delete(key);
     set((state) => ({ uploads: state.uploads.filter((item) => item.key !== key) }));
   };
-  const fail = (key: string, error: string, canRetry: boolean) =>
-    patch(key, { phase: 'failed', error, canRetry, loaded: 0 });
+  const fail = (key: string, error: string, canRetry: boolean, retryAt?: number) =>
+    patch(key, { phase: 'failed', error, canRetry, loaded: 0, retryAt });
 
   /** One file's outcome: counted, and the status moves on or, when all is settled, says the last. */
   const settle = (ownerId: string, run: Run, text: string) => {
@@ -196,13 +206,25 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
     } catch (error) {
       if (signal.aborted) return '';
       const text = `Failed ${file.name}: ${uploadFailureMessage(error)}`;
-      fail(key, text, true);
+      const wait = error instanceof UploadError ? error.retryAfterMs : undefined;
+      const retryAt = wait === undefined ? undefined : Date.now() + wait;
+      if (retryAt !== undefined) run.pausedUntil = Math.max(run.pausedUntil, retryAt);
+      fail(key, text, true, retryAt);
       return text;
     }
   };
 
-  /** Starts waiting files while fewer than three are on the wire. */
+  /** Starts waiting files while fewer than three are on the wire, unless the server asked to wait. */
   const pump = (ownerId: string, run: Run) => {
+    const wait = run.pausedUntil - Date.now();
+    if (wait > 0 && run.queue.length > 0) {
+      clearTimeout(run.resume);
+      run.resume = setTimeout(() => {
+        run.resume = undefined;
+        if (!run.controller.signal.aborted) pump(ownerId, run);
+      }, wait);
+      return;
+    }
     while (run.active < UPLOAD_CONCURRENCY && run.queue.length > 0) {
       const key = run.queue.shift() as string;
       run.active += 1;
@@ -280,9 +302,17 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
       const item = get().uploads.find((upload) => upload.key === key);
       const job = jobs.get(key);
       if (!item || !job || item.phase !== 'failed' || !item.canRetry) return Promise.resolve();
+      // Before the server's Retry-After has passed, sending again would only be refused again.
+      if (item.retryAt !== undefined && Date.now() < item.retryAt) return Promise.resolve();
       const { id } = job.owner;
       const run = runOf(id);
-      patch(key, { phase: 'waiting', loaded: 0, error: undefined, canRetry: undefined });
+      patch(key, {
+        phase: 'waiting',
+        loaded: 0,
+        error: undefined,
+        canRetry: undefined,
+        retryAt: undefined,
+      });
       run.total += 1;
       run.queue.push(key);
       sayProgress(id, run);
@@ -299,6 +329,7 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
       const run = runs.get(ownerId);
       runs.delete(ownerId);
       run?.controller.abort();
+      clearTimeout(run?.resume);
       clearTimeout(clearTimers.get(ownerId));
       set((state) => {
         for (const item of state.uploads) {

@@ -41,10 +41,15 @@ class FakeXhr {
   progress(loaded: number, total: number) {
     this.upload.onprogress?.({ loaded, total, lengthComputable: true });
   }
-  respond(status: number, body: string, statusText = '') {
+  responseHeaders: Record<string, string> = {};
+  getResponseHeader(name: string): string | null {
+    return this.responseHeaders[name.toLowerCase()] ?? null;
+  }
+  respond(status: number, body: string, statusText = '', headers: Record<string, string> = {}) {
     this.status = status;
     this.statusText = statusText;
     this.responseText = body;
+    this.responseHeaders = headers;
     this.onload?.();
   }
 }
@@ -248,6 +253,40 @@ describe('uploading', () => {
     useGallery.getState().dismissUpload(tile('b.png')?.key ?? '');
     expect(names()).toEqual([]);
     expect(FakeXhr.sent).toHaveLength(3);
+  });
+
+  it('shows a 429 in the server’s words and holds Retry and the files behind it until Retry-After', async () => {
+    const busy = 'You’re uploading too much at once. Wait for the others to finish.';
+    const done = start(['a.png', 'b.png', 'c.png', 'd.png'].map((name) => file(name)));
+    await settle();
+    expect(sentNames()).toEqual(['a.png', 'b.png', 'c.png']);
+    FakeXhr.sent[0]?.respond(429, JSON.stringify({ error: busy }), 'Too Many Requests', {
+      'retry-after': '5',
+    });
+    await settle();
+    expect(tile('a.png')).toMatchObject({
+      phase: 'failed',
+      error: `Failed a.png: ${busy}`,
+      canRetry: true,
+    });
+    FakeXhr.sent[1]?.respond(201, created('img-b'));
+    FakeXhr.sent[2]?.respond(201, created('img-c'));
+    await settle();
+    // d.png waits out the server's 5 s, and Retry does nothing before then.
+    expect(sentNames()).toEqual(['a.png', 'b.png', 'c.png']);
+    expect(tile('d.png')?.phase).toBe('waiting');
+    void useGallery.getState().retryUpload(tile('a.png')?.key ?? '');
+    expect(tile('a.png')?.phase).toBe('failed');
+
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(sentNames()).toEqual(['a.png', 'b.png', 'c.png', 'd.png']);
+    const again = useGallery.getState().retryUpload(tile('a.png')?.key ?? '');
+    await settle();
+    expect(sentNames()).toEqual(['a.png', 'b.png', 'c.png', 'd.png', 'a.png']);
+    FakeXhr.sent[3]?.respond(201, created('img-d'));
+    FakeXhr.sent[4]?.respond(201, created('img-a'));
+    await Promise.all([done, again]);
+    expect(names()).toEqual([]);
   });
 
   it('refuses a file over 20 MB on its tile before sending, and sends the others', async () => {

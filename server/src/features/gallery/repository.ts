@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { PostgresAdapter, type Transaction, sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
+import type { Database } from '../../db/schema.ts';
 import type { GalleryImageRow, ImageReactionRow, UserRow } from '../../db/schema.ts';
 
 export interface NewImage {
@@ -14,8 +15,39 @@ export interface NewImage {
   createdAt: string;
 }
 
-/** A new image goes before every other one of its owner (newest first, also after a reorder). */
+/**
+ * Runs `work` in a transaction that no other change of this owner's positions overlaps, so each
+ * image keeps a place of its own (docs/decisions.md "Saved order and folders"). PostgreSQL locks
+ * the owner's row (`FOR NO KEY UPDATE`: other writers of the gallery wait, while rows that merely
+ * refer to the member, such as sessions or reactions, are not held up). SQLite needs no lock: the
+ * app has one connection, and Kysely hands it to one transaction at a time.
+ */
+export function withOwnerLock<T>(
+  db: Db,
+  ownerId: string,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    if (trx.getExecutor().adapter instanceof PostgresAdapter)
+      await trx
+        .selectFrom('users')
+        .select('id')
+        .where('id', '=', ownerId)
+        .forNoKeyUpdate()
+        .execute();
+    return work(trx);
+  });
+}
+
+/**
+ * A new image goes before every other one of its owner (newest first, also after a reorder). The
+ * place is taken under the owner's lock, so concurrent uploads never share one.
+ */
 export async function insertImage(db: Db, image: NewImage): Promise<void> {
+  await withOwnerLock(db, image.ownerId, (trx) => insertUnlocked(trx, image));
+}
+
+async function insertUnlocked(db: Db, image: NewImage): Promise<void> {
   await db
     .insertInto('gallery_images')
     .values({
@@ -159,20 +191,37 @@ export async function positionsOf(
   return new Map(rows.map((row) => [row.id, row.position]));
 }
 
-/** Writes new positions in one transaction, so a reorder is saved whole or not at all. */
+/**
+ * Writes new positions; call it inside withOwnerLock, which makes the reorder whole or nothing.
+ * Positions are unique per owner, so the images first step aside below the owner's smallest
+ * position and then take their new places: a swap never has two images on one place.
+ */
 export async function savePositions(
-  db: Db,
+  trx: Transaction<Database>,
   ownerId: string,
   positions: ReadonlyMap<string, number>,
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    for (const [id, position] of positions) {
-      await trx
-        .updateTable('gallery_images')
-        .set({ position })
-        .where('id', '=', id)
-        .where('owner_id', '=', ownerId)
-        .execute();
-    }
-  });
+  const lowest = await trx
+    .selectFrom('gallery_images')
+    .select((eb) => eb.fn.min<number>('position').as('min'))
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  let aside = Number(lowest?.min ?? 0);
+  for (const id of positions.keys()) {
+    aside -= 1;
+    await trx
+      .updateTable('gallery_images')
+      .set({ position: aside })
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .execute();
+  }
+  for (const [id, position] of positions) {
+    await trx
+      .updateTable('gallery_images')
+      .set({ position })
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .execute();
+  }
 }

@@ -22,6 +22,7 @@ export const galleryRoutes: FastifyPluginCallbackZod = (app, _options, done) => 
     db: app.db,
     media: app.media,
     incomingDir: app.incomingDir,
+    images: app.images,
     events: app.realtime.galleryEvents,
     notifications: app.notificationEvents,
   };
@@ -68,13 +69,24 @@ export const galleryRoutes: FastifyPluginCallbackZod = (app, _options, done) => 
       },
     },
     async (request, reply) => {
-      const form = await streamForm(request, 'image', deps.incomingDir);
-      // The temporary file is gone before the answer leaves, success or not.
+      // Counted before the body is read: a refused upload costs no disk and no picture work.
+      const release = await app.uploads.begin(`member:${request.member.user.id}`);
       let image: Awaited<ReturnType<typeof gallery.upload>>;
       try {
-        image = await gallery.upload(deps, request.member.user, form.filePath, form.fields.folder);
+        const form = await streamForm(request, 'image', deps.incomingDir);
+        // The temporary file is gone before the answer leaves, success or not.
+        try {
+          image = await gallery.upload(
+            deps,
+            request.member.user,
+            form.filePath,
+            form.fields.folder,
+          );
+        } finally {
+          if (form.filePath) await fs.rm(form.filePath, { force: true });
+        }
       } finally {
-        if (form.filePath) await fs.rm(form.filePath, { force: true });
+        await release();
       }
       return reply.status(201).send({ image });
     },

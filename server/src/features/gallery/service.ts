@@ -9,10 +9,12 @@ import {
   type GalleryImageDeleted,
   type GalleryOwner,
 } from '../../../../src/contracts/gallery.ts';
+import { displayText } from '../../../../src/contracts/validation.ts';
 import type { Db } from '../../db/index.ts';
 import type { GalleryImageRow, ImageReactionRow, UserRow } from '../../db/schema.ts';
 import { Invalid, NotFound } from '../../errors.ts';
-import { galleryFiles } from '../../lib/images.ts';
+import { type ImageQueue, galleryFiles } from '../../lib/images.ts';
+import { storing } from '../../lib/storageErrors.ts';
 import { keepFiles, putFiles } from '../../media/files.ts';
 import { type Media, type MediaUrl, galleryKey } from '../../media/index.ts';
 import { profileImageUrl } from '../../members/mapping.ts';
@@ -31,6 +33,8 @@ export interface GalleryDeps {
   media: Media;
   /** This node's folder for request bodies being received (multipart), swept separately. */
   incomingDir: string;
+  /** The queue every picture is made in. */
+  images: ImageQueue;
   events: GalleryEvents;
   notifications: NotificationEvents;
   now?: () => Date;
@@ -50,7 +54,9 @@ const stamp = (deps: GalleryDeps) => (deps.now ? deps.now() : new Date()).toISOS
 
 /** A folder name as stored: trimmed, `All` (or nothing) for the default. */
 export function normaliseFolder(folder: string | undefined): string {
-  const value = (folder ?? '').trim().replace(/\s+/g, ' ');
+  const value = displayText(folder ?? '')
+    .trim()
+    .replace(/\s+/g, ' ');
   if (
     !value ||
     value.toLowerCase() === DEFAULT_FOLDER.toLowerCase() ||
@@ -82,7 +88,7 @@ export function toImage(
     width: row.width,
     height: row.height,
     folder: row.folder,
-    caption: row.caption,
+    caption: displayText(row.caption),
     createdAt: row.created_at,
     likes: reactions
       .filter((r) => r.image_id === row.id && r.kind === 'like')
@@ -144,9 +150,11 @@ export async function upload(
 ) {
   if (!tempFile) throw new Invalid(GALLERY_MESSAGES.noImage);
   const target = normaliseFolder(folder);
-  const files = await galleryFiles(tempFile);
+  const files = await galleryFiles(deps.images, tempFile);
   const objects = [files.display, files.thumb];
-  const began = await putFiles(deps.media, objects);
+  const began = await storing('could not store a gallery picture', () =>
+    putFiles(deps.media, objects),
+  );
   const id = randomUUID();
   try {
     await repo.insertImage(deps.db, {
@@ -164,7 +172,9 @@ export async function upload(
     await deps.media.discard(objects.map((file) => file.key));
     throw error;
   }
-  await keepFiles(deps.media, objects, began);
+  await storing('could not store a gallery picture again', () =>
+    keepFiles(deps.media, objects, began),
+  );
   const row = await repo.findImage(deps.db, id);
   if (!row) throw new Error('upload: the new image could not be read back');
   const image = toImage(row, ownerOf(me, deps.media.url), [], deps.media.url);
@@ -227,7 +237,7 @@ export async function patchImage(
     row = await ownImage(deps, me, id);
     const change: { caption?: string; folder?: string } = {};
     if (patch.caption !== undefined) {
-      const caption = patch.caption.trim();
+      const caption = displayText(patch.caption).trim();
       if (caption.length > CAPTION_MAX) throw new Invalid(GALLERY_MESSAGES.captionTooLong);
       change.caption = caption;
     }
@@ -279,18 +289,23 @@ async function react(
   await announce?.({ db: deps.db, events: deps.notifications, mediaUrl: deps.media.url });
 }
 
-/** The row goes first; pictures whose removal fails are left to the sweep, the delete stands. */
+/**
+ * The row goes first and the delete is announced; then the pictures are removed (tried again a
+ * few times). Pictures that still cannot be removed are logged and left to the sweep: the delete
+ * stands, so a retry of it is not needed (docs/decisions.md "One media store").
+ */
 export async function deleteImage(deps: GalleryDeps, me: UserRow, ref: string): Promise<void> {
   const row = await ownImage(deps, me, ref);
   if (!(await repo.deleteImage(deps.db, row.id, me.id)))
     throw new NotFound(GALLERY_MESSAGES.notFound);
-  await deps.media.discard([galleryKey(row.display_file), galleryKey(row.thumb_file)]);
   deps.events.deleted({ _id: row.id, ownerId: me.id });
+  await deps.media.discard([galleryKey(row.display_file), galleryKey(row.thumb_file)]);
 }
 
 /**
  * Saves a new order for some or all of the owner's images: the positions those images held are
- * handed out again in the new order, so the rest of the grid stays where it was.
+ * handed out again in the new order, so the rest of the grid stays where it was. Read and written
+ * under the owner's lock, so concurrent reorders and uploads never share a position.
  */
 export async function reorder(
   deps: GalleryDeps,
@@ -299,17 +314,15 @@ export async function reorder(
 ): Promise<void> {
   if (order.length === 0) return;
   if (new Set(order).size !== order.length) throw new Invalid(GALLERY_MESSAGES.orderInvalid);
-  const positions = await repo.positionsOf(deps.db, me.id, order);
-  if (!positions) throw new NotFound(GALLERY_MESSAGES.notFound);
-  const slots = [...positions.values()].sort((a, b) => a - b);
-  // Equal positions (never reordered) become distinct, keeping the slot order.
-  for (let i = 1; i < slots.length; i += 1) {
-    const previous = slots[i - 1] ?? 0;
-    if ((slots[i] ?? 0) <= previous) slots[i] = previous + 1;
-  }
-  await repo.savePositions(
-    deps.db,
-    me.id,
-    new Map(order.map((id, index) => [id, slots[index] ?? index])),
-  );
+  await repo.withOwnerLock(deps.db, me.id, async (trx) => {
+    const positions = await repo.positionsOf(trx, me.id, order);
+    if (!positions) throw new NotFound(GALLERY_MESSAGES.notFound);
+    // Positions are unique per owner, so these are as many places as there are images.
+    const slots = [...positions.values()].sort((a, b) => a - b);
+    await repo.savePositions(
+      trx,
+      me.id,
+      new Map(order.map((id, index) => [id, slots[index] ?? index])),
+    );
+  });
 }
