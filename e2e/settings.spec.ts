@@ -72,6 +72,7 @@ test.describe('settings: Basic Info', () => {
   });
 
   test('an email in use and a bad email are refused with the spec messages', async ({
+    member,
     memberPage: page,
     otherMember: bob,
   }) => {
@@ -79,6 +80,7 @@ test.describe('settings: Basic Info', () => {
     await basic.getByRole('button', { name: 'Edit' }).click();
     const email = basic.getByLabel('Email');
     await email.fill('not-an-email');
+    await basic.getByLabel('Current password', { exact: true }).fill(member.password);
     await basic.getByRole('button', { name: 'Save' }).click();
     await expect(basic.getByText('Enter a valid email address.', { exact: true })).toBeVisible();
     await expect(email).toBeFocused();
@@ -90,6 +92,40 @@ test.describe('settings: Basic Info', () => {
     // Said once, under the field: not repeated in a toast.
     await expect(page.getByText('Email already in use.', { exact: true })).toHaveCount(1);
     await expect(toast(page)).toHaveText('');
+    await page.context().close();
+  });
+
+  test('a new email needs the current password: without it or with a wrong one nothing is saved', async ({
+    member,
+    memberPage: page,
+  }) => {
+    const basic = basicInfo(page);
+    await basic.getByRole('button', { name: 'Edit' }).click();
+    const current = basic.getByLabel('Current password', { exact: true });
+    await expect(current).toHaveCount(0);
+    const fresh = `${uniqueName('mail')}@orbit.example`;
+    await basic.getByLabel('Email').fill(fresh);
+    await expect(current).toBeVisible();
+
+    await basic.getByRole('button', { name: 'Save' }).click();
+    await expect(basic.getByText('Enter your current password.', { exact: true })).toBeVisible();
+    await expect(current).toBeFocused();
+
+    await current.fill('Not-the-password1!');
+    await basic.getByRole('button', { name: 'Save' }).click();
+    const wrong = 'Your current password is not correct.';
+    await expect(basic.getByText(wrong, { exact: true })).toBeVisible();
+    await expect(current).toBeFocused();
+    await expect(page.getByText(wrong)).toHaveCount(1);
+    const unchanged = await page.request.get('/api/auth/me');
+    expect(((await unchanged.json()) as { user: { email: string } }).user.email).toBe(member.email);
+
+    await current.fill(member.password);
+    await basic.getByRole('button', { name: 'Save' }).click();
+    await expect(toast(page)).toHaveText('Basic info saved.');
+    await expect(current).toHaveCount(0);
+    await page.reload();
+    await expect(basicInfo(page).getByLabel('Email')).toHaveValue(fresh);
     await page.context().close();
   });
 
@@ -195,7 +231,11 @@ test.describe('settings: Security', () => {
     await sec.getByLabel('Security question').fill('First telescope?');
     await sec.getByLabel('Security answer').fill('Dobsonian');
     await sec.getByRole('button', { name: 'Save' }).click();
+    await expect(sec.getByText('Enter your current password.', { exact: true })).toBeVisible();
+    await sec.getByLabel('Current password', { exact: true }).fill(member.password);
+    await sec.getByRole('button', { name: 'Save' }).click();
     await expect(toast(page)).toHaveText('Security question saved.');
+    await expect(sec.getByLabel('Current password', { exact: true })).toHaveValue('');
     await expect(sec.getByLabel('Security question')).toHaveValue('First telescope?');
     await expect(sec.getByLabel('Security answer')).toHaveValue('');
     const answer = await request.post('/api/auth/forgot-password/question', {

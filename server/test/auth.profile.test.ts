@@ -12,6 +12,7 @@ import {
   uniqueUsername,
   forEachApp,
   patchProfileForm,
+  PASSWORD,
 } from './helpers.ts';
 
 forEachApp((t) => {
@@ -55,7 +56,11 @@ forEachApp((t) => {
       const member = await signupUser(t.app);
       const username = uniqueUsername('New');
 
-      const response = await patchJson(member, { username, email: `${username}@new.test` });
+      const response = await patchJson(member, {
+        username,
+        email: `${username}@new.test`,
+        currentPassword: member.password,
+      });
 
       expect(response.json<{ user: User }>().user).toMatchObject({
         username,
@@ -103,7 +108,10 @@ forEachApp((t) => {
     it('answers 409 "Email already in use" for another member’s email in another case', async () => {
       const [member, other] = [await signupUser(t.app), await signupUser(t.app)];
 
-      const response = await patchJson(member, { email: other.email.toUpperCase() });
+      const response = await patchJson(member, {
+        email: other.email.toUpperCase(),
+        currentPassword: member.password,
+      });
 
       expect(response.statusCode).toBe(409);
       expect(response.json()).toEqual({ error: 'Email already in use' });
@@ -122,7 +130,7 @@ forEachApp((t) => {
       },
       {
         when: 'the email is malformed',
-        patch: { email: 'not-an-email' },
+        patch: { email: 'not-an-email', currentPassword: PASSWORD },
         message: 'Enter a valid email address.',
       },
       {

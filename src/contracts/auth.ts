@@ -36,6 +36,8 @@ export const ProfilePatchBody = z.object({
   /** An array in JSON, a comma-joined string in multipart. */
   interests: z.union([z.array(z.string().max(100)).max(1000), z.string().max(10_000)]).optional(),
   theme: z.enum(THEMES, { error: `Theme must be one of: ${THEMES.join(', ')}.` }).optional(),
+  /** Needed to change the email or the security question or answer (docs/decisions.md "Re-authentication"). */
+  currentPassword: optionalText,
 });
 export type ProfilePatchBody = z.input<typeof ProfilePatchBody>;
 

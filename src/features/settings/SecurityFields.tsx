@@ -1,5 +1,5 @@
 import { PasswordChecklist } from '../../components/PasswordChecklist.tsx';
-import { FieldList, securityQuestionFields } from '../auth/MemberFields.tsx';
+import { type FieldSpec, FieldList, securityQuestionFields } from '../auth/MemberFields.tsx';
 import { bindText } from './bindText.ts';
 import type { FieldErrors, SecurityValues } from './settingsState.ts';
 
@@ -11,23 +11,29 @@ interface SecurityFieldsProps {
   onChange: (patch: Partial<SecurityValues>) => void;
 }
 
+export const CURRENT_PASSWORD_FIELD: FieldSpec<'currentPassword'> = {
+  name: 'currentPassword',
+  label: 'Current password',
+  autoComplete: 'current-password',
+  password: true,
+};
+
 /**
  * Step 2: a password change (PATCH /api/auth/password) and the security question for a forgotten
- * password (PATCH /api/auth/profile). Save sends whichever of the two the member filled in.
+ * password (PATCH /api/auth/profile). Save sends whichever of the two the member filled in; both
+ * need the current password (docs/decisions.md "Re-authentication").
  */
 export function SecurityFields({ values, hasQuestion, errors, onChange }: SecurityFieldsProps) {
   const bind = bindText(values, onChange);
   return (
     <>
+      <p className="settings-note">
+        Enter your current password to change your password or your security question.
+      </p>
+      <FieldList fields={[CURRENT_PASSWORD_FIELD]} bind={bind} errors={errors} />
       <h3 className="settings-subhead">Change password</h3>
       <FieldList
         fields={[
-          {
-            name: 'currentPassword',
-            label: 'Current password',
-            autoComplete: 'current-password',
-            password: true,
-          },
           {
             name: 'newPassword',
             label: 'New password',

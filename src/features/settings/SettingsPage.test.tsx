@@ -118,6 +118,90 @@ describe('the settings page', () => {
     );
   });
 
+  it('asks for the current password only once the email changes, and sends it', async () => {
+    vi.spyOn(settingsApi, 'checkUsername').mockResolvedValue({
+      available: true,
+      reason: 'current',
+    });
+    const patch = vi
+      .spyOn(settingsApi, 'updateProfile')
+      .mockResolvedValue({ user: { ...member, email: 'vega@orbit.example' } });
+    const basic = await openForEditing('Step 1 Basic Info');
+    expect(basic.queryByLabelText('Current password')).toBeNull();
+    fireEvent.change(basic.getByLabelText('Email'), { target: { value: 'vega@orbit.example' } });
+
+    fireEvent.click(basic.getByRole('button', { name: 'Save' }));
+    await flush();
+    const current = basic.getByLabelText('Current password');
+    expect(patch).not.toHaveBeenCalled();
+    expect(document.activeElement).toBe(current);
+    expect(basic.getByText('Enter your current password.')).toBeTruthy();
+
+    fireEvent.change(current, { target: { value: 'Orbit#Pass1' } });
+    fireEvent.click(basic.getByRole('button', { name: 'Save' }));
+    await flush();
+    expect(patch).toHaveBeenCalledWith({
+      firstName: 'Nova',
+      lastName: 'Star',
+      username: 'nova',
+      email: 'vega@orbit.example',
+      currentPassword: 'Orbit#Pass1',
+    });
+    expect(screen.getByRole('status').textContent).toBe('Basic info saved.');
+    expect(basic.queryByLabelText('Current password')).toBeNull();
+  });
+
+  it('shows the server’s wrong current password at the field of Basic Info', async () => {
+    vi.spyOn(settingsApi, 'checkUsername').mockResolvedValue({
+      available: true,
+      reason: 'current',
+    });
+    vi.spyOn(settingsApi, 'updateProfile').mockRejectedValue(
+      new HttpError(400, 'x', 'Your current password is not correct.'),
+    );
+    const basic = await openForEditing('Step 1 Basic Info');
+    fireEvent.change(basic.getByLabelText('Email'), { target: { value: 'vega@orbit.example' } });
+    fireEvent.change(basic.getByLabelText('Current password'), { target: { value: 'wrong' } });
+    fireEvent.click(basic.getByRole('button', { name: 'Save' }));
+    await flush();
+    const current = basic.getByLabelText('Current password');
+    expect(current.getAttribute('aria-describedby')).toContain(
+      basic.getByText('Your current password is not correct.').id,
+    );
+    // Security has a current password too: the message is not repeated there.
+    expect(screen.getAllByText('Your current password is not correct.')).toHaveLength(1);
+    expect(document.activeElement).toBe(current);
+    expect(screen.getByRole('status').textContent).toBe('');
+  });
+
+  it('sends the current password with a new security question, and changes no password', async () => {
+    const patch = vi.spyOn(settingsApi, 'updateProfile').mockResolvedValue({ user: member });
+    const change = vi.spyOn(settingsApi, 'changePassword');
+    const security = await openForEditing('Step 2 Security');
+    fireEvent.change(security.getByLabelText('Security question'), {
+      target: { value: 'First rocket?' },
+    });
+    fireEvent.change(security.getByLabelText('Security answer'), { target: { value: 'Vostok' } });
+
+    fireEvent.click(security.getByRole('button', { name: 'Save' }));
+    await flush();
+    expect(patch).not.toHaveBeenCalled();
+    expect(security.getByText('Enter your current password.')).toBeTruthy();
+
+    fireEvent.change(security.getByLabelText('Current password'), {
+      target: { value: 'Orbit#Pass1' },
+    });
+    fireEvent.click(security.getByRole('button', { name: 'Save' }));
+    await flush();
+    expect(patch).toHaveBeenCalledWith({
+      securityQuestion: 'First rocket?',
+      securityAnswer: 'Vostok',
+      currentPassword: 'Orbit#Pass1',
+    });
+    expect(change).not.toHaveBeenCalled();
+    expect(screen.getByRole('status').textContent).toBe('Security question saved.');
+  });
+
   it('Undo Changes and Cancel put the values back', async () => {
     const basic = await openForEditing('Step 1 Basic Info');
     const first = basic.getByLabelText('First name');

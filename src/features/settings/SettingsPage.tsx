@@ -38,10 +38,11 @@ function SettingsForm({ user }: { user: CurrentUser }) {
     onCancel: () => dispatch({ type: 'cancel' }),
     onSave: () => void save(),
   });
-  /** What every section's fields take: its values, the errors and a change of its own. */
+  /** What every section's fields take: its values, its errors and a change of its own. */
   const fields = <S extends SectionId>(section: S) => ({
     values: values[section],
-    errors,
+    // Two sections have a `currentPassword`: the errors belong to the one being edited.
+    errors: editing === section ? errors : {},
     onChange: (patch: Partial<SettingsValues[S]>) => dispatch({ type: 'change', section, patch }),
   });
   return (
@@ -61,6 +62,7 @@ function SettingsForm({ user }: { user: CurrentUser }) {
           <SectionCard {...card('basic')}>
             <BasicInfoFields
               {...fields('basic')}
+              storedEmail={state.stored.basic.email}
               birthday={user.birthday}
               availability={availability}
             />

@@ -39,6 +39,11 @@ describe('what a failed settings save says (docs/product.md "Errors")', () => {
       field: 'newPassword',
     }));
 
+  it('a 429 says in the section how long to wait, in the server’s words', () =>
+    expect(saveErrorOf(http(429, 'Too many attempts. Try again in 840 seconds.'))).toEqual({
+      message: 'Too many attempts. Try again in 840 seconds.',
+    }));
+
   it('any other 400 shows the server’s rule in its words, in the section', () =>
     expect(saveErrorOf(http(400, 'Security answer is too long (max 200 characters).'))).toEqual({
       message: 'Security answer is too long (max 200 characters).',

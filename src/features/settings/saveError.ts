@@ -41,6 +41,8 @@ export function saveErrorOf(error: unknown): SaveError {
   if (error.status === 409 && /email/i.test(text))
     return { message: SAVE_MESSAGES.emailTaken, field: 'email' };
   if (error.status === 401) return { message: SAVE_MESSAGES.signedOut };
+  // Too many wrong current passwords: the server's text says how long to wait.
+  if (error.status === 429 && text) return { message: text };
   // The server repeats every rule of docs/product.md "Validation rules" and answers 400 in the same words
   // (docs/decisions.md "Server repeats every rule"), e.g. the password policy or a wrong current password: that text is the clear one.
   if (error.status === 400 && text) {

@@ -5,7 +5,7 @@ import { type CurrentUser, normaliseUser } from '../auth/user.ts';
 import { useTheme } from '../theme/store.ts';
 import { settingsApi } from './api.ts';
 import type { SectionId, SettingsValues } from './settingsState.ts';
-import { securityPlan } from './validate.ts';
+import { emailChanged, securityPlan } from './validate.ts';
 
 export const SUCCESS_MESSAGES = {
   basic: 'Basic info saved.',
@@ -61,6 +61,7 @@ async function saveSecurity(
       securityQuestion: values.securityQuestion.trim(),
       // A blank answer keeps the stored one, unless the question itself is cleared.
       ...(answer || !values.securityQuestion.trim() ? { securityAnswer: answer } : {}),
+      currentPassword: values.currentPassword,
     });
     share(userFrom(body));
   }
@@ -81,12 +82,13 @@ export async function saveSection(
 ): Promise<string> {
   switch (section) {
     case 'basic': {
-      const { firstName, lastName, username, email } = values.basic;
+      const { firstName, lastName, username, email, currentPassword } = values.basic;
       const body = await settingsApi.updateProfile({
         firstName: firstName.trim(),
         lastName: lastName.trim(),
         username: username.trim(),
         email: email.trim(),
+        ...(emailChanged(values.basic, stored.basic.email) ? { currentPassword } : {}),
       });
       share(userFrom(body));
       return SUCCESS_MESSAGES.basic;

@@ -50,6 +50,7 @@ describe('the settings sections', () => {
       lastName: 'Star',
       username: 'nova',
       email: 'nova@orbit.example',
+      currentPassword: '',
     });
     expect(state.values.security).toMatchObject({
       securityQuestion: 'First rocket?',

@@ -20,6 +20,8 @@ export interface BasicValues {
   lastName: string;
   username: string;
   email: string;
+  /** Asked for only while the email differs from the stored one. */
+  currentPassword: string;
 }
 export interface SecurityValues {
   currentPassword: string;
@@ -83,6 +85,7 @@ export function valuesFromUser(user: CurrentUser, theme: Theme): SettingsValues 
       lastName: user.lastName,
       username: user.username,
       email: user.email,
+      currentPassword: '',
     },
     security: {
       currentPassword: '',

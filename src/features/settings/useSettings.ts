@@ -30,7 +30,7 @@ function validate(
 ) {
   switch (section) {
     case 'basic':
-      return validateBasic(values.basic, availability);
+      return validateBasic(values.basic, availability, stored.basic.email);
     case 'security':
       return validateSecurity(values.security, stored.security.securityQuestion);
     case 'profile':

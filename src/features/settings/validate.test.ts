@@ -6,6 +6,7 @@ const basic = {
   lastName: 'Star',
   username: 'nova',
   email: 'nova@orbit.example',
+  currentPassword: '',
 };
 const security = {
   currentPassword: '',
@@ -16,28 +17,41 @@ const security = {
 };
 
 describe('Basic Info rules', () => {
-  it('accepts good values', () => expect(validateBasic(basic, 'current')).toEqual({}));
+  it('accepts good values', () => expect(validateBasic(basic, 'current', basic.email)).toEqual({}));
 
   it.each(['ab', 'a'.repeat(21), 'no spaces', 'émile'])(
     'refuses the username %j with the rule',
     (username) =>
-      expect(validateBasic({ ...basic, username }, 'idle').username).toBe(
+      expect(validateBasic({ ...basic, username }, 'idle', basic.email).username).toBe(
         '3–20 chars: letters, numbers, . _ -',
       ),
   );
 
   it('refuses a username the check found taken', () =>
-    expect(validateBasic({ ...basic, username: 'orion' }, 'taken').username).toBe(
+    expect(validateBasic({ ...basic, username: 'orion' }, 'taken', basic.email).username).toBe(
       'Username not available.',
     ));
 
   it('lets an unknown availability through to the server', () =>
-    expect(validateBasic({ ...basic, username: 'orion' }, 'unknown')).toEqual({}));
+    expect(validateBasic({ ...basic, username: 'orion' }, 'unknown', basic.email)).toEqual({}));
+
+  it('a new email needs the current password; the stored one with spaces around does not', () => {
+    const changed = { ...basic, email: 'vega@orbit.example' };
+    expect(validateBasic(changed, 'current', basic.email)).toEqual({
+      currentPassword: 'Enter your current password.',
+    });
+    expect(validateBasic({ ...changed, currentPassword: 'old' }, 'current', basic.email)).toEqual(
+      {},
+    );
+    expect(validateBasic({ ...basic, email: ` ${basic.email} ` }, 'current', basic.email)).toEqual(
+      {},
+    );
+  });
 
   it.each(['', 'nova', 'nova@', 'nova@orbit', 'no va@orbit.example'])(
     'refuses the email %j',
     (email) =>
-      expect(validateBasic({ ...basic, email }, 'current').email).toBe(
+      expect(validateBasic({ ...basic, email }, 'current', basic.email).email).toBe(
         'Enter a valid email address.',
       ),
   );
@@ -66,30 +80,43 @@ describe('Security rules', () => {
   it('does not enforce the strength checklist (the server does)', () =>
     expect(validateSecurity(newPassword('weak', 'weak'), 'Q?')).toEqual({}));
 
-  it('a new question alone needs its answer, but no password', () => {
+  it('a new question alone needs its answer and the current password, but no new password', () => {
     const values = { ...security, securityQuestion: 'Best planet?' };
     expect(securityPlan(values, 'Q?')).toEqual({ password: false, question: true });
     expect(validateSecurity(values, 'Q?')).toEqual({
+      currentPassword: 'Enter your current password.',
       securityAnswer: 'Enter the answer to your new question.',
     });
-    expect(validateSecurity({ ...values, securityAnswer: 'Saturn' }, 'Q?')).toEqual({});
+    const answered = { ...values, securityAnswer: 'Saturn', currentPassword: 'old' };
+    expect(securityPlan(answered, 'Q?')).toEqual({ password: false, question: true });
+    expect(validateSecurity(answered, 'Q?')).toEqual({});
   });
 
-  it('a new answer to the same question is enough', () =>
-    expect(validateSecurity({ ...security, securityAnswer: 'Vostok' }, 'Q?')).toEqual({}));
+  it('a new answer to the same question needs the current password', () => {
+    const values = { ...security, securityAnswer: 'Vostok' };
+    expect(validateSecurity(values, 'Q?')).toEqual({
+      currentPassword: 'Enter your current password.',
+    });
+    expect(validateSecurity({ ...values, currentPassword: 'old' }, 'Q?')).toEqual({});
+  });
 
   it('an answer needs a question', () =>
     expect(
-      validateSecurity({ ...security, securityQuestion: '', securityAnswer: 'x' }, 'Q?'),
+      validateSecurity(
+        { ...security, securityQuestion: '', securityAnswer: 'x', currentPassword: 'old' },
+        'Q?',
+      ),
     ).toEqual({
       securityQuestion: 'Enter a security question for this answer.',
     }));
 
   it('both parts can be saved together', () =>
-    expect(securityPlan({ ...security, currentPassword: 'a', securityAnswer: 'b' }, 'Q?')).toEqual({
-      password: true,
-      question: true,
-    }));
+    expect(
+      securityPlan(
+        { ...security, currentPassword: 'a', newPassword: 'N3w$ecret!', securityAnswer: 'b' },
+        'Q?',
+      ),
+    ).toEqual({ password: true, question: true }));
 });
 
 describe('Profile rules', () => {

@@ -30,9 +30,15 @@ function addLengthErrors(errors: FieldErrors, fields: Partial<Record<LimitedFiel
   }
 }
 
+/** A new email needs the current password (docs/decisions.md "Re-authentication"). */
+export function emailChanged(values: BasicValues, storedEmail: string): boolean {
+  return values.email.trim() !== storedEmail.trim();
+}
+
 export function validateBasic(
   values: BasicValues,
   availability: UsernameAvailability,
+  storedEmail: string,
 ): FieldErrors {
   const errors: FieldErrors = {};
   const username = values.username.trim();
@@ -40,6 +46,8 @@ export function validateBasic(
   else if (availability === 'taken') errors.username = SETTINGS_MESSAGES.usernameNotAvailable;
   // Settings has one email message: empty is not a valid address either.
   if (emailError(values.email)) errors.email = MESSAGES.emailInvalid;
+  if (emailChanged(values, storedEmail) && !values.currentPassword)
+    errors.currentPassword = MESSAGES.currentPasswordRequired;
   addLengthErrors(errors, { firstName: values.firstName, lastName: values.lastName });
   return errors;
 }
@@ -53,8 +61,11 @@ export interface SecurityPlan {
 export function securityPlan(values: SecurityValues, storedQuestion: string): SecurityPlan {
   const question =
     values.securityQuestion.trim() !== storedQuestion.trim() || values.securityAnswer.trim() !== '';
+  // The current password alone belongs to a question change when there is one.
   const password =
-    values.currentPassword !== '' || values.newPassword !== '' || values.confirmPassword !== '';
+    values.newPassword !== '' ||
+    values.confirmPassword !== '' ||
+    (values.currentPassword !== '' && !question);
   // Saving with nothing changed means the member meant the password: its messages explain what is missing.
   return { password: password || !question, question };
 }
@@ -69,6 +80,8 @@ export function validateSecurity(values: SecurityValues, storedQuestion: string)
       errors.confirmPassword = MESSAGES.newPasswordMismatch;
   }
   if (plan.question) {
+    // docs/decisions.md "Re-authentication": the question and answer need the current password too.
+    if (!values.currentPassword) errors.currentPassword = MESSAGES.currentPasswordRequired;
     const question = values.securityQuestion.trim();
     const answer = values.securityAnswer.trim();
     const questionChanged = question !== storedQuestion.trim();

@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import {
   CheckUsernameResponse,
@@ -15,7 +17,7 @@ import { OkResponse } from '../../../../src/contracts/http.ts';
 import { parseInterests } from '../../../../src/contracts/interests.ts';
 import { AuthResponse, MeResponse, UserResponse } from '../../../../src/contracts/user.ts';
 import { Invalid, Unauthorized } from '../../errors.ts';
-import { readForm } from '../../lib/multipart.ts';
+import { streamForm } from '../../lib/multipart.ts';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/auth.ts';
 import { userRowToUser } from '../../members/mapping.ts';
 import * as auth from './service.ts';
@@ -26,10 +28,44 @@ const rateLimits = (config: { max: number; windowMs: number }) => ({
   relaxed: { rateLimit: { max: config.max * 6, timeWindow: config.windowMs } },
 });
 
+/**
+ * A form with a profile picture: one of `who`'s upload places is taken before the body is read,
+ * the picture streams to a temporary file in the incoming folder (never whole in memory), and
+ * both are given back once `use` is done, whatever its outcome.
+ */
+async function withAvatarForm<T>(
+  app: FastifyInstance,
+  who: string,
+  request: FastifyRequest,
+  use: (fields: Record<string, string>, file: string | undefined) => Promise<T>,
+): Promise<T> {
+  const release = await app.uploads.begin(who);
+  try {
+    const form = await streamForm(request, 'profilePic', app.incomingDir);
+    try {
+      return await use(form.fields, form.filePath);
+    } finally {
+      if (form.filePath) await fs.rm(form.filePath, { force: true });
+    }
+  } finally {
+    await release();
+  }
+}
+
+/** What the account calls need: sessions, announcements, the node's attempt counts, the picture queue. */
+function accountDeps(app: FastifyInstance): auth.GuardedDeps & auth.AvatarDeps {
+  return {
+    ...app.sessions,
+    notifications: app.notificationEvents,
+    attempts: app.attempts,
+    images: app.images,
+  };
+}
+
 /** Signing up, in and out, the session check and the password reset: open to the signed out. */
 export const authPublicRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
   const { config } = app;
-  const deps: auth.AuthDeps = { ...app.sessions, notifications: app.notificationEvents };
+  const deps = accountDeps(app);
   const { strict, relaxed } = rateLimits(config.authRateLimit);
 
   app.post(
@@ -44,26 +80,28 @@ export const authPublicRoutes: FastifyPluginCallbackZod = (app, _options, done) 
     },
     async (request, reply) => {
       if (!request.isMultipart()) throw new Invalid('Send this form as multipart/form-data.');
-      const { fields, file } = await readForm(request, 'profilePic');
-      const field = (name: string) => fields[name] ?? '';
-      const result = await auth.signup(
-        deps,
-        {
-          username: field('username'),
-          email: field('email'),
-          password: field('password'),
-          firstName: field('firstName'),
-          lastName: field('lastName'),
-          birthday: field('birthday'),
-          referral: field('referral'),
-          interests: parseInterests(field('interests')),
-          securityQuestion: field('securityQuestion'),
-          securityAnswer: field('securityAnswer'),
-          favoriteQuote: field('favoriteQuote'),
-        },
-        file,
-        field('remember') === 'true',
-      );
+      // No member yet: the client address holds the upload places.
+      const result = await withAvatarForm(app, `address:${request.ip}`, request, (fields, file) => {
+        const field = (name: string) => fields[name] ?? '';
+        return auth.signup(
+          deps,
+          {
+            username: field('username'),
+            email: field('email'),
+            password: field('password'),
+            firstName: field('firstName'),
+            lastName: field('lastName'),
+            birthday: field('birthday'),
+            referral: field('referral'),
+            interests: parseInterests(field('interests')),
+            securityQuestion: field('securityQuestion'),
+            securityAnswer: field('securityAnswer'),
+            favoriteQuote: field('favoriteQuote'),
+          },
+          file,
+          field('remember') === 'true',
+        );
+      });
       setSessionCookie(reply, config, result.session);
       return reply.status(201).send({ user: result.user, token: result.session.token });
     },
@@ -149,7 +187,7 @@ export const authPublicRoutes: FastifyPluginCallbackZod = (app, _options, done) 
 
 /** The member's own account: registered inside the member context (`requireMember`). */
 export const authMemberRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
-  const deps: auth.AuthDeps = { ...app.sessions, notifications: app.notificationEvents };
+  const deps = accountDeps(app);
   const { relaxed } = rateLimits(app.config.authRateLimit);
 
   app.get(
@@ -171,20 +209,20 @@ export const authMemberRoutes: FastifyPluginCallbackZod = (app, _options, done) 
       },
     },
     async (request) => {
-      let body = request.body;
-      let file: Buffer | undefined;
-      if (request.isMultipart()) {
-        const form = await readForm(request, 'profilePic');
-        body = ProfilePatchBody.parse(form.fields);
-        file = form.file;
-      }
-      const { interests, ...rest } = body;
-      const updated = await auth.updateProfile(
-        deps,
-        request.member.user,
-        { ...rest, interests: interests === undefined ? undefined : parseInterests(interests) },
-        file,
-      );
+      const update = (body: ProfilePatchBody, file?: string) => {
+        const { interests, ...rest } = body;
+        return auth.updateProfile(
+          deps,
+          request.member.user,
+          { ...rest, interests: interests === undefined ? undefined : parseInterests(interests) },
+          file,
+        );
+      };
+      const updated = request.isMultipart()
+        ? await withAvatarForm(app, `member:${request.member.user.id}`, request, (fields, file) =>
+            update(ProfilePatchBody.parse(fields), file),
+          )
+        : await update(request.body);
       return { user: updated };
     },
   );

@@ -4,6 +4,7 @@ import { DEFAULT_THEME, type Theme } from '../../../../src/contracts/theme.ts';
 import {
   MESSAGES,
   type SignupInput,
+  displayText,
   emailError,
   interestsError,
   isValidUsername,
@@ -15,7 +16,8 @@ import {
 import { type Db, isUniqueViolation, violatedColumn } from '../../db/index.ts';
 import type { UserRow, UserUpdate } from '../../db/schema.ts';
 import { Conflict, Invalid, NotFound, Unauthorized } from '../../errors.ts';
-import { avatarFile } from '../../lib/images.ts';
+import { type ImageQueue, avatarFile } from '../../lib/images.ts';
+import { storing } from '../../lib/storageErrors.ts';
 import { keepFiles, putFiles } from '../../media/files.ts';
 import type { Media } from '../../media/index.ts';
 import { hashSecret, normaliseAnswer, verifyDecoy, verifySecret } from '../../lib/passwords.ts';
@@ -23,6 +25,7 @@ import { hashToken, newReferralCode, newToken } from '../../lib/tokens.ts';
 import { userRowToUser } from '../../members/mapping.ts';
 import { searchKeys } from '../../members/searchKeys.ts';
 import { type NotificationEvents, drafts, record } from '../notifications/service.ts';
+import { type Attempts, memberAccount, namedAccount } from './attempts.ts';
 import * as repo from './repository.ts';
 
 export interface AuthDeps {
@@ -32,6 +35,16 @@ export interface AuthDeps {
   /** Announces the welcome notification; without it the notification is only stored. */
   notifications?: NotificationEvents;
   now?: () => Date;
+}
+
+/** What the calls that check a secret need besides: the per-account count of attempts. */
+export interface GuardedDeps extends AuthDeps {
+  attempts: Attempts;
+}
+
+/** What storing a profile picture needs besides: the queue every picture is made in. */
+export interface AvatarDeps extends AuthDeps {
+  images: ImageQueue;
 }
 
 export interface IssuedSession {
@@ -86,12 +99,20 @@ export async function issueSession(
 export interface Authenticated {
   user: UserRow;
   sessionId: string;
+  /** When the session ends (sessions do not slide: a session's end is fixed when it is issued). */
+  expiresAt: Date;
 }
 
 export async function authenticate(deps: AuthDeps, token: string): Promise<Authenticated | null> {
   if (!token || token.length > 200) return null;
   const found = await repo.findLiveSession(deps.db, hashToken(token), clock(deps).toISOString());
-  return found ? { user: found.user, sessionId: found.session.id } : null;
+  return found
+    ? {
+        user: found.user,
+        sessionId: found.session.id,
+        expiresAt: new Date(found.session.expires_at),
+      }
+    : null;
 }
 
 async function uniqueReferralCode(db: Db): Promise<string> {
@@ -101,10 +122,11 @@ async function uniqueReferralCode(db: Db): Promise<string> {
   }
 }
 
+/** `profilePic`: the picture's temporary file (or the seed's bytes). */
 export async function signup(
-  deps: AuthDeps,
+  deps: AvatarDeps,
   input: Omit<SignupInput, 'hasProfilePic'>,
-  profilePic: Buffer | undefined,
+  profilePic: string | Buffer | undefined,
   remember = false,
 ): Promise<{ user: User; session: IssuedSession }> {
   const first = signupErrors({ ...input, hasProfilePic: profilePic !== undefined }, clock(deps))[0];
@@ -120,12 +142,16 @@ export async function signup(
       : Promise.resolve(''),
   ]);
   // Stored last, so nothing before the insert can leave the picture behind.
-  const avatar = await avatarFile(profilePic as Buffer);
-  const began = await putFiles(deps.media, [avatar]);
+  const avatar = await avatarFile(deps.images, profilePic as string | Buffer);
+  const began = await storing('could not store a profile picture', () =>
+    putFiles(deps.media, [avatar]),
+  );
   const now = clock(deps).toISOString();
   const id = randomUUID();
   // Outside the transaction: SQLite has one connection, and the transaction holds it.
   const referralCode = await uniqueReferralCode(deps.db);
+  const firstName = displayText(input.firstName).trim();
+  const lastName = displayText(input.lastName).trim();
   let welcome: Awaited<ReturnType<typeof record>>;
   try {
     welcome = await deps.db.transaction().execute(async (trx) => {
@@ -136,18 +162,18 @@ export async function signup(
         email: input.email.trim(),
         email_key: input.email.trim().toLowerCase(),
         password_hash: passwordHash,
-        first_name: input.firstName.trim(),
-        last_name: input.lastName.trim(),
+        first_name: firstName,
+        last_name: lastName,
         birthday: input.birthday.trim(),
         profile_image: avatar.key,
         interests: JSON.stringify(input.interests),
-        referral: input.referral.trim(),
+        referral: displayText(input.referral).trim(),
         referral_code: referralCode,
         theme: DEFAULT_THEME,
-        favorite_quote: input.favoriteQuote.trim(),
-        security_question: input.securityQuestion.trim(),
+        favorite_quote: displayText(input.favoriteQuote).trim(),
+        security_question: displayText(input.securityQuestion).trim(),
         security_answer_hash: answerHash,
-        ...searchKeys(input.username.trim(), input.firstName.trim(), input.lastName.trim()),
+        ...searchKeys(input.username.trim(), firstName, lastName),
         created_at: now,
         updated_at: now,
       });
@@ -158,7 +184,9 @@ export async function signup(
     if (isUniqueViolation(error)) throw conflictFrom(error);
     throw error;
   }
-  await keepFiles(deps.media, [avatar], began);
+  await storing('could not store a profile picture again', () =>
+    keepFiles(deps.media, [avatar], began),
+  );
   if (deps.notifications)
     await welcome({ db: deps.db, events: deps.notifications, mediaUrl: deps.media.url });
   const row = await repo.findUserById(deps.db, id);
@@ -170,19 +198,20 @@ export async function signup(
 }
 
 export async function login(
-  deps: AuthDeps,
+  deps: GuardedDeps,
   identifier: string,
   password: string,
   remember: boolean,
 ): Promise<{ user: User; session: IssuedSession }> {
   if (!identifier.trim() || !password) throw new Invalid(MESSAGES.loginRequired);
   const row = await repo.findUserByIdentifier(deps.db, identifier);
-  if (!row) {
+  // docs/decisions.md "Passwords and abuse": an unknown name backs off exactly like a real one.
+  const right = await deps.attempts.check('login', namedAccount(row?.id, identifier), async () => {
+    if (row) return verifySecret(row.password_hash, password);
     await verifyDecoy(password);
-    throw new Unauthorized(AUTH_MESSAGES.badCredentials);
-  }
-  if (!(await verifySecret(row.password_hash, password)))
-    throw new Unauthorized(AUTH_MESSAGES.badCredentials);
+    return false;
+  });
+  if (!row || !right) throw new Unauthorized(AUTH_MESSAGES.badCredentials);
   return {
     user: userRowToUser(row, deps.media.url),
     session: await issueSession(deps, row.id, remember),
@@ -225,14 +254,45 @@ export interface ProfilePatch {
   securityQuestion?: string | undefined;
   securityAnswer?: string | undefined;
   theme?: Theme | undefined;
+  /** Needed when the patch changes the email or the security question or answer. */
+  currentPassword?: string | undefined;
 }
 
+/** Whether a patch changes what takes the account over: the email, the security question or answer. */
+function needsCurrentPassword(user: UserRow, patch: ProfilePatch): boolean {
+  return (
+    (patch.email !== undefined && patch.email.trim() !== user.email) ||
+    (patch.securityQuestion !== undefined &&
+      patch.securityQuestion.trim() !== user.security_question) ||
+    patch.securityAnswer !== undefined
+  );
+}
+
+/**
+ * docs/decisions.md "Re-authentication": the member's current password, counted per member
+ * (docs/decisions.md "Passwords and abuse"), before a change that could take the account over.
+ */
+async function confirmCurrentPassword(
+  deps: GuardedDeps,
+  user: UserRow,
+  currentPassword: string | undefined,
+): Promise<void> {
+  if (!currentPassword) throw new Invalid(MESSAGES.currentPasswordRequired);
+  const right = await deps.attempts.check('currentPassword', memberAccount(user.id), () =>
+    verifySecret(user.password_hash, currentPassword),
+  );
+  if (!right) throw new Invalid(AUTH_MESSAGES.wrongCurrentPassword);
+}
+
+/** `profilePic`: the new picture's temporary file, when one came. */
 export async function updateProfile(
-  deps: AuthDeps,
+  deps: GuardedDeps & AvatarDeps,
   user: UserRow,
   patch: ProfilePatch,
-  profilePic?: Buffer,
+  profilePic?: string,
 ): Promise<User> {
+  if (needsCurrentPassword(user, patch))
+    await confirmCurrentPassword(deps, user, patch.currentPassword);
   const update: UserUpdate = {};
   if (patch.username !== undefined) {
     const username = patch.username.trim();
@@ -260,9 +320,11 @@ export async function updateProfile(
   for (const [field, column] of texts) {
     const value = patch[field];
     if (value === undefined) continue;
-    const message = textLengthError(field, value.trim());
+    // Stored without bidi controls (docs/decisions.md "Display text without bidi controls").
+    const text = displayText(value).trim();
+    const message = textLengthError(field, text);
     if (message) throw new Invalid(message);
-    update[column] = value.trim();
+    update[column] = text;
   }
   if (patch.securityAnswer !== undefined) {
     const message = textLengthError('securityAnswer', patch.securityAnswer);
@@ -293,10 +355,12 @@ export async function updateProfile(
   }
 
   const previousAvatar = user.profile_image;
-  const avatar = profilePic ? await avatarFile(profilePic) : undefined;
+  const avatar = profilePic ? await avatarFile(deps.images, profilePic) : undefined;
   let began = 0;
   if (avatar) {
-    began = await putFiles(deps.media, [avatar]);
+    began = await storing('could not store a profile picture', () =>
+      putFiles(deps.media, [avatar]),
+    );
     update.profile_image = avatar.key;
     update.avatar_version = user.avatar_version + 1;
   }
@@ -314,7 +378,9 @@ export async function updateProfile(
     throw new NotFound();
   }
   if (avatar) {
-    await keepFiles(deps.media, [avatar], began);
+    await storing('could not store a profile picture again', () =>
+      keepFiles(deps.media, [avatar], began),
+    );
     if (previousAvatar) await deps.media.discard([previousAvatar]);
   }
   return userRowToUser(row, deps.media.url);
@@ -327,7 +393,7 @@ export async function setTheme(deps: AuthDeps, user: UserRow, theme: Theme): Pro
 
 /** Changes the password and revokes every other session; answers the revoked session ids. */
 export async function changePassword(
-  deps: AuthDeps,
+  deps: GuardedDeps,
   auth: Authenticated,
   currentPassword: string,
   newPassword: string,
@@ -336,9 +402,7 @@ export async function changePassword(
   if (!newPassword) throw new Invalid(MESSAGES.newPasswordRequired);
   const policy = passwordError(newPassword);
   if (policy) throw new Invalid(policy);
-  if (!(await verifySecret(auth.user.password_hash, currentPassword))) {
-    throw new Invalid(AUTH_MESSAGES.wrongCurrentPassword);
-  }
+  await confirmCurrentPassword(deps, auth.user, currentPassword);
   await repo.updateUser(deps.db, auth.user.id, {
     password_hash: await hashSecret(newPassword),
     updated_at: clock(deps).toISOString(),
@@ -358,7 +422,7 @@ export async function securityQuestionFor(deps: AuthDeps, identifier: string): P
 
 /** Step two: a right answer sets the new password and revokes every session; answers their ids. */
 export async function resetPassword(
-  deps: AuthDeps,
+  deps: GuardedDeps,
   identifier: string,
   answer: string,
   newPassword: string,
@@ -369,13 +433,17 @@ export async function resetPassword(
   if (!answer.trim()) throw new Invalid('Enter your answer.');
   const policy = passwordError(newPassword);
   if (policy) throw new Invalid(policy);
-  if (!(await verifySecret(row.security_answer_hash, normaliseAnswer(answer)))) {
-    throw new Invalid(AUTH_MESSAGES.wrongAnswer);
-  }
+  // Its own count per account, apart from the address's (docs/decisions.md "Passwords and abuse").
+  const right = await deps.attempts.check('securityAnswer', memberAccount(row.id), () =>
+    verifySecret(row.security_answer_hash, normaliseAnswer(answer)),
+  );
+  if (!right) throw new Invalid(AUTH_MESSAGES.wrongAnswer);
   await repo.updateUser(deps.db, row.id, {
     password_hash: await hashSecret(newPassword),
     updated_at: clock(deps).toISOString(),
   });
+  // The member chose the new password: a login backoff from before ends with it.
+  await deps.attempts.forget('login', memberAccount(row.id));
   return repo.deleteOtherSessions(deps.db, row.id, null);
 }
 
