@@ -169,6 +169,8 @@ const config = loadConfig({
   STATIC_DIR: path.join(dataDir, 'no-build'),
   LOG_LEVEL: 'warn',
   AUTH_RATE_LIMIT: '1000000',
+  UPLOADS_AT_ONCE: '1000',
+  UPLOADS_PER_HOUR: '1000000',
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
 });
 const app = await buildApp(config);

@@ -50,8 +50,11 @@ export const NOTIFICATION_MESSAGES = {
 export const NOTIFICATIONS_PAGE_SIZE = 50;
 export const NOTIFICATIONS_PAGE_MAX = 100;
 
+export const NOTIFICATION_CURSOR_INVALID = 'That page cursor is not valid.';
+
 export const NotificationPageQuery = z.object({
-  before: z.string().max(20).optional(),
+  /** A notification id (digits) or nothing: a negative one is below what either database counts. */
+  before: z.string().max(20).regex(/^\d*$/, NOTIFICATION_CURSOR_INVALID).optional(),
   limit: z.coerce.number().int().min(1).max(NOTIFICATIONS_PAGE_MAX).optional(),
 });
 export type NotificationPageQuery = z.input<typeof NotificationPageQuery>;

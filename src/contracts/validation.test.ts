@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  displayText,
   MESSAGES,
   birthdayError,
   emailError,
@@ -116,4 +117,19 @@ describe('signup as a whole', () => {
     expect(signupErrors({ ...valid, favoriteQuote: 'x'.repeat(281) }, today)[0]?.[0]).toBe(
       'favoriteQuote',
     ));
+});
+
+describe('display text', () => {
+  it('drops the overrides, embeddings, isolates and marks that reorder what is shown', () => {
+    const controls = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067'];
+    const more = ['\u2068', '\u2069', '\u200e', '\u200f', '\u061c'];
+    for (const control of [...controls, ...more])
+      expect(displayText(`Ada${control}gpj.exe`)).toBe('Adagpj.exe');
+    expect(displayText('\u202e\u202eAd\u2067astra\u2069.')).toBe('Adastra.');
+  });
+
+  it('keeps every other letter, right-to-left scripts, emoji and joiners as they are', () => {
+    for (const text of ['Zoë Ørsted', 'שלום עולם', 'مرحبا', '👩‍🚀 in orbit', 'a\u200db', ''])
+      expect(displayText(text)).toBe(text);
+  });
 });

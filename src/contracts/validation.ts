@@ -139,6 +139,18 @@ export function interestsError(interests: readonly string[]): string | null {
   return interests.length > INTERESTS_MAX ? MESSAGES.tooManyInterests : null;
 }
 
+/**
+ * Invisible characters that reorder the text around them (docs/decisions.md "Display text without
+ * bidi controls"): the embeddings and overrides U+202A–U+202E (U+202E shows "gpj.exe" as
+ * "exe.jpg"), the isolates U+2066–U+2069, and the marks U+200E, U+200F and U+061C.
+ */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+/** Text members show each other (names, quotes, captions, folders) without bidi controls. */
+export function displayText(value: string): string {
+  return value.replace(BIDI_CONTROLS, '');
+}
+
 /** Optional free-text fields and their upper bounds. */
 export const TEXT_LIMITS = {
   firstName: { max: 50, label: 'First name' },

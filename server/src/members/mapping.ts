@@ -1,5 +1,6 @@
 import type { PublicUser, User } from '../../../src/contracts/user.ts';
 import { DEFAULT_THEME, isTheme } from '../../../src/contracts/theme.ts';
+import { displayText } from '../../../src/contracts/validation.ts';
 import type { UserRow } from '../db/schema.ts';
 import type { MediaUrl } from '../media/index.ts';
 
@@ -18,15 +19,23 @@ function parseList(json: string): string[] {
   }
 }
 
+/**
+ * A member's name as others see it. Names and texts stored before bidi controls were refused
+ * leave without them too (docs/decisions.md "Display text without bidi controls").
+ */
+export function fullNameOf(row: Pick<UserRow, 'first_name' | 'last_name'>): string {
+  return displayText([row.first_name, row.last_name].filter(Boolean).join(' '));
+}
+
 export function userRowToPublicUser(row: UserRow, mediaUrl: MediaUrl): PublicUser {
   return {
     id: row.id,
     username: row.username,
-    fullName: [row.first_name, row.last_name].filter(Boolean).join(' '),
-    firstName: row.first_name,
-    lastName: row.last_name,
+    fullName: fullNameOf(row),
+    firstName: displayText(row.first_name),
+    lastName: displayText(row.last_name),
     profileImage: profileImageUrl(row, mediaUrl),
-    favoriteQuote: row.favorite_quote,
+    favoriteQuote: displayText(row.favorite_quote),
     theme: isTheme(row.theme) ? row.theme : DEFAULT_THEME,
     createdAt: row.created_at,
   };
@@ -38,8 +47,8 @@ export function userRowToUser(row: UserRow, mediaUrl: MediaUrl): User {
     email: row.email,
     birthday: row.birthday,
     interests: parseList(row.interests),
-    referral: row.referral,
+    referral: displayText(row.referral),
     referralCode: row.referral_code,
-    securityQuestion: row.security_question,
+    securityQuestion: displayText(row.security_question),
   };
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { DEFAULT_QUOTE, STORAGE_KEYS } from '../../contracts/constants.ts';
+import { displayText } from '../../contracts/validation.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { readLocal } from '../../lib/storage.ts';
 import type { CurrentUser } from '../auth/user.ts';
@@ -14,10 +15,15 @@ interface ProfileHeaderProps {
   counts: ProfileCounts;
 }
 
-/** The profile header (docs/product.md "Profile"). */
+/**
+ * The profile header (docs/product.md "Profile"). The name and quote are shown without bidi
+ * controls, whatever server or saved copy they came from (docs/decisions.md "Display text without
+ * bidi controls").
+ */
 export function ProfileHeader({ user, isOwner, counts }: ProfileHeaderProps) {
   const [editing, setEditing] = useState(false);
-  const quote = user.favoriteQuote || DEFAULT_QUOTE;
+  const quote = displayText(user.favoriteQuote) || DEFAULT_QUOTE;
+  const fullName = displayText(user.fullName);
   return (
     <section className="profile-card profile-header" aria-labelledby="profile-username">
       <div className="profile-identity">
@@ -31,7 +37,7 @@ export function ProfileHeader({ user, isOwner, counts }: ProfileHeaderProps) {
           <h1 className="profile-username" id="profile-username">
             @{user.username}
           </h1>
-          {user.fullName && <p className="profile-fullname">{user.fullName}</p>}
+          {fullName && <p className="profile-fullname">{fullName}</p>}
           <p className="profile-counts">{formatCounts(counts)}</p>
         </div>
       </div>
