@@ -132,6 +132,8 @@ forEachDialect((dialect) => {
         STATIC_DIR: path.join(t.config.dataDir, 'no-static-build'),
         REDIS_URL,
         AUTH_RATE_LIMIT: '1000',
+        UPLOADS_AT_ONCE: '1000',
+        UPLOADS_PER_HOUR: '1000000',
         ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}),
       };
       servers.push(await startServer(env));

@@ -3,6 +3,7 @@ import type { Socket } from 'socket.io-client';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import { type Ack, FRIEND_EVENTS, type FriendEvent } from '../../src/contracts/realtime.ts';
+import { hashToken } from '../src/lib/tokens.ts';
 import { userRoom } from '../src/plugins/realtime.ts';
 import {
   type FriendAction,
@@ -320,6 +321,38 @@ forEachDialect((dialect) => {
       const { got, expected } = await marker(seenBySpy, a, c);
       expect(got).toEqual([['friend:request:created', expected]]);
       expect(spy.connected).toBe(true);
+    });
+  });
+
+  describe('the end of a session', () => {
+    /** How late after its session ends a socket may still be open, on a busy machine. */
+    const BOUND_MS = 2_000;
+
+    it('disconnects the socket when its session ends, and keeps a live session’s socket', async () => {
+      const [a, b] = (await members(2)) as [Member, Member];
+      const endsAt = Date.now() + 1_500;
+      await t.app.db
+        .updateTable('sessions')
+        .set({ expires_at: new Date(endsAt).toISOString() })
+        .where('id', '=', hashToken(a.token))
+        .execute();
+      const expiring = await connectAs(a);
+      const live = await connectAs(b);
+      const ended = new Promise<{ reason: string; at: number }>((resolve) =>
+        expiring.once('disconnect', (reason) => resolve({ reason, at: Date.now() })),
+      );
+
+      const outcome = await Promise.race([
+        ended,
+        new Promise<null>((resolve) =>
+          setTimeout(() => resolve(null), endsAt + BOUND_MS - Date.now()),
+        ),
+      ]);
+
+      expect(outcome?.reason).toBe('io server disconnect');
+      expect(outcome?.at).toBeGreaterThanOrEqual(endsAt);
+      expect(live.connected).toBe(true);
+      await expect(handled(live)).resolves.toEqual({ ok: true });
     });
   });
 

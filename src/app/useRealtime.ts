@@ -9,7 +9,13 @@ import {
 } from '../features/friends/store.ts';
 import { connectNotifications, useNotifications } from '../features/notifications/store.ts';
 import { onBackOnline } from '../features/offline/store.ts';
-import { connectSocket, disconnectSocket, onSocketEvent, reconnectSocket } from '../lib/socket.ts';
+import {
+  connectSocket,
+  disconnectSocket,
+  onSocketEnded,
+  onSocketEvent,
+  reconnectSocket,
+} from '../lib/socket.ts';
 
 /**
  * With a member present the socket is connected and friend events flow into the store; without, it
@@ -36,6 +42,18 @@ export function useRealtime() {
       onBackOnline(() => {
         reconnectSocket();
         scheduleCounts();
+      }),
+    );
+    // The server ended the socket with its session: ask who is signed in; still this member
+    // (the socket ended for another reason), connect again.
+    unsubscribe.push(
+      onSocketEnded(() => {
+        void useSession
+          .getState()
+          .load()
+          .then(() => {
+            if (useSession.getState().user?.id === userId) reconnectSocket();
+          });
       }),
     );
     connectSocket({ id: userId, username });

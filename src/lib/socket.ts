@@ -19,6 +19,7 @@ let socket: OrbitSocket | null = null;
 let member: { id: string; username: string } | null = null;
 const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
 const connectHandlers = new Set<(socket: OrbitSocket) => void>();
+const endedHandlers = new Set<() => void>();
 
 function leavePresence() {
   socket?.emit('presence:leave');
@@ -46,6 +47,9 @@ export function connectSocket(user: { id: string; username: string }): OrbitSock
     for (const handler of connectHandlers) handler(created);
   });
   created.on('connect_error', (error) => console.warn('Realtime connection failed', error.message));
+  created.on('disconnect', (reason) => {
+    if (reason === 'io server disconnect') for (const handler of endedHandlers) handler();
+  });
   for (const [event, handlers] of listeners) {
     for (const handler of handlers) created.on(event, handler);
   }
@@ -120,5 +124,17 @@ export function onSocketConnect(handler: (socket: OrbitSocket) => void): () => v
   if (socket?.connected) handler(socket);
   return () => {
     connectHandlers.delete(handler);
+  };
+}
+
+/**
+ * Runs `handler` whenever the server ends this tab's socket on purpose: its session ended (expired,
+ * signed out elsewhere, revoked by a password change; docs/decisions.md "Sockets end with their
+ * session"). socket.io does not reconnect after that; the handler asks the server who is signed in.
+ */
+export function onSocketEnded(handler: () => void): () => void {
+  endedHandlers.add(handler);
+  return () => {
+    endedHandlers.delete(handler);
   };
 }

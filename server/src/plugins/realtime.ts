@@ -23,6 +23,8 @@ import { isAllowedOrigin } from './security.ts';
 export interface SocketData {
   userId: string;
   sessionId: string;
+  /** When the session the socket was opened with ends; the socket ends with it. */
+  expiresAt: number;
   present: boolean;
 }
 
@@ -87,6 +89,29 @@ function payloadOf<E extends keyof typeof CLIENT_EVENT_SCHEMAS>(
 }
 const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
+/** The longest wait one Node timer holds (about 24.8 days); a remembered session waits in steps. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Disconnects the socket when its session ends (docs/decisions.md "Sockets end with their
+ * session"), as logout does: nothing is sent first, and the client asks the server who it is.
+ * One timer per socket, cleared when the socket goes; sessions do not slide, so the end known at
+ * the handshake is the end.
+ */
+function endWithSession(socket: OrbitSocket, now: () => number): void {
+  let timer: NodeJS.Timeout | undefined;
+  const check = () => {
+    const left = socket.data.expiresAt - now();
+    if (left <= 0) {
+      socket.disconnect(true);
+      return;
+    }
+    timer = setTimeout(check, Math.min(left, MAX_TIMER_MS));
+  };
+  socket.on('disconnect', () => clearTimeout(timer));
+  check();
+}
+
 export interface RealtimeOptions {
   /** Proxies whose X-Forwarded-Proto/-Host name the page's origin at the handshake. */
   trust?: ProxyTrust | false;
@@ -136,7 +161,12 @@ export async function registerRealtime(
     authenticate(deps, token).then(
       (auth) => {
         if (!auth) return next(new Error('unauthorized'));
-        socket.data = { userId: auth.user.id, sessionId: auth.sessionId, present: false };
+        socket.data = {
+          userId: auth.user.id,
+          sessionId: auth.sessionId,
+          expiresAt: auth.expiresAt.getTime(),
+          present: false,
+        };
         next();
       },
       () => next(new Error('unauthorized')),
@@ -180,6 +210,7 @@ export async function registerRealtime(
     const { userId, sessionId } = socket.data;
     // The server alone decides which private rooms a socket belongs to.
     void socket.join([userRoom(userId), sessionRoom(sessionId)]);
+    endWithSession(socket, () => (deps.now ? deps.now() : new Date()).getTime());
 
     socket.on('presence:join', (payload, ack) => {
       if (payloadOf('presence:join', payload)?.userId !== userId) {

@@ -83,13 +83,12 @@ export async function registerSecurityHeaders(
   },
 ) {
   const { allowed, mediaPublicUrl, trust } = options;
+  const media = mediaPublicUrl ? [new URL(mediaPublicUrl).origin] : [];
+  // Only origins really called (docs/decisions.md "APP_ORIGIN by environment"): this server and
+  // APP_ORIGIN's entries with their sockets. Pictures on MEDIA_PUBLIC_URL are only shown (img-src):
+  // neither the page nor the service worker fetches them.
   const connect = ["'self'", ...allowed, ...allowed.map((origin) => origin.replace(/^http/, 'ws'))];
-  const images = [
-    "'self'",
-    'data:',
-    'blob:',
-    ...(mediaPublicUrl ? [new URL(mediaPublicUrl).origin] : []),
-  ];
+  const images = ["'self'", 'data:', 'blob:', ...media];
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       useDefaults: false,
