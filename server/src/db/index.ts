@@ -21,14 +21,29 @@ export interface DatabaseOptions {
   onIdleError?: (error: Error) => void;
 }
 
+/** How long opening a PostgreSQL connection may take, handshake included. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
 /** SQLite file under the data directory by default; PostgreSQL when DATABASE_URL is set. */
 export function createDatabase(options: DatabaseOptions): { db: Db; dialect: Dialect } {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      // A server that takes the connection and never answers (a hung host, a lost route) fails
+      // the request after this long instead of holding it open for good.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     // Without a listener, an idle client's error is re-emitted on the pool as an unhandled 'error'
     // event and ends the process. The pool has already discarded that client; the next query
     // opens a new one.
-    pool.on('error', (error) => options.onIdleError?.(error));
+    pool.on('error', (error) => options.onIdleError?.(withoutClient(error)));
+    // A client in use has no pool listener: when PostgreSQL goes away (a crash, a restart) its
+    // 'error' event would end the process too. Its query fails with that error and answers a
+    // 500, and the pool drops the client when it is released, so there is nothing more to do.
+    pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+    });
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       dialect: 'postgres',
@@ -46,6 +61,15 @@ export function createDatabase(options: DatabaseOptions): { db: Db; dialect: Dia
     }),
     dialect: 'sqlite',
   };
+}
+
+/** The error without the client pg-pool attaches to it (its whole state, in every log line). */
+function withoutClient(error: Error): Error {
+  if (!('client' in error)) return error;
+  const copy = new Error(error.message);
+  copy.name = error.name;
+  if (error.stack) copy.stack = error.stack;
+  return copy;
 }
 
 const STATEMENT_CACHE_SIZE = 500;

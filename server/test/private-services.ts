@@ -1,0 +1,183 @@
+/**
+ * Redis and PostgreSQL servers of a test's own, on free ports, that the test may kill and start
+ * again: the machine's shared ones are never stopped. PostgreSQL needs root (its binaries run as
+ * the `postgres` user) and Debian's packages; `privatePostgresProblem()` says why it cannot run.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { describe } from 'vitest';
+
+const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A port nothing listens on right now (the kernel's pick of a free one). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once `port` accepts connections; fails after `ms`. */
+async function accepting(port: number, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`nothing accepts on port ${port} after ${ms} ms`);
+    await sleep(20);
+  }
+}
+
+export interface PrivateRedis {
+  url: string;
+  port: number;
+  /** Kills the server (SIGKILL: no goodbye to its clients) and waits until it has exited. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port (empty: it saves nothing) and waits until it accepts. */
+  start(): Promise<void>;
+  /** Freezes (SIGSTOP) or thaws (SIGCONT) it: connections stay open, nothing is answered. */
+  freeze(frozen: boolean): void;
+}
+
+/** Why a private Redis cannot be started here (no `redis-server` on the PATH), or null. */
+export function privateRedisProblem(): string | null {
+  const found = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .some((dir) => dir && fs.existsSync(path.join(dir, 'redis-server')));
+  return found ? null : 'no redis-server on the PATH';
+}
+
+/**
+ * `describe`, or `describe.skip` with a warning naming the reason when `problem` is set; a
+ * failure instead with ORBIT_REQUIRE_ALL=1.
+ */
+export function describeUnlessMissing(
+  problem: string | null,
+  what: string,
+): typeof describe | typeof describe.skip {
+  if (!problem) return describe;
+  if (process.env.ORBIT_REQUIRE_ALL === '1')
+    throw new Error(`${what} cannot run (${problem}); ORBIT_REQUIRE_ALL=1 requires it.`);
+  console.warn(`⚠ ${what} cannot run (${problem}): skipping it.`);
+  return describe.skip;
+}
+
+/** `redis-server` on a free port, keeping nothing on disk; killed with `stop()` at the end. */
+export async function startPrivateRedis(): Promise<PrivateRedis & { stop(): Promise<void> }> {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  let exited: Promise<void> = Promise.resolve();
+  const start = async () => {
+    const started = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
+    child = started;
+    exited = new Promise((resolve) => started.once('exit', () => resolve()));
+    await accepting(port, 10_000);
+  };
+  const kill = async () => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  const freeze = (frozen: boolean) => {
+    child?.kill(frozen ? 'SIGSTOP' : 'SIGCONT');
+  };
+  await start();
+  return { url: `redis://127.0.0.1:${port}`, port, kill, start, freeze, stop: kill };
+}
+
+const POSTGRES_BIN = (() => {
+  try {
+    const versions = fs.readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
+    for (const version of versions) {
+      const bin = `/usr/lib/postgresql/${version}/bin`;
+      if (fs.existsSync(`${bin}/initdb`) && fs.existsSync(`${bin}/pg_ctl`)) return bin;
+    }
+  } catch {
+    // no PostgreSQL packages
+  }
+  return undefined;
+})();
+
+/** Why a private PostgreSQL cannot be started here, or null when it can. */
+export function privatePostgresProblem(): string | null {
+  if (!POSTGRES_BIN) return 'no initdb/pg_ctl under /usr/lib/postgresql/*/bin';
+  if (process.getuid?.() !== 0) return 'not run as root (initdb and pg_ctl run as user postgres)';
+  return null;
+}
+
+export interface PrivatePostgres {
+  /** The `postgres` database of the cluster, for the superuser `postgres` (trust). */
+  adminUrl: string;
+  /** Stops at once (`-m immediate`: every backend killed, as in a crash). */
+  crash(): Promise<void>;
+  /** Starts the stopped cluster again on the same port and waits until it accepts. */
+  start(): Promise<void>;
+  /** Stops it and removes its files. */
+  remove(): Promise<void>;
+}
+
+/** A cluster of its own under the temporary folder (initdb, trust), listening on a free port. */
+export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+  const problem = privatePostgresProblem();
+  if (problem || !POSTGRES_BIN) throw new Error(`cannot start PostgreSQL: ${problem}`);
+  const bin = POSTGRES_BIN;
+  const port = await freePort();
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'orbit-pg-'));
+  const data = path.join(dir, 'data');
+  await fsp.chmod(dir, 0o755);
+  await run('chown', ['postgres:postgres', dir]);
+  const asPostgres = (command: string, args: string[]) =>
+    run('runuser', ['-u', 'postgres', '--', `${bin}/${command}`, ...args], { cwd: '/tmp' });
+  await asPostgres('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const start = async () => {
+    await asPostgres('pg_ctl', [
+      '-D',
+      data,
+      '-o',
+      options,
+      '-l',
+      path.join(dir, 'log'),
+      '-w',
+      'start',
+    ]);
+  };
+  const stopped = async (mode: 'immediate' | 'fast') => {
+    await asPostgres('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']).catch(() => undefined);
+  };
+  await start();
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.end();
+  return {
+    adminUrl,
+    crash: () => stopped('immediate'),
+    start,
+    async remove() {
+      await stopped('immediate');
+      await fsp.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
