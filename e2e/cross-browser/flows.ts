@@ -208,6 +208,12 @@ export const FLOWS: Flow[] = [
       await driver.reload();
       await waitFor(driver, heading(`@${who.username}`));
       await thumbnails(driver, photos, 2);
+      // The visit is over once its calls are answered and saved: the network goes after that.
+      await waitUntil('the page to stop loading', async () => {
+        const before = await driver.run(() => performance.getEntriesByType('resource').length);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        return before === (await driver.run(() => performance.getEntriesByType('resource').length));
+      });
 
       app.network.cut();
       try {
