@@ -47,8 +47,12 @@ export default defineConfig({
       PORT: String(port),
       DATA_DIR: dataDir,
       AUTH_RATE_LIMIT: '1000',
+      UPLOADS_AT_ONCE: '1000',
+      UPLOADS_PER_HOUR: '1000000',
       LOG_LEVEL: 'warn',
       APP_ORIGIN: origin,
+      // The push service of e2e/push.spec.ts's stubbed subscriptions (a name that never resolves).
+      PUSH_ALLOWED_HOSTS: 'push.orbit.test',
     },
   },
 });

@@ -199,6 +199,8 @@ export async function startServer(
       STATIC_DIR: path.join(dataDir, 'no-build'),
       APP_ORIGIN: origin,
       AUTH_RATE_LIMIT: '1000000',
+      UPLOADS_AT_ONCE: '1000',
+      UPLOADS_PER_HOUR: '1000000',
       REDIS_URL: '',
       ...options.env,
     },

@@ -202,6 +202,8 @@ export async function startServer(options: {
       DATA_DIR: options.dataDir,
       APP_ORIGIN: origin,
       AUTH_RATE_LIMIT: '1000',
+      UPLOADS_AT_ONCE: '1000',
+      UPLOADS_PER_HOUR: '1000000',
     },
     timeoutMs: 30_000,
   });

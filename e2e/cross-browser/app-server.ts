@@ -89,6 +89,8 @@ export async function startApp(): Promise<AppServer> {
       PORT: String(port),
       DATA_DIR: dataDir,
       AUTH_RATE_LIMIT: '1000',
+      UPLOADS_AT_ONCE: '1000',
+      UPLOADS_PER_HOUR: '1000000',
       LOG_LEVEL: 'warn',
       APP_ORIGIN: origin,
     },

@@ -5,7 +5,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import {
   type ZodTypeProvider,
   serializerCompiler,
@@ -15,9 +15,10 @@ import { MAX_UPLOAD_BYTES } from '../../src/contracts/constants.ts';
 import type { Config } from './config.ts';
 import type { Db, Dialect } from './db/index.ts';
 import { sql } from './db/migrations.ts';
-import { AppError, Invalid } from './errors.ts';
+import { Invalid, TooManyAttempts } from './errors.ts';
 import { loggerOptions } from './lib/logger.ts';
 import { proxyTrust } from './lib/proxy.ts';
+import { redisLimitStore } from './lib/redis.ts';
 import { textProblem } from './lib/text.ts';
 import { authMemberRoutes, authPublicRoutes } from './features/auth/routes.ts';
 import { deleteExpiredSessions } from './features/auth/repository.ts';
@@ -40,10 +41,15 @@ import { redisPlugin } from './plugins/redis.ts';
 import { relayPlugin } from './plugins/relay.ts';
 import { isApiRoute, registerOriginCheck, registerSecurityHeaders } from './plugins/security.ts';
 import { registerApp, registerUploads, sendIndex, wantsAppShell } from './plugins/static.ts';
+import { uploadsPlugin } from './plugins/uploads.ts';
 
 export interface BuildOptions {
   /** Use this database instead of opening one from the config (tests share one per file). */
   db?: { db: Db; dialect: Dialect };
+  /** Write the log here instead of stdout (tests read what was logged). */
+  logStream?: { write(line: string): void };
+  /** Hears of every route as it is added (the fuzz suite generates requests for each). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 const SESSION_SWEEP_MS = 60 * 60 * 1000;
@@ -59,7 +65,10 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const trust = proxyTrust(config.trustProxy);
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: {
+      ...loggerOptions(config),
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     // A function, not Fastify's hop count: Fastify reads a bare number as "trust nothing".
     ...(trust ? { trustProxy: trust } : {}),
     genReqId: (request) => {
@@ -74,11 +83,13 @@ export async function buildApp(
   // a field the contract does not name never leaves (docs/decisions.md "One canonical shape").
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   registerErrorHandler(app);
   await app.register(databasePlugin, { config, db: options.db });
   await app.register(redisPlugin);
   await app.register(mediaPlugin);
+  await app.register(uploadsPlugin);
   const { db } = app;
   const limits = app.redis.limits;
 
@@ -99,12 +110,12 @@ export async function buildApp(
   });
   await app.register(fastifyRateLimit, {
     global: false,
-    ...(limits ? { redis: limits, nameSpace: `${config.redisPrefix}-rl:` } : {}),
-    errorResponseBuilder: (_request, context) =>
-      new AppError(
-        429,
-        `Too many attempts. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
-      ),
+    // Without Redis the attempts cannot be counted: 503 at once, never a skipped limit.
+    ...(limits ? { store: redisLimitStore(limits, `${config.redisPrefix}-rl:`) } : {}),
+    // An IPv6 client counts by its /64 (an IPv4-mapped one by its IPv4 address): one subscriber
+    // usually holds the whole prefix. The plugin's default, stated so it cannot drift.
+    ipv6Subnet: 64,
+    errorResponseBuilder: (_request, context) => new TooManyAttempts(Math.ceil(context.ttl / 1000)),
   });
 
   await registerSecurityHeaders(app, {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { LOG_FORMATS, type LogFormat, chooseLogFormat } from '../../src/contracts/logging.ts';
+import { type PushEndpointPolicy, PushEndpointSettings } from '../../src/contracts/pushHosts.ts';
 import { type ProxyTrustSetting, parseProxyTrust } from './lib/proxy.ts';
 
 const bool = z
@@ -36,7 +37,8 @@ const EnvSchema = z
       .string()
       .refine((url) => /^postgres(ql)?:\/\//.test(url), 'DATABASE_URL must start with postgres://')
       .optional(),
-    APP_ORIGIN: z.string().default('http://localhost:5000,http://localhost:5173'),
+    // Unset: DEV_APP_ORIGINS outside production, none in production (see appOriginsOf).
+    APP_ORIGIN: z.string().optional(),
     STATIC_DIR: z.string().default('dist'),
     SESSION_COOKIE: z
       .string()
@@ -70,6 +72,7 @@ const EnvSchema = z
         'RELAY_SECRET must be at least 16 characters',
       )
       .optional(),
+    ...PushEndpointSettings,
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     METRICS_HOST: z.string().default('127.0.0.1'),
     METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
@@ -96,6 +99,10 @@ const EnvSchema = z
     S3_SECRET_ACCESS_KEY: z.string().optional(),
     S3_FORCE_PATH_STYLE: bool.optional(),
     MEDIA_PUBLIC_URL: httpUrl('MEDIA_PUBLIC_URL').optional(),
+    UPLOADS_AT_ONCE: z.coerce.number().int().positive().default(3),
+    UPLOADS_PER_HOUR: z.coerce.number().int().positive().default(200),
+    IMAGE_WORKERS: z.coerce.number().int().positive().max(64).optional(),
+    IMAGE_QUEUE_LENGTH: z.coerce.number().int().min(0).default(32),
     MEDIA_SWEEP_INTERVAL_MINUTES: z.coerce
       .number({ error: 'MEDIA_SWEEP_INTERVAL_MINUTES must be a number of minutes' })
       .positive('MEDIA_SWEEP_INTERVAL_MINUTES must be more than 0')
@@ -123,6 +130,22 @@ const EnvSchema = z
       });
     }
   });
+
+/** The API's and the Vite dev server's pages on this machine, allowed by default outside production. */
+export const DEV_APP_ORIGINS = 'http://localhost:5000,http://localhost:5173';
+
+/**
+ * The origins of pages served elsewhere that may call with cookies. In production only the ones the
+ * operator lists: the page the server serves itself is its own origin, allowed without an entry,
+ * and a default would put localhost in every production CSP (docs/decisions.md "APP_ORIGIN by
+ * environment").
+ */
+function appOriginsOf(given: string | undefined, env: Config['env']): string[] {
+  return (given ?? (env === 'production' ? '' : DEV_APP_ORIGINS))
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/$/, ''))
+    .filter(Boolean);
+}
 
 /** An S3 bucket for pictures, shared by every server node. */
 export interface S3Config {
@@ -154,6 +177,8 @@ export interface Config {
   redisPrefix: string;
   /** The shared secret of push-relay's `/relay` socket; unset turns push off. */
   relaySecret: string | undefined;
+  /** Which push endpoints devices may subscribe with (PUSH_ALLOWED_HOSTS, PUSH_ALLOW_LOCAL_SERVICE). */
+  pushEndpoints: PushEndpointPolicy;
   logLevel: string;
   /** Readable lines at a terminal, JSON lines elsewhere (src/contracts/logging.ts). */
   logFormat: LogFormat;
@@ -169,6 +194,10 @@ export interface Config {
    * slash; unset: `/uploads/<key>` on the API host. Pages must be allowed to load images from it.
    */
   mediaPublicUrl: string | undefined;
+  /** Per member (or client address, for signup): uploads at once and begun per hour. */
+  uploadLimits: { atOnce: number; perHour: number };
+  /** Pictures made at once (unset: one per core, leaving libuv two threads) and how many may wait. */
+  imageQueue: { workers: number | undefined; waiting: number };
 }
 
 export function loadConfig(
@@ -194,9 +223,7 @@ export function loadConfig(
     uploadsDir: path.join(dataDir, 'uploads'),
     sqlitePath: path.join(dataDir, 'orbit.db'),
     databaseUrl: e.DATABASE_URL,
-    appOrigins: e.APP_ORIGIN.split(',')
-      .map((origin) => origin.trim().replace(/\/$/, ''))
-      .filter(Boolean),
+    appOrigins: appOriginsOf(e.APP_ORIGIN, e.NODE_ENV),
     staticDir: path.resolve(e.STATIC_DIR),
     session: {
       cookie: e.SESSION_COOKIE,
@@ -209,6 +236,7 @@ export function loadConfig(
     redisUrl: e.REDIS_URL || undefined,
     redisPrefix: e.REDIS_PREFIX,
     relaySecret: e.RELAY_SECRET || undefined,
+    pushEndpoints: { extraHosts: e.PUSH_ALLOWED_HOSTS, allowLocal: e.PUSH_ALLOW_LOCAL_SERVICE },
     logLevel: e.LOG_LEVEL,
     logFormat: chooseLogFormat(e.LOG_FORMAT, stdoutIsTty),
     publicUrl: e.PUBLIC_URL,
@@ -230,5 +258,7 @@ export function loadConfig(
       sweepIntervalMs: Math.round(e.MEDIA_SWEEP_INTERVAL_MINUTES * 60_000),
     },
     mediaPublicUrl: e.MEDIA_PUBLIC_URL?.replace(/\/+$/, ''),
+    uploadLimits: { atOnce: e.UPLOADS_AT_ONCE, perHour: e.UPLOADS_PER_HOUR },
+    imageQueue: { workers: e.IMAGE_WORKERS, waiting: e.IMAGE_QUEUE_LENGTH },
   };
 }

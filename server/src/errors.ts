@@ -1,11 +1,26 @@
 /** Typed errors thrown by services; the error plugin turns each into `{error}` with its status. */
 export class AppError extends Error {
+  /** Sent as Retry-After, in seconds, when set. */
+  retryAfterSeconds: number | undefined;
+  /**
+   * Written to the log by the error handler, with the cause; the answer carries only the message.
+   * Unset: not logged (the member's own mistake, or logged where it happened).
+   */
+  log: { level: 'warn' | 'error'; reason: string } | undefined;
+
   constructor(
     readonly statusCode: number,
     message: string,
+    options: {
+      retryAfterSeconds?: number;
+      cause?: unknown;
+      log?: { level: 'warn' | 'error'; reason: string };
+    } = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.log = options.log;
   }
 }
 
@@ -44,8 +59,34 @@ export class UnsupportedMedia extends AppError {
     super(415, message);
   }
 }
+export class TooManyRequests extends AppError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, message, { retryAfterSeconds });
+  }
+}
+/** A failure of the server's own (a folder it cannot write): logged with its cause at error. */
+export class ServerFailure extends AppError {
+  constructor(message: string, cause: unknown, reason: string) {
+    super(500, message, { cause, log: { level: 'error', reason } });
+  }
+}
 export class Unavailable extends AppError {
-  constructor(message: string) {
-    super(503, message);
+  constructor(
+    message: string,
+    options: { retryAfterSeconds?: number; log?: { level: 'warn' | 'error'; reason: string } } = {},
+  ) {
+    super(503, message, options);
+  }
+}
+/** The disk (or quota) is full: logged with its cause at error. */
+export class InsufficientStorage extends AppError {
+  constructor(message: string, cause: unknown, reason: string) {
+    super(507, message, { cause, log: { level: 'error', reason } });
+  }
+}
+/** Too many guesses or sign-in attempts, in the limiters' one wording. */
+export class TooManyAttempts extends TooManyRequests {
+  constructor(retryAfterSeconds: number) {
+    super(`Too many attempts. Try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds);
   }
 }

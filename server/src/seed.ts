@@ -13,6 +13,7 @@ import { createDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { Conflict } from './errors.ts';
 import * as auth from './features/auth/service.ts';
+import { createImageQueue } from './lib/images.ts';
 import { createMedia, createMediaStore } from './media/index.ts';
 import demoMembers from './seed-members.json' with { type: 'json' };
 
@@ -99,7 +100,9 @@ async function main() {
   const media = createMedia(store, config.mediaPublicUrl, {
     warn: (details, message) => console.warn(message, details),
   });
-  const deps: auth.AuthDeps = { db, media, session: config.session };
+  // One member at a time: one picture at a time, and nothing waits.
+  const images = createImageQueue({ workers: 1, waiting: 0 });
+  const deps: auth.AvatarDeps = { db, media, session: config.session, images };
   const where = dialect === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : config.sqlitePath;
   console.log(`Seeding demo members into ${where}\n`);
 

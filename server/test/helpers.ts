@@ -153,6 +153,8 @@ export interface TestApp {
 export async function buildTestApp(options: {
   dialect: TestDialect;
   env?: Record<string, string>;
+  /** Where the log goes (with LOG_LEVEL in `env`); unset: nothing is logged. */
+  logStream?: { write(line: string): void };
 }): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-test-'));
   const database =
@@ -163,10 +165,13 @@ export async function buildTestApp(options: {
     DATA_DIR: dataDir,
     STATIC_DIR: path.join(dataDir, 'no-static-build'),
     AUTH_RATE_LIMIT: '1000',
+    UPLOADS_AT_ONCE: '1000',
+    UPLOADS_PER_HOUR: '1000000',
+    IMAGE_QUEUE_LENGTH: '1000',
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });
-  const app = await buildApp(config);
+  const app = await buildApp(config, options.logStream ? { logStream: options.logStream } : {});
   return {
     app,
     config,
@@ -197,10 +202,14 @@ export function useAppWithoutDatabase(dialect: TestDialect): TestApp {
 }
 
 /** Builds the app before the suite and closes it after; read `.app` / `.config` inside tests. */
-export function useTestApp(dialect: TestDialect, env: Record<string, string> = {}): TestApp {
+export function useTestApp(
+  dialect: TestDialect,
+  env: Record<string, string> = {},
+  logStream?: { write(line: string): void },
+): TestApp {
   let current: TestApp | undefined;
   beforeAll(async () => {
-    current = await buildTestApp({ dialect, env });
+    current = await buildTestApp({ dialect, env, ...(logStream ? { logStream } : {}) });
   });
   afterAll(async () => {
     await current?.close();

@@ -10,6 +10,8 @@ export interface ServerProcess {
   origin: string;
   /** Everything the process has written to stdout so far. */
   stdout(): string;
+  /** Everything it has written to stdout and stderr so far, as it came. */
+  output(): string;
   /** Ends the process with `signal` and waits until it has exited. */
   kill(signal: NodeJS.Signals): Promise<void>;
 }
@@ -56,5 +58,5 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     await kill('SIGKILL');
     throw error;
   });
-  return { child, origin, kill, stdout: () => stdout };
+  return { child, origin, kill, stdout: () => stdout, output: () => output };
 }

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { Unauthorized } from '../errors.ts';
+import { type Attempts, createAttempts } from '../features/auth/attempts.ts';
 import {
   type AuthDeps,
   type Authenticated,
@@ -21,6 +22,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** What looking up a session needs: the database, the media URLs and the session lengths. */
     sessions: AuthDeps;
+    /** One count of guesses per account for the whole node, shared through Redis when set. */
+    attempts: Attempts;
   }
 }
 
@@ -35,6 +38,10 @@ export const authPlugin = fp(
     const { config } = app;
     const sessions: AuthDeps = { db: app.db, media: app.media, session: config.session };
     app.decorate('sessions', sessions);
+    app.decorate(
+      'attempts',
+      createAttempts({ redis: app.redis.limits, prefix: config.redisPrefix }),
+    );
     const cache = new WeakMap<FastifyRequest, Promise<Authenticated | null>>();
     app.decorateRequest('sessionToken', function (this: FastifyRequest) {
       return bearerToken(this.headers.authorization) ?? this.cookies[config.session.cookie];
@@ -51,7 +58,7 @@ export const authPlugin = fp(
     app.decorateRequest('member', null as unknown as Authenticated);
     done();
   },
-  { name: 'orbit-auth', dependencies: ['orbit-database', 'orbit-media'] },
+  { name: 'orbit-auth', dependencies: ['orbit-database', 'orbit-redis', 'orbit-media'] },
 );
 
 /**

@@ -51,11 +51,29 @@ function validationMessage(error: Parameters<typeof hasZodFastifySchemaValidatio
 
 /** One error body, `{error}`, with short human messages; a 5xx never shows internals. */
 export function registerErrorHandler(app: FastifyInstance): void {
+  // Plugins that refuse a request themselves answer plain text (CORS: "Invalid Preflight
+  // Request"); every refusal reads as `{error}` (docs/product.md "Errors").
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('text/plain')) return payload;
+    reply.type('application/json; charset=utf-8');
+    return JSON.stringify({ error: payload });
+  });
   app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
     if (error instanceof ZodError) return reply.status(400).send({ error: zodMessage(error) });
     const invalid = validationMessage(error);
     if (invalid !== undefined) return reply.status(400).send({ error: invalid });
     if (error instanceof AppError) {
+      if (error.log) {
+        const { cause } = error;
+        const code = (cause as { code?: unknown } | undefined)?.code;
+        request.log[error.log.level](
+          { err: cause ?? error, ...(typeof code === 'string' ? { code } : {}) },
+          error.log.reason,
+        );
+      }
+      if (error.retryAfterSeconds !== undefined)
+        void reply.header('Retry-After', String(error.retryAfterSeconds));
       return reply.status(error.statusCode).send({ error: error.message });
     }
     const status = error.statusCode ?? 500;

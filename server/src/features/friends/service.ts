@@ -11,7 +11,7 @@ import type { FriendshipRow, UserRow } from '../../db/schema.ts';
 import { Forbidden, Invalid, NotFound } from '../../errors.ts';
 import type { MediaUrl } from '../../media/index.ts';
 import { findUserById, findUserByUsername } from '../auth/repository.ts';
-import { profileImageUrl } from '../../members/mapping.ts';
+import { fullNameOf, profileImageUrl } from '../../members/mapping.ts';
 import * as notificationRepo from '../notifications/repository.ts';
 import {
   type NotificationDeps,
@@ -260,7 +260,7 @@ export function memberSummary(row: UserRow, mediaUrl: MediaUrl): MemberSummary {
   return {
     id: row.id,
     username: row.username,
-    fullName: [row.first_name, row.last_name].filter(Boolean).join(' '),
+    fullName: fullNameOf(row),
     profileImage: profileImageUrl(row, mediaUrl),
   };
 }
