@@ -52,12 +52,16 @@ export const GalleryListResponse = z.object({
 export type GalleryListResponse = z.infer<typeof GalleryListResponse>;
 
 /**
- * The owner's folder names, with how many images each holds (`All` is not a name on any image,
- * so it is not counted here: the whole gallery's count is `total` of a page without a folder).
+ * The owner's folder names, with how many images each holds, and the whole gallery's counts the
+ * profile's counters show (docs/decisions.md "Real profile counters"): `total` images, and `likes`
+ * those images received. Counted by the server, so no client needs every page to show them.
+ * Optional for servers that send only `folders`.
  */
 export const GalleryFoldersResponse = z.object({
   folders: z.array(z.string()),
   counts: z.record(z.string(), z.number()).optional(),
+  total: z.number().optional(),
+  likes: z.number().optional(),
 });
 export type GalleryFoldersResponse = z.infer<typeof GalleryFoldersResponse>;
 
@@ -75,11 +79,10 @@ export type GalleryOwnerQuery = z.infer<typeof GalleryOwnerQuery>;
 
 /** A page of a gallery: whose, which folder, how many, and after which image (an earlier answer's `nextCursor`). */
 export const GalleryPageQuery = GalleryOwnerQuery.extend({
-  limit: z.coerce
-    .number({ error: GALLERY_LIMIT_INVALID })
-    .int({ error: GALLERY_LIMIT_INVALID })
-    .min(1, { error: GALLERY_LIMIT_INVALID })
-    .max(GALLERY_PAGE_MAX, { error: GALLERY_LIMIT_INVALID })
+  /** 1 to GALLERY_PAGE_MAX (200, spelled out in the pattern), in digits; GALLERY_PAGE_DEFAULT when absent. */
+  limit: z
+    .string()
+    .regex(/^(?:[1-9]\d?|1\d\d|200)$/, { error: GALLERY_LIMIT_INVALID })
     .optional(),
   cursor: z
     .string()

@@ -124,6 +124,18 @@ export async function listFolders(
   return rows.map((row) => ({ folder: row.folder, count: Number(row.count) }));
 }
 
+/** How many likes the owner's images received, counted in the database. */
+export async function countLikesReceived(db: Db, ownerId: string): Promise<number> {
+  const row = await db
+    .selectFrom('image_reactions')
+    .innerJoin('gallery_images', 'gallery_images.id', 'image_reactions.image_id')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('gallery_images.owner_id', '=', ownerId)
+    .where('image_reactions.kind', '=', 'like')
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
 export function reactionsFor(db: Db, imageIds: readonly string[]): Promise<ImageReactionRow[]> {
   if (imageIds.length === 0) return Promise.resolve([]);
   return db

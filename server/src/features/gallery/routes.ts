@@ -45,7 +45,7 @@ export const galleryRoutes: FastifyPluginCallbackZod = (app, _options, done) => 
     async (request) =>
       gallery.listGallery(deps, await ownerFrom(request.query, request.member.user), {
         folder: request.query.folder,
-        limit: request.query.limit,
+        limit: request.query.limit === undefined ? undefined : Number(request.query.limit),
         cursor: request.query.cursor,
       }),
   );

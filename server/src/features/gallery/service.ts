@@ -8,6 +8,7 @@ import {
   GALLERY_MOVE_INVALID,
   GALLERY_ORDER_INVALID,
   GALLERY_PAGE_DEFAULT,
+  GALLERY_PAGE_MAX,
   type GalleryListResponse,
   type GalleryImage,
   type GalleryImageDeleted,
@@ -151,7 +152,7 @@ export async function listGallery(
 ): Promise<GalleryListResponse> {
   const folder = page.folder ? normaliseFolder(page.folder) : undefined;
   const after = page.cursor ? decodeCursor(page.cursor) : undefined;
-  const limit = page.limit ?? GALLERY_PAGE_DEFAULT;
+  const limit = Math.min(Math.max(page.limit ?? GALLERY_PAGE_DEFAULT, 1), GALLERY_PAGE_MAX);
   const [found, total] = await Promise.all([
     repo.listImages(deps.db, ownerRow.id, { folder, after, limit: limit + 1 }),
     repo.countImages(deps.db, ownerRow.id, folder),
@@ -177,15 +178,23 @@ export async function listGallery(
   };
 }
 
-/** The owner's folder names and how many images each holds, without reading the images. */
+/**
+ * The owner's folder names and how many images each holds, with the gallery's total and the likes
+ * it received (the profile's counters), without reading the images.
+ */
 export async function folders(
   deps: GalleryDeps,
   ownerRow: UserRow,
-): Promise<{ folders: string[]; counts: Record<string, number> }> {
-  const rows = await repo.listFolders(deps.db, ownerRow.id);
+): Promise<{ folders: string[]; counts: Record<string, number>; total: number; likes: number }> {
+  const [rows, likes] = await Promise.all([
+    repo.listFolders(deps.db, ownerRow.id),
+    repo.countLikesReceived(deps.db, ownerRow.id),
+  ]);
   return {
     folders: rows.map((row) => row.folder),
     counts: Object.fromEntries(rows.map((row) => [row.folder, row.count])),
+    total: rows.reduce((sum, row) => sum + row.count, 0),
+    likes,
   };
 }
 
