@@ -74,7 +74,7 @@ forEachApp((t) => {
     // second would put an image on the place the first gave away.
     const reorders = ids
       .slice(0, -1)
-      .map((id, i) => reorderImages(deps, me, [id, ids[i + 1] ?? '']));
+      .map((id, i) => reorderImages(deps, me, { order: [id, ids[i + 1] ?? ''] }));
     const inserts = Array.from({ length: 8 }, insert);
     const uploads = Array.from({ length: 2 }, () => uploadImage(t.app, owner));
     await Promise.all([...reorders, ...inserts, ...uploads]);

@@ -16,6 +16,7 @@ const RECORDED = [
   '0006_avatar_lookup',
   '0007_relay_lease',
   '0008_gallery_position_unique',
+  '0009_gallery_folder_pages',
 ];
 
 const TABLES = [

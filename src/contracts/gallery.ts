@@ -1,4 +1,5 @@
 /** Photo gallery (docs/product.md "Gallery", "Gallery manager", "Image viewer"; docs/decisions.md "Only the owner edits a gallery", "One canonical shape"). */
+import { NOTIFICATION_CURSOR_INVALID } from './notifications.ts';
 import { encodedTextFault } from './text.ts';
 import { z } from './zod.ts';
 
@@ -31,10 +32,37 @@ export const GalleryImage = z.object({
 });
 export type GalleryImage = z.infer<typeof GalleryImage>;
 
-export const GalleryListResponse = z.object({ images: z.array(GalleryImage) });
+/** Images per page of `GET /api/gallery` unless `limit` says otherwise, and the most one page holds. */
+export const GALLERY_PAGE_DEFAULT = 60;
+export const GALLERY_PAGE_MAX = 200;
+export const GALLERY_LIMIT_INVALID = `Ask for between 1 and ${GALLERY_PAGE_MAX} images.`;
+/** The same words as every other page cursor the server does not recognise. */
+export const GALLERY_CURSOR_INVALID = NOTIFICATION_CURSOR_INVALID;
+
+/**
+ * A page of a gallery in saved order (docs/product.md "Gallery"): `nextCursor` asks for the page
+ * after this one and is null on the last page; `total` counts every image of the folder asked for
+ * (or of the whole gallery), so counters never need every page.
+ */
+export const GalleryListResponse = z.object({
+  images: z.array(GalleryImage),
+  nextCursor: z.string().nullable(),
+  total: z.number(),
+});
 export type GalleryListResponse = z.infer<typeof GalleryListResponse>;
 
-export const GalleryFoldersResponse = z.object({ folders: z.array(z.string()) });
+/**
+ * The owner's folder names, with how many images each holds, and the whole gallery's counts the
+ * profile's counters show (docs/decisions.md "Real profile counters"): `total` images, and `likes`
+ * those images received. Counted by the server, so no client needs every page to show them.
+ * Optional for servers that send only `folders`.
+ */
+export const GalleryFoldersResponse = z.object({
+  folders: z.array(z.string()),
+  counts: z.record(z.string(), z.number()).optional(),
+  total: z.number().optional(),
+  likes: z.number().optional(),
+});
 export type GalleryFoldersResponse = z.infer<typeof GalleryFoldersResponse>;
 
 /** An upload's or an edit's answer: the whole image. */
@@ -48,6 +76,21 @@ export const GalleryOwnerQuery = z.object({
   folder: z.string().max(100).optional(),
 });
 export type GalleryOwnerQuery = z.infer<typeof GalleryOwnerQuery>;
+
+/** A page of a gallery: whose, which folder, how many, and after which image (an earlier answer's `nextCursor`). */
+export const GalleryPageQuery = GalleryOwnerQuery.extend({
+  /** 1 to GALLERY_PAGE_MAX (200, spelled out in the pattern), in digits; GALLERY_PAGE_DEFAULT when absent. */
+  limit: z
+    .string()
+    .regex(/^(?:[1-9]\d?|1\d\d|200)$/, { error: GALLERY_LIMIT_INVALID })
+    .optional(),
+  cursor: z
+    .string()
+    .max(100, { error: GALLERY_CURSOR_INVALID })
+    .regex(/^[A-Za-z0-9_-]*$/, { error: GALLERY_CURSOR_INVALID })
+    .optional(),
+});
+export type GalleryPageQuery = z.infer<typeof GalleryPageQuery>;
 
 /**
  * An image named by its id, its file name or its path (docs/product.md "Gallery"). A path may be
@@ -82,13 +125,32 @@ export const GalleryPatchBody = z.object({
 export type GalleryPatchBody = z.infer<typeof GalleryPatchBody>;
 
 export const GALLERY_ORDER_INVALID = 'Send the new order as a list of image ids.';
+export const GALLERY_MOVE_INVALID =
+  'Send the image to move with the one it goes before or after, not both.';
 
+/**
+ * A reorder, in one of two forms (docs/decisions.md "Saved order and folders"):
+ * - `{ order: [id, …] }`: the new order of some or all images; the places they held are handed out
+ *   again in that order (the whole gallery needs every page loaded).
+ * - `{ id, before }` or `{ id, after }`: one image moves to just before or just after another of the
+ *   owner's images, wherever both are; everything between shifts by one place. This is the form
+ *   for a grid holding only some pages: `before` the image it was dropped on (or the first
+ *   loaded one), `after` the last loaded one when dropped at the end.
+ * Exactly one form per call; both or neither is a 400.
+ */
 export const GalleryReorderBody = z.object({
   /** The member reordering. */
   accountId: z.string().max(100).optional(),
   /** The gallery's owner. */
   userId: z.string().max(100).optional(),
-  order: z.array(z.string().min(1).max(100), { error: GALLERY_ORDER_INVALID }).max(10_000),
+  order: z
+    .array(z.string().min(1).max(100), { error: GALLERY_ORDER_INVALID })
+    .max(10_000)
+    .optional(),
+  /** The image to move. */
+  id: z.string().min(1).max(100).optional(),
+  before: z.string().min(1).max(100).optional(),
+  after: z.string().min(1).max(100).optional(),
 });
 export type GalleryReorderBody = z.infer<typeof GalleryReorderBody>;
 

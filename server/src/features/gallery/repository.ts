@@ -81,21 +81,61 @@ export function findImageByRef(db: Db, ref: string): Promise<GalleryImageRow | u
     .executeTakeFirst();
 }
 
-export function listImages(db: Db, ownerId: string, folder?: string): Promise<GalleryImageRow[]> {
+/**
+ * One page of a gallery in saved order: the images after position `after` (none: from the start),
+ * at most `limit`. Positions are unique per owner, so position alone orders the gallery and a page
+ * starts where the last one ended whatever was added before it meanwhile (keyset, never OFFSET);
+ * served by the (owner, position) and (owner, folder, position) indexes.
+ */
+export function listImages(
+  db: Db,
+  ownerId: string,
+  page: { folder?: string | undefined; after?: number | undefined; limit: number },
+): Promise<GalleryImageRow[]> {
   let query = db.selectFrom('gallery_images').selectAll().where('owner_id', '=', ownerId);
-  if (folder) query = query.where('folder', '=', folder);
-  return query.orderBy('position').orderBy('created_at', 'desc').orderBy('id').execute();
+  if (page.folder) query = query.where('folder', '=', page.folder);
+  if (page.after !== undefined) query = query.where('position', '>', page.after);
+  return query.orderBy('position').limit(page.limit).execute();
 }
 
-export async function listFolders(db: Db, ownerId: string): Promise<string[]> {
+/** How many images the owner has, in one folder or in all. */
+export async function countImages(db: Db, ownerId: string, folder?: string): Promise<number> {
+  let query = db
+    .selectFrom('gallery_images')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('owner_id', '=', ownerId);
+  if (folder) query = query.where('folder', '=', folder);
+  const row = await query.executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/** The owner's folder names with how many images each holds, in one grouped query. */
+export async function listFolders(
+  db: Db,
+  ownerId: string,
+): Promise<{ folder: string; count: number }[]> {
   const rows = await db
     .selectFrom('gallery_images')
-    .select('folder')
-    .distinct()
+    .select((eb) => ['folder', eb.fn.countAll<number | string>().as('count')])
     .where('owner_id', '=', ownerId)
+    .groupBy('folder')
     .orderBy('folder')
     .execute();
-  return rows.map((row) => row.folder);
+  return rows.map((row) => ({ folder: row.folder, count: Number(row.count) }));
+}
+
+/** How many likes the owner's images received, counted in the database. */
+export async function countLikesReceived(db: Db, ownerId: string): Promise<number> {
+  const row = await db
+    .selectFrom('image_reactions')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    // Driven from the owner's images (their index), never a scan of every member's reactions.
+    .where('image_id', 'in', (eb) =>
+      eb.selectFrom('gallery_images').select('id').where('owner_id', '=', ownerId),
+    )
+    .where('kind', '=', 'like')
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
 }
 
 export function reactionsFor(db: Db, imageIds: readonly string[]): Promise<ImageReactionRow[]> {
@@ -224,4 +264,56 @@ export async function savePositions(
       .where('owner_id', '=', ownerId)
       .execute();
   }
+}
+
+/**
+ * Moves one image to place `to`; the images between its old place and `to` shift by one place
+ * towards the old one. Call it inside withOwnerLock. Positions are unique per owner, so the image
+ * and the images that shift first step aside below the owner's smallest position (keeping their
+ * order), then take their new places: four updates whatever the distance, none with a list of ids.
+ */
+export async function moveImage(
+  trx: Transaction<Database>,
+  ownerId: string,
+  id: string,
+  from: number,
+  to: number,
+): Promise<void> {
+  if (from === to) return;
+  const bounds = await trx
+    .selectFrom('gallery_images')
+    .select((eb) => [
+      eb.fn.min<number>('position').as('min'),
+      eb.fn.max<number>('position').as('max'),
+    ])
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  const lowest = Number(bounds?.min ?? 0) - 1;
+  const highest = Number(bounds?.max ?? 0);
+  await trx
+    .updateTable('gallery_images')
+    .set({ position: lowest })
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .execute();
+  // Later than `from`: the images up to `to` come one place earlier; earlier: those from `to` go one later.
+  const [low, high, step] = to > from ? [from + 1, to, -1] : [to, from - 1, 1];
+  // Far enough below that no image is there: every shifted position ends under `lowest`.
+  const aside = highest - lowest + 1;
+  const shift = (delta: number, lowAt: number, highAt: number) =>
+    trx
+      .updateTable('gallery_images')
+      .set({ position: sql<number>`position + ${delta}` })
+      .where('owner_id', '=', ownerId)
+      .where('position', '>=', lowAt)
+      .where('position', '<=', highAt)
+      .execute();
+  await shift(-aside, low, high);
+  await shift(aside + step, low - aside, high - aside);
+  await trx
+    .updateTable('gallery_images')
+    .set({ position: to })
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .execute();
 }

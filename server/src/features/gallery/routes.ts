@@ -5,6 +5,7 @@ import {
   GalleryImageResponse,
   GalleryListResponse,
   GalleryOwnerQuery,
+  GalleryPageQuery,
   GalleryPatchBody,
   GalleryRefParams,
   GalleryReorderBody,
@@ -40,22 +41,19 @@ export const galleryRoutes: FastifyPluginCallbackZod = (app, _options, done) => 
 
   app.get(
     '/api/gallery',
-    { schema: { querystring: GalleryOwnerQuery, response: { 200: GalleryListResponse } } },
-    async (request) => ({
-      images: await gallery.listGallery(
-        deps,
-        await ownerFrom(request.query, request.member.user),
-        request.query.folder,
-      ),
-    }),
+    { schema: { querystring: GalleryPageQuery, response: { 200: GalleryListResponse } } },
+    async (request) =>
+      gallery.listGallery(deps, await ownerFrom(request.query, request.member.user), {
+        folder: request.query.folder,
+        limit: request.query.limit === undefined ? undefined : Number(request.query.limit),
+        cursor: request.query.cursor,
+      }),
   );
 
   app.get(
     '/api/gallery/folders',
     { schema: { querystring: GalleryOwnerQuery, response: { 200: GalleryFoldersResponse } } },
-    async (request) => ({
-      folders: await gallery.folders(deps, await ownerFrom(request.query, request.member.user)),
-    }),
+    async (request) => gallery.folders(deps, await ownerFrom(request.query, request.member.user)),
   );
 
   // Whatever accountId, userId or username the form names, an upload goes into one's own gallery.
@@ -119,7 +117,7 @@ export const galleryRoutes: FastifyPluginCallbackZod = (app, _options, done) => 
     '/api/gallery/reorder',
     { schema: { body: GalleryReorderBody, response: { 200: OkResponse } } },
     async (request) => {
-      await gallery.reorder(deps, request.member.user, request.body.order);
+      await gallery.reorder(deps, request.member.user, request.body);
       return { ok: true as const };
     },
   );

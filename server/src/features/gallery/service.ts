@@ -4,7 +4,12 @@ import { DEFAULT_FOLDER } from '../../../../src/contracts/constants.ts';
 import {
   CAPTION_MAX,
   FOLDER_MAX,
+  GALLERY_CURSOR_INVALID,
+  GALLERY_MOVE_INVALID,
   GALLERY_ORDER_INVALID,
+  GALLERY_PAGE_DEFAULT,
+  GALLERY_PAGE_MAX,
+  type GalleryListResponse,
   type GalleryImage,
   type GalleryImageDeleted,
   type GalleryOwner,
@@ -47,6 +52,8 @@ export const GALLERY_MESSAGES = {
   captionTooLong: `Captions can be at most ${CAPTION_MAX} characters.`,
   folderTooLong: `Folder names can be at most ${FOLDER_MAX} characters.`,
   orderInvalid: GALLERY_ORDER_INVALID,
+  moveInvalid: GALLERY_MOVE_INVALID,
+  cursorInvalid: GALLERY_CURSOR_INVALID,
   nothingToChange: 'Send likes, dislikes, caption or folder.',
 } as const;
 
@@ -109,17 +116,50 @@ async function imageWithDetails(deps: GalleryDeps, row: GalleryImageRow): Promis
   return toImage(row, ownerOf(ownerRow, deps.media.url), reactions, deps.media.url);
 }
 
-/** A member's gallery in display order, each image with its reactions. */
+/**
+ * A page cursor: the last image's position, base64url-encoded so that clients keep it whole and
+ * never read a meaning into it.
+ */
+export function encodeCursor(position: number): string {
+  return Buffer.from(`p${position}`).toString('base64url');
+}
+
+/** The position a cursor carries; a 400 for anything this server did not write. */
+export function decodeCursor(cursor: string): number {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const match = /^p(-?\d{1,10})$/.exec(text);
+  const position = match ? Number(match[1]) : NaN;
+  if (!Number.isSafeInteger(position) || encodeCursor(position) !== cursor)
+    throw new Invalid(GALLERY_MESSAGES.cursorInvalid);
+  return position;
+}
+
+export interface GalleryPage {
+  folder?: string | undefined;
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/**
+ * A page of a member's gallery in saved order, each image with its reactions, and how many
+ * images the folder (or the gallery) holds. Every query is bounded by the page: the reactions are
+ * read for at most GALLERY_PAGE_MAX ids.
+ */
 export async function listGallery(
   deps: GalleryDeps,
   ownerRow: UserRow,
-  folder?: string,
-): Promise<GalleryImage[]> {
-  const rows = await repo.listImages(
-    deps.db,
-    ownerRow.id,
-    folder ? normaliseFolder(folder) : undefined,
-  );
+  page: GalleryPage = {},
+): Promise<GalleryListResponse> {
+  const folder = page.folder ? normaliseFolder(page.folder) : undefined;
+  const after = page.cursor ? decodeCursor(page.cursor) : undefined;
+  const limit = Math.min(Math.max(page.limit ?? GALLERY_PAGE_DEFAULT, 1), GALLERY_PAGE_MAX);
+  const [found, total] = await Promise.all([
+    repo.listImages(deps.db, ownerRow.id, { folder, after, limit: limit + 1 }),
+    repo.countImages(deps.db, ownerRow.id, folder),
+  ]);
+  const rows = found.slice(0, limit);
+  const last = rows.at(-1);
+  const nextCursor = found.length > limit && last ? encodeCursor(last.position) : null;
   const reactions = await repo.reactionsFor(
     deps.db,
     rows.map((row) => row.id),
@@ -131,11 +171,31 @@ export async function listGallery(
     byImage.set(reaction.image_id, list);
   }
   const owner = ownerOf(ownerRow, deps.media.url);
-  return rows.map((row) => toImage(row, owner, byImage.get(row.id) ?? [], deps.media.url));
+  return {
+    images: rows.map((row) => toImage(row, owner, byImage.get(row.id) ?? [], deps.media.url)),
+    nextCursor,
+    total,
+  };
 }
 
-export function folders(deps: GalleryDeps, ownerRow: UserRow): Promise<string[]> {
-  return repo.listFolders(deps.db, ownerRow.id);
+/**
+ * The owner's folder names and how many images each holds, with the gallery's total and the likes
+ * it received (the profile's counters), without reading the images.
+ */
+export async function folders(
+  deps: GalleryDeps,
+  ownerRow: UserRow,
+): Promise<{ folders: string[]; counts: Record<string, number>; total: number; likes: number }> {
+  const [rows, likes] = await Promise.all([
+    repo.listFolders(deps.db, ownerRow.id),
+    repo.countLikesReceived(deps.db, ownerRow.id),
+  ]);
+  return {
+    folders: rows.map((row) => row.folder),
+    counts: Object.fromEntries(rows.map((row) => [row.folder, row.count])),
+    total: rows.reduce((sum, row) => sum + row.count, 0),
+    likes,
+  };
 }
 
 /**
@@ -302,16 +362,36 @@ export async function deleteImage(deps: GalleryDeps, me: UserRow, ref: string): 
   await deps.media.discard([galleryKey(row.display_file), galleryKey(row.thumb_file)]);
 }
 
+export interface ReorderRequest {
+  order?: readonly string[] | undefined;
+  id?: string | undefined;
+  before?: string | undefined;
+  after?: string | undefined;
+}
+
 /**
- * Saves a new order for some or all of the owner's images: the positions those images held are
- * handed out again in the new order, so the rest of the grid stays where it was. Read and written
- * under the owner's lock, so concurrent reorders and uploads never share a position.
+ * Saves a new order (docs/decisions.md "Saved order and folders"), read and written under the
+ * owner's lock, so concurrent reorders and uploads never share a position:
+ * - a list: the positions those images held are handed out again in the new order, so the rest of
+ *   the grid stays where it was;
+ * - a move: one image goes just before or just after another, the ones between shift by one.
  */
 export async function reorder(
   deps: GalleryDeps,
   me: UserRow,
-  order: readonly string[],
+  request: ReorderRequest,
 ): Promise<void> {
+  const moving = request.id !== undefined;
+  const target = request.before ?? request.after;
+  if (!moving && request.order === undefined) throw new Invalid(GALLERY_MESSAGES.orderInvalid);
+  if (moving && request.order !== undefined) throw new Invalid(GALLERY_MESSAGES.moveInvalid);
+  if (moving) {
+    if (target === undefined || (request.before !== undefined && request.after !== undefined))
+      throw new Invalid(GALLERY_MESSAGES.moveInvalid);
+    await move(deps, me, request.id ?? '', target, request.before !== undefined);
+    return;
+  }
+  const order = request.order ?? [];
   if (order.length === 0) return;
   if (new Set(order).size !== order.length) throw new Invalid(GALLERY_MESSAGES.orderInvalid);
   await repo.withOwnerLock(deps.db, me.id, async (trx) => {
@@ -324,5 +404,25 @@ export async function reorder(
       me.id,
       new Map(order.map((id, index) => [id, slots[index] ?? index])),
     );
+  });
+}
+
+/** One image to just before (or after) another of the owner's; both must be the owner's. */
+async function move(
+  deps: GalleryDeps,
+  me: UserRow,
+  id: string,
+  target: string,
+  before: boolean,
+): Promise<void> {
+  if (id === target) return;
+  await repo.withOwnerLock(deps.db, me.id, async (trx) => {
+    const positions = await repo.positionsOf(trx, me.id, [id, target]);
+    const from = positions?.get(id);
+    const at = positions?.get(target);
+    if (from === undefined || at === undefined) throw new NotFound(GALLERY_MESSAGES.notFound);
+    // The target's place once the image has left its own: one place nearer when it was beyond.
+    const to = before ? (at > from ? at - 1 : at) : at > from ? at : at + 1;
+    await repo.moveImage(trx, me.id, id, from, to);
   });
 }
