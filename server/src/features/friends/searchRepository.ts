@@ -108,9 +108,11 @@ export async function searchCandidates(
   const hits = contains
     ? sql`select * from prefix union all ${containsBranch(dialect, text, take)}`
     : sql`select * from prefix`;
+  // Materialized: the substring branch's guard reads the prefix rows too, and SQLite would run
+  // the three ranges again for it.
   // A pair key is both ids sorted and joined by ":"; of the two orders only the sorted one exists,
   // so the lookup needs no collation-dependent comparison.
-  const { rows } = await sql<SearchRow>`with prefix as (${prefix}), hits as (${hits})
+  const { rows } = await sql<SearchRow>`with prefix as materialized (${prefix}), hits as (${hits})
     select hits.*, f.status as friend_status, f.requester_id as friend_requester
     from hits left join friendships f
       on f.pair_key in (hits.id || ':' || ${viewerId}, ${viewerId} || ':' || hits.id)
