@@ -254,6 +254,26 @@ forEachApp((t, dialect) => {
         );
       },
     );
+
+    it.runIf(dialect === 'sqlite')(
+      'does not look for substrings when prefix matches fill the limit',
+      async () => {
+        // The trigram table rejects an unterminated phrase as it starts looking, so the statement
+        // with its phrase broken fails exactly when it would have looked.
+        const broken = async (q: string) => {
+          const [statement] = (await counted(q)).statements as [CompiledQuery];
+          const phrase = `"${q}"`;
+          expect(statement.parameters).toContain(phrase);
+          const parameters = statement.parameters.map((value) =>
+            value === phrase ? `"${q}` : value,
+          );
+          return t.app.db.executeQuery(CompiledQuery.raw(statement.sql, parameters));
+        };
+
+        await expect(broken('nov')).rejects.toThrow(/unterminated string/);
+        expect((await broken('ros')).rows.length).toBeGreaterThanOrEqual(12);
+      },
+    );
   });
 
   describe('friend flags on substring matches', () => {
