@@ -1,26 +1,35 @@
 /**
- * Member search over 100,000 seeded members: GET /api/users/search throughput and latency against a
- * bare Fastify route in the same run, and the query plans of the prefix and contains queries.
+ * Member search over 100,000 seeded members, on one database per run:
+ *   - each query of a fixed mix (1–4 letter prefixes, full names, substrings, misses) searched one
+ *     at a time through the service (`searchMembers` on the app's database) and through HTTP
+ *     (`GET /api/users/search`, one request at a time): p50/p99 and statements per search;
+ *   - the same mix under load (autocannon, CONNECTIONS connections) against a bare Fastify route
+ *     in the same run;
+ *   - the plan of the search statement: SQLite's EXPLAIN QUERY PLAN, PostgreSQL's
+ *     EXPLAIN (ANALYZE, BUFFERS).
  *
  *   npx tsx bench/search.ts                                    SQLite (temporary data directory)
  *   BENCH_DATABASE_URL=postgres://… npx tsx bench/search.ts    PostgreSQL (a fresh database on
  *                                                              that server, dropped afterwards)
  *
- * BENCH_MEMBERS (default 100000), BENCH_DURATION (seconds, default 10), BENCH_WORKERS=0 runs the load
- * on the main thread.
+ * Each run keeps the other database's entry in bench/results/search.json and writes
+ * bench/results/search.md and search-explain.md from both (`npx tsx bench/search-report.ts` writes
+ * them again from the JSON).
+ *
+ * BENCH_MEMBERS (default 100000), BENCH_DURATION (seconds, default 10), BENCH_ROUNDS (times the
+ * mix is searched one at a time, default 5), BENCH_WORKERS=0 runs the load on the main thread.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
-import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import { CompiledQuery } from 'kysely';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
-import type { Database, NewUserRow } from '../server/src/db/schema.ts';
+import type { Db } from '../server/src/db/index.ts';
+import type { NewUserRow } from '../server/src/db/schema.ts';
 import { searchMembers } from '../server/src/features/friends/search.ts';
 import { mediaUrlFor } from '../server/src/media/index.ts';
 import { searchKeys } from '../server/src/members/searchKeys.ts';
@@ -29,14 +38,19 @@ import {
   CONNECTIONS,
   LOAD_SECONDS,
   LOAD_WORKERS,
+  median,
+  summary,
   table,
   throughputRow,
   writeResultEntry,
 } from './common.ts';
+import { writeSearchReports } from './search-report.ts';
 import { signupBenchMember } from './gallery-fixtures.ts';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
 const BATCH = 1_000;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const LIMIT = 12;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? LOAD_SECONDS);
 const QUERIES = 300;
 const PG_URL = process.env.BENCH_DATABASE_URL;
@@ -131,24 +145,31 @@ function seedRow(index: number, taken: Set<string>, now: string): NewUserRow {
   };
 }
 
-/** Varied queries: first-name, last-name and username prefixes, full names, inner parts, misses. */
-function queries(): string[] {
-  const inner = (word: string) => {
-    const start = 1 + Math.floor(random() * Math.max(1, word.length - 4));
-    return word.slice(start, start + 3 + Math.floor(random() * 2));
-  };
-  const makers = [
-    () => pick(FIRST).slice(0, 2 + Math.floor(random() * 4)),
-    () => pick(LAST).slice(0, 3 + Math.floor(random() * 3)),
-    () => `${pick(FIRST)} ${pick(LAST).slice(0, 1 + Math.floor(random() * 3))}`,
-    () => `${pick(WORDS)}${pick(FIRST).slice(0, 2)}`.toLowerCase(),
-    () => inner(pick(LAST)),
-    () => inner(pick(FIRST)),
-    () => `zq${Math.floor(random() * 100)}x`,
-  ];
-  return Array.from({ length: QUERIES }, () => pick(makers)()).map((q) =>
-    random() < 0.3 ? q.toUpperCase() : q,
-  );
+/** The kinds of query a member types, each made from the seed names. */
+const MAKERS: Record<string, () => string> = {
+  'first-name prefix, 1–4 letters': () => pick(FIRST).slice(0, 1 + Math.floor(random() * 4)),
+  'last-name prefix, 1–4 letters': () => pick(LAST).slice(0, 1 + Math.floor(random() * 4)),
+  'full name, last name begun': () =>
+    `${pick(FIRST)} ${pick(LAST).slice(0, 1 + Math.floor(random() * 3))}`,
+  'username prefix': () => `${pick(WORDS)}${pick(FIRST).slice(0, 2)}`.toLowerCase(),
+  'inside a last name': () => inner(pick(LAST)),
+  'inside a first name': () => inner(pick(FIRST)),
+  'a miss': () => `zq${Math.floor(random() * 100)}x`,
+};
+
+function inner(word: string) {
+  const start = 1 + Math.floor(random() * Math.max(1, word.length - 4));
+  return word.slice(start, start + 3 + Math.floor(random() * 2));
+}
+
+/** QUERIES queries of every kind in turn, 30% of them typed in capitals. */
+function queries(): { kind: string; q: string }[] {
+  const kinds = Object.keys(MAKERS);
+  return Array.from({ length: QUERIES }, (_, i) => {
+    const kind = kinds[i % kinds.length] as string;
+    const q = (MAKERS[kind] as () => string)();
+    return { kind, q: random() < 0.3 ? q.toUpperCase() : q };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -180,15 +201,21 @@ console.log(`Seeding ${MEMBERS.toLocaleString('en')} members on ${dialect}…`);
 const seedStarted = performance.now();
 const taken = new Set<string>();
 const now = new Date().toISOString();
-for (let start = 0; start < MEMBERS; start += BATCH) {
-  const rows = Array.from({ length: Math.min(BATCH, MEMBERS - start) }, (_, i) =>
-    seedRow(start + i, taken, now),
-  );
-  await app.db.transaction().execute((trx) => trx.insertInto('users').values(rows).execute());
-}
+// One transaction, multi-row inserts of BATCH rows (under both databases' bound-parameter limits).
+await app.db.transaction().execute(async (trx) => {
+  for (let start = 0; start < MEMBERS; start += BATCH) {
+    const rows = Array.from({ length: Math.min(BATCH, MEMBERS - start) }, (_, i) =>
+      seedRow(start + i, taken, now),
+    );
+    await trx.insertInto('users').values(rows).execute();
+  }
+});
 // What autovacuum does soon after a bulk load: statistics for the planner, and the GIN index's
-// pending list merged (until then every trigram lookup also scans that list).
-if (dialect === 'postgres') await app.db.executeQuery(CompiledQuery.raw('vacuum analyze users'));
+// pending list merged (until then every trigram lookup also scans that list). SQLite's ANALYZE
+// likewise gives its planner the key indexes' statistics.
+await app.db.executeQuery(
+  CompiledQuery.raw(dialect === 'postgres' ? 'vacuum analyze users' : 'analyze'),
+);
 const seedSeconds = (performance.now() - seedStarted) / 1000;
 console.log(`Seeded in ${seedSeconds.toFixed(1)} s.`);
 
@@ -204,63 +231,163 @@ const { token, userId } = await signupBenchMember(base, 'bench.searcher', {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Query plans: the statements one search runs, captured from a logging connection, then explained.
+// One search at a time: the service on the app's own database, counting its statements.
 
-const captured: CompiledQuery[] = [];
-const logged = new Kysely<Database>({
-  dialect: databaseUrl
-    ? new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl, max: 1 }) })
-    : new SqliteDialect({ database: new SQLite(config.sqlitePath, { readonly: true }) }),
-  log: (event) => {
-    if (event.level === 'query') captured.push(event.query);
-  },
-});
-const viewer = await logged
+const viewer = await app.db
   .selectFrom('users')
   .selectAll()
   .where('id', '=', userId)
   .executeTakeFirstOrThrow();
+const mediaUrl = mediaUrlFor(undefined);
 
-async function plans(label: string, q: string) {
-  captured.length = 0;
-  const rows = await searchMembers(logged, dialect, viewer, q, 12, mediaUrlFor(undefined));
-  const statements = captured.filter((query) => query.sql.includes('from "users'));
-  const out: { sql: string; parameters: readonly unknown[]; plan: string[] }[] = [];
-  for (const query of statements) {
-    const prefix = dialect === 'postgres' ? 'explain (analyze, costs off) ' : 'explain query plan ';
-    const result = await logged.executeQuery<Record<string, unknown>>(
-      CompiledQuery.raw(prefix + query.sql, [...query.parameters]),
-    );
-    const plan = result.rows.map((row) =>
-      dialect === 'postgres' ? String(row['QUERY PLAN']) : String(row.detail),
-    );
-    out.push({ sql: query.sql, parameters: query.parameters, plan });
-  }
-  console.log(`\n${label}: q=${JSON.stringify(q)} → ${rows.length} rows`);
-  for (const { sql, parameters, plan } of out) {
-    console.log(`  ${sql}\n    ${JSON.stringify(parameters)}`);
-    for (const line of plan) console.log(`      ${line}`);
-  }
-  return { q, rows: rows.length, statements: out };
+/** A copy of the app's Kysely whose executor records each statement it sends. */
+function recording(db: Db) {
+  const statements: CompiledQuery[] = [];
+  const copy = db.withPlugin({
+    transformQuery: ({ node }) => node,
+    transformResult: ({ result }) => Promise.resolve(result),
+  });
+  const executor = copy.getExecutor();
+  const execute = executor.executeQuery.bind(executor);
+  executor.executeQuery = (query, ...rest) => {
+    statements.push(query);
+    return execute(query, ...rest);
+  };
+  return { db: copy, statements };
 }
+const recorder = recording(app.db);
 
-const prefixPlan = await plans('Prefix search (12 prefix rows, no contains query)', 'mar');
-const containsPlan = await plans('Contains search (prefix queries, then contains)', 'ndr');
-const rarePlan = await plans('Contains search for a rare substring', 'ilmaz');
-const missPlan = await plans('Contains search that finds nobody', 'zq12x');
-await logged.destroy();
-
-// ---------------------------------------------------------------------------------------------
-// Load
-
-const paths = queries().map((q) => `/api/users/search?q=${encodeURIComponent(q)}&limit=12`);
+const mix = queries();
+// A bare Fastify route in the same process, the floor of an HTTP request on this machine.
 const bare = Fastify({ logger: { level: 'warn' } });
 bare.get('/api/users/search', () => ({ users: [] }));
 await bare.listen({ host: '127.0.0.1', port: 0 });
 const bareAddress = bare.server.address();
 if (!bareAddress || typeof bareAddress === 'string')
   throw new Error('the bare app is not listening');
+const bareBase = `http://127.0.0.1:${bareAddress.port}`;
 
+async function timedGet(url: string, headers: Record<string, string> = {}): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url, { headers });
+  await response.arrayBuffer();
+  const ms = performance.now() - started;
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  return ms;
+}
+
+// Each query in turn through the service, then through HTTP; between them the floors this busy
+// machine sets in the same moment: a trivial statement on the same database, and the bare route.
+const serviceMs: number[] = [];
+const httpMs: number[] = [];
+const floorStatementMs: number[] = [];
+const floorHttpMs: number[] = [];
+const statementsPerSearch: number[] = [];
+const byKind = new Map<string, { ms: number[]; rows: number[]; statements: number[] }>();
+const trivial = CompiledQuery.raw('select 1 as one');
+for (const { q } of mix.slice(0, 50)) {
+  await searchMembers(app.db, dialect, viewer, q, LIMIT, mediaUrl); // warm-up
+}
+const searchUrl = (q: string) =>
+  `${base}/api/users/search?q=${encodeURIComponent(q)}&limit=${LIMIT}`;
+for (let round = 0; round < ROUNDS; round++) {
+  for (const { kind, q } of mix) {
+    recorder.statements.length = 0;
+    const started = performance.now();
+    const rows = await searchMembers(recorder.db, dialect, viewer, q, LIMIT, mediaUrl);
+    const ms = performance.now() - started;
+    serviceMs.push(ms);
+    statementsPerSearch.push(recorder.statements.length);
+    const entry = byKind.get(kind) ?? { ms: [], rows: [], statements: [] };
+    entry.ms.push(ms);
+    entry.rows.push(rows.length);
+    entry.statements.push(recorder.statements.length);
+    byKind.set(kind, entry);
+
+    const floorStarted = performance.now();
+    await app.db.executeQuery(trivial);
+    floorStatementMs.push(performance.now() - floorStarted);
+    httpMs.push(await timedGet(searchUrl(q), { authorization: `Bearer ${token}` }));
+    floorHttpMs.push(await timedGet(`${bareBase}/api/users/search`));
+  }
+}
+
+const mean = (values: readonly number[]) =>
+  values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+/**
+ * Each query's median over the rounds, then p50/p99 over the queries: what the slowest queries
+ * cost, with the moments this shared machine took the CPU away mostly filtered out.
+ */
+const perQuery = (values: readonly number[]) =>
+  summary(
+    mix.map((_, i) =>
+      median(Array.from({ length: ROUNDS }, (_, round) => values[round * mix.length + i] ?? 0)),
+    ),
+  );
+const service = { ...summary(serviceMs), mean: mean(serviceMs), perQuery: perQuery(serviceMs) };
+const http = { ...summary(httpMs), mean: mean(httpMs), perQuery: perQuery(httpMs) };
+const floor = {
+  statement: { ...summary(floorStatementMs), mean: mean(floorStatementMs) },
+  http: { ...summary(floorHttpMs), mean: mean(floorHttpMs) },
+};
+const statements = { mean: mean(statementsPerSearch), max: Math.max(...statementsPerSearch) };
+const kinds = [...byKind].map(([kind, entry]) => ({
+  kind,
+  ...summary(entry.ms),
+  rows: mean(entry.rows),
+  statements: mean(entry.statements),
+}));
+
+// ---------------------------------------------------------------------------------------------
+// Query plans: the statement one search runs, captured, then explained on the same database.
+
+async function plans(label: string, q: string) {
+  recorder.statements.length = 0;
+  const rows = await searchMembers(recorder.db, dialect, viewer, q, LIMIT, mediaUrl);
+  const out: { sql: string; parameters: readonly unknown[]; plan: string[] }[] = [];
+  for (const query of recorder.statements) {
+    const prefix = dialect === 'postgres' ? 'explain (analyze, buffers) ' : 'explain query plan ';
+    const result = await app.db.executeQuery<Record<string, unknown>>(
+      CompiledQuery.raw(prefix + query.sql, [...query.parameters]),
+    );
+    const plan = result.rows.map((row) =>
+      dialect === 'postgres'
+        ? String(row['QUERY PLAN'])
+        : `${'  '.repeat(depthOf(result.rows, row))}${String(row.detail)}`,
+    );
+    out.push({ sql: query.sql, parameters: query.parameters, plan });
+  }
+  console.log(
+    `\n${label}: q=${JSON.stringify(q)} → ${rows.length} rows, ${out.length} statement(s)`,
+  );
+  for (const { plan } of out) for (const line of plan) console.log(`    ${line}`);
+  return { label, q, rows: rows.length, statements: out };
+}
+
+/** A SQLite plan row's depth, from its parent ids. */
+function depthOf(rows: readonly Record<string, unknown>[], row: Record<string, unknown>): number {
+  let depth = 0;
+  let parent = row.parent;
+  while (parent) {
+    depth += 1;
+    parent = rows.find((other) => other.id === parent)?.parent;
+  }
+  return depth;
+}
+
+const explained = [
+  await plans('Prefix search that fills the limit (substring branch not run)', 'mar'),
+  await plans('Prefix search on a single letter', 'k'),
+  await plans('Full name', 'sofia gar'),
+  await plans('Few prefix matches, so the substring branch runs', 'ndr'),
+  await plans('A rare substring', 'ilmaz'),
+  await plans('Nobody', 'zq12x'),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Load
+
+const paths = mix.map(({ q }) => `/api/users/search?q=${encodeURIComponent(q)}&limit=${LIMIT}`);
 async function load(origin: string, headers: Record<string, string> = {}): Promise<Result> {
   const options = {
     url: origin,
@@ -288,16 +415,57 @@ await dropDatabase();
 fs.rmSync(dataDir, { recursive: true, force: true });
 
 const ratio = searchResult.requests.average / bareResult.requests.average;
-const row = throughputRow;
+const ms = (value: number) => `${value.toFixed(2)} ms`;
 console.log(
-  `\nThroughput on ${dialect}, ${MEMBERS.toLocaleString('en')} members, ${QUERIES} varied queries, ${CONNECTIONS} connections for ${DURATION_S} s each`,
+  `\nOne search at a time on ${dialect}, ${MEMBERS.toLocaleString('en')} members, ${QUERIES} queries × ${ROUNDS}`,
 );
 console.log(
   table([
-    ['route', 'req/s', 'latency p50', 'latency p99'],
-    row('GET /api/users/search (bearer)', searchResult),
-    row('bare Fastify GET /api/users/search', bareResult),
+    ['measured at', 'p50', 'p99', 'max', 'statements per search (mean / max)'],
+    [
+      'service (searchMembers)',
+      ms(service.p50),
+      ms(service.p99),
+      ms(service.max),
+      `${statements.mean.toFixed(2)} / ${statements.max}`,
+    ],
+    ['HTTP (GET /api/users/search)', ms(http.p50), ms(http.p99), ms(http.max), ''],
+    ['service, per-query medians', ms(service.perQuery.p50), ms(service.perQuery.p99), '', ''],
+    ['HTTP, per-query medians', ms(http.perQuery.p50), ms(http.perQuery.p99), '', ''],
+    [
+      'floor: select 1 on the same database',
+      ms(floor.statement.p50),
+      ms(floor.statement.p99),
+      ms(floor.statement.max),
+      '',
+    ],
+    [
+      'floor: bare Fastify route over HTTP',
+      ms(floor.http.p50),
+      ms(floor.http.p99),
+      ms(floor.http.max),
+      '',
+    ],
   ]),
+);
+console.log(
+  table([
+    ['query kind', 'service p50', 'service p99', 'rows', 'statements'],
+    ...kinds.map((kind) => [
+      kind.kind,
+      ms(kind.p50),
+      ms(kind.p99),
+      kind.rows.toFixed(1),
+      kind.statements.toFixed(2),
+    ]),
+  ]),
+);
+console.log(
+  `\nUnder load: ${CONNECTIONS} connections for ${DURATION_S} s each\n${table([
+    ['route', 'req/s', 'latency p50', 'latency p99'],
+    throughputRow('GET /api/users/search (bearer)', searchResult),
+    throughputRow('bare Fastify GET /api/users/search', bareResult),
+  ])}`,
 );
 console.log(`\nSearch reaches ${(ratio * 100).toFixed(0)}% of the bare route's requests/s.`);
 
@@ -312,11 +480,21 @@ const file = writeResultEntry('search', ['sqlite', 'postgres'], dialect, {
   members: MEMBERS,
   seedSeconds,
   queries: QUERIES,
+  rounds: ROUNDS,
+  service,
+  http,
+  floor,
+  load: os.loadavg(),
+  statements,
+  kinds,
   connections: CONNECTIONS,
   durationSeconds: DURATION_S,
   search: stats(searchResult),
   bare: stats(bareResult),
   ratio,
-  plans: { prefix: prefixPlan, contains: containsPlan, rareContains: rarePlan, miss: missPlan },
+  plans: explained,
 });
 console.log(`Written to ${path.relative(process.cwd(), file)}`);
+
+writeSearchReports(file);
+console.log('Written to bench/results/search.md and bench/results/search-explain.md');

@@ -1,6 +1,9 @@
 /** GET /api/users/search (docs/product.md "Header search"; docs/decisions.md "Search fills in friend flags"). */
+import { CompiledQuery } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResult } from '../../src/contracts/friends.ts';
+import { searchMembers } from '../src/features/friends/search.ts';
+import { mediaUrlFor } from '../src/media/index.ts';
 import {
   type Member,
   asBearer,
@@ -38,7 +41,7 @@ const FIXTURE: [string, string, string][] = [
   ]),
 ];
 
-forEachApp((t) => {
+forEachApp((t, dialect) => {
   const by = new Map<string, Member>();
   let viewer: Member;
 
@@ -180,6 +183,111 @@ forEachApp((t) => {
         isFriend: false,
         requestPending: false,
         incomingPending: false,
+      });
+    });
+  });
+
+  describe('round trips', () => {
+    /** Runs one search on the app's database, recording every statement it sends. */
+    const counted = async (q: string) => {
+      const statements: CompiledQuery[] = [];
+      // A copy of the app's Kysely with an executor of its own, sending each statement it runs
+      // through the app's connections (a plugin with nothing to change makes the copy).
+      const db = t.app.db.withPlugin({
+        transformQuery: ({ node }) => node,
+        transformResult: ({ result }) => Promise.resolve(result),
+      });
+      const executor = db.getExecutor();
+      const execute = executor.executeQuery.bind(executor);
+      executor.executeQuery = (query, ...rest) => {
+        statements.push(query);
+        return execute(query, ...rest);
+      };
+      const row = await t.app.db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', viewer.user.id)
+        .executeTakeFirstOrThrow();
+      const rows = await searchMembers(db, t.app.dialect, row, q, 12, mediaUrlFor(undefined));
+      return { rows, statements };
+    };
+
+    it('asks one statement when prefix matches fill the limit', async () => {
+      const { rows, statements } = await counted('fill');
+
+      expect(rows).toHaveLength(12);
+      expect(statements).toHaveLength(1);
+    });
+
+    it('asks one statement when substring matches are needed too', async () => {
+      const { rows, statements } = await counted('nov');
+
+      expect(rows.map((row) => row.username)).toEqual(['nova.k', 'casanova']);
+      expect(statements).toHaveLength(1);
+    });
+
+    it('asks nothing for a blank query', async () => {
+      const { rows, statements } = await counted('  ');
+
+      expect(rows).toEqual([]);
+      expect(statements).toHaveLength(0);
+    });
+
+    it.runIf(dialect === 'postgres')(
+      'does not look for substrings when prefix matches fill the limit',
+      async () => {
+        // "ros" starts 26 full names, and is inside the same 26 texts.
+        const { rows, statements } = await counted('ros');
+        const [statement] = statements as [CompiledQuery];
+        const plan = await t.app.db.executeQuery<{ 'QUERY PLAN': string }>(
+          CompiledQuery.raw(`explain (analyze, costs off, timing off) ${statement.sql}`, [
+            ...statement.parameters,
+          ]),
+        );
+        const lines = plan.rows.map((line) => line['QUERY PLAN']);
+        const substringScan = lines.findIndex((line) => line.includes('~~'));
+
+        expect(rows).toHaveLength(12);
+        expect(substringScan, lines.join('\n')).toBeGreaterThan(-1);
+        expect(lines.slice(substringScan - 1, substringScan + 1).join(' ')).toContain(
+          'never executed',
+        );
+      },
+    );
+
+    it.runIf(dialect === 'sqlite')(
+      'does not look for substrings when prefix matches fill the limit',
+      async () => {
+        // The trigram table rejects an unterminated phrase as it starts looking, so the statement
+        // with its phrase broken fails exactly when it would have looked.
+        const broken = async (q: string) => {
+          const [statement] = (await counted(q)).statements as [CompiledQuery];
+          const phrase = `"${q}"`;
+          expect(statement.parameters).toContain(phrase);
+          const parameters = statement.parameters.map((value) =>
+            value === phrase ? `"${q}` : value,
+          );
+          return t.app.db.executeQuery(CompiledQuery.raw(statement.sql, parameters));
+        };
+
+        await expect(broken('nov')).rejects.toThrow(/unterminated string/);
+        expect((await broken('ros')).rows.length).toBeGreaterThanOrEqual(12);
+      },
+    );
+  });
+
+  describe('friend flags on substring matches', () => {
+    it('marks rows found inside names as well as by prefix', async () => {
+      const rows = await found('lagg');
+      const flags = Object.fromEntries(
+        rows.map((row) => [row.username, [row.isFriend, row.requestPending, row.incomingPending]]),
+      );
+
+      expect(flags).toEqual({
+        'flag.friend': [true, false, false],
+        'flag.inc': [false, false, true],
+        'flag.none': [false, false, false],
+        'flag.pend': [false, true, false],
       });
     });
   });

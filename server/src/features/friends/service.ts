@@ -81,7 +81,10 @@ export async function resolveTarget(
 }
 
 /** A pair's status seen from `viewerId`, in the client's words. */
-export function statusFor(viewerId: string, row: FriendshipRow | undefined): FriendStatus {
+export function statusFor(
+  viewerId: string,
+  row: Pick<FriendshipRow, 'status' | 'requester_id'> | undefined,
+): FriendStatus {
   if (!row) return 'none';
   if (row.status === 'accepted') return 'friends';
   return row.requester_id === viewerId ? 'pending' : 'incoming';
@@ -256,7 +259,10 @@ export const unfriend = (deps: FriendDeps, me: UserRow, target: Target) =>
     { pending: notFriends, incoming: notFriends, friends: notFriends },
   );
 
-export function memberSummary(row: UserRow, mediaUrl: MediaUrl): MemberSummary {
+export function memberSummary(
+  row: Pick<UserRow, 'id' | 'username' | 'first_name' | 'last_name' | 'profile_image'>,
+  mediaUrl: MediaUrl,
+): MemberSummary {
   return {
     id: row.id,
     username: row.username,
