@@ -19,16 +19,16 @@ import {
   freePort,
   median,
   signupBenchMember,
-  startServer,
   table,
   writeResult,
 } from './common.ts';
+import { startCompiledServer } from './compiled-server.ts';
 
 const ROUNDS = Number(process.env.ME_ROUNDS ?? 3);
 const SECONDS = Number(process.env.ME_SECONDS ?? 10);
 const WARMUP_SECONDS = 3;
 
-const server = await startServer({ dataPrefix: 'orbit-bench-me-' });
+const server = await startCompiledServer('orbit-bench-me-');
 const { token } = await signupBenchMember(server.origin, 'bench.me', {
   firstName: 'Bench',
   lastName: 'Member',
@@ -136,7 +136,7 @@ const file = writeResult('me', {
 const markdown = `# GET /api/auth/me against a bare Fastify route
 
 \`npx tsx bench/me.ts\`, ${new Date().toISOString().slice(0, 10)}: each server in its own process
-(Orbit from \`server/src/main.ts\` in production mode on SQLite, with one member signed up; the bare
+(Orbit as \`npm run serve\` runs it, build/server.mjs, in production mode on SQLite, with one member signed up; the bare
 route answers ${meBody.length} bytes of JSON, as /me does), alternated ${ROUNDS} × ${SECONDS} s with
 autocannon in a worker thread, ${CONNECTIONS} connections, no pipelining.
 
