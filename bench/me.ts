@@ -40,7 +40,9 @@ if (!meBody.includes('"bench.me"')) throw new Error(`/me answered ${meBody}`);
 
 // The bare route in its own process, answering as many bytes of JSON as /me does.
 const barePort = await freePort();
-const padding = 'x'.repeat(Math.max(0, meBody.length - JSON.stringify({ user: null, p: '' }).length));
+const padding = 'x'.repeat(
+  Math.max(0, meBody.length - JSON.stringify({ user: null, p: '' }).length),
+);
 const bareSource = `
 import Fastify from 'fastify';
 const app = Fastify({ logger: { level: 'warn' } });
@@ -123,7 +125,9 @@ const rows = [
   ['median', meMedian.toFixed(0), bareMedian.toFixed(0), `${(ratio * 100).toFixed(0)} %`, '', ''],
 ];
 console.log(`\n${table(rows)}`);
-console.log(`\n/api/auth/me reaches ${(ratio * 100).toFixed(0)} % of the bare route (goal: at least 50 %).`);
+console.log(
+  `\n/api/auth/me reaches ${(ratio * 100).toFixed(0)} % of the bare route (goal: at least 50 %).`,
+);
 
 const settings = { connections: CONNECTIONS, pipelining: 1, seconds: SECONDS, rounds: ROUNDS };
 const file = writeResult('me', {

@@ -117,10 +117,17 @@ forEachDialect((dialect) => {
       expect((await me(origin(1), member.token))?.id).toBe(member.id);
 
       const since = Date.now();
-      const out = await call(origin(0), '/api/auth/logout', { method: 'POST', token: member.token });
+      const out = await call(origin(0), '/api/auth/logout', {
+        method: 'POST',
+        token: member.token,
+      });
       expect(out.status).toBe(200);
 
-      await within(since, () => me(origin(1), member.token), (user) => user === null);
+      await within(
+        since,
+        () => me(origin(1), member.token),
+        (user) => user === null,
+      );
     });
 
     it('refuses on node B, within a second, the sessions a password change on node A ended', async () => {
@@ -136,7 +143,11 @@ forEachDialect((dialect) => {
       });
       expect(change.status).toBe(200);
 
-      await within(since, () => me(origin(1), other), (user) => user === null);
+      await within(
+        since,
+        () => me(origin(1), other),
+        (user) => user === null,
+      );
       expect((await me(origin(1), member.token))?.id).toBe(member.id);
     });
 
@@ -152,7 +163,11 @@ forEachDialect((dialect) => {
       });
       expect(edit.status).toBe(200);
 
-      await within(since, () => me(origin(1), member.token), (user) => user?.firstName === 'Grace');
+      await within(
+        since,
+        () => me(origin(1), member.token),
+        (user) => user?.firstName === 'Grace',
+      );
     });
   });
 });
