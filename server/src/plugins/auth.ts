@@ -40,9 +40,6 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** How long a starting node waits for the revocation channel before it serves without the cache. */
-const FIRST_SUBSCRIBE_MS = 2_000;
-
 /** One revocation as it crosses nodes: sessions that ended, members whose sessions all must go. */
 interface Revocation {
   sessions?: string[];
@@ -55,7 +52,7 @@ interface Revocation {
  * channel; a node that lost it forgets everything and reads sessions from the database until it
  * hears again, so a revocation missed while Redis was away is never served.
  */
-async function sessionMemory(app: FastifyInstance, config: Config): Promise<SessionMemory> {
+function sessionMemory(app: FastifyInstance, config: Config): SessionMemory {
   const cache = createSessionCache<Authenticated>(config.sessionCache);
   const url = config.redisUrl;
   const publisher = app.redis.limits;
@@ -100,23 +97,20 @@ async function sessionMemory(app: FastifyInstance, config: Config): Promise<Sess
   };
   client.on('close', deaf);
   client.on('error', deaf);
-  const subscribed = new Promise<void>((resolve) => {
-    client.on('ready', () => {
-      client.subscribe(channel).then(
-        () => {
-          cache.clear();
-          cache.serving = true;
-          resolve();
-        },
-        () => deaf(),
-      );
-    });
+  // Nothing waits for it: until it is subscribed, sessions are read from the database.
+  client.on('ready', () => {
+    client.subscribe(channel).then(
+      () => {
+        cache.clear();
+        cache.serving = true;
+      },
+      () => deaf(),
+    );
   });
   app.addHook('onClose', async () => {
     deaf();
     await subscriber.close();
   });
-  await Promise.race([subscribed, subscriber.firstAttempt(FIRST_SUBSCRIBE_MS)]);
   return memory;
 }
 
@@ -125,13 +119,13 @@ async function sessionMemory(app: FastifyInstance, config: Config): Promise<Sess
  * it looked up in a small cache that every revocation reaches (docs/decisions.md "Session cache").
  */
 export const authPlugin = fp(
-  async (app) => {
+  (app, _options, done) => {
     const { config } = app;
     const sessions: AuthDeps = {
       db: app.db,
       media: app.media,
       session: config.session,
-      sessionMemory: await sessionMemory(app, config),
+      sessionMemory: sessionMemory(app, config),
     };
     app.decorate('sessions', sessions);
     app.decorate(
@@ -152,6 +146,7 @@ export const authPlugin = fp(
       return found;
     });
     app.decorateRequest('member', null as unknown as Authenticated);
+    done();
   },
   { name: 'orbit-auth', dependencies: ['orbit-database', 'orbit-redis', 'orbit-media'] },
 );
