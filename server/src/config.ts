@@ -46,6 +46,8 @@ const EnvSchema = z
       .default('orbit_session'),
     SESSION_TTL_HOURS: z.coerce.number().positive().default(24),
     SESSION_REMEMBER_DAYS: z.coerce.number().positive().default(30),
+    SESSION_CACHE_SIZE: z.coerce.number().int().min(0).default(10_000),
+    SESSION_CACHE_TTL_MS: z.coerce.number().int().positive().max(300_000).default(30_000),
     COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
     TRUST_PROXY: z
       .string()
@@ -169,6 +171,8 @@ export interface Config {
   appOrigins: string[];
   staticDir: string;
   session: { cookie: string; ttlMs: number; rememberMs: number; secure: 'auto' | boolean };
+  /** Sessions this node remembers and for how long at most (docs/decisions.md "Session cache"). */
+  sessionCache: { size: number; ttlMs: number };
   /** Proxies believed about the client's address, scheme and host (X-Forwarded-*). */
   trustProxy: ProxyTrustSetting;
   authRateLimit: { max: number; windowMs: number };
@@ -231,6 +235,7 @@ export function loadConfig(
       rememberMs: e.SESSION_REMEMBER_DAYS * 86_400_000,
       secure: e.COOKIE_SECURE === 'auto' ? 'auto' : e.COOKIE_SECURE === 'true',
     },
+    sessionCache: { size: e.SESSION_CACHE_SIZE, ttlMs: e.SESSION_CACHE_TTL_MS },
     trustProxy: e.TRUST_PROXY,
     authRateLimit: { max: e.AUTH_RATE_LIMIT, windowMs: e.AUTH_RATE_WINDOW_SECONDS * 1000 },
     redisUrl: e.REDIS_URL || undefined,

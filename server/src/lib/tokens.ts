@@ -1,12 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** 256 random bits, URL-safe. */
 export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** The session id a token is stored and remembered under; one-shot, as it runs on every request. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 const REFERRAL_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';

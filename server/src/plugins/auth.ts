@@ -1,4 +1,9 @@
-import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preValidationAsyncHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { Unauthorized } from '../errors.ts';
@@ -7,8 +12,11 @@ import {
   type AuthDeps,
   type Authenticated,
   type IssuedSession,
+  type SessionMemory,
   authenticate,
 } from '../features/auth/service.ts';
+import { connectRedis } from '../lib/redis.ts';
+import { createSessionCache } from '../lib/sessionCache.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,11 +40,93 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** Sessions: every request can ask who is behind it; sessions are rows, looked up each time. */
+/** One revocation as it crosses nodes: sessions that ended, members whose sessions all must go. */
+interface Revocation {
+  sessions?: string[];
+  members?: string[];
+}
+
+/**
+ * docs/decisions.md "Session cache": the node's cache, and with REDIS_URL the revocation channel
+ * every node publishes on and listens to. Entries are served only while this node hears the
+ * channel; a node that lost it forgets everything and reads sessions from the database until it
+ * hears again, so a revocation missed while Redis was away is never served.
+ */
+function sessionMemory(app: FastifyInstance, config: Config): SessionMemory {
+  const cache = createSessionCache<Authenticated>(config.sessionCache);
+  const url = config.redisUrl;
+  const publisher = app.redis.limits;
+  const channel = `${config.redisPrefix}:sessions:revoked`;
+  const publish = (revocation: Revocation) => {
+    publisher?.publish(channel, JSON.stringify(revocation)).catch((error: unknown) => {
+      // Other nodes forget this session by the cache's TTL at the latest.
+      app.log.warn({ err: error }, 'could not tell other nodes of a session revocation');
+    });
+  };
+  const memory: SessionMemory = {
+    cache,
+    sessionsEnded(sessionIds) {
+      cache.dropSessions(sessionIds);
+      if (url) publish({ sessions: [...sessionIds] });
+    },
+    membersChanged(userIds) {
+      cache.dropMembers(userIds);
+      if (url) publish({ members: [...userIds] });
+    },
+  };
+  if (!url || config.sessionCache.size === 0) return memory;
+
+  cache.serving = false;
+  // A connection of its own: a subscribed connection can do nothing else.
+  const subscriber = connectRedis(url, app.log, 'sessions', { autoResubscribe: false });
+  const { client } = subscriber;
+  client.on('message', (from: string, message: string) => {
+    if (from !== channel) return;
+    try {
+      const revocation = JSON.parse(message) as Revocation;
+      if (Array.isArray(revocation.sessions)) cache.dropSessions(revocation.sessions.map(String));
+      if (Array.isArray(revocation.members)) cache.dropMembers(revocation.members.map(String));
+    } catch {
+      cache.clear();
+    }
+  });
+  const deaf = () => {
+    if (!cache.serving) return;
+    cache.serving = false;
+    cache.clear();
+  };
+  client.on('close', deaf);
+  client.on('error', deaf);
+  // Nothing waits for it: until it is subscribed, sessions are read from the database.
+  client.on('ready', () => {
+    client.subscribe(channel).then(
+      () => {
+        cache.clear();
+        cache.serving = true;
+      },
+      () => deaf(),
+    );
+  });
+  app.addHook('onClose', async () => {
+    deaf();
+    await subscriber.close();
+  });
+  return memory;
+}
+
+/**
+ * Sessions: every request can ask who is behind it. Sessions are rows; a node remembers the ones
+ * it looked up in a small cache that every revocation reaches (docs/decisions.md "Session cache").
+ */
 export const authPlugin = fp(
   (app, _options, done) => {
     const { config } = app;
-    const sessions: AuthDeps = { db: app.db, media: app.media, session: config.session };
+    const sessions: AuthDeps = {
+      db: app.db,
+      media: app.media,
+      session: config.session,
+      sessionMemory: sessionMemory(app, config),
+    };
     app.decorate('sessions', sessions);
     app.decorate(
       'attempts',

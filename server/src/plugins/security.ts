@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import fastifyHelmet from '@fastify/helmet';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Forbidden } from '../errors.ts';
 import { type ProxyTrust, pageOrigin } from '../lib/proxy.ts';
 import { bearerToken } from './auth.ts';
@@ -89,7 +89,7 @@ export async function registerSecurityHeaders(
   // neither the page nor the service worker fetches them.
   const connect = ["'self'", ...allowed, ...allowed.map((origin) => origin.replace(/^http/, 'ws'))];
   const images = ["'self'", 'data:', 'blob:', ...media];
-  await app.register(fastifyHelmet, {
+  const headers = await helmetHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -115,12 +115,36 @@ export async function registerSecurityHeaders(
     // Sent below only when the page was reached over https (directly or through a trusted proxy).
     strictTransportSecurity: false,
   });
+  // Set before the route runs, as @fastify/helmet does: a route may still change one.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('Permissions-Policy', PERMISSIONS_POLICY);
     if (pageOrigin(request.raw, trust).startsWith('https:'))
       reply.header('Strict-Transport-Security', HSTS);
     done(null, payload);
   });
+}
+
+/**
+ * The headers helmet sends with these options, worked out once: none depends on the request (no
+ * CSP nonces), and @fastify/helmet would build helmet's middleware again for every request, a
+ * large share of a light route's time (docs/decisions.md "Session cache").
+ */
+async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<string, string>> {
+  const probe = Fastify({ logger: false });
+  await probe.register(fastifyHelmet, options);
+  probe.get('/', () => '');
+  const response = await probe.inject({ method: 'GET', url: '/' });
+  await probe.close();
+  const ours = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive']);
+  return Object.fromEntries(
+    Object.entries(response.headers)
+      .filter(([name]) => !ours.has(name))
+      .map(([name, value]) => [name, String(value)]),
+  );
 }
 
 /** Orbit uses none of these powerful features; no page, nor anything it embeds, may ask for them. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type FastifyPluginCallbackZod, serializerCompiler } from 'fastify-type-provider-zod';
 import {
   CheckUsernameResponse,
   ForgotQuestionBody,
@@ -132,11 +132,36 @@ export const authPublicRoutes: FastifyPluginCallbackZod = (app, _options, done) 
     },
   );
 
+  // The answer for a remembered session, serialised with the contract once: the cache hands out
+  // the same object until the session or the member changes (docs/decisions.md "Session cache").
+  const serializeMe = serializerCompiler({
+    schema: MeResponse,
+    method: 'GET',
+    url: '/api/auth/me',
+    httpStatus: '200',
+  }) as (data: unknown) => string;
+  const meBodies = new WeakMap<auth.Authenticated, string>();
+  const signedOut = serializeMe({ user: null });
+
   // docs/decisions.md "Signed-out session check": being signed out is an answer, not an error.
-  app.get('/api/auth/me', { schema: { response: { 200: MeResponse } } }, async (request) => {
-    const current = await request.auth();
-    return { user: current ? userRowToUser(current.user, deps.media.url) : null };
-  });
+  app.get(
+    '/api/auth/me',
+    // Its answer is smaller than anything worth compressing: no compression hooks.
+    { compress: false, schema: { response: { 200: MeResponse } } },
+    async (request, reply) => {
+      const current = await request.auth();
+      let body = signedOut;
+      if (current) {
+        body = meBodies.get(current) ?? '';
+        if (!body) {
+          body = serializeMe({ user: userRowToUser(current.user, deps.media.url) });
+          meBodies.set(current, body);
+        }
+      }
+      // Already serialised: sent as it is, past the route's typed reply.
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
+    },
+  );
 
   /** Hands a cookie-authenticated page the same token for use as a bearer. */
   app.get(

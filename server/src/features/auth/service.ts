@@ -17,6 +17,7 @@ import { type Db, isUniqueViolation, violatedColumn } from '../../db/index.ts';
 import type { UserRow, UserUpdate } from '../../db/schema.ts';
 import { Conflict, Invalid, NotFound, Unauthorized } from '../../errors.ts';
 import { type ImageQueue, avatarFile } from '../../lib/images.ts';
+import type { SessionCache } from '../../lib/sessionCache.ts';
 import { storing } from '../../lib/storageErrors.ts';
 import { keepFiles, putFiles } from '../../media/files.ts';
 import type { Media } from '../../media/index.ts';
@@ -35,6 +36,20 @@ export interface AuthDeps {
   /** Announces the welcome notification; without it the notification is only stored. */
   notifications?: NotificationEvents;
   now?: () => Date;
+  /** The node's session cache and the revocations that keep it (and other nodes') right. */
+  sessionMemory?: SessionMemory;
+}
+
+/**
+ * docs/decisions.md "Session cache": sessions remembered by this node, and the word every node
+ * gets when a session ends early or a member's record changes.
+ */
+export interface SessionMemory {
+  cache: SessionCache<Authenticated>;
+  /** These sessions were ended (logout): forget them here and on every node. */
+  sessionsEnded(sessionIds: readonly string[]): void;
+  /** These members' records changed or their sessions ended: forget all their sessions everywhere. */
+  membersChanged(userIds: readonly string[]): void;
 }
 
 /** What the calls that check a secret need besides: the per-account count of attempts. */
@@ -105,14 +120,24 @@ export interface Authenticated {
 
 export async function authenticate(deps: AuthDeps, token: string): Promise<Authenticated | null> {
   if (!token || token.length > 200) return null;
-  const found = await repo.findLiveSession(deps.db, hashToken(token), clock(deps).toISOString());
-  return found
-    ? {
-        user: found.user,
-        sessionId: found.session.id,
-        expiresAt: new Date(found.session.expires_at),
-      }
-    : null;
+  const sessionId = hashToken(token);
+  const now = clock(deps);
+  const load = async () => {
+    const found = await repo.findLiveSession(deps.db, sessionId, now.toISOString());
+    if (!found) return null;
+    const expiresAt = new Date(found.session.expires_at);
+    // Shared by every request the cache answers: nobody may change it in place.
+    const value: Authenticated = { user: Object.freeze(found.user), sessionId, expiresAt };
+    return { value, userId: found.user.id, endsAt: expiresAt.getTime() };
+  };
+  const memory = deps.sessionMemory;
+  if (memory) return memory.cache.through(sessionId, now.getTime(), load);
+  return (await load())?.value ?? null;
+}
+
+/** The member's record changed: sessions remembered with the old one are forgotten on every node. */
+function memberChanged(deps: AuthDeps, userId: string): void {
+  deps.sessionMemory?.membersChanged([userId]);
 }
 
 async function uniqueReferralCode(db: Db): Promise<string> {
@@ -218,8 +243,9 @@ export async function login(
   };
 }
 
-export function logout(deps: AuthDeps, sessionId: string): Promise<void> {
-  return repo.deleteSession(deps.db, sessionId);
+export async function logout(deps: AuthDeps, sessionId: string): Promise<void> {
+  await repo.deleteSession(deps.db, sessionId);
+  deps.sessionMemory?.sessionsEnded([sessionId]);
 }
 
 /** Signup form check: `{available}` only (docs/product.md "Session and API calls"). */
@@ -373,6 +399,7 @@ export async function updateProfile(
     if (isUniqueViolation(error)) throw conflictFrom(error);
     throw error;
   }
+  memberChanged(deps, user.id);
   if (!row) {
     if (avatar) await deps.media.discard([avatar.key]);
     throw new NotFound();
@@ -388,6 +415,7 @@ export async function updateProfile(
 
 export async function setTheme(deps: AuthDeps, user: UserRow, theme: Theme): Promise<Theme> {
   await repo.updateUser(deps.db, user.id, { theme, updated_at: clock(deps).toISOString() });
+  memberChanged(deps, user.id);
   return theme;
 }
 
@@ -407,7 +435,10 @@ export async function changePassword(
     password_hash: await hashSecret(newPassword),
     updated_at: clock(deps).toISOString(),
   });
-  return repo.deleteOtherSessions(deps.db, auth.user.id, auth.sessionId);
+  const revoked = await repo.deleteOtherSessions(deps.db, auth.user.id, auth.sessionId);
+  // Every session of the member, this one too: the record it remembers holds the old password.
+  memberChanged(deps, auth.user.id);
+  return revoked;
 }
 
 /** Step one of the forgotten-password flow: the account's security question. */
@@ -444,7 +475,9 @@ export async function resetPassword(
   });
   // The member chose the new password: a login backoff from before ends with it.
   await deps.attempts.forget('login', memberAccount(row.id));
-  return repo.deleteOtherSessions(deps.db, row.id, null);
+  const revoked = await repo.deleteOtherSessions(deps.db, row.id, null);
+  memberChanged(deps, row.id);
+  return revoked;
 }
 
 export async function publicProfile(deps: AuthDeps, username: string): Promise<UserRow> {

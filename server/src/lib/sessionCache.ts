@@ -1,0 +1,124 @@
+/**
+ * The node's memory of sessions it has looked up (docs/decisions.md "Session cache"): a bounded
+ * LRU keyed by the session id, which is the SHA-256 of the token (the raw token is never held),
+ * holding what authenticating the session answered. An entry is served only while its session
+ * has not ended and for at most `ttlMs` after it was read; revocations drop entries at once.
+ */
+export interface SessionCacheOptions {
+  /** Most sessions remembered; the least recently used goes first. 0 turns the cache off. */
+  size: number;
+  /** How long an entry is trusted after it was read from the database. */
+  ttlMs: number;
+  /** The clock entries' ages are measured with (tests move it). */
+  now?: () => number;
+}
+
+interface Entry<T> {
+  value: T;
+  userId: string;
+  /** When the session ends, on the clock the caller passes as `now`. */
+  endsAt: number;
+  /** When this entry stops being trusted, on the cache's own clock (the TTL). */
+  freshUntil: number;
+}
+
+export interface SessionCache<T> {
+  /** The remembered value, or undefined when there is none or it is too old. */
+  get(sessionId: string, now: number): T | undefined;
+  /**
+   * Looks the session up with `load` unless remembered. A result is remembered only when no
+   * revocation reached this cache while `load` ran: one that did may concern what `load` read.
+   */
+  through(
+    sessionId: string,
+    now: number,
+    load: () => Promise<{ value: T; userId: string; endsAt: number } | null>,
+  ): Promise<T | null>;
+  /** Forgets these sessions. */
+  dropSessions(sessionIds: readonly string[]): void;
+  /** Forgets every session of these members (their record changed or their sessions ended). */
+  dropMembers(userIds: readonly string[]): void;
+  /** Forgets everything (revocations may have been missed). */
+  clear(): void;
+  /** Whether entries may be served: false while revocations from other nodes cannot be heard. */
+  serving: boolean;
+  readonly size: number;
+}
+
+export function createSessionCache<T>(options: SessionCacheOptions): SessionCache<T> {
+  const entries = new Map<string, Entry<T>>();
+  // Each member's remembered sessions, so a change to the member drops them all without a scan.
+  const byMember = new Map<string, Set<string>>();
+  const clockNow = options.now ?? Date.now;
+  let revocations = 0;
+
+  const forget = (sessionId: string) => {
+    const entry = entries.get(sessionId);
+    if (!entry) return;
+    entries.delete(sessionId);
+    const sessions = byMember.get(entry.userId);
+    sessions?.delete(sessionId);
+    if (sessions?.size === 0) byMember.delete(entry.userId);
+  };
+
+  const cache: SessionCache<T> = {
+    serving: true,
+    get size() {
+      return entries.size;
+    },
+    get(sessionId, now) {
+      if (!cache.serving) return undefined;
+      const entry = entries.get(sessionId);
+      if (!entry) return undefined;
+      // The session's own end is checked on every hit, against the caller's clock.
+      if (entry.endsAt <= now || entry.freshUntil <= clockNow()) {
+        forget(sessionId);
+        return undefined;
+      }
+      // Most recently used last: Map keeps insertion order.
+      entries.delete(sessionId);
+      entries.set(sessionId, entry);
+      return entry.value;
+    },
+    async through(sessionId, now, load) {
+      const remembered = cache.get(sessionId, now);
+      if (remembered !== undefined) return remembered;
+      const before = revocations;
+      const found = await load();
+      if (!found) return null;
+      if (options.size > 0 && cache.serving && revocations === before) {
+        forget(sessionId);
+        entries.set(sessionId, {
+          value: found.value,
+          userId: found.userId,
+          endsAt: found.endsAt,
+          freshUntil: clockNow() + options.ttlMs,
+        });
+        let sessions = byMember.get(found.userId);
+        if (!sessions) byMember.set(found.userId, (sessions = new Set()));
+        sessions.add(sessionId);
+        if (entries.size > options.size) {
+          const oldest = entries.keys().next().value;
+          if (oldest !== undefined) forget(oldest);
+        }
+      }
+      return found.value;
+    },
+    dropSessions(sessionIds) {
+      revocations++;
+      for (const id of sessionIds) forget(id);
+    },
+    dropMembers(userIds) {
+      revocations++;
+      for (const userId of userIds) {
+        for (const id of [...(byMember.get(userId) ?? [])]) forget(id);
+      }
+    },
+    clear() {
+      revocations++;
+      entries.clear();
+      byMember.clear();
+    },
+  };
+  return cache;
+}
