@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import type { LogEvent } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -155,6 +156,8 @@ export async function buildTestApp(options: {
   env?: Record<string, string>;
   /** Where the log goes (with LOG_LEVEL in `env`); unset: nothing is logged. */
   logStream?: { write(line: string): void };
+  /** Told of every database statement the app runs (see queryCounter.ts). */
+  onQuery?: (event: LogEvent) => void;
 }): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-test-'));
   const database =
@@ -171,12 +174,17 @@ export async function buildTestApp(options: {
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });
-  const app = await buildApp(config, options.logStream ? { logStream: options.logStream } : {});
+  const given = options.onQuery ? createDatabase({ ...config, log: options.onQuery }) : undefined;
+  const app = await buildApp(config, {
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(given ? { db: given } : {}),
+  });
   return {
     app,
     config,
     async close() {
       await app.close();
+      await given?.db.destroy();
       await database?.drop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
