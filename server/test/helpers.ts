@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import type { LogEvent } from 'kysely';
 import pg from 'pg';
@@ -158,6 +158,8 @@ export async function buildTestApp(options: {
   logStream?: { write(line: string): void };
   /** Told of every database statement the app runs (see queryCounter.ts). */
   onQuery?: (event: LogEvent) => void;
+  /** Hears of every route as it is added. */
+  onRoute?: (route: RouteOptions) => void;
 }): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-test-'));
   const database =
@@ -178,6 +180,7 @@ export async function buildTestApp(options: {
   const app = await buildApp(config, {
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(given ? { db: given } : {}),
+    ...(options.onRoute ? { onRoute: options.onRoute } : {}),
   });
   return {
     app,
