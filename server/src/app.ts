@@ -29,6 +29,7 @@ import { notificationRoutes } from './features/notifications/routes.ts';
 import { pushPublicRoutes, pushRoutes } from './features/push/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
 import { authPlugin, requireMember } from './plugins/auth.ts';
+import { registerCaching } from './plugins/caching.ts';
 import { databasePlugin } from './plugins/database.ts';
 import { registerApiDocs } from './plugins/docs.ts';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors.ts';
@@ -39,7 +40,7 @@ import { notificationsPlugin } from './plugins/notifications.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
 import { redisPlugin } from './plugins/redis.ts';
 import { relayPlugin } from './plugins/relay.ts';
-import { isApiRoute, registerOriginCheck, registerSecurityHeaders } from './plugins/security.ts';
+import { registerOriginCheck, registerSecurityHeaders } from './plugins/security.ts';
 import { registerApp, registerUploads, sendIndex, wantsAppShell } from './plugins/static.ts';
 import { uploadsPlugin } from './plugins/uploads.ts';
 
@@ -93,6 +94,8 @@ export async function buildApp(
   const { db } = app;
   const limits = app.redis.limits;
 
+  // Before compression: ETags are taken from the JSON text (docs/decisions.md "Caching").
+  registerCaching(app);
   // JSON lists (a large gallery) shrink tenfold; brotli at a fast level keeps the CPU cost small.
   await app.register(fastifyCompress, {
     threshold: 1024,
@@ -136,12 +139,6 @@ export async function buildApp(
   await app.register(relayPlugin);
   await app.register(notificationsPlugin);
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (isApiRoute(request) && !reply.hasHeader('cache-control')) {
-      reply.header('Cache-Control', 'no-store');
-    }
-    return payload;
-  });
   // A call without a body is read as an empty one, so each field's own message names what is missing.
   app.addHook('preValidation', (request, _reply, done) => {
     if (request.body == null && request.routeOptions.schema?.body) request.body = {};

@@ -6,8 +6,9 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
+import type { LogEvent } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -155,6 +156,10 @@ export async function buildTestApp(options: {
   env?: Record<string, string>;
   /** Where the log goes (with LOG_LEVEL in `env`); unset: nothing is logged. */
   logStream?: { write(line: string): void };
+  /** Told of every database statement the app runs (see queryCounter.ts). */
+  onQuery?: (event: LogEvent) => void;
+  /** Hears of every route as it is added. */
+  onRoute?: (route: RouteOptions) => void;
 }): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-test-'));
   const database =
@@ -171,12 +176,18 @@ export async function buildTestApp(options: {
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });
-  const app = await buildApp(config, options.logStream ? { logStream: options.logStream } : {});
+  const given = options.onQuery ? createDatabase({ ...config, log: options.onQuery }) : undefined;
+  const app = await buildApp(config, {
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(given ? { db: given } : {}),
+    ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+  });
   return {
     app,
     config,
     async close() {
       await app.close();
+      await given?.db.destroy();
       await database?.drop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },

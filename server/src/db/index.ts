@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   Kysely,
+  type LogEvent,
   PostgresDialect,
   SqliteDialect,
   type SqliteDatabase,
@@ -19,6 +20,8 @@ export interface DatabaseOptions {
   sqlitePath: string;
   /** Told when PostgreSQL drops an idle pooled connection (a restart, an administrator). */
   onIdleError?: (error: Error) => void;
+  /** Told of every statement run, transaction control included (tests count them). */
+  log?: (event: LogEvent) => void;
 }
 
 /** How long opening a PostgreSQL connection may take, handshake included. */
@@ -45,7 +48,10 @@ export function createDatabase(options: DatabaseOptions): { db: Db; dialect: Dia
       client.on('error', () => undefined);
     });
     return {
-      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      db: new Kysely<Database>({
+        dialect: new PostgresDialect({ pool }),
+        ...(options.log ? { log: options.log } : {}),
+      }),
       dialect: 'postgres',
     };
   }
@@ -58,6 +64,7 @@ export function createDatabase(options: DatabaseOptions): { db: Db; dialect: Dia
   return {
     db: new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      ...(options.log ? { log: options.log } : {}),
     }),
     dialect: 'sqlite',
   };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Unavailable } from '../errors.ts';
+import { CACHE_CONTROL } from './caching.ts';
 import {
   MEDIA_CACHE_CONTROL,
   type MediaInfo,
@@ -11,7 +12,6 @@ import {
   isMediaKey,
 } from '../media/index.ts';
 
-const YEAR_SECONDS = 31_536_000;
 const NOT_APP_ROUTES = /^\/(api|uploads|socket\.io)(\/|$)/;
 
 export const PICTURE_UNAVAILABLE = 'That picture cannot be loaded right now. Try again shortly.';
@@ -72,7 +72,7 @@ export function registerUploads(app: FastifyInstance, store: MediaStore) {
 /**
  * The built app: hashed assets cached for a year; everything else revalidated on every use, above
  * all index.html, the service worker (sw.js) and manifest.webmanifest, so a new deploy is seen at
- * once; and any unknown path that a browser navigates to answered with index.html so the router
+ * once (docs/decisions.md "Caching"); and any unknown path that a browser navigates to answered with index.html so the router
  * can take it. Answers whether a build was found.
  */
 export async function registerApp(app: FastifyInstance, staticDir: string): Promise<boolean> {
@@ -86,10 +86,7 @@ export async function registerApp(app: FastifyInstance, staticDir: string): Prom
     allowedPath: (pathName) => !pathName.endsWith('.map'),
     setHeaders: (res, filePath) => {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
-      res.header(
-        'Cache-Control',
-        hashed ? `public, max-age=${YEAR_SECONDS}, immutable` : 'no-cache',
-      );
+      res.header('Cache-Control', hashed ? CACHE_CONTROL.immutable : CACHE_CONTROL.revalidate);
     },
   });
   app.get('/', (_request, reply) => sendIndex(reply));
@@ -114,5 +111,5 @@ export function wantsAppShell(request: FastifyRequest): boolean {
 }
 
 export function sendIndex(reply: FastifyReply) {
-  return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+  return reply.header('Cache-Control', CACHE_CONTROL.revalidate).sendFile('index.html');
 }

@@ -176,43 +176,134 @@ export async function deleteImage(db: Db, id: string, ownerId: string): Promise<
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Sets one member's reaction to an image: like, dislike or none (one row per member and image). */
-export async function setReaction(
-  db: Db,
-  imageId: string,
-  userId: string,
-  kind: 'like' | 'dislike' | null,
-  now: string,
-): Promise<void> {
-  if (kind === null) {
-    await db
-      .deleteFrom('image_reactions')
-      .where('image_id', '=', imageId)
-      .where('user_id', '=', userId)
-      .execute();
-    return;
-  }
-  await db
-    .insertInto('image_reactions')
-    .values({ image_id: imageId, user_id: userId, kind, created_at: now })
-    .onConflict((conflict) =>
-      conflict.columns(['image_id', 'user_id']).doUpdateSet({ kind, created_at: now }),
+/**
+ * The image a reference names: its id or either file name, trying each of `refs` (the reference
+ * as sent and its last path part). A subquery, so a reaction finds its image in its own statement.
+ */
+function imageIdByRef(db: Db, refs: readonly string[]) {
+  return db
+    .selectFrom('gallery_images')
+    .select('gallery_images.id')
+    .where((eb) =>
+      eb.or([
+        eb('gallery_images.id', 'in', refs),
+        eb('gallery_images.display_file', 'in', refs),
+        eb('gallery_images.thumb_file', 'in', refs),
+      ]),
     )
-    .execute();
+    .limit(1);
 }
 
-export async function reactionOf(
+/**
+ * Gives one member's like or dislike to the image `refs` names, in one statement: the image is
+ * looked up inside it, and a reaction already of that kind is left as it was (its time too).
+ * Answers whether anything changed; false also when there is no such image.
+ */
+export async function giveReaction(
   db: Db,
-  imageId: string,
+  refs: readonly string[],
   userId: string,
-): Promise<'like' | 'dislike' | null> {
-  const row = await db
-    .selectFrom('image_reactions')
-    .select('kind')
-    .where('image_id', '=', imageId)
+  kind: 'like' | 'dislike',
+  now: string,
+): Promise<boolean> {
+  const rows = await db
+    .insertInto('image_reactions')
+    .columns(['image_id', 'user_id', 'kind', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('gallery_images')
+        .select((inner) => [
+          'gallery_images.id',
+          inner.val(userId).as('user_id'),
+          inner.val(kind).as('kind'),
+          inner.val(now).as('created_at'),
+        ])
+        .where('gallery_images.id', '=', imageIdByRef(db, refs)),
+    )
+    .onConflict((conflict) =>
+      conflict
+        .columns(['image_id', 'user_id'])
+        .doUpdateSet((eb) => ({
+          kind: eb.ref('excluded.kind'),
+          created_at: eb.ref('excluded.created_at'),
+        }))
+        .where('image_reactions.kind', '<>', kind),
+    )
+    .returning('image_id')
+    .execute();
+  return rows.length > 0;
+}
+
+/** Takes back one member's reaction of the given kinds to the image `refs` names, in one statement. */
+export async function takeBackReaction(
+  db: Db,
+  refs: readonly string[],
+  userId: string,
+  kinds: readonly ('like' | 'dislike')[],
+): Promise<boolean> {
+  if (kinds.length === 0) return false;
+  const rows = await db
+    .deleteFrom('image_reactions')
     .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row?.kind ?? null;
+    .where('kind', 'in', kinds)
+    .where('image_id', '=', imageIdByRef(db, refs))
+    .returning('image_id')
+    .execute();
+  return rows.length > 0;
+}
+
+export interface ImageWithReactions {
+  image: GalleryImageRow;
+  owner: Pick<UserRow, 'id' | 'username' | 'profile_image'>;
+  reactions: ImageReactionRow[];
+}
+
+/** The image `refs` names with its owner and every reaction (oldest first), in one statement. */
+export async function imageWithReactions(
+  db: Db,
+  refs: readonly string[],
+): Promise<ImageWithReactions | undefined> {
+  const rows = await db
+    .selectFrom('gallery_images')
+    .innerJoin('users', 'users.id', 'gallery_images.owner_id')
+    .leftJoin('image_reactions', 'image_reactions.image_id', 'gallery_images.id')
+    .selectAll('gallery_images')
+    .select([
+      'users.username as owner_username',
+      'users.profile_image as owner_profile_image',
+      'image_reactions.user_id as reaction_user_id',
+      'image_reactions.kind as reaction_kind',
+      'image_reactions.created_at as reaction_created_at',
+    ])
+    .where('gallery_images.id', '=', imageIdByRef(db, refs))
+    .orderBy('image_reactions.created_at')
+    .orderBy('image_reactions.user_id')
+    .execute();
+  const first = rows[0];
+  if (!first) return undefined;
+  const {
+    owner_username,
+    owner_profile_image,
+    reaction_user_id: _user,
+    reaction_kind: _kind,
+    reaction_created_at: _created,
+    ...image
+  } = first;
+  const reactions: ImageReactionRow[] = [];
+  for (const row of rows) {
+    if (row.reaction_user_id === null || row.reaction_kind === null) continue;
+    reactions.push({
+      image_id: image.id,
+      user_id: row.reaction_user_id,
+      kind: row.reaction_kind,
+      created_at: row.reaction_created_at ?? '',
+    });
+  }
+  return {
+    image,
+    owner: { id: image.owner_id, username: owner_username, profile_image: owner_profile_image },
+    reactions,
+  };
 }
 
 /** Positions of the given images, when every one belongs to the owner; else undefined. */

@@ -23,8 +23,7 @@ import { storing } from '../../lib/storageErrors.ts';
 import { keepFiles, putFiles } from '../../media/files.ts';
 import { type Media, type MediaUrl, galleryKey } from '../../media/index.ts';
 import { profileImageUrl } from '../../members/mapping.ts';
-import * as notificationRepo from '../notifications/repository.ts';
-import { type NotificationEvents, drafts, record } from '../notifications/service.ts';
+import { type NotificationEvents, drafts, recordLikeOnce } from '../notifications/service.ts';
 import * as repo from './repository.ts';
 
 export interface GalleryEvents {
@@ -74,7 +73,10 @@ export function normaliseFolder(folder: string | undefined): string {
   return value;
 }
 
-function ownerOf(row: UserRow, mediaUrl: MediaUrl): GalleryOwner {
+function ownerOf(
+  row: Pick<UserRow, 'id' | 'username' | 'profile_image'>,
+  mediaUrl: MediaUrl,
+): GalleryOwner {
   return {
     id: row.id,
     username: row.username,
@@ -105,15 +107,6 @@ export function toImage(
       .map((r) => r.user_id),
     owner,
   };
-}
-
-async function imageWithDetails(deps: GalleryDeps, row: GalleryImageRow): Promise<GalleryImage> {
-  const [ownerRow, reactions] = await Promise.all([
-    repo.owner(deps.db, row.owner_id),
-    repo.reactionsFor(deps.db, [row.id]),
-  ]);
-  if (!ownerRow) throw new NotFound(GALLERY_MESSAGES.notFound);
-  return toImage(row, ownerOf(ownerRow, deps.media.url), reactions, deps.media.url);
 }
 
 /**
@@ -276,6 +269,29 @@ function wanted(value: boolean | string[] | undefined, meId: string): boolean | 
   return Array.isArray(value) ? value.includes(meId) : value;
 }
 
+/** What a reaction PATCH does: a like wins over a dislike; `false` takes back that kind only. */
+type ReactionChange = { give: 'like' | 'dislike' } | { takeBack: ('like' | 'dislike')[] };
+
+function reactionChange(like: boolean | undefined, dislike: boolean | undefined): ReactionChange {
+  if (like === true) return { give: 'like' };
+  if (dislike === true) return { give: 'dislike' };
+  const kinds: ('like' | 'dislike')[] = [];
+  if (like === false) kinds.push('like');
+  if (dislike === false) kinds.push('dislike');
+  return { takeBack: kinds };
+}
+
+/** A reference as sent and its last path part: either may name the image (see findByRef). */
+function refsOf(ref: string): string[] | undefined {
+  let name = '';
+  try {
+    name = path.posix.basename(decodeURIComponent(ref.split('?')[0] ?? ''));
+  } catch {
+    return undefined;
+  }
+  return name && name !== ref ? [ref, name] : [ref];
+}
+
 /**
  * Any member may like or dislike (exclusive, per member); only the owner may caption or move. Answers
  * the whole updated image.
@@ -288,13 +304,13 @@ export async function patchImage(
 ): Promise<GalleryImage> {
   const like = wanted(patch.likes, me.id);
   const dislike = wanted(patch.dislikes, me.id);
+  const reacting = like !== undefined || dislike !== undefined;
   const editing = patch.caption !== undefined || patch.folder !== undefined;
-  if (like === undefined && dislike === undefined && !editing)
-    throw new Invalid(GALLERY_MESSAGES.nothingToChange);
+  if (!reacting && !editing) throw new Invalid(GALLERY_MESSAGES.nothingToChange);
 
-  let row: GalleryImageRow | undefined;
+  let refs: string[] | undefined;
   if (editing) {
-    row = await ownImage(deps, me, id);
+    const row = await ownImage(deps, me, id);
     const change: { caption?: string; folder?: string } = {};
     if (patch.caption !== undefined) {
       const caption = displayText(patch.caption).trim();
@@ -303,50 +319,42 @@ export async function patchImage(
     }
     if (patch.folder !== undefined) change.folder = normaliseFolder(patch.folder);
     await repo.updateImage(deps.db, row.id, me.id, change);
+    refs = [row.id];
   } else {
-    row = await findByRef(deps, id);
-    if (!row) throw new NotFound(GALLERY_MESSAGES.notFound);
+    refs = refsOf(id);
+    if (!refs) throw new NotFound(GALLERY_MESSAGES.notFound);
   }
 
-  if (like !== undefined || dislike !== undefined) await react(deps, me, row, like, dislike);
-
-  const fresh = await repo.findImage(deps.db, row.id);
-  if (!fresh) throw new NotFound(GALLERY_MESSAGES.notFound);
-  const image = await imageWithDetails(deps, fresh);
-  deps.events.updated(image);
-  return image;
-}
-
-/**
- * Sets the member's reaction. A first like of someone else's photo tells its owner, in the same
- * transaction; a like taken back and given again is not news.
- */
-async function react(
-  deps: GalleryDeps,
-  me: UserRow,
-  row: GalleryImageRow,
-  like: boolean | undefined,
-  dislike: boolean | undefined,
-): Promise<void> {
+  const change = reacting ? reactionChange(like, dislike) : undefined;
   const now = stamp(deps);
-  const announce = await deps.db.transaction().execute(async (trx) => {
-    const current = await repo.reactionOf(trx, row.id, me.id);
-    let next = current;
-    if (like === true) next = 'like';
-    else if (dislike === true) next = 'dislike';
-    else if (like === false && current === 'like') next = null;
-    else if (dislike === false && current === 'dislike') next = null;
-    if (next === current) return undefined;
-    await repo.setReaction(trx, row.id, me.id, next, now);
-    if (next !== 'like' || row.owner_id === me.id) return undefined;
-    if (await notificationRepo.hasLikeNotification(trx, row.owner_id, me.id, row.id))
-      return undefined;
-    const ownerRow = await repo.owner(trx, row.owner_id);
-    return ownerRow
-      ? record(trx, drafts.like(ownerRow.id, ownerRow.username, me, row.id), now)
-      : undefined;
-  });
-  await announce?.({ db: deps.db, events: deps.notifications, mediaUrl: deps.media.url });
+  // One statement writes the reaction, the image looked up inside it.
+  const changed = !change
+    ? false
+    : 'give' in change
+      ? await repo.giveReaction(deps.db, refs, me.id, change.give, now)
+      : await repo.takeBackReaction(deps.db, refs, me.id, change.takeBack);
+  // One more reads the image back with its owner and every reaction.
+  const found = await repo.imageWithReactions(deps.db, refs);
+  if (!found) throw new NotFound(GALLERY_MESSAGES.notFound);
+  const image = toImage(
+    found.image,
+    ownerOf(found.owner, deps.media.url),
+    found.reactions,
+    deps.media.url,
+  );
+  deps.events.updated(image);
+
+  // A first like of someone else's photo tells its owner; a like taken back and given again is
+  // not news. Written once the like stands (docs/decisions.md "A like in a few statements").
+  if (changed && change && 'give' in change && change.give === 'like' && found.owner.id !== me.id) {
+    const announce = await recordLikeOnce(
+      deps.db,
+      drafts.like(found.owner.id, found.owner.username, me, found.image.id),
+      now,
+    );
+    await announce?.({ db: deps.db, events: deps.notifications, mediaUrl: deps.media.url });
+  }
+  return image;
 }
 
 /**

@@ -54,14 +54,6 @@ export async function pageFor(
   return rows.map(actorOf);
 }
 
-export async function findWithActor(
-  db: Db,
-  id: number,
-): Promise<NotificationWithActor | undefined> {
-  const row = await withActor(db).where('notifications.id', '=', id).executeTakeFirst();
-  return row && actorOf(row);
-}
-
 export async function unreadCount(db: Db, recipientId: string): Promise<number> {
   const row = await db
     .selectFrom('notifications')
@@ -119,22 +111,45 @@ export async function removeRequestNotification(
   return rows.map((row) => row.id);
 }
 
-/** Whether this member already told the owner they like this image (a like toggled off and on is not news). */
-export async function hasLikeNotification(
+/**
+ * Writes a like notification unless this member already told the owner they like this image (a
+ * like taken back and given again is not news): the check and the write are one statement.
+ * Answers the row written, or undefined when there was one already.
+ */
+export async function insertLikeNotificationOnce(
   db: Db,
-  recipientId: string,
-  actorId: string,
-  imageId: string,
-) {
-  const row = await db
-    .selectFrom('notifications')
-    .select('id')
-    .where('recipient_id', '=', recipientId)
-    .where('type', '=', 'like')
-    .where('actor_id', '=', actorId)
-    .where('image_id', '=', imageId)
+  row: NewNotificationRow & { actor_id: string; image_id: string },
+): Promise<NotificationRow | undefined> {
+  return db
+    .insertInto('notifications')
+    .columns(['recipient_id', 'type', 'actor_id', 'message', 'link', 'image_id', 'created_at'])
+    .expression(
+      db
+        .selectNoFrom((eb) => [
+          eb.val(row.recipient_id).as('recipient_id'),
+          eb.val(row.type).as('type'),
+          eb.val(row.actor_id).as('actor_id'),
+          eb.val(row.message).as('message'),
+          eb.val(row.link ?? '').as('link'),
+          eb.val(row.image_id).as('image_id'),
+          eb.val(row.created_at).as('created_at'),
+        ])
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              db
+                .selectFrom('notifications')
+                .select('id')
+                .where('recipient_id', '=', row.recipient_id)
+                .where('type', '=', row.type)
+                .where('actor_id', '=', row.actor_id)
+                .where('image_id', '=', row.image_id),
+            ),
+          ),
+        ),
+    )
+    .returningAll()
     .executeTakeFirst();
-  return row !== undefined;
 }
 
 /** A friend request that was answered stays in the list, read. */

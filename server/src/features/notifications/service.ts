@@ -9,7 +9,7 @@ import {
 } from '../../../../src/contracts/notifications.ts';
 import { NOTIFICATION_TYPES } from '../../../../src/contracts/notifications.ts';
 import type { Db } from '../../db/index.ts';
-import type { UserRow } from '../../db/schema.ts';
+import type { NotificationRow, UserRow } from '../../db/schema.ts';
 import { Invalid, NotFound } from '../../errors.ts';
 import type { MediaUrl } from '../../media/index.ts';
 import * as repo from './repository.ts';
@@ -54,14 +54,35 @@ function toNotification(
   };
 }
 
+/** Who a notification is from, as the caller already has them (their row, or these fields of it). */
+export type NotificationActor = Pick<UserRow, 'id' | 'username' | 'profile_image'>;
+
 export interface Draft {
   recipientId: string;
   type: NotificationType;
-  actorId: string | null;
+  actor: NotificationActor | null;
   message: string;
   link: string;
   requestId?: string | null;
   imageId?: string | null;
+}
+
+/** What announcing a notification takes once its transaction has committed. */
+export type Announce = (deps: NotificationDeps) => Promise<void>;
+
+/**
+ * Announces a notification from what the writer already holds: the row the insert returned and
+ * the actor the draft names; nothing is read back
+ * (docs/decisions.md "Notifications are announced as written").
+ */
+function announcer(draft: Draft, row: NotificationRow): Announce {
+  return (deps) => {
+    deps.events.created(
+      draft.recipientId,
+      toNotification({ notification: row, actor: draft.actor }, deps.mediaUrl),
+    );
+    return Promise.resolve();
+  };
 }
 
 /**
@@ -69,11 +90,15 @@ export interface Draft {
  * causes it, so both are saved or neither. Answers a function that announces it; call that after
  * the transaction has committed.
  */
-export async function record(db: Db, draft: Draft, now = new Date().toISOString()) {
+export async function record(
+  db: Db,
+  draft: Draft,
+  now = new Date().toISOString(),
+): Promise<Announce> {
   const row = await repo.insertNotification(db, {
     recipient_id: draft.recipientId,
     type: draft.type,
-    actor_id: draft.actorId,
+    actor_id: draft.actor?.id ?? null,
     message: draft.message,
     link: draft.link,
     request_id: draft.requestId ?? null,
@@ -81,33 +106,56 @@ export async function record(db: Db, draft: Draft, now = new Date().toISOString(
     read_at: null,
     created_at: now,
   });
-  return async (deps: NotificationDeps) => {
-    const found = await repo.findWithActor(deps.db, row.id);
-    if (found) deps.events.created(draft.recipientId, toNotification(found, deps.mediaUrl));
-  };
+  return announcer(draft, row);
+}
+
+/**
+ * Records a like notification unless the actor already told the recipient they like this image,
+ * in one statement. Answers its announcer, or undefined when it was not news.
+ */
+export async function recordLikeOnce(
+  db: Db,
+  draft: Draft & { actor: NotificationActor; imageId: string },
+  now = new Date().toISOString(),
+): Promise<Announce | undefined> {
+  const row = await repo.insertLikeNotificationOnce(db, {
+    recipient_id: draft.recipientId,
+    type: draft.type,
+    actor_id: draft.actor.id,
+    message: draft.message,
+    link: draft.link,
+    image_id: draft.imageId,
+    created_at: now,
+  });
+  return row && announcer(draft, row);
 }
 
 export const drafts = {
-  friendRequest: (recipientId: string, actor: UserRow, requestId: string): Draft => ({
+  friendRequest: (recipientId: string, actor: NotificationActor, requestId: string): Draft => ({
     recipientId,
     type: 'friend_request',
-    actorId: actor.id,
+    actor,
     message: NOTIFICATION_MESSAGES.friendRequest,
     link: `/profile/${actor.username}`,
     requestId,
   }),
-  accepted: (recipientId: string, actor: UserRow, requestId: string): Draft => ({
+  accepted: (recipientId: string, actor: NotificationActor, requestId: string): Draft => ({
     recipientId,
     type: 'follow',
-    actorId: actor.id,
+    actor,
     message: NOTIFICATION_MESSAGES.accepted,
     link: `/profile/${actor.username}`,
     requestId,
   }),
-  like: (recipientId: string, ownerUsername: string, actor: UserRow, imageId: string): Draft => ({
+  like: (
+    recipientId: string,
+    ownerUsername: string,
+    actor: NotificationActor,
+    imageId: string,
+  ) => ({
     recipientId,
-    type: 'like',
-    actorId: actor.id,
+    type: 'like' as const,
+    actor,
     message: NOTIFICATION_MESSAGES.like,
     link: `/profile/${ownerUsername}?image=${imageId}`,
     imageId,
@@ -115,7 +163,7 @@ export const drafts = {
   welcome: (recipientId: string): Draft => ({
     recipientId,
     type: 'system',
-    actorId: null,
+    actor: null,
     message: NOTIFICATION_MESSAGES.welcome,
     link: '/settings',
   }),

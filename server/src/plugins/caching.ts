@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PUSH_API } from '../../../src/contracts/pushSubscription.ts';
+
+/**
+ * Every answer says how it may be kept (docs/decisions.md "Caching"). One value per class:
+ * - `immutable`: hashed build files and pictures under /uploads, whose names change with content;
+ * - `revalidate`: the app shell (index.html), sw.js, the manifest, icons and other unhashed files:
+ *   kept, but checked (ETag / Last-Modified) before each use, so a deploy is seen at once; never
+ *   `no-store`, which would keep the page out of the back/forward cache;
+ * - `member`: API answers for whoever asks (a member's data): the browser alone may keep them,
+ *   checked by ETag before each use;
+ * - `never`: what must not be kept at all: who is signed in (`/api/auth/me`, small, and asked
+ *   for with `cache: 'no-store'` anyway), the session token the bridge hands out, the push key
+ *   (a relay that comes back may bring another), health and metrics, every error, and every
+ *   answer to a call that is not a GET.
+ */
+export const CACHE_CONTROL = {
+  immutable: 'public, max-age=31536000, immutable',
+  revalidate: 'no-cache',
+  member: 'private, no-cache',
+  never: 'no-store',
+} as const;
+
+/** API answers that must not be kept: a session token, a key that may change, a live probe. */
+const NEVER_KEPT = new Set<string>([
+  '/api/auth/me',
+  '/api/auth/token-bridge',
+  PUSH_API.vapidPublicKey,
+  '/api/check-username',
+]);
+/** Paths the operator's tools poll: always fresh. */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * The Cache-Control a successful GET of `url` (the route's pattern) gets when its handler set
+ * none; undefined for the paths that set their own (static files, /uploads).
+ */
+export function cacheControlFor(url: string): string | undefined {
+  if (PROBES.has(url)) return CACHE_CONTROL.never;
+  if (NEVER_KEPT.has(url)) return CACHE_CONTROL.never;
+  if (url === '/api/docs' || url.startsWith('/api/docs/')) return CACHE_CONTROL.revalidate;
+  if (url.startsWith('/api/')) return CACHE_CONTROL.member;
+  return undefined;
+}
+
+/** Answers smaller than this carry no ETag: a 304 would save next to nothing (as compression). */
+const ETAG_MIN_BYTES = 1024;
+
+function etagOf(payload: string | Buffer): string {
+  return `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
+}
+
+function matches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const value = tag.trim();
+    return value === '*' || value === etag || `W/${value}` === etag;
+  });
+}
+
+function setCaching(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  if (reply.hasHeader('cache-control')) return payload;
+  const reading = request.method === 'GET' || request.method === 'HEAD';
+  const policy =
+    reading && reply.statusCode < 400
+      ? cacheControlFor(request.routeOptions.url ?? request.url.split('?')[0] ?? '')
+      : CACHE_CONTROL.never;
+  if (!policy) return payload;
+  reply.header('Cache-Control', policy);
+  // A revalidated JSON answer gets a validator, so an unchanged one comes back as a bodiless 304.
+  if (
+    policy === CACHE_CONTROL.member &&
+    reply.statusCode === 200 &&
+    (typeof payload === 'string' || Buffer.isBuffer(payload)) &&
+    Buffer.byteLength(payload) >= ETAG_MIN_BYTES
+  ) {
+    const etag = etagOf(payload);
+    reply.header('ETag', etag);
+    if (matches(request.headers['if-none-match'], etag)) {
+      reply.code(304);
+      return '';
+    }
+  }
+  return payload;
+}
+
+/**
+ * Sets the Cache-Control of every answer that has none yet, and ETags on member answers. Register
+ * it before compression, so the ETag is taken from the JSON text and a 304 is never compressed.
+ */
+export function registerCaching(app: FastifyInstance) {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    done(null, setCaching(request, reply, payload));
+  });
+}
