@@ -197,9 +197,7 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
       const holder = [gallery, ...Object.values(gallery?.byFolder ?? {})].find(
         (list) => list && part.every((id) => list.images.some((image) => image.id === id)),
       );
-      const before = (holder?.images ?? [])
-        .map((image) => image.id)
-        .filter((id) => named.has(id));
+      const before = (holder?.images ?? []).map((image) => image.id).filter((id) => named.has(id));
       update(ownerId, (list) =>
         sortByOrder(
           list,

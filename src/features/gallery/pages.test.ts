@@ -12,8 +12,7 @@ type FetchMock = ReturnType<typeof vi.fn<(url: string, init?: RequestInit) => Pr
 const owner = { id: 'owner', username: 'vega' };
 const all = () => useGallery.getState().galleries.owner;
 const ids = () => all()?.images.map((image) => image.id);
-const folderIds = (folder: string) =>
-  all()?.byFolder?.[folder]?.images.map((image) => image.id);
+const folderIds = (folder: string) => all()?.byFolder?.[folder]?.images.map((image) => image.id);
 
 /** A server of `count` images in pages of `size`, the cursor being the next index. */
 function pagedServer(count: number, size = 3, folderOf = (_index: number) => 'All') {
@@ -194,7 +193,10 @@ describe('the paged gallery', () => {
       expect(all()?.likes).toBe(8);
       const gallery = all();
       expect(
-        profileCounts([], gallery?.images ?? [], { photos: totalOf(gallery), likes: gallery?.likes }),
+        profileCounts([], gallery?.images ?? [], {
+          photos: totalOf(gallery),
+          likes: gallery?.likes,
+        }),
       ).toEqual({ friends: 0, posts: 8, likes: 8 });
     });
     it('deletes an image from every list and puts it back in each if the server refuses', async () => {

@@ -54,11 +54,7 @@ export const totalOf = (list: ImagePages | undefined): number =>
 export const hasMore = (list: ImagePages | undefined): boolean => Boolean(list?.nextCursor);
 
 /** The pages of one folder of a gallery. */
-export function pagesOf(
-  gallery: OwnerGallery | undefined,
-  folder: string,
-): ImagePages | undefined {
+export function pagesOf(gallery: OwnerGallery | undefined, folder: string): ImagePages | undefined {
   if (!gallery) return undefined;
   return folder === DEFAULT_FOLDER ? gallery : gallery.byFolder?.[folder];
 }
-

@@ -140,9 +140,7 @@ describe('the viewer with some pages loaded', () => {
     const onLoadMore = vi.fn();
     const onNavigate = vi.fn();
     const props = { ownerId: 'owner', canEdit: false, onNavigate, onLoadMore, total: 5 };
-    const { rerender } = render(
-      <Viewer {...props} images={images} imageId="c" more="loading" />,
-    );
+    const { rerender } = render(<Viewer {...props} images={images} imageId="c" more="loading" />);
     expect(screen.getByText('3 / 5')).toBeTruthy();
     expect(onLoadMore).not.toHaveBeenCalled();
 

@@ -81,7 +81,11 @@ function setList(
   const before = pagesOf(gallery, folder);
   const after = change(before);
   if (after === before || !after) return {};
-  const base: OwnerGallery = gallery ?? { status: 'loading', images: [], folders: [DEFAULT_FOLDER] };
+  const base: OwnerGallery = gallery ?? {
+    status: 'loading',
+    images: [],
+    folders: [DEFAULT_FOLDER],
+  };
   const next: OwnerGallery =
     folder === DEFAULT_FOLDER
       ? { ...base, ...after }
@@ -285,7 +289,15 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
     },
 
     receiveOrder(ownerId, order) {
-      update(ownerId, (images) => sortByOrder(images, reorderWithin(images.map((image) => image.id), order)));
+      update(ownerId, (images) =>
+        sortByOrder(
+          images,
+          reorderWithin(
+            images.map((image) => image.id),
+            order,
+          ),
+        ),
+      );
     },
 
     setOnline(userId, online) {
