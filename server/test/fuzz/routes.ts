@@ -95,10 +95,19 @@ export function hintsFor(ctx: FuzzContext): Hints {
         return imageRefs;
       case 'order':
         return imageIds;
-      case 'id':
       case 'ids':
-      case 'before':
         return notifications;
+      // A notification cursor, or the image a gallery move names or goes before.
+      case 'id':
+      case 'before':
+        return fc.oneof(notifications, imageIds);
+      case 'after':
+        return imageIds;
+      case 'cursor':
+        return fc.oneof(
+          fc.integer({ min: -50, max: 50 }).map((n) => Buffer.from(`p${n}`).toString('base64url')),
+          fc.constantFrom('', 'p0', 'cDEuNQ', Buffer.from('p99999999999').toString('base64url')),
+        );
       case 'endpoint':
         return fc.oneof(
           fc.constantFrom(
@@ -136,7 +145,7 @@ export function hintsFor(ctx: FuzzContext): Hints {
       case 'caption':
         return fc.constantFrom('Trips', 'trips', ' Trips ', 'a/b', '..', '');
       case 'limit':
-        return fc.constantFrom('1', '12', '13', '0', '-1', '1.5', '2147483648');
+        return fc.constantFrom('1', '12', '13', '0', '-1', '1.5', '60', '200', '201', '2147483648');
       case 'remember':
         return fc.constantFrom('true', 'false', 'on');
       default:

@@ -128,10 +128,12 @@ export async function listFolders(
 export async function countLikesReceived(db: Db, ownerId: string): Promise<number> {
   const row = await db
     .selectFrom('image_reactions')
-    .innerJoin('gallery_images', 'gallery_images.id', 'image_reactions.image_id')
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('gallery_images.owner_id', '=', ownerId)
-    .where('image_reactions.kind', '=', 'like')
+    // Driven from the owner's images (their index), never a scan of every member's reactions.
+    .where('image_id', 'in', (eb) =>
+      eb.selectFrom('gallery_images').select('id').where('owner_id', '=', ownerId),
+    )
+    .where('kind', '=', 'like')
     .executeTakeFirst();
   return Number(row?.count ?? 0);
 }
