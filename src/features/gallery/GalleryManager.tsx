@@ -106,6 +106,7 @@ export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManag
               className="button"
               onClick={() => {
                 void load(owner);
+                if (folder !== DEFAULT_FOLDER) void load(owner, folder);
                 void loadFolders(owner);
               }}
             >
