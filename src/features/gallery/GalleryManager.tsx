@@ -7,7 +7,7 @@ import { GalleryModal } from './GalleryModal.tsx';
 import { PhotoTile } from './PhotoTile.tsx';
 import { UploadButton, UploadStatus } from './UploadButton.tsx';
 import { UploadTile } from './UploadTile.tsx';
-import { hasMore, pagesOf, totalOf, useGallery } from './store.ts';
+import { hasMore, pagesOf, readFolder, totalOf, useGallery } from './store.ts';
 import './manager.css';
 
 /**
@@ -44,8 +44,8 @@ export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManag
   const list = pagesOf(gallery, folder);
   const folderRead = Boolean(list);
   useEffect(() => {
-    if (!folderRead) void load(owner, folder);
-  }, [owner, folder, folderRead, load]);
+    if (!folderRead) readFolder(owner, folder);
+  }, [owner, folder, folderRead]);
   const images = list?.images ?? NO_IMAGES;
   const total = totalOf(list);
   const [page, setPage] = useState({ folder, count: MANAGER_PAGE });

@@ -9,7 +9,7 @@ import { GalleryManager } from './GalleryManager.tsx';
 import { GalleryViewer } from './GalleryViewer.tsx';
 import { PhotoGrid } from './PhotoGrid.tsx';
 import { UploadButton, UploadStatus } from './UploadButton.tsx';
-import { hasMore, pagesOf, totalOf, useGallery } from './store.ts';
+import { hasMore, pagesOf, readFolder, totalOf, useGallery } from './store.ts';
 import { useGalleryLive } from './useGalleryLive.ts';
 import './gallery.css';
 
@@ -76,8 +76,8 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
   // A folder has its own pages, read the first time it is chosen.
   const folderRead = Boolean(pagesOf(gallery, folder));
   useEffect(() => {
-    if (folder !== DEFAULT_FOLDER && !folderRead) void load(owner, folder);
-  }, [owner, folder, folderRead, load]);
+    if (folder !== DEFAULT_FOLDER && !folderRead) readFolder(owner, folder);
+  }, [owner, folder, folderRead]);
   // What was shown offline came from the cache: load it fresh once the connection is back.
   useBackOnline(() => {
     void load(owner);

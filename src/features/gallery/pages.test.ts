@@ -4,7 +4,7 @@ import type { CurrentUser } from '../auth/user.ts';
 import { profileCounts } from '../profile/counters.ts';
 import { pageUrl } from './api.ts';
 import { readPage, singleMove } from './images.ts';
-import { receiveGalleryChange, totalOf, useGallery } from './store.ts';
+import { readFolder, receiveGalleryChange, totalOf, useGallery } from './store.ts';
 import { galleryImage, json } from './testImages.ts';
 
 type FetchMock = ReturnType<typeof vi.fn<(url: string, init?: RequestInit) => Promise<Response>>>;
@@ -143,6 +143,13 @@ describe('the paged gallery', () => {
       await useGallery.getState().loadMore(owner, 'Trips');
       expect(folderIds('Trips')).toEqual(['i1', 'i3', 'i5', 'i7']);
       expect(ids()).toEqual(['i0', 'i1']);
+    });
+    it('reads a chosen folder once when the grid and the manager both ask', async () => {
+      fetchMock.mockImplementation(pagedServer(4, 2, () => 'Trips'));
+      readFolder(owner, 'Trips');
+      readFolder(owner, 'Trips');
+      await vi.waitFor(() => expect(folderIds('Trips')).toEqual(['i0', 'i1']));
+      expect(fetchMock).toHaveBeenCalledTimes(1);
     });
     it('finds a linked image on a later page, up to its limit', async () => {
       fetchMock.mockImplementation(pagedServer(500, 3));

@@ -323,6 +323,15 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
   };
 });
 
+/**
+ * Reads a folder's first page unless it is loaded or on its way: the grid and the manager both ask
+ * when a folder is chosen, and one request serves both.
+ */
+export function readFolder(owner: GalleryOwnerRef, folder: string): void {
+  const state = useGallery.getState();
+  if (!pagesOf(state.galleries[owner.id], folder)) void state.load(owner, folder);
+}
+
 /** Another tab changed a gallery this tab may show. */
 export function receiveGalleryChange(change: GalleryChange) {
   const state = useGallery.getState();
