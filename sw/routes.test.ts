@@ -25,6 +25,7 @@ describe('saved API calls', () => {
       '/api/auth/me',
       '/api/users/profile/alice',
       '/api/gallery?userId=1&username=alice',
+      '/api/gallery?userId=1&username=alice&folder=Trips',
       '/api/gallery/folders?userId=1',
       '/api/users/friends/status?userId=1',
       '/api/users/friends/list?username=alice',
@@ -37,11 +38,14 @@ describe('saved API calls', () => {
     }
   });
 
-  it('leave out everything else and other origins', () => {
+  it('leave out later gallery pages, everything else and other origins', () => {
     for (const path of [
       '/api/auth/token-bridge',
       '/api/users/search?q=al',
       '/api/gallery/123',
+      '/api/gallery?userId=1&username=alice&cursor=abc',
+      '/api/gallery?userId=1&username=alice&limit=200&cursor=abc',
+      '/api/gallery?userId=1&limit=60',
       '/api/notifications/read',
       '/api/push/vapid-public-key',
     ]) {

@@ -5,8 +5,8 @@ export const NAVIGATION_DENYLIST = [/^\/(api|uploads|socket\.io)(\/|$)/];
 
 /**
  * The API calls behind app start, the profile page and the notifications (docs/product.md "Session and API calls"): the session,
- * a member's profile, their gallery and folders, friend status, lists and counts, requests and the
- * notification list.
+ * a member's profile, the first page of their gallery and their folders, friend status, lists and
+ * counts, requests and the notification list.
  */
 const SAVED_API_PATHS = [
   /^\/api\/auth\/me$/,
@@ -19,8 +19,21 @@ const SAVED_API_PATHS = [
 /** Gallery thumbnails and profile pictures; display-size images stay with the network. */
 const SAVED_MEDIA_PATHS = [/^\/uploads\/gallery\/[^/]+-thumb\.\w+$/, /^\/uploads\/avatars\/[^/]+$/];
 
+/**
+ * Of a gallery, only the first page of each folder is kept (docs/decisions.md "A paged gallery"):
+ * the app asks for it at one address, without `cursor` or `limit`. Later pages go to the network
+ * alone, so a long gallery browsed once does not push every other saved answer out of the cap.
+ */
+const isLaterGalleryPage = (url: URL) =>
+  url.pathname === '/api/gallery' &&
+  (url.searchParams.has('cursor') || url.searchParams.has('limit'));
+
 export function isSavedApiCall(url: URL, origin: string): boolean {
-  return url.origin === origin && SAVED_API_PATHS.some((path) => path.test(url.pathname));
+  return (
+    url.origin === origin &&
+    SAVED_API_PATHS.some((path) => path.test(url.pathname)) &&
+    !isLaterGalleryPage(url)
+  );
 }
 
 export function isSavedMedia(url: URL, origin: string): boolean {

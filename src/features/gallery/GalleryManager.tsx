@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import type { GalleryOwnerRef } from './api.ts';
@@ -7,12 +7,16 @@ import { GalleryModal } from './GalleryModal.tsx';
 import { PhotoTile } from './PhotoTile.tsx';
 import { UploadButton, UploadStatus } from './UploadButton.tsx';
 import { UploadTile } from './UploadTile.tsx';
-import { inFolder } from './images.ts';
-import { useGallery } from './store.ts';
+import { hasMore, pagesOf, readFolder, totalOf, useGallery } from './store.ts';
 import './manager.css';
 
-/** Thumbnails are rendered a page at a time, so a gallery of thousands stays light. */
+/**
+ * Thumbnails are rendered a page at a time, so a gallery of thousands stays light; past the pages
+ * loaded, the next one is read from the server (docs/decisions.md "A paged gallery").
+ */
 export const MANAGER_PAGE = 60;
+
+const NO_IMAGES: never[] = [];
 
 interface GalleryManagerProps {
   owner: GalleryOwnerRef;
@@ -28,39 +32,57 @@ export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManag
   const uploads = useGallery(
     useShallow((state) => state.uploads.filter((item) => item.ownerId === owner.id)),
   );
-  const { load, loadFolders, selectFolder, addFolder } = useGallery(
-    useShallow(({ load, loadFolders, selectFolder, addFolder }) => ({
-      load,
-      loadFolders,
-      selectFolder,
-      addFolder,
+  const { load, loadMore, loadFolders, selectFolder, addFolder } = useGallery(
+    useShallow((state) => ({
+      load: state.load,
+      loadMore: state.loadMore,
+      loadFolders: state.loadFolders,
+      selectFolder: state.selectFolder,
+      addFolder: state.addFolder,
     })),
   );
-  const all = gallery?.images;
-  const images = useMemo(() => inFolder(all ?? [], folder), [all, folder]);
+  const list = pagesOf(gallery, folder);
+  const folderRead = Boolean(list);
+  useEffect(() => {
+    if (!folderRead) readFolder(owner, folder);
+  }, [owner, folder, folderRead]);
+  const images = list?.images ?? NO_IMAGES;
+  const total = totalOf(list);
   const [page, setPage] = useState({ folder, count: MANAGER_PAGE });
   const count = page.folder === folder ? page.count : MANAGER_PAGE;
   const shown = images.slice(0, count);
-  const more = () => setPage({ folder, count: count + MANAGER_PAGE });
+  const unread = hasMore(list);
+  const failed = list?.more === 'error';
+  const reading = list?.more === 'loading';
+  // Shows the next rendered page, reading it from the server first when it is not loaded yet.
+  const loaded = images.length;
+  const more = () => {
+    setPage({ folder, count: count + MANAGER_PAGE });
+    if (count + MANAGER_PAGE > loaded) void loadMore(owner, folder);
+  };
 
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
-  const hasMore = shown.length < images.length;
+  const canShowMore = shown.length < images.length || unread;
+  // Near the end the next page comes on its own; after a failed page only the button asks again,
+  // so an offline member is not sent the same failing request over and over.
+  const automatic = canShowMore && !failed && !reading;
   useEffect(() => {
     const target = sentinel.current;
-    if (!hasMore || !target || typeof IntersectionObserver === 'undefined') return;
+    if (!automatic || !target || typeof IntersectionObserver === 'undefined') return;
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((entry) => entry.isIntersecting))
-          setPage({ folder, count: count + MANAGER_PAGE });
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        setPage({ folder, count: count + MANAGER_PAGE });
+        if (count + MANAGER_PAGE > loaded) void loadMore(owner, folder);
       },
       { root: scroller.current, rootMargin: '600px 0px' },
     );
     observer.observe(target);
     return () => observer.disconnect();
-  }, [hasMore, folder, count]);
+  }, [automatic, folder, count, loaded, owner, loadMore]);
 
-  const loading = !gallery || gallery.status === 'loading';
+  const loading = !list || list.status === 'loading';
   return (
     <GalleryModal
       className="gallery-manager"
@@ -84,6 +106,7 @@ export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManag
               className="button"
               onClick={() => {
                 void load(owner);
+                if (folder !== DEFAULT_FOLDER) void load(owner, folder);
                 void loadFolders(owner);
               }}
             >
@@ -100,6 +123,17 @@ export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManag
             <p className="gallery-empty" role="status">
               Loading…
             </p>
+          ) : list.status === 'error' && images.length === 0 ? (
+            <p className="gallery-empty" role="alert">
+              Could not load photos.{' '}
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => void load(owner, folder)}
+              >
+                Try again
+              </button>
+            </p>
           ) : images.length === 0 && uploads.length === 0 ? (
             <p className="gallery-empty">No images in this folder.</p>
           ) : (
@@ -112,10 +146,18 @@ export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManag
               ))}
             </ul>
           )}
-          {hasMore && (
+          {!loading && canShowMore && (
             <div ref={sentinel} className="manager-more">
-              <button type="button" className="button" onClick={more}>
-                Show more
+              {failed && <span role="alert">Could not load more photos.</span>}
+              <button
+                type="button"
+                className="button"
+                aria-disabled={reading}
+                onClick={() => {
+                  if (!reading) more();
+                }}
+              >
+                {failed ? 'Try again' : reading ? 'Loading…' : 'Show more'}
               </button>
             </div>
           )}
@@ -123,7 +165,7 @@ export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManag
         <footer className="manager-foot">
           <span>Images in &apos;{folder}&apos;</span>
           <span>
-            Showing {shown.length} / {images.length}
+            Showing {shown.length} / {Math.max(total, shown.length)}
           </span>
         </footer>
       </div>

@@ -18,8 +18,14 @@ import './viewer.css';
 
 interface GalleryViewerProps {
   ownerId: string;
-  /** The images the viewer pages through, in the grid's order. */
+  /** The images the viewer pages through, in the grid's order: the pages loaded so far. */
   images: readonly GalleryImage[];
+  /** How many images the list has in all (the counter's `n`); the loaded ones when absent. */
+  total?: number;
+  /** Whether more pages are there to read: null when none, else whether one is on its way or failed. */
+  more?: 'idle' | 'loading' | 'error' | null;
+  /** Reads the next page; moving past the last loaded image asks for it. */
+  onLoadMore?: () => void;
   imageId: string;
   canEdit: boolean;
   /** Shows another image, or closes the viewer with null. */
@@ -29,9 +35,15 @@ interface GalleryViewerProps {
 const EMPTY_FOLDERS = [DEFAULT_FOLDER];
 
 /** The image viewer (docs/product.md "Image viewer"). */
+/** How close to the last loaded image the next page is asked for, so moving on rarely waits. */
+export const VIEWER_READ_AHEAD = 3;
+
 export function GalleryViewer({
   ownerId,
   images,
+  total = images.length,
+  more = null,
+  onLoadMore,
   imageId,
   canEdit,
   onNavigate,
@@ -86,6 +98,24 @@ export function GalleryViewer({
     onNavigate(fallback?.id ?? null);
   }, [index, images, onNavigate]);
 
+  // The next page is read before the member reaches the end of this one. A failed page is asked
+  // for again only when the member moves on (offline it would only fail again).
+  useEffect(() => {
+    if (index !== -1 && more === 'idle' && index >= images.length - 1 - VIEWER_READ_AHEAD)
+      onLoadMore?.();
+  }, [index, images.length, more, onLoadMore]);
+
+  // Moving past the last loaded image goes on once the next page is there.
+  const waitingForNext = useRef(false);
+  useEffect(() => {
+    if (!waitingForNext.current) return;
+    const next = images[index + 1];
+    if (next) {
+      waitingForNext.current = false;
+      onNavigate(next.id);
+    } else if (more === null || more === 'error') waitingForNext.current = false;
+  }, [images, index, more, onNavigate]);
+
   // The neighbours are fetched ahead, so paging feels instant.
   useEffect(() => {
     for (const neighbour of [images[index - 1], images[index + 1]]) {
@@ -102,9 +132,14 @@ export function GalleryViewer({
 
   if (!image) return null;
   const captionMode = caption.id === image.id ? caption.mode : 'view';
+  const hasNext = index < images.length - 1 || more !== null;
   const go = (step: number) => {
     const next = images[index + step];
     if (next) onNavigate(next.id);
+    else if (step > 0 && more !== null) {
+      waitingForNext.current = true;
+      if (more !== 'loading') onLoadMore?.();
+    }
   };
   const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
     if (event.defaultPrevented) return;
@@ -171,7 +206,7 @@ export function GalleryViewer({
         <div className="viewer-frame" ref={frame} tabIndex={-1}>
           <div className="viewer-bar">
             <span className="viewer-counter" aria-live="polite">
-              {index + 1} / {images.length}
+              {index + 1} / {Math.max(total, images.length)}
             </span>
             <span className="viewer-copied" role="status">
               {copied ? 'Link copied' : ''}
@@ -213,7 +248,7 @@ export function GalleryViewer({
                   <span aria-hidden="true">‹</span>
                 </button>
               )}
-              {index < images.length - 1 && (
+              {hasNext && (
                 <button
                   type="button"
                   className="viewer-zone next"

@@ -9,8 +9,7 @@ import { GalleryManager } from './GalleryManager.tsx';
 import { GalleryViewer } from './GalleryViewer.tsx';
 import { PhotoGrid } from './PhotoGrid.tsx';
 import { UploadButton, UploadStatus } from './UploadButton.tsx';
-import { inFolder } from './images.ts';
-import { useGallery } from './store.ts';
+import { hasMore, pagesOf, readFolder, totalOf, useGallery } from './store.ts';
 import { useGalleryLive } from './useGalleryLive.ts';
 import './gallery.css';
 
@@ -40,6 +39,8 @@ function useViewedImage(): [string | null, (imageId: string | null) => void] {
   return [params.get('image'), show];
 }
 
+const NO_IMAGES: never[] = [];
+
 /** The Photos section of a profile (docs/product.md "Gallery"). */
 export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps) {
   const owner = useMemo(() => ({ id: ownerId, username }), [ownerId, username]);
@@ -50,16 +51,19 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
     useShallow((state) => state.uploads.filter((item) => item.ownerId === ownerId)),
   );
   const notice = useGallery((state) => state.notice[ownerId] ?? null);
-  const { load, loadFolders, selectFolder, addFolder, reorder, cancelUploads } = useGallery(
-    useShallow(({ load, loadFolders, selectFolder, addFolder, reorder, cancelUploads }) => ({
-      load,
-      loadFolders,
-      selectFolder,
-      addFolder,
-      reorder,
-      cancelUploads,
-    })),
-  );
+  const { load, loadMore, seek, loadFolders, selectFolder, addFolder, reorder, cancelUploads } =
+    useGallery(
+      useShallow((state) => ({
+        load: state.load,
+        loadMore: state.loadMore,
+        seek: state.seek,
+        loadFolders: state.loadFolders,
+        selectFolder: state.selectFolder,
+        addFolder: state.addFolder,
+        reorder: state.reorder,
+        cancelUploads: state.cancelUploads,
+      })),
+    );
   const [managing, setManaging] = useState(false);
   const [viewing, view] = useViewedImage();
   useGalleryLive(ownerId);
@@ -69,36 +73,67 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
     void loadFolders(owner);
     return () => cancelUploads(owner.id);
   }, [owner, load, loadFolders, cancelUploads]);
+  // A folder has its own pages, read the first time it is chosen.
+  const folderRead = Boolean(pagesOf(gallery, folder));
+  useEffect(() => {
+    if (folder !== DEFAULT_FOLDER && !folderRead) readFolder(owner, folder);
+  }, [owner, folder, folderRead]);
   // What was shown offline came from the cache: load it fresh once the connection is back.
   useBackOnline(() => {
     void load(owner);
+    if (folder !== DEFAULT_FOLDER) void load(owner, folder);
     void loadFolders(owner);
   });
 
-  const all = gallery?.images;
-  const images = useMemo(() => inFolder(all ?? [], folder), [all, folder]);
-  // A shared link may name an image outside the chosen folder: then the viewer pages through all.
-  const viewerImages =
-    viewing && !images.some((image) => image.id === viewing) ? (all ?? []) : images;
+  const list = pagesOf(gallery, folder);
+  const images = list?.images ?? NO_IMAGES;
+  // A shared link may name an image outside the chosen folder: then the viewer pages through all,
+  // and through pages not read yet when the image is further on.
+  const viewerList = viewing && !images.some((image) => image.id === viewing) ? gallery : list;
+  const viewerFolder = viewerList === list ? folder : DEFAULT_FOLDER;
+  const linked =
+    viewing !== null && (viewerList?.images.some((image) => image.id === viewing) ?? false);
+  // The viewer opens on an image loaded here; a link to one further on first reads pages until it
+  // is there (the store's seek), and opens without it if it is not, which closes the viewer.
+  const ready = gallery?.status === 'ready';
+  const [seen, setSeen] = useState<string | null>(null);
+  const [sought, setSought] = useState<string | null>(null);
+  // Once shown, the viewer stays for this image even if it leaves the list: it moves to a neighbour.
+  if (linked && viewing && seen !== viewing) setSeen(viewing);
+  useEffect(() => {
+    if (!viewing || !ready || linked || seen === viewing || sought === viewing) return;
+    let live = true;
+    void seek(owner, viewing).finally(() => {
+      if (live) setSought(viewing);
+    });
+    return () => {
+      live = false;
+    };
+  }, [owner, viewing, ready, linked, seen, sought, seek]);
+  const viewerShown = linked || seen === viewing || sought === viewing;
+  const loadViewerPage = useCallback(
+    () => void loadMore(owner, viewerFolder),
+    [loadMore, owner, viewerFolder],
+  );
 
   let content: React.ReactNode;
-  if (!gallery || gallery.status === 'loading') {
+  if (!list || list.status === 'loading') {
     content = (
       <p className="gallery-empty" role="status">
         Loading…
       </p>
     );
-  } else if (gallery.status === 'error' && gallery.images.length === 0) {
+  } else if (list.status === 'error' && list.images.length === 0) {
     content = (
       <p className="gallery-empty" role="alert">
         Could not load photos.{' '}
-        <button type="button" className="link-button" onClick={() => void load(owner)}>
+        <button type="button" className="link-button" onClick={() => void load(owner, folder)}>
           Try again
         </button>
       </p>
     );
   } else if (images.length === 0 && uploads.length === 0) {
-    const firstTime = canEdit && folder === DEFAULT_FOLDER && gallery.images.length === 0;
+    const firstTime = canEdit && folder === DEFAULT_FOLDER && totalOf(gallery) === 0;
     content = (
       <p className="gallery-empty">
         {firstTime ? 'No images yet. Upload to get started.' : 'No images to show.'}
@@ -147,10 +182,13 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
           onClose={() => setManaging(false)}
         />
       )}
-      {viewing && gallery?.status === 'ready' && (
+      {viewing && ready && viewerList && viewerShown && (
         <GalleryViewer
           ownerId={ownerId}
-          images={viewerImages}
+          images={viewerList.images}
+          total={totalOf(viewerList)}
+          more={hasMore(viewerList) ? (viewerList.more ?? 'idle') : null}
+          onLoadMore={loadViewerPage}
           imageId={viewing}
           canEdit={canEdit}
           onNavigate={view}

@@ -6,7 +6,8 @@ import type {
   GalleryReorderBody,
 } from '../../contracts/gallery.ts';
 import { HttpError, http, request } from '../../lib/http.ts';
-import { normaliseFolders, readImage, readImages } from './images.ts';
+import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
+import { normaliseFolders, readFolderCounts, readImage, readPage } from './images.ts';
 
 /** Whose gallery: the server accepts the id or the username (docs/product.md "Gallery"). */
 export interface GalleryOwnerRef {
@@ -19,6 +20,26 @@ const ownerQuery = (owner: GalleryOwnerRef) =>
     userId: owner.id,
     ...(owner.username ? { username: owner.username } : {}),
   } satisfies GalleryOwnerQuery).toString();
+
+/** Which page of which folder; the first page of a folder is asked for with no cursor and no limit. */
+export interface PageRequest {
+  folder?: string;
+  cursor?: string | null;
+  limit?: number;
+}
+
+/**
+ * The address of one page. Its parameters always come in one order (owner, folder, limit,
+ * cursor), so the first page of a gallery has one address, which the service worker saves for
+ * offline use (docs/decisions.md "A paged gallery").
+ */
+export function pageUrl(owner: GalleryOwnerRef, request: PageRequest = {}): string {
+  const query = new URLSearchParams(ownerQuery(owner));
+  if (request.folder && request.folder !== DEFAULT_FOLDER) query.set('folder', request.folder);
+  if (request.limit) query.set('limit', String(request.limit));
+  if (request.cursor) query.set('cursor', request.cursor);
+  return `/api/gallery?${query.toString()}`;
+}
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -49,18 +70,22 @@ export function saveFailureText(error: unknown): string {
 }
 
 export const galleryApi = {
-  list: async (owner: GalleryOwnerRef, signal?: AbortSignal) =>
-    readImages(
-      await http.get(`/api/gallery?${ownerQuery(owner)}`, {
+  /** One page of a folder, in the saved order. */
+  page: async (owner: GalleryOwnerRef, request: PageRequest = {}, signal?: AbortSignal) =>
+    readPage(
+      await http.get(pageUrl(owner, request), {
         cache: 'no-store',
         ...(signal ? { signal } : {}),
       }),
     ),
 
-  folders: async (owner: GalleryOwnerRef) =>
-    normaliseFolders(
-      await http.get(`/api/gallery/folders?${ownerQuery(owner)}`, { cache: 'no-store' }),
-    ),
+  /** The folder names, and the gallery's counts when the server sends them. */
+  folders: async (owner: GalleryOwnerRef) => {
+    const body = await http.get(`/api/gallery/folders?${ownerQuery(owner)}`, {
+      cache: 'no-store',
+    });
+    return { folders: normaliseFolders(body), ...readFolderCounts(body) };
+  },
 
   /** A reaction toggle, a caption or a folder; answers the whole updated image. */
   patch: async (id: string, body: GalleryPatchBody) => {

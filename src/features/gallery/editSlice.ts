@@ -1,10 +1,19 @@
 /** What members do to images (docs/product.md "Image viewer", "Uploads"): delete, react, caption, move and reorder. */
 import type { StateCreator } from 'zustand';
+import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
 import { deleteFailureText, galleryApi, saveFailureText } from './api.ts';
 import { postGalleryChange } from './channel.ts';
-import { type Reaction, reorderWithin, restoreAt, sortByOrder, toggleReaction } from './images.ts';
+import {
+  type Reaction,
+  reorderWithin,
+  restoreAt,
+  singleMove,
+  sortByOrder,
+  toggleReaction,
+} from './images.ts';
 import { memberId } from './member.ts';
+import { type ImagePages, loadedLikes, totalOf } from './pages.ts';
 import type { GalleryState } from './store.ts';
 
 /** How long a failed delete's message stays (docs/product.md "Errors" gives no figure). */
@@ -39,43 +48,91 @@ export function resetEdits() {
 type SetState = Parameters<StateCreator<GalleryState>>[0];
 type GetState = Parameters<StateCreator<GalleryState>>[1];
 
-/** Changes one owner's images, if that gallery is loaded here. */
+/**
+ * One list after a change to its images: a folder's list keeps only that folder's images, and the
+ * total moves with what the change added or took away.
+ */
+function changeList<T extends ImagePages>(list: T, change: ListChange, folder?: string): T {
+  let images = change(list.images, folder ?? DEFAULT_FOLDER);
+  if (folder !== undefined) images = images.filter((image) => image.folder === folder);
+  if (images === list.images) return list;
+  const total = Math.max(totalOf(list) + images.length - list.images.length, images.length);
+  return list.total === undefined && list.nextCursor == null
+    ? { ...list, images }
+    : { ...list, images, total };
+}
+
+/** A change to one list's images; `folder` says which list ('All' for the whole gallery). */
+type ListChange = (images: GalleryImage[], folder: string) => GalleryImage[];
+
+/** Changes one owner's images in every list loaded here ('All' and each folder). */
 export function imageUpdaters(set: SetState, get: GetState) {
-  const update = (ownerId: string, change: (images: GalleryImage[]) => GalleryImage[]) =>
+  const update = (ownerId: string, change: ListChange) =>
     set((state) => {
       const gallery = state.galleries[ownerId];
       if (!gallery) return {};
-      return {
-        galleries: {
-          ...state.galleries,
-          [ownerId]: { ...gallery, images: change(gallery.images) },
-        },
-      };
+      const next = changeList(gallery, change);
+      if (gallery.byFolder) {
+        next.byFolder = Object.fromEntries(
+          Object.entries(gallery.byFolder).map(([folder, list]) => [
+            folder,
+            changeList(list, change, folder),
+          ]),
+        );
+      }
+      // The server's count of likes follows what changed on the images loaded here.
+      if (gallery.likes !== undefined)
+        next.likes = Math.max(0, gallery.likes + loadedLikes(next) - loadedLikes(gallery));
+      return { galleries: { ...state.galleries, [ownerId]: next } };
     });
-  const find = (ownerId: string, imageId: string) =>
-    get().galleries[ownerId]?.images.find((image) => image.id === imageId);
+  const find = (ownerId: string, imageId: string) => {
+    const gallery = get().galleries[ownerId];
+    for (const list of [gallery, ...Object.values(gallery?.byFolder ?? {})]) {
+      const image = list?.images.find((item) => item.id === imageId);
+      if (image) return image;
+    }
+    return undefined;
+  };
   const replace = (ownerId: string, image: GalleryImage) =>
     update(ownerId, (images) => images.map((item) => (item.id === image.id ? image : item)));
-  return { update, find, replace };
+  /** Drops a folder's own list, whose place for a newcomer is unknown: it is read again when shown. */
+  const forgetFolder = (ownerId: string, folder: string) =>
+    set((state) => {
+      const gallery = state.galleries[ownerId];
+      if (!gallery?.byFolder?.[folder]) return {};
+      const byFolder = { ...gallery.byFolder };
+      delete byFolder[folder];
+      return { galleries: { ...state.galleries, [ownerId]: { ...gallery, byFolder } } };
+    });
+  return { update, find, replace, forgetFolder };
 }
 
 export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (set, get) => {
-  const { update, find, replace } = imageUpdaters(set, get);
+  const { update, find, replace, forgetFolder } = imageUpdaters(set, get);
   return {
     notice: {},
     async remove(ownerId, imageId) {
-      const images = get().galleries[ownerId]?.images ?? [];
-      const index = images.findIndex((image) => image.id === imageId);
-      const image = images[index];
+      const image = find(ownerId, imageId);
       if (!image) return false;
+      // Where it was in each list, to put it back there if the server refuses.
+      const places = new Map<string, number>();
       deleting.add(imageId);
-      update(ownerId, (list) => list.filter((item) => item.id !== imageId));
+      update(ownerId, (list, folder) => {
+        places.set(
+          folder,
+          list.findIndex((item) => item.id === imageId),
+        );
+        return list.filter((item) => item.id !== imageId);
+      });
       try {
         await galleryApi.remove(image, memberId());
         postGalleryChange({ type: 'deleted', ownerId, id: imageId });
         return true;
       } catch (error) {
-        update(ownerId, (list) => restoreAt(list, image, index));
+        update(ownerId, (list, folder) => {
+          const index = places.get(folder) ?? -1;
+          return index === -1 ? list : restoreAt(list, image, index);
+        });
         get().showNotice(ownerId, deleteFailureText(error));
         return false;
       } finally {
@@ -123,6 +180,7 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
       try {
         const image = await galleryApi.patch(imageId, { accountId: memberId(), folder });
         replace(ownerId, image);
+        forgetFolder(ownerId, folder);
         postGalleryChange({ type: 'image', image });
         void get().loadFolders({ id: ownerId, username: image.user.username });
         return true;
@@ -133,15 +191,33 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
     },
 
     async reorder(ownerId, part) {
-      const images = get().galleries[ownerId]?.images ?? [];
-      const order = reorderWithin(
-        images.map((image) => image.id),
-        part,
+      // The part's order before, in the list that holds all of it ('All' or the folder shown).
+      const gallery = get().galleries[ownerId];
+      const named = new Set(part);
+      const holder = [gallery, ...Object.values(gallery?.byFolder ?? {})].find(
+        (list) => list && part.every((id) => list.images.some((image) => image.id === id)),
       );
-      update(ownerId, (list) => sortByOrder(list, order));
+      const before = (holder?.images ?? []).map((image) => image.id).filter((id) => named.has(id));
+      update(ownerId, (list) =>
+        sortByOrder(
+          list,
+          reorderWithin(
+            list.map((image) => image.id),
+            part,
+          ),
+        ),
+      );
+      // One image dragged is sent as a move, which holds wherever both images are, loaded or not;
+      // anything else as the part's new order, which hands out the places that part held
+      // (docs/decisions.md "A paged gallery").
+      const move = singleMove(before, part);
       try {
-        await galleryApi.reorder({ accountId: memberId(), userId: ownerId, order });
-        postGalleryChange({ type: 'order', ownerId, order });
+        await galleryApi.reorder({
+          accountId: memberId(),
+          userId: ownerId,
+          ...(move ?? { order: part }),
+        });
+        postGalleryChange({ type: 'order', ownerId, order: part });
       } catch (error) {
         console.warn('Could not save the new order', error);
       }

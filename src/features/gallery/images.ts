@@ -80,6 +80,29 @@ export function readImages(body: unknown): GalleryImage[] {
   return list.map(normaliseImage).filter((image): image is GalleryImage => image !== null);
 }
 
+/** One page of a gallery: its images, where the next page starts (null at the end) and how many there are in all. */
+export interface ImagePage {
+  images: GalleryImage[];
+  nextCursor: string | null;
+  total: number;
+}
+
+/**
+ * A page of `GET /api/gallery` (docs/product.md "Gallery"): `{images, nextCursor, total}`. An
+ * array, or `{images}` without a cursor, is a server that sends everything at once: the last page.
+ */
+export function readPage(body: unknown): ImagePage {
+  const images = readImages(body);
+  const loose = isObject(body) && !Array.isArray(body) ? body : {};
+  const nextCursor =
+    typeof loose.nextCursor === 'string' && loose.nextCursor ? loose.nextCursor : null;
+  const total =
+    typeof loose.total === 'number' && Number.isFinite(loose.total)
+      ? Math.max(loose.total, images.length)
+      : images.length;
+  return { images, nextCursor, total };
+}
+
 /** A single image answer: `{image}` or the image itself. */
 export function readImage(body: unknown): GalleryImage | null {
   return normaliseImage(isObject(body) && isObject(body.image) ? body.image : body);
@@ -99,6 +122,45 @@ export function normaliseFolders(body: unknown): string[] {
     names.add(name);
   }
   return [DEFAULT_FOLDER, ...names];
+}
+
+/**
+ * One image moved within a list, as the server's move takes it (docs/decisions.md "A paged
+ * gallery"): just before the image it now precedes, or just after the one it now follows when it
+ * went further on. Null when the new order is not one image moved.
+ */
+export function singleMove(
+  before: readonly string[],
+  after: readonly string[],
+): { id: string; before: string } | { id: string; after: string } | null {
+  if (before.length !== after.length) return null;
+  let first = 0;
+  while (first < before.length && before[first] === after[first]) first++;
+  let last = before.length - 1;
+  while (last > first && before[last] === after[last]) last--;
+  if (first >= last) return null;
+  const same = (a: readonly string[], b: readonly string[]) =>
+    a.length === b.length && a.every((id, index) => id === b[index]);
+  const earlier = before[last] as string;
+  if (after[first] === earlier && same(after.slice(first + 1, last + 1), before.slice(first, last)))
+    return { id: earlier, before: after[first + 1] as string };
+  const later = before[first] as string;
+  if (after[last] === later && same(after.slice(first, last), before.slice(first + 1, last + 1)))
+    return { id: later, after: after[last - 1] as string };
+  return null;
+}
+
+/** The counts the folder list answer may carry: images and likes received in the whole gallery. */
+export function readFolderCounts(body: unknown): { total?: number; likes?: number } {
+  if (!isObject(body) || Array.isArray(body)) return {};
+  const count = (value: unknown) =>
+    typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+  const total = count(body.total);
+  const likes = count(body.likes);
+  return {
+    ...(total === undefined ? {} : { total }),
+    ...(likes === undefined ? {} : { likes }),
+  };
 }
 
 /** The images one folder shows; 'All' shows every image. */

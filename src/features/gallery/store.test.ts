@@ -207,14 +207,27 @@ describe('the gallery store', () => {
   });
 
   describe('reordering', () => {
-    it('applies the new order at once and posts every id in it', async () => {
+    it('applies a dragged photo at once and sends it as one move', async () => {
       seed([galleryImage('a'), galleryImage('b'), galleryImage('c'), galleryImage('d')]);
-      fetchMock.mockResolvedValueOnce(json({ ok: true }));
+      fetchMock.mockResolvedValue(json({ ok: true }));
       await useGallery.getState().reorder('owner', ['b', 'a']);
       expect(ids()).toEqual(['b', 'a', 'c', 'd']);
-      const body = JSON.parse(fetchMock.mock.calls[0]?.[1]?.body as string) as unknown;
+      const body = (call = 0) =>
+        JSON.parse(fetchMock.mock.calls[call]?.[1]?.body as string) as unknown;
       expect(pathOf(fetchMock.mock.calls[0] ?? [])).toBe('/api/gallery/reorder');
-      expect(body).toEqual({ accountId: 'me', userId: 'owner', order: ['b', 'a', 'c', 'd'] });
+      expect(body()).toEqual({ accountId: 'me', userId: 'owner', id: 'b', before: 'a' });
+      // Further on: just after the photo it now follows.
+      await useGallery.getState().reorder('owner', ['a', 'c', 'd', 'b']);
+      expect(ids()).toEqual(['a', 'c', 'd', 'b']);
+      expect(body(1)).toEqual({ accountId: 'me', userId: 'owner', id: 'b', after: 'd' });
+    });
+    it('sends any other new order as the order of the part it names', async () => {
+      seed([galleryImage('a'), galleryImage('b'), galleryImage('c'), galleryImage('d')]);
+      fetchMock.mockResolvedValueOnce(json({ ok: true }));
+      await useGallery.getState().reorder('owner', ['d', 'c', 'b', 'a']);
+      expect(ids()).toEqual(['d', 'c', 'b', 'a']);
+      const body = JSON.parse(fetchMock.mock.calls[0]?.[1]?.body as string) as unknown;
+      expect(body).toEqual({ accountId: 'me', userId: 'owner', order: ['d', 'c', 'b', 'a'] });
     });
     it('only logs a failure and keeps the order', async () => {
       seed();

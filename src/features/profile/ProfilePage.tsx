@@ -4,7 +4,7 @@ import { useSession } from '../auth/store.ts';
 import type { CurrentUser } from '../auth/user.ts';
 import { useFriends } from '../friends/store.ts';
 import { ProfilePhotos } from '../gallery/ProfilePhotos.tsx';
-import { useGallery } from '../gallery/store.ts';
+import { totalOf, useGallery } from '../gallery/store.ts';
 import { useTheme } from '../theme/store.ts';
 import { profileCounts } from './counters.ts';
 import { PostBox } from './PostBox.tsx';
@@ -39,9 +39,15 @@ function ProfileContent({
     isOwner ? `own:${state.counts.friends}` : `with:${state.statuses[user.id]?.status ?? ''}`,
   );
   const friends = useOwnerFriends(user.username, refreshKey);
-  // The Photos section loads the owner's images into the gallery store; the counters read them there.
+  // The Photos section loads the owner's first page and counts into the gallery store; the
+  // counters read them there.
   const images = useGallery((state) => state.galleries[user.id]?.images ?? NO_IMAGES);
-  const counts = useMemo(() => profileCounts(friends.items, images), [friends.items, images]);
+  const photos = useGallery((state) => totalOf(state.galleries[user.id]));
+  const likes = useGallery((state) => state.galleries[user.id]?.likes);
+  const counts = useMemo(
+    () => profileCounts(friends.items, images, { photos, likes }),
+    [friends.items, images, photos, likes],
+  );
   // On one's own page the palette follows the top-bar toggle at once; the page loaded with the
   // saved word, which the toggle has just replaced on the server as well.
   const ownTheme = useTheme((state) => state.theme);
