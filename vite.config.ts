@@ -33,7 +33,11 @@ function inlineEntryStyles(): Plugin {
             if (asset?.type !== 'asset') return link;
             const css = String(asset.source).trim();
             hashes.push(`sha256-${createHash('sha256').update(css).digest('base64')}`);
-            return `<style>${css}</style>`;
+            // The route chunks that list the entry's sheet among their dependencies load it only
+            // when no stylesheet link has its address. Without this one, opening such a chunk
+            // (the gallery manager) would append the sheet after the route sheets and let the
+            // base rules override theirs. A print sheet never blocks rendering.
+            return `<style>${css}</style>\n    <link rel="stylesheet" href="/${fileName}" media="print">`;
           },
         );
       },

@@ -73,7 +73,10 @@ test.describe('first paint, signed out', () => {
     await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
     // The landing page is styled before any stylesheet arrives: its styles are in the document.
     const html = await (await request.get('/landing', { headers: { Accept: 'text/html' } })).text();
-    expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/);
+    // The one stylesheet link left is the print copy of the inlined sheet: it blocks nothing.
+    const sheets = html.match(/<link[^>]+rel="stylesheet"[^>]*>/g) ?? [];
+    expect(sheets).toHaveLength(1);
+    expect(sheets[0]).toContain('media="print"');
     expect(html).toMatch(/<style>[^<]+<\/style>/);
     const policy =
       (await request.get('/landing', { headers: { Accept: 'text/html' } })).headers()[
@@ -137,6 +140,12 @@ test.describe('first paint, signed in', () => {
     const manager = page.getByRole('dialog', { name: `Photos of @${member.username}` });
     await expect(manager).toBeVisible();
     expect(lazyChunk(paths, 'GalleryManager')).toHaveLength(1);
+    // The manager's chunk did not load the inlined sheet again after the route sheets.
+    expect(
+      await page.evaluate(
+        () => document.querySelectorAll('link[rel="stylesheet"][href^="/assets/index-"]').length,
+      ),
+    ).toBe(1);
     await page.keyboard.press('Escape');
     await expect(manager).toBeHidden();
 
