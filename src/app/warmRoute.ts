@@ -33,8 +33,10 @@ export function profileRoute(pathname: string): string | null {
  * same address, so the header's <img> takes the preloaded copy), removed once it has done its work.
  */
 export function preloadAvatar(href: string): void {
-  if (!href || document.head.querySelector(`link[rel="preload"][href="${CSS.escape(href)}"]`))
-    return;
+  const known = [...document.head.querySelectorAll('link[rel="preload"]')].some(
+    (link) => link.getAttribute('href') === href,
+  );
+  if (!href || known) return;
   const link = document.createElement('link');
   link.rel = 'preload';
   link.as = 'image';
