@@ -1,9 +1,56 @@
+import { createHash } from 'node:crypto';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { type Plugin, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const THEME_COLOUR = '#0f1330';
 const BACKGROUND_COLOUR = '#0b1026';
+
+/** What the server reads to allow the inlined styles in its CSP (server/src/plugins/security.ts). */
+export const CSP_FILE = 'csp.json';
+
+/**
+ * The entry's stylesheet (the base styles, the themes and the landing page, a few kB) goes into
+ * index.html as a <style>, so no stylesheet blocks the first paint; the route chunks bring their
+ * own sheets when they load. The CSP allows that one <style> by its SHA-256, written beside the
+ * build in csp.json, never by 'unsafe-inline' (docs/decisions.md "Critical CSS inlined").
+ */
+function inlineEntryStyles(): Plugin {
+  const hashes: string[] = [];
+  return {
+    name: 'orbit:inline-entry-styles',
+    apply: 'build',
+    enforce: 'post',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        const bundle = context.bundle;
+        if (!bundle) return html;
+        return html.replace(
+          /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g,
+          (link, fileName: string) => {
+            const asset = bundle[fileName];
+            if (asset?.type !== 'asset') return link;
+            const css = String(asset.source).trim();
+            hashes.push(`sha256-${createHash('sha256').update(css).digest('base64')}`);
+            // The route chunks that list the entry's sheet among their dependencies load it only
+            // when no stylesheet link has its address. Without this one, opening such a chunk
+            // (the gallery manager) would append the sheet after the route sheets and let the
+            // base rules override theirs. A print sheet never blocks rendering.
+            return `<style>${css}</style>\n    <link rel="stylesheet" href="/${fileName}" media="print">`;
+          },
+        );
+      },
+    },
+    generateBundle() {
+      this.emitFile({
+        type: 'asset',
+        fileName: CSP_FILE,
+        source: `${JSON.stringify({ styleHashes: hashes }, null, 2)}\n`,
+      });
+    },
+  };
+}
 
 // The API host build setting (README "Configuration"): a production build talks to the origin that
 // served it unless VITE_API_ORIGIN says otherwise; the dev server follows the host rule of
@@ -11,6 +58,7 @@ const BACKGROUND_COLOUR = '#0b1026';
 export default defineConfig(({ command }) => ({
   plugins: [
     react(),
+    inlineEntryStyles(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',

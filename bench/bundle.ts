@@ -1,6 +1,8 @@
 /**
  * Gzipped JavaScript that /landing loads in Chromium, against a baseline of React + ReactDOM +
- * react-router alone built the same way. `npx tsx bench/bundle.ts`
+ * react-router alone built the same way; and what a signed-in member's own profile (an avatar and
+ * 3 photos) loads, which must not include the gallery viewer, the manager or settings.
+ * `npx tsx bench/bundle.ts` (`BENCH_STATIC_DIR=<build>` measures an existing build).
  * Goal: the landing page's JS stays within 15% of the baseline.
  */
 import fs from 'node:fs';
@@ -10,7 +12,8 @@ import react from '@vitejs/plugin-react';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import { chromiumLaunchOptions } from '../e2e/chromium.ts';
-import { ROOT, ensureBuild, startApp, table, writeResult } from './common.ts';
+import { ROOT, table, writeResult } from './common.ts';
+import { seedMember, serveAppBuild, sessionCookie } from './pwa-fixtures.ts';
 
 const gzipSize = (data: Uint8Array) => gzipSync(data, { level: 9 }).length;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
@@ -21,12 +24,17 @@ interface Script {
   gzip: number;
 }
 
-async function landingScripts(): Promise<Script[]> {
-  ensureBuild();
-  const app = await startApp(180_000);
+/** The scripts a page loads, by path; `cookie` signs the browser in first. */
+async function pageScripts(
+  origin: string,
+  pagePath: string,
+  cookie?: ReturnType<typeof sessionCookie>,
+): Promise<Script[]> {
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
-    const page = await browser.newPage();
+    const context = await browser.newContext();
+    if (cookie) await context.addCookies([cookie]);
+    const page = await context.newPage();
     const pending: Promise<Script | null>[] = [];
     page.on('response', (response) => {
       const type = response.request().resourceType();
@@ -45,7 +53,7 @@ async function landingScripts(): Promise<Script[]> {
     });
     // Not 'networkidle': the realtime connection keeps the network busy. Lazy chunks of the
     // route arrive right after the load event, so give them a moment.
-    await page.goto(`${app.origin}/landing`, { waitUntil: 'load' });
+    await page.goto(`${origin}${pagePath}`, { waitUntil: 'load' });
     await page.waitForTimeout(2_000);
     const scripts = (await Promise.all(pending)).filter(
       (script): script is Script => script !== null,
@@ -53,7 +61,6 @@ async function landingScripts(): Promise<Script[]> {
     return [...new Map(scripts.map((script) => [script.url, script])).values()];
   } finally {
     await browser.close();
-    await app.stop();
   }
 }
 
@@ -96,8 +103,24 @@ async function baselineScripts(): Promise<Script[]> {
   return scripts;
 }
 
-const landing = await landingScripts();
+const app = await serveAppBuild('orbit-bench-bundle-');
+let landing: Script[];
+let profile: Script[];
+try {
+  landing = await pageScripts(app.origin, '/landing');
+  const member = await seedMember(app.origin, 'benchbundle', 3);
+  profile = await pageScripts(
+    app.origin,
+    `/profile/${member.username}`,
+    sessionCookie(app.origin, member),
+  );
+} finally {
+  await app.stop();
+}
 const baseline = await baselineScripts();
+/** Code a profile shows only when asked: it must not load with the page. */
+const ON_DEMAND = /\/(GalleryViewer|GalleryManager|GalleryModal|SettingsPage)-/;
+const onDemandLoaded = profile.filter((script) => ON_DEMAND.test(script.url));
 const sum = (scripts: Script[], key: 'bytes' | 'gzip') =>
   scripts.reduce((total, script) => total + script[key], 0);
 const ratio = sum(landing, 'gzip') / sum(baseline, 'gzip');
@@ -106,18 +129,35 @@ console.log('\nJavaScript loaded by /landing');
 console.log(
   table([['file', 'bytes', 'gzip -9'], ...landing.map((s) => [s.url, kb(s.bytes), kb(s.gzip)])]),
 );
+console.log('\nJavaScript loaded by a signed-in /profile/{username}');
+console.log(
+  table([['file', 'bytes', 'gzip -9'], ...profile.map((s) => [s.url, kb(s.bytes), kb(s.gzip)])]),
+);
 console.log('\nTotals');
 console.log(
   table([
     ['', 'bytes', 'gzip -9'],
     ['/landing', kb(sum(landing, 'bytes')), kb(sum(landing, 'gzip'))],
+    ['/profile/{username}', kb(sum(profile, 'bytes')), kb(sum(profile, 'gzip'))],
     ['React + ReactDOM + react-router', kb(sum(baseline, 'bytes')), kb(sum(baseline, 'gzip'))],
   ]),
 );
 console.log(`\n/landing is ${(ratio * 100).toFixed(0)}% of the baseline (goal: at most 115%).`);
+console.log(
+  onDemandLoaded.length
+    ? `The profile loaded code it does not show: ${onDemandLoaded.map((s) => s.url).join(', ')}`
+    : 'The profile loaded no viewer, manager or settings code.',
+);
 const file = writeResult('bundle', {
   landing: { scripts: landing, bytes: sum(landing, 'bytes'), gzip: sum(landing, 'gzip') },
+  profile: {
+    scripts: profile,
+    bytes: sum(profile, 'bytes'),
+    gzip: sum(profile, 'gzip'),
+    onDemandLoaded: onDemandLoaded.map((script) => script.url),
+  },
   baseline: { scripts: baseline, bytes: sum(baseline, 'bytes'), gzip: sum(baseline, 'gzip') },
   ratio,
 });
 console.log(`Written to ${file}`);
+if (onDemandLoaded.length) process.exitCode = 1;

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
+import { warmRoute } from './app/warmRoute.ts';
 import { AppNotices } from './features/offline/AppNotices.tsx';
 import { watchInstall } from './features/offline/install.ts';
 import { registerServiceWorker } from './features/offline/registration.ts';
@@ -15,6 +16,8 @@ watchInstall();
 reloadOnChunkFailure();
 // Development serves modules unbundled; only a production build has a worker to register.
 if (import.meta.env.PROD && 'serviceWorker' in navigator) registerServiceWorker();
+// The route's code and pictures start loading now, beside the session check.
+warmRoute(window.location.pathname);
 
 const root = document.getElementById('root');
 if (root) {

@@ -125,6 +125,7 @@ export async function buildApp(
     allowed: config.appOrigins,
     mediaPublicUrl: config.mediaPublicUrl,
     trust,
+    staticDir: config.staticDir,
   });
   registerOriginCheck(app, {
     allowed: config.appOrigins,

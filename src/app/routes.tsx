@@ -3,6 +3,7 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { LandingPage } from '../features/auth/LandingPage.tsx';
 import { useSession } from '../features/auth/store.ts';
 import { RequireAuth } from './RequireAuth.tsx';
+import { loadProfilePage, loadShell } from './warmRoute.ts';
 
 // Signed-out visitors load only the landing page; everything else arrives when it is needed.
 const SignupPage = lazy(() =>
@@ -13,12 +14,10 @@ const ForgotPasswordPage = lazy(() =>
     default: m.ForgotPasswordPage,
   })),
 );
-const Shell = lazy(() => import('./Shell.tsx').then((m) => ({ default: m.Shell })));
-const ProfilePage = lazy(() =>
-  import('../features/profile/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })),
-);
+const Shell = lazy(() => loadShell().then((m) => ({ default: m.Shell })));
+const ProfilePage = lazy(() => loadProfilePage().then((m) => ({ default: m.ProfilePage })));
 const OwnProfileRedirect = lazy(() =>
-  import('../features/profile/ProfilePage.tsx').then((m) => ({ default: m.OwnProfileRedirect })),
+  loadProfilePage().then((m) => ({ default: m.OwnProfileRedirect })),
 );
 const SettingsPage = lazy(() =>
   import('../features/settings/SettingsPage.tsx').then((m) => ({ default: m.SettingsPage })),

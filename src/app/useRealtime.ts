@@ -19,7 +19,8 @@ import {
 
 /**
  * With a member present the socket is connected and friend events flow into the store; without, it
- * is closed. Back online, it connects again and the friend counts are fetched afresh.
+ * is closed. Back online or back from the back/forward cache, it connects again and the friend
+ * counts are fetched afresh.
  */
 export function useRealtime() {
   const userId = useSession((state) => state.user?.id);
@@ -56,6 +57,13 @@ export function useRealtime() {
           });
       }),
     );
+    // Shown again from the back/forward cache: the socket opens again (src/lib/socket.ts) and
+    // what changed meanwhile is fetched, as after a time offline.
+    const restored = (event: PageTransitionEvent) => {
+      if (event.persisted) scheduleCounts();
+    };
+    window.addEventListener('pageshow', restored);
+    unsubscribe.push(() => window.removeEventListener('pageshow', restored));
     connectSocket({ id: userId, username });
     scheduleCounts();
     return () => {

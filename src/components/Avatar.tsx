@@ -10,6 +10,8 @@ interface AvatarProps {
   version?: string | null;
   /** Decorative when a name is shown beside it. */
   decorative?: boolean;
+  /** The page's largest picture (a profile's header): fetched before everything else. */
+  priority?: boolean;
 }
 
 /** The member's picture, then the default picture, then a generated initial. */
@@ -19,6 +21,7 @@ export function Avatar({
   size = 40,
   version = null,
   decorative = false,
+  priority = false,
 }: AvatarProps) {
   const [fallback, setFallback] = useState(0);
   const [failedFor, setFailedFor] = useState(src);
@@ -35,6 +38,7 @@ export function Avatar({
       width={size}
       height={size}
       alt={decorative ? '' : `@${username || 'Guest'}`}
+      {...(priority ? { fetchPriority: 'high' as const } : {})}
       onError={() => setFallback((step) => Math.min(step + 1, chain.length - 1))}
     />
   );

@@ -25,6 +25,28 @@ function leavePresence() {
   socket?.emit('presence:leave');
 }
 
+/** The socket was closed because the page went into the back/forward cache. */
+let parked = false;
+
+/**
+ * Leaving the page: presence ends; when the page is kept in the back/forward cache, the socket is
+ * closed too (an open one would be cut by the browser, with an error), and opened again when the
+ * page is shown from the cache (docs/decisions.md "Back/forward cache").
+ */
+function onPageHide(event: PageTransitionEvent) {
+  leavePresence();
+  if (event.persisted && socket) {
+    parked = true;
+    socket.disconnect();
+  }
+}
+
+function onPageShow(event: PageTransitionEvent) {
+  if (!event.persisted || !parked) return;
+  parked = false;
+  socket?.connect();
+}
+
 /**
  * One socket per tab while a member is signed in (docs/product.md "Realtime"): websocket only, credentials sent,
  * up to 10 reconnects from 800 ms, 10 s to connect; presence is joined again after every connect.
@@ -53,13 +75,16 @@ export function connectSocket(user: { id: string; username: string }): OrbitSock
   for (const [event, handlers] of listeners) {
     for (const handler of handlers) created.on(event, handler);
   }
-  window.addEventListener('pagehide', leavePresence);
+  window.addEventListener('pagehide', onPageHide);
+  window.addEventListener('pageshow', onPageShow);
   socket = created;
   return created;
 }
 
 export function disconnectSocket() {
-  window.removeEventListener('pagehide', leavePresence);
+  window.removeEventListener('pagehide', onPageHide);
+  window.removeEventListener('pageshow', onPageShow);
+  parked = false;
   if (socket) {
     leavePresence();
     socket.disconnect();

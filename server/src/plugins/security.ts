@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Forbidden } from '../errors.ts';
@@ -71,8 +73,30 @@ export function registerOriginCheck(
 }
 
 /**
+ * The hashes of the <style> the build inlined into index.html, from the csp.json it wrote beside
+ * it (vite.config.ts); none without a build (docs/decisions.md "Critical CSS inlined").
+ */
+export function inlineStyleHashes(staticDir: string | undefined): string[] {
+  if (!staticDir) return [];
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(staticDir, 'csp.json'), 'utf8');
+  } catch {
+    return [];
+  }
+  const { styleHashes } = JSON.parse(text) as { styleHashes?: unknown };
+  if (!Array.isArray(styleHashes)) return [];
+  return styleHashes
+    .filter(
+      (hash): hash is string => typeof hash === 'string' && /^sha256-[A-Za-z0-9+/]+=*$/.test(hash),
+    )
+    .map((hash) => `'${hash}'`);
+}
+
+/**
  * Baseline headers on every response (`@fastify/helmet`); the page's own policy allows no inline
- * script. Pictures served by a CDN or a public bucket (MEDIA_PUBLIC_URL) come from its origin.
+ * script, and no inline style but the one the build inlined, by its hash. Pictures served by a CDN
+ * or a public bucket (MEDIA_PUBLIC_URL) come from its origin.
  */
 export async function registerSecurityHeaders(
   app: FastifyInstance,
@@ -80,6 +104,8 @@ export async function registerSecurityHeaders(
     allowed: readonly string[];
     mediaPublicUrl?: string | undefined;
     trust: ProxyTrust | false;
+    /** The built app's folder, whose csp.json names the inlined styles. */
+    staticDir?: string | undefined;
   },
 ) {
   const { allowed, mediaPublicUrl, trust } = options;
@@ -95,7 +121,8 @@ export async function registerSecurityHeaders(
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
+        // React sets style properties through the CSSOM, which style-src does not govern.
+        styleSrc: ["'self'", ...inlineStyleHashes(options.staticDir)],
         imgSrc: images,
         fontSrc: ["'self'"],
         connectSrc: connect,

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Unavailable } from '../errors.ts';
@@ -78,6 +80,7 @@ export function registerUploads(app: FastifyInstance, store: MediaStore) {
 export async function registerApp(app: FastifyInstance, staticDir: string): Promise<boolean> {
   const indexFile = path.join(staticDir, 'index.html');
   if (!fs.existsSync(indexFile)) return false;
+  indexFiles.set(app, indexFile);
   await app.register(fastifyStatic, {
     root: staticDir,
     wildcard: false,
@@ -110,6 +113,63 @@ export function wantsAppShell(request: FastifyRequest): boolean {
   );
 }
 
-export function sendIndex(reply: FastifyReply) {
-  return reply.header('Cache-Control', CACHE_CONTROL.revalidate).sendFile('index.html');
+/** Each app's index.html, for `sendIndex`. */
+const indexFiles = new WeakMap<FastifyInstance, string>();
+
+interface IndexDocument {
+  mtimeMs: number;
+  etag: string;
+  bodies: { identity: Buffer; br: Buffer; gzip: Buffer };
+}
+const documents = new Map<string, IndexDocument>();
+
+/** index.html with its compressed copies, made again only when the file changes (a new build). */
+async function indexDocument(file: string): Promise<IndexDocument> {
+  const { mtimeMs } = await fs.promises.stat(file);
+  const known = documents.get(file);
+  if (known?.mtimeMs === mtimeMs) return known;
+  const identity = await fs.promises.readFile(file);
+  const document: IndexDocument = {
+    mtimeMs,
+    etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
+    bodies: { identity, br: zlib.brotliCompressSync(identity), gzip: zlib.gzipSync(identity) },
+  };
+  documents.set(file, document);
+  return document;
+}
+
+/** br, else gzip, when the request accepts it (not with q=0). */
+function contentEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
+  const accepted = new Set(
+    (acceptEncoding ?? '')
+      .split(',')
+      .map((part) => part.trim().toLowerCase().split(';'))
+      .filter(([, ...params]) => !params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param)))
+      .map(([name]) => name),
+  );
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return null;
+}
+
+/**
+ * index.html for every app route, compressed (it carries the first screen's styles, about 10 kB,
+ * and most app routes are answered by the not-found handler, which the compression plugin does
+ * not reach), with an ETag to revalidate against. `no-cache`, never `no-store`, which would keep
+ * the page out of the back/forward cache (docs/decisions.md "Back/forward cache").
+ */
+export async function sendIndex(reply: FastifyReply) {
+  reply.header('Cache-Control', CACHE_CONTROL.revalidate);
+  const indexFile = indexFiles.get(reply.server);
+  if (!indexFile) return reply.sendFile('index.html');
+  const document = await indexDocument(indexFile);
+  const vary = reply.getHeader('Vary');
+  reply
+    .header('ETag', document.etag)
+    .header('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+  if (etagMatches(reply.request.headers['if-none-match'], document.etag))
+    return reply.status(304).send();
+  const encoding = contentEncoding(reply.request.headers['accept-encoding']);
+  if (encoding) reply.header('Content-Encoding', encoding);
+  return reply.type('text/html; charset=utf-8').send(document.bodies[encoding ?? 'identity']);
 }

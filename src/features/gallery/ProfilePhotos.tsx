@@ -1,17 +1,25 @@
-import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useShallow } from 'zustand/react/shallow';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import { Toast } from '../../components/Toast.tsx';
 import { useBackOnline } from '../offline/store.ts';
 import { FolderSelect } from './FolderSelect.tsx';
-import { GalleryManager } from './GalleryManager.tsx';
-import { GalleryViewer } from './GalleryViewer.tsx';
 import { PhotoGrid } from './PhotoGrid.tsx';
 import { UploadButton, UploadStatus } from './UploadButton.tsx';
 import { hasMore, pagesOf, readFolder, totalOf, useGallery } from './store.ts';
 import { useGalleryLive } from './useGalleryLive.ts';
 import './gallery.css';
+
+// The viewer and the manager load when they are first opened, not with the profile
+// (docs/architecture.md "Code splitting and first paint"); a pointer or focus on what opens them
+// starts the download a moment earlier.
+const loadManager = () => import('./GalleryManager.tsx');
+const loadViewer = () => import('./GalleryViewer.tsx');
+const GalleryManager = lazy(() => loadManager().then((m) => ({ default: m.GalleryManager })));
+const GalleryViewer = lazy(() => loadViewer().then((m) => ({ default: m.GalleryViewer })));
+const prefetchManager = () => void loadManager().catch(() => undefined);
+const prefetchViewer = () => void loadViewer().catch(() => undefined);
 
 interface ProfilePhotosProps {
   ownerId: string;
@@ -164,7 +172,13 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
             {...(canEdit ? { onCreate: (name: string) => addFolder(ownerId, name) } : {})}
           />
           {canEdit && <UploadButton owner={owner} folder={folder} canEdit={canEdit} />}
-          <button type="button" className="button" onClick={() => setManaging(true)}>
+          <button
+            type="button"
+            className="button"
+            onPointerEnter={prefetchManager}
+            onFocus={prefetchManager}
+            onClick={() => setManaging(true)}
+          >
             View All
           </button>
         </div>
@@ -173,27 +187,31 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
         <p className="gallery-hint">New uploads go to ‘{folder}’.</p>
       )}
       <UploadStatus ownerId={ownerId} />
-      {content}
-      {managing && (
-        <GalleryManager
-          owner={owner}
-          canEdit={canEdit}
-          onOpen={view}
-          onClose={() => setManaging(false)}
-        />
-      )}
-      {viewing && ready && viewerList && viewerShown && (
-        <GalleryViewer
-          ownerId={ownerId}
-          images={viewerList.images}
-          total={totalOf(viewerList)}
-          more={hasMore(viewerList) ? (viewerList.more ?? 'idle') : null}
-          onLoadMore={loadViewerPage}
-          imageId={viewing}
-          canEdit={canEdit}
-          onNavigate={view}
-        />
-      )}
+      <div className="contents" onPointerOver={prefetchViewer} onFocus={prefetchViewer}>
+        {content}
+      </div>
+      <Suspense fallback={null}>
+        {managing && (
+          <GalleryManager
+            owner={owner}
+            canEdit={canEdit}
+            onOpen={view}
+            onClose={() => setManaging(false)}
+          />
+        )}
+        {viewing && ready && viewerList && viewerShown && (
+          <GalleryViewer
+            ownerId={ownerId}
+            images={viewerList.images}
+            total={totalOf(viewerList)}
+            more={hasMore(viewerList) ? (viewerList.more ?? 'idle') : null}
+            onLoadMore={loadViewerPage}
+            imageId={viewing}
+            canEdit={canEdit}
+            onNavigate={view}
+          />
+        )}
+      </Suspense>
       <Toast message={viewing ? null : notice} />
     </section>
   );

@@ -32,6 +32,7 @@ export function ProfileHeader({ user, isOwner, counts }: ProfileHeaderProps) {
           username={user.username}
           size={128}
           version={isOwner ? readLocal(STORAGE_KEYS.avatarVersion) : null}
+          priority
         />
         <div className="profile-names">
           <h1 className="profile-username" id="profile-username">

@@ -1,0 +1,184 @@
+import { type Page, type Request, expect } from '@playwright/test';
+import { type Api, apiAs, uploadPhotos, watchCspViolations } from './pwa-helpers.ts';
+import { createMember, logIn, test } from './helpers.ts';
+
+/**
+ * What the first paint depends on (docs/architecture.md "Code splitting and first paint"): no
+ * stylesheet blocks it, the profile's avatar is found and fetched first, and the code of what a
+ * profile does not show yet loads only when it is opened.
+ */
+
+/**
+ * Every console message of a page that is an error or a warning; but for the worker's registration
+ * where the test blocks the worker (the configuration's default).
+ */
+function watchConsole(page: Page, workerBlocked: boolean): string[] {
+  const messages: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error' && message.type() !== 'warning') return;
+    if (workerBlocked && /Service worker registration/i.test(message.text())) return;
+    messages.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => messages.push(`pageerror: ${error.message}`));
+  return messages;
+}
+
+/** The paths of the requests the page makes from now on. */
+function watchRequests(page: Page): string[] {
+  const paths: string[] = [];
+  page.on('request', (request: Request) => paths.push(new URL(request.url()).pathname));
+  return paths;
+}
+
+/** The image preload hints inserted into the head, as they were when inserted. */
+async function recordPreloads(page: Page) {
+  await page.addInitScript(() => {
+    const seen: { href: string; fetchPriority: string }[] = [];
+    (window as unknown as { imagePreloads: typeof seen }).imagePreloads = seen;
+    new MutationObserver((records) => {
+      for (const record of records)
+        record.addedNodes.forEach((node) => {
+          if (node instanceof HTMLLinkElement && node.rel === 'preload' && node.as === 'image')
+            seen.push({ href: node.href, fetchPriority: node.fetchPriority });
+        });
+    }).observe(document, { childList: true, subtree: true });
+  });
+  return () =>
+    page.evaluate(
+      () =>
+        (window as unknown as { imagePreloads: { href: string; fetchPriority: string }[] })
+          .imagePreloads,
+    );
+}
+
+const lazyChunk = (paths: readonly string[], name: string) =>
+  paths.filter((path) => new RegExp(`^/assets/${name}-[^/]+\\.js$`).test(path));
+
+test.describe('first paint, signed out', () => {
+  // As Lighthouse sees the page: with its service worker.
+  test.use({ serviceWorkers: 'allow' });
+
+  test('a signed-out visitor on /landing: no console message, /me answers null, no token bridge, no blocking stylesheet', async ({
+    page,
+    request,
+  }) => {
+    const messages = watchConsole(page, false);
+    const paths = watchRequests(page);
+    const violations = await watchCspViolations(page);
+    const me = page.waitForResponse((response) => response.url().endsWith('/api/auth/me'));
+    await page.goto('/landing');
+    const answer = await me;
+    expect(answer.status()).toBe(200);
+    expect(await answer.json()).toEqual({ user: null });
+    await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+    // The landing page is styled before any stylesheet arrives: its styles are in the document.
+    const html = await (await request.get('/landing', { headers: { Accept: 'text/html' } })).text();
+    // The one stylesheet link left is the print copy of the inlined sheet: it blocks nothing.
+    const sheets = html.match(/<link[^>]+rel="stylesheet"[^>]*>/g) ?? [];
+    expect(sheets).toHaveLength(1);
+    expect(sheets[0]).toContain('media="print"');
+    expect(html).toMatch(/<style>[^<]+<\/style>/);
+    const policy =
+      (await request.get('/landing', { headers: { Accept: 'text/html' } })).headers()[
+        'content-security-policy'
+      ] ?? '';
+    const styleSrc = policy.split(';').find((directive) => directive.startsWith('style-src')) ?? '';
+    expect(styleSrc).toMatch(/'sha256-[A-Za-z0-9+/]+=*'/);
+    expect(styleSrc).not.toContain("'unsafe-inline'");
+    // What Lighthouse reads as best practices: nothing logged, no failing call.
+    await page.waitForLoadState('load');
+    expect(paths).not.toContain('/api/auth/token-bridge');
+    expect(await violations()).toEqual([]);
+    expect(messages).toEqual([]);
+  });
+});
+
+test.describe('first paint, signed in', () => {
+  test('the own profile: the avatar is preloaded at high priority and the viewer, manager and settings code loads only when opened', async ({
+    browser,
+    request,
+    baseURL,
+    playwright,
+  }) => {
+    const base = baseURL ?? '';
+    const member = await createMember(request, base);
+    const api: Api = await apiAs(playwright, base, member);
+    await uploadPhotos(api, 2);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await logIn(page, member);
+    await expect(page).toHaveURL(/\/profile\//);
+
+    const messages = watchConsole(page, true);
+    const preloads = await recordPreloads(page);
+    const paths = watchRequests(page);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    const priorities = new Map<string, string>();
+    cdp.on('Network.requestWillBeSent', (event) => {
+      priorities.set(new URL(event.request.url).pathname, event.request.initialPriority);
+    });
+
+    await page.goto(`/profile/${member.username}`);
+    const avatar = page.locator('.profile-header img.avatar');
+    await expect(avatar).toHaveJSProperty('complete', true);
+    await expect(avatar).toHaveAttribute('fetchpriority', 'high');
+    await expect(avatar).toHaveAttribute('width', '128');
+    await expect(avatar).toHaveAttribute('height', '128');
+    const src = await avatar.evaluate((image: HTMLImageElement) => image.currentSrc);
+    expect(new URL(src).pathname).toMatch(/^\/uploads\/avatars\//);
+    // The hint came before the header: inserted once the session named the member.
+    expect(await preloads()).toContainEqual({ href: src, fetchPriority: 'high' });
+    expect(priorities.get(new URL(src).pathname)).toMatch(/^(High|VeryHigh)$/);
+
+    await expect(page.getByRole('list', { name: 'Photos' }).getByRole('listitem')).toHaveCount(2);
+    expect(lazyChunk(paths, 'GalleryViewer')).toEqual([]);
+    expect(lazyChunk(paths, 'GalleryManager')).toEqual([]);
+    expect(lazyChunk(paths, 'SettingsPage')).toEqual([]);
+
+    await page.getByRole('button', { name: 'View All' }).click();
+    const manager = page.getByRole('dialog', { name: `Photos of @${member.username}` });
+    await expect(manager).toBeVisible();
+    expect(lazyChunk(paths, 'GalleryManager')).toHaveLength(1);
+    // The manager's chunk did not load the inlined sheet again after the route sheets.
+    expect(
+      await page.evaluate(
+        () => document.querySelectorAll('link[rel="stylesheet"][href^="/assets/index-"]').length,
+      ),
+    ).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect(manager).toBeHidden();
+
+    await page.getByRole('list', { name: 'Photos' }).locator('.photo-open').first().click();
+    const viewer = page.getByRole('dialog', { name: 'Image viewer' });
+    await expect(viewer).toBeVisible();
+    expect(lazyChunk(paths, 'GalleryViewer')).toHaveLength(1);
+    await page.keyboard.press('Escape');
+    await expect(viewer).toBeHidden();
+    expect(lazyChunk(paths, 'SettingsPage')).toEqual([]);
+
+    await page.goto('/settings');
+    await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+    expect(lazyChunk(paths, 'SettingsPage')).toHaveLength(1);
+    expect(messages).toEqual([]);
+    await context.close();
+  });
+
+  test("another member's profile, opened directly: asked for once, its avatar preloaded at high priority", async ({
+    memberPage: page,
+    otherMember,
+  }) => {
+    const preloads = await recordPreloads(page);
+    const paths = watchRequests(page);
+    await page.goto(`/profile/${otherMember.username}`);
+    const avatar = page.locator('.profile-header img.avatar');
+    await expect(avatar).toHaveJSProperty('complete', true);
+    await expect(avatar).toHaveAttribute('fetchpriority', 'high');
+    const src = await avatar.evaluate((image: HTMLImageElement) => image.currentSrc);
+    expect(await preloads()).toContainEqual({ href: src, fetchPriority: 'high' });
+    // The request started before the page's code arrived is the one the page used.
+    expect(
+      paths.filter((path) => path === `/api/users/profile/${otherMember.username}`),
+    ).toHaveLength(1);
+  });
+});

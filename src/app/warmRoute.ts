@@ -1,0 +1,86 @@
+/**
+ * Work a start on a known route can begin before React has rendered it (docs/architecture.md
+ * "Code splitting and first paint"): on /profile and /profile/{username} the shell's and the
+ * profile page's code load beside the session check instead of after it, the profile's owner is
+ * asked for as soon as the visitor is known to be signed in, and the owner's avatar, the page's
+ * largest picture, is preloaded at high priority the moment its address is known.
+ */
+import { AVATAR_PRELOAD_REMOVE_MS, STORAGE_KEYS } from '../contracts/constants.ts';
+import { avatarUrl } from '../components/avatarUrl.ts';
+import { useSession } from '../features/auth/store.ts';
+import { type CurrentUser, normaliseUser } from '../features/auth/user.ts';
+import { profileApi } from '../features/profile/api.ts';
+import { readLocal } from '../lib/storage.ts';
+
+export const loadShell = () => import('./Shell.tsx');
+export const loadProfilePage = () => import('../features/profile/ProfilePage.tsx');
+
+const PROFILE_PATH = /^\/profile(?:\/([^/]+))?\/?$/;
+
+/** The username a /profile path names: '' for one's own (/profile), null for another route. */
+export function profileRoute(pathname: string): string | null {
+  const match = PROFILE_PATH.exec(pathname);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1] ?? '');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `<link rel=preload as=image fetchpriority=high>` for the avatar the profile header shows (the
+ * same address, so the header's <img> takes the preloaded copy), removed once it has done its work.
+ */
+export function preloadAvatar(href: string): void {
+  const known = [...document.head.querySelectorAll('link[rel="preload"]')].some(
+    (link) => link.getAttribute('href') === href,
+  );
+  if (!href || known) return;
+  const link = document.createElement('link');
+  link.rel = 'preload';
+  link.as = 'image';
+  link.href = href;
+  link.fetchPriority = 'high';
+  document.head.append(link);
+  setTimeout(() => link.remove(), AVATAR_PRELOAD_REMOVE_MS);
+}
+
+/** The avatar address the profile header uses for `owner` (the owner's own page adds its version). */
+export function headerAvatarUrl(owner: CurrentUser, isOwner: boolean): string {
+  return owner.profileImage
+    ? avatarUrl(owner.profileImage, isOwner ? readLocal(STORAGE_KEYS.avatarVersion) : null)
+    : '';
+}
+
+function whenSignedIn(run: (me: CurrentUser) => void): void {
+  const check = () => {
+    const { status, user } = useSession.getState();
+    if (status === 'loading') return false;
+    if (status === 'signedIn' && user) run(user);
+    return true;
+  };
+  if (check()) return;
+  const stop = useSession.subscribe(() => {
+    if (check()) stop();
+  });
+}
+
+const ignore = () => undefined;
+
+export function warmRoute(pathname: string): void {
+  const username = profileRoute(pathname);
+  if (username === null) return;
+  void loadShell().catch(ignore);
+  void loadProfilePage().catch(ignore);
+  whenSignedIn((me) => {
+    if (!username || username.toLowerCase() === me.username.toLowerCase()) {
+      preloadAvatar(headerAvatarUrl(me, true));
+      return;
+    }
+    profileApi.prefetch(username).then((body) => {
+      const owner = normaliseUser(body);
+      if (owner) preloadAvatar(headerAvatarUrl(owner, false));
+    }, ignore);
+  });
+}
