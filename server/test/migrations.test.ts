@@ -17,15 +17,18 @@ const RECORDED = [
   '0007_relay_lease',
   '0008_gallery_position_unique',
   '0009_gallery_folder_pages',
+  '0010_safety',
 ];
 
 const TABLES = [
+  'blocks',
   'friendships',
   'gallery_images',
   'image_reactions',
   'notifications',
   'push_subscriptions',
   'relay_lease',
+  'reports',
   'server_settings',
   'sessions',
   'users',

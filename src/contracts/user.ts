@@ -28,6 +28,8 @@ export const User = PublicUser.extend({
   /** This member's own code to share. */
   referralCode: z.string(),
   securityQuestion: z.string(),
+  /** Moderators see the Reports page (docs/product.md "Safety"). */
+  isModerator: z.boolean(),
 });
 export type User = z.infer<typeof User>;
 

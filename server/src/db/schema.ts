@@ -27,6 +27,13 @@ export interface UsersTable {
   last_name_key: Generated<string>;
   /** Lower-cased "username first last", for substring search. */
   search_text: Generated<string>;
+  /** 1 for a moderator (docs/product.md "Safety"); the first member of a fresh install is one. */
+  is_moderator: Generated<number>;
+  /** Set while the member is suspended; login then shows the reason. */
+  suspended_at: string | null;
+  suspension_reason: Generated<string>;
+  /** When the member last downloaded their data: one export per 10 minutes. */
+  last_export_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -130,6 +137,36 @@ export interface RelayLeaseTable {
   progress: Generated<string>;
 }
 
+/** `blocker_id` blocked `blocked_id`; while either row exists the two are hidden from each other. */
+export interface BlocksTable {
+  blocker_id: string;
+  blocked_id: string;
+  created_at: string;
+}
+
+export type ReportKind = 'image' | 'member';
+export type ReportStatus = 'open' | 'resolved';
+export type ReportResolution = 'dismissed' | 'photo_removed' | 'member_suspended';
+
+/** A member's report of a photo or a member, for moderators. */
+export interface ReportsTable {
+  /** Increasing: the order of reports and the cursor of their pages. */
+  id: Generated<number>;
+  reporter_id: string;
+  target_kind: ReportKind;
+  /** The image's id for a photo, the member's id for a member. */
+  target_id: string;
+  /** The member the report is about (the one reported, or the photo's owner); may be deleted. */
+  target_user_id: string;
+  reason: string;
+  note: string;
+  status: ReportStatus;
+  resolution: ReportResolution | null;
+  resolved_by: string | null;
+  resolved_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -141,6 +178,8 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   server_settings: ServerSettingsTable;
   relay_lease: RelayLeaseTable;
+  blocks: BlocksTable;
+  reports: ReportsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -153,3 +192,5 @@ export type ImageReactionRow = Selectable<ImageReactionsTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
 export type NewNotificationRow = Insertable<NotificationsTable>;
 export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;
+export type BlockRow = Selectable<BlocksTable>;
+export type ReportRow = Selectable<ReportsTable>;

@@ -50,5 +50,6 @@ export function userRowToUser(row: UserRow, mediaUrl: MediaUrl): User {
     referral: displayText(row.referral),
     referralCode: row.referral_code,
     securityQuestion: displayText(row.security_question),
+    isModerator: row.is_moderator === 1,
   };
 }

@@ -93,5 +93,6 @@ export function normaliseUser(body: unknown): CurrentUser | null {
     theme: isTheme(raw.theme) ? raw.theme : DEFAULT_THEME,
     favoriteQuote: firstString(raw, ['favoriteQuote']),
     securityQuestion: firstString(raw, ['securityQuestion']),
+    isModerator: raw.isModerator === true,
   };
 }

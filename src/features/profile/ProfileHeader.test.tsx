@@ -21,6 +21,7 @@ const member: CurrentUser = {
   referral: '',
   referralCode: 'ABC123',
   securityQuestion: '',
+  isModerator: false,
 };
 
 describe('the profile header', () => {

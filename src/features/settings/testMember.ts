@@ -17,6 +17,7 @@ export function testMember(overrides: Partial<CurrentUser> = {}): CurrentUser {
     theme: 'normal1',
     favoriteQuote: '',
     securityQuestion: '',
+    isModerator: false,
     ...overrides,
   };
 }

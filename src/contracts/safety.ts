@@ -1,0 +1,180 @@
+/**
+ * Members' safety and ownership (docs/product.md "Safety"): blocking, reports, moderation, deleting
+ * an account and downloading one's data. The server validates with these; the app sends and reads them.
+ */
+import { z } from './zod.ts';
+
+/** An id as the calls take it. */
+const Id = z.string().min(1, 'Say which member.').max(200);
+
+// ---------------------------------------------------------------------------------------------
+// Blocking
+
+/** `POST /api/users/blocks` */
+export const BlockBody = z.object({ userId: Id });
+export type BlockBody = z.input<typeof BlockBody>;
+
+/** `DELETE /api/users/blocks/{userId}` */
+export const BlockParams = z.object({ userId: Id });
+export type BlockParams = z.infer<typeof BlockParams>;
+
+/** A member one has blocked, as Settings → Blocked members lists them. */
+export const BlockedMember = z.object({
+  id: z.string(),
+  username: z.string(),
+  profileImage: z.string(),
+  blockedAt: z.string(),
+});
+export type BlockedMember = z.infer<typeof BlockedMember>;
+
+/** `GET /api/users/blocks`: newest block first. */
+export const BlockListResponse = z.object({ users: z.array(BlockedMember) });
+export type BlockListResponse = z.infer<typeof BlockListResponse>;
+
+export const BLOCK_SELF = 'You can’t block yourself.';
+
+// ---------------------------------------------------------------------------------------------
+// Reports
+
+export const REPORT_REASONS = [
+  'spam',
+  'harassment',
+  'nudity',
+  'violence',
+  'impersonation',
+  'other',
+] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+
+/** Each reason as members and moderators read it. */
+export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
+  spam: 'Spam',
+  harassment: 'Harassment',
+  nudity: 'Nudity or sexual content',
+  violence: 'Violence',
+  impersonation: 'Impersonation',
+  other: 'Other',
+};
+
+export const REPORT_KINDS = ['image', 'member'] as const;
+export type ReportKind = (typeof REPORT_KINDS)[number];
+
+export const REPORT_NOTE_MAX = 500;
+export const REPORT_THANKS = 'Thanks — a moderator will review this.';
+export const REPORT_DUPLICATE = 'You have already reported this.';
+export const REPORT_SELF = 'You can’t report yourself.';
+
+/** `POST /api/reports`: a photo (`targetId` the image's id) or a member (their id). */
+export const ReportBody = z.object({
+  kind: z.enum(REPORT_KINDS, { error: 'Say whether a photo or a member is reported.' }),
+  targetId: Id,
+  reason: z.enum(REPORT_REASONS, { error: 'Pick a reason.' }),
+  note: z
+    .string()
+    .max(REPORT_NOTE_MAX, `The note can be at most ${REPORT_NOTE_MAX} characters.`)
+    .default(''),
+});
+export type ReportBody = z.input<typeof ReportBody>;
+
+// ---------------------------------------------------------------------------------------------
+// Moderation
+
+export const REPORT_STATUSES = ['open', 'resolved'] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+export const REPORT_RESOLUTIONS = ['dismissed', 'photo_removed', 'member_suspended'] as const;
+export type ReportResolution = (typeof REPORT_RESOLUTIONS)[number];
+
+/** How a member whose account is gone is named wherever a report still mentions them. */
+export const DELETED_MEMBER = 'deleted member';
+export const MODERATORS_ONLY = 'Only moderators can do that.';
+export const SUSPEND_SELF = 'You can’t suspend yourself.';
+export const SUSPENDED_LOGIN = (reason: string) => `This account is suspended: ${reason}`;
+export const PHOTO_REMOVED_NOTICE = 'A moderator removed one of your photos.';
+export const SUSPENSION_REASON_MAX = 500;
+
+/** A member a report names; null once their account is deleted (shown as `deleted member`). */
+export const ReportMember = z.object({
+  id: z.string(),
+  username: z.string(),
+  profileImage: z.string(),
+});
+export type ReportMember = z.infer<typeof ReportMember>;
+
+/** The reported photo as it is now; null once it is gone. */
+export const ReportImage = z.object({
+  id: z.string(),
+  url: z.string(),
+  thumbnailUrl: z.string(),
+  caption: z.string(),
+});
+export type ReportImage = z.infer<typeof ReportImage>;
+
+export const ModerationReport = z.object({
+  id: z.string(),
+  kind: z.enum(REPORT_KINDS),
+  reason: z.enum(REPORT_REASONS),
+  note: z.string(),
+  createdAt: z.string(),
+  reporter: ReportMember.nullable(),
+  /** The member reported, or the photo's owner. */
+  member: ReportMember.nullable(),
+  /** The photo, for a photo report while it still exists. */
+  image: ReportImage.nullable(),
+  status: z.enum(REPORT_STATUSES),
+  resolution: z.enum(REPORT_RESOLUTIONS).nullable(),
+  resolvedBy: ReportMember.nullable(),
+  resolvedAt: z.string().nullable(),
+});
+export type ModerationReport = z.infer<typeof ModerationReport>;
+
+export const REPORT_CURSOR_INVALID = 'That page cursor is not valid.';
+export const REPORTS_PAGE_SIZE = 50;
+
+/** `GET /api/moderation/reports`: open ones newest first, or resolved ones latest resolved first. */
+export const ModerationReportsQuery = z.object({
+  status: z.enum(REPORT_STATUSES, { error: 'Ask for open or resolved reports.' }).default('open'),
+  /** The `nextCursor` of the page before. */
+  before: z.string().max(20).regex(/^\d*$/, REPORT_CURSOR_INVALID).optional(),
+});
+export type ModerationReportsQuery = z.input<typeof ModerationReportsQuery>;
+
+export const ModerationReportPage = z.object({
+  reports: z.array(ModerationReport),
+  nextCursor: z.string().nullable(),
+});
+export type ModerationReportPage = z.infer<typeof ModerationReportPage>;
+
+export const ReportParams = z.object({
+  id: z.string().max(20).regex(/^\d+$/, 'No such report.'),
+});
+export type ReportParams = z.infer<typeof ReportParams>;
+
+/** `POST /api/moderation/reports/{id}/suspend` */
+export const SuspendBody = z.object({
+  reason: z
+    .string()
+    .trim()
+    .min(1, 'Give a reason the member will see.')
+    .max(SUSPENSION_REASON_MAX, `The reason can be at most ${SUSPENSION_REASON_MAX} characters.`),
+});
+export type SuspendBody = z.input<typeof SuspendBody>;
+
+/** Each moderation action answers the report as it now stands. */
+export const ModerationReportResponse = z.object({ report: ModerationReport });
+export type ModerationReportResponse = z.infer<typeof ModerationReportResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// Leaving: delete my account, download my data
+
+/** `DELETE /api/auth/account`: the password, and the username typed again. */
+export const DeleteAccountBody = z.object({
+  password: z.string().max(10_000).default(''),
+  username: z.string().max(200).default(''),
+});
+export type DeleteAccountBody = z.input<typeof DeleteAccountBody>;
+
+export const DELETE_USERNAME_MISMATCH = 'Type your username to confirm.';
+
+/** One download of one's data per this long. */
+export const EXPORT_INTERVAL_MS = 10 * 60 * 1000;
+export const EXPORT_TOO_SOON = 'You can download your data once every 10 minutes.';
