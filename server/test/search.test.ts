@@ -233,7 +233,10 @@ forEachApp((t, dialect) => {
       expect(statements).toHaveLength(0);
     });
 
-    it.runIf(dialect === 'postgres')(
+    // Each database shows it its own way; a test chosen by dialect rather than skipped on the other.
+    const onThisDialect = (only: typeof dialect) => (dialect === only ? it : () => undefined);
+
+    onThisDialect('postgres')(
       'does not look for substrings when prefix matches fill the limit',
       async () => {
         // "ros" starts 26 full names, and is inside the same 26 texts.
@@ -255,7 +258,7 @@ forEachApp((t, dialect) => {
       },
     );
 
-    it.runIf(dialect === 'sqlite')(
+    onThisDialect('sqlite')(
       'does not look for substrings when prefix matches fill the limit',
       async () => {
         // The trigram table rejects an unterminated phrase as it starts looking, so the statement
