@@ -104,8 +104,9 @@ export async function seedLargeAccount(
       kind: 'like' as const,
       created_at: now,
     })),
-    (batch) =>
-      photoIds.length ? db.insertInto('image_reactions').values(batch).execute() : undefined,
+    async (batch) => {
+      if (photoIds.length > 0) await db.insertInto('image_reactions').values(batch).execute();
+    },
   );
   await inBatches(
     Array.from({ length: size.notifications }, (_, index) => ({

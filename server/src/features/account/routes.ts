@@ -43,9 +43,13 @@ export const accountRoutes: FastifyPluginCallbackZod = (app, _options, done) => 
       // Pictures are compressed already and the text is deflated inside the archive.
       compress: false,
       schema: {
-        summary: 'Download my data: a zip archive (application/zip), streamed as it is built',
-        produces: ['application/zip'],
-        response: { 200: z.string().describe('The zip archive `orbit-{username}.zip`') },
+        summary: 'Download my data: a zip archive, streamed as it is built',
+        response: {
+          200: {
+            description: 'The archive, as the attachment `orbit-{username}.zip`',
+            content: { 'application/zip': { schema: z.string() } },
+          },
+        },
       },
     },
     async (request, reply) => {
