@@ -25,7 +25,7 @@ export interface RemovedAccount {
 /**
  * Deletes a member and every row keyed to them (docs/product.md "Leaving"), in the caller's
  * transaction. Every statement names the member by their id alone, or reaches their photos
- * through a sub-select, so none binds more than one value however much the member owns.
+ * through a sub-select, so none binds more than the id (once or twice) however much the member owns.
  * Answers undefined when there was no such member (a deletion that already happened).
  */
 export async function deleteAccountRows(
@@ -34,18 +34,25 @@ export async function deleteAccountRows(
 ): Promise<RemovedAccount | undefined> {
   const theirImages = trx.selectFrom('gallery_images').select('id').where('owner_id', '=', userId);
 
-  // To them, from them, and about their photos (whoever they were sent to).
-  const notifications = await trx
-    .deleteFrom('notifications')
-    .where((eb) =>
-      eb.or([
-        eb('recipient_id', '=', userId),
-        eb('actor_id', '=', userId),
-        eb('image_id', 'in', theirImages),
-      ]),
-    )
-    .returning(['id', 'recipient_id'])
-    .execute();
+  // To them, from them, and about their photos (whoever they were sent to): one statement each,
+  // so each finds its rows through its own index.
+  const notifications = [
+    ...(await trx
+      .deleteFrom('notifications')
+      .where('recipient_id', '=', userId)
+      .returning(['id', 'recipient_id'])
+      .execute()),
+    ...(await trx
+      .deleteFrom('notifications')
+      .where('actor_id', '=', userId)
+      .returning(['id', 'recipient_id'])
+      .execute()),
+    ...(await trx
+      .deleteFrom('notifications')
+      .where('image_id', 'in', theirImages)
+      .returning(['id', 'recipient_id'])
+      .execute()),
+  ];
   const othersNotifications = new Map<string, number[]>();
   for (const row of notifications) {
     if (row.recipient_id === userId) continue;
