@@ -28,7 +28,7 @@ forEachDialect((dialect) => {
         recording?.push({ sql: event.query.sql, values: event.query.parameters.length }),
     });
     member = await signupUser(t.app);
-    friends = await seedLargeAccount(t.app.db, member.user.id, SIZE);
+    friends = (await seedLargeAccount(t.app.db, member.user.id, SIZE)).friends;
     recording = [];
     status = (await deleteOwnAccount(t.app, member)).statusCode;
     statements = recording;

@@ -56,24 +56,31 @@ export async function insertMembers(db: Db, count: number, prefix: string): Prom
   return rows.map((row) => row.id);
 }
 
+export interface SeededAccount {
+  friends: string[];
+  /** The media keys the photos' rows name (display and thumbnail); no file is written. */
+  pictures: { display: string; thumb: string }[];
+}
+
 /**
  * Gives `memberId` `size.photos` photos (rows only: the files they name are not written), as many
  * friends (half asked by the member), each friend liking a photo, and `size.notifications`
- * notifications from those friends. Answers the friends' ids.
+ * notifications from those friends.
  */
 export async function seedLargeAccount(
   db: Db,
   memberId: string,
   size: LargeAccount,
-): Promise<string[]> {
+): Promise<SeededAccount> {
   const now = new Date().toISOString();
   const photoIds = Array.from({ length: size.photos }, () => randomUUID());
+  const names = photoIds.map(() => hex());
   await inBatches(
     photoIds.map((id, index) => ({
       id,
       owner_id: memberId,
-      display_file: `${hex()}.webp`,
-      thumb_file: `${hex()}-thumb.webp`,
+      display_file: `${names[index]}.webp`,
+      thumb_file: `${names[index]}-thumb.webp`,
       width: 1600,
       height: 1200,
       bytes: 200_000,
@@ -122,5 +129,11 @@ export async function seedLargeAccount(
     })),
     (batch) => db.insertInto('notifications').values(batch).execute(),
   );
-  return friends;
+  return {
+    friends,
+    pictures: names.map((name) => ({
+      display: `gallery/${name}.webp`,
+      thumb: `gallery/${name}-thumb.webp`,
+    })),
+  };
 }
