@@ -3,7 +3,7 @@
  * next only once the one before has been read to its end, so at most one source is open and no
  * entry is ever held whole. The archive stream is what a reply sends.
  */
-import { Readable } from 'node:stream';
+import { Readable, Transform, pipeline } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 
@@ -23,8 +23,14 @@ export interface ZipEntry {
 export interface ZipOptions {
   /** A source failed: the archive stream has been destroyed with this error, so it is never complete. */
   onFailure(error: unknown): void;
-  /** Whoever read the archive stopped before its end (the stream was destroyed from outside). */
-  onAbort?(): void;
+  /**
+   * The archive stopped before its end: whoever read it went away (`client`: the stream was
+   * destroyed from outside), or took nothing of what was ready for `idleMs` (`stalled`: the
+   * stream has been destroyed here).
+   */
+  onAbort?(reason: 'client' | 'stalled'): void;
+  /** How long a reader may leave ready bytes untaken before the archive is given up. */
+  idleMs?: number;
 }
 
 /**
@@ -36,23 +42,48 @@ export function zipStream(entries: AsyncIterable<ZipEntry>, options: ZipOptions)
   const zip = new ZipFile();
   // yazl's output is a PassThrough; its typings say only "readable stream".
   const output = zip.outputStream as unknown as Readable;
+  // What the reader takes passes here: the last time it did is when the reader last made room.
+  let taken = Date.now();
+  const archive = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      taken = Date.now();
+      done(null, chunk);
+    },
+  });
   let current: Readable | undefined;
   let stopped = false;
+  let watch: NodeJS.Timeout | undefined;
 
+  const stop = () => {
+    stopped = true;
+    clearInterval(watch);
+    current?.destroy();
+  };
   const fail = (error: unknown) => {
     if (stopped) return;
-    stopped = true;
-    current?.destroy();
+    stop();
     output.destroy(error instanceof Error ? error : new Error(String(error)));
     options.onFailure(error);
   };
   zip.on('error', fail);
+  // Destroying one end destroys the other: a reader that goes away stops the archive, a failure
+  // reaches the reader.
+  pipeline(output, archive, () => undefined);
   output.on('close', () => {
     if (stopped) return;
-    stopped = true;
-    current?.destroy();
-    if (!output.readableEnded) options.onAbort?.();
+    stop();
+    if (!output.readableEnded) options.onAbort?.('client');
   });
+  if (options.idleMs) {
+    const idleMs = options.idleMs;
+    watch = setInterval(() => {
+      if (archive.readableLength === 0 || Date.now() - taken < idleMs) return;
+      stop();
+      options.onAbort?.('stalled');
+      archive.destroy();
+    }, idleMs / 4);
+    watch.unref();
+  }
 
   void (async () => {
     try {
@@ -77,7 +108,8 @@ export function zipStream(entries: AsyncIterable<ZipEntry>, options: ZipOptions)
       fail(error);
     }
   })();
-  return output;
+  archive.on('end', () => clearInterval(watch));
+  return archive;
 }
 
 /** An entry whose bytes are text made now. */

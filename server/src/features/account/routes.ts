@@ -58,11 +58,16 @@ export const accountRoutes: FastifyPluginCallbackZod = (app, _options, done) => 
         request.member.user,
       );
       // A stream is sent as it is, past the route's typed reply (the schema documents it).
-      return (reply as FastifyReply)
-        .type('application/zip')
-        .header('Content-Disposition', `attachment; filename="${download.fileName}"`)
-        .header('Cache-Control', CACHE_CONTROL.never)
-        .send(download.stream);
+      return (
+        (reply as FastifyReply)
+          .type('application/zip')
+          .header('Content-Disposition', `attachment; filename="${download.fileName}"`)
+          .header('Cache-Control', CACHE_CONTROL.never)
+          // A proxy passes it on as it comes instead of spooling it to disk, and so slows the
+          // archive to the member's pace.
+          .header('X-Accel-Buffering', 'no')
+          .send(download.stream)
+      );
     },
   );
   done();

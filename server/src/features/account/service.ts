@@ -105,6 +105,12 @@ export interface Download {
   stream: Readable;
 }
 
+/**
+ * A download whose reader takes nothing of what is ready for this long is given up, so a client
+ * that stops reading without leaving holds no picture open (nginx's own send_timeout is as long).
+ */
+export const DOWNLOAD_IDLE_MS = 60_000;
+
 /** The name of a member's download: `orbit-{username}.zip`. */
 export const downloadName = (username: string) => `orbit-${username}.zip`;
 
@@ -139,9 +145,15 @@ export async function startDownload(
           deps.log.warn({ err: cause }, 'could not give a failed download its turn back'),
         );
     },
-    onAbort() {
-      deps.log.info({ userId: user.id }, 'a download of member data was stopped by the client');
+    onAbort(reason) {
+      deps.log.info(
+        { userId: user.id },
+        reason === 'client'
+          ? 'a download of member data was stopped by the client'
+          : 'a download of member data was given up: the client took nothing for a minute',
+      );
     },
+    idleMs: DOWNLOAD_IDLE_MS,
   });
   return { fileName: downloadName(user.username), stream };
 }
