@@ -36,14 +36,23 @@ const deleteAccount = (member: Member) =>
     payload: { password: member.password, username: member.username },
   });
 
+/**
+ * A friend request from `sender` to `recipient`, whose device answers 503 `failures` times: answers
+ * once the relay has tried it at least once, with the event's settling still to come.
+ */
+async function retriedRequest(sender: Member, recipient: Member, failures: number) {
+  const device = await addDevice(orbit, service, recipient);
+  service.failNext(device.id, 503, failures);
+  const settled = nextSettled(relay);
+  await friendAction(orbit.app, sender, 'request', recipient);
+  await vi.waitFor(() => expect(service.attemptsFor(device.id)).toBeGreaterThan(0));
+  return { device, settled };
+}
+
 describe('a push still being retried', () => {
   it('is dropped and settled when its recipient deletes their account, and tried no more', async () => {
     const [sender, recipient] = (await signupMembers(orbit.app, 2)) as [Member, Member];
-    const device = await addDevice(orbit, service, recipient);
-    service.failNext(device.id, 503, 1_000);
-    const settled = nextSettled(relay);
-    await friendAction(orbit.app, sender, 'request', recipient);
-    await vi.waitFor(() => expect(service.attemptsFor(device.id)).toBeGreaterThan(0));
+    const { device, settled } = await retriedRequest(sender, recipient, 1_000);
 
     expect((await deleteAccount(recipient)).statusCode).toBe(200);
 
@@ -60,11 +69,7 @@ describe('a push still being retried', () => {
 
   it('is dropped when the member who sent the request deletes their account', async () => {
     const [sender, recipient] = (await signupMembers(orbit.app, 2)) as [Member, Member];
-    const device = await addDevice(orbit, service, recipient);
-    service.failNext(device.id, 503, 1_000);
-    const settled = nextSettled(relay);
-    await friendAction(orbit.app, sender, 'request', recipient);
-    await vi.waitFor(() => expect(service.attemptsFor(device.id)).toBeGreaterThan(0));
+    const { device, settled } = await retriedRequest(sender, recipient, 1_000);
 
     expect((await deleteAccount(sender)).statusCode).toBe(200);
 
@@ -80,11 +85,7 @@ describe('a push still being retried', () => {
       Member,
       Member,
     ];
-    const device = await addDevice(orbit, service, recipient);
-    service.failNext(device.id, 503, 2);
-    const settled = nextSettled(relay);
-    await friendAction(orbit.app, sender, 'request', recipient);
-    await vi.waitFor(() => expect(service.attemptsFor(device.id)).toBeGreaterThan(0));
+    const { device, settled } = await retriedRequest(sender, recipient, 2);
 
     expect((await deleteAccount(leaver)).statusCode).toBe(200);
 
