@@ -16,6 +16,7 @@ const serverFeatureUses = {
   gallery: ['auth', 'notifications'],
   push: ['auth'],
   users: ['auth'],
+  account: ['auth', 'notifications'],
 };
 
 /** Throws at load time if the table above itself has a cycle, naming it. */

@@ -12,6 +12,7 @@ import {
   RelayGoneAnswer,
   type RelayHandshake,
   RelayLeaseAnswer,
+  RelayMembersGone,
   type RelayProgress,
   type RelayServerToClient,
 } from '../../src/contracts/push.ts';
@@ -76,6 +77,8 @@ export interface RelayEvents {
   settled: [result: { id: number; outcomes: DeliveryOutcome[] }];
   /** A live event acknowledged without pushing it, while standing by. */
   'left-to-holder': [id: number | undefined];
+  /** The server said these members' accounts are gone; their pushes not delivered yet were dropped. */
+  'members-gone': [memberIds: string[]];
   /** The server kept this progress with the lease. */
   reported: [progress: RelayProgress];
   /** close() finished: nothing is under way, the progress is reported and the lease given up. */
@@ -157,6 +160,15 @@ type RelaySocket = Socket<RelayServerToClient, RelayClientToServer>;
 
 /** Endpoints refused lately, each logged at warn once; forgotten past this many. */
 const REFUSED_REMEMBERED = 10_000;
+/**
+ * Deleted members remembered, so that an event about one that arrives after the word (from
+ * another node) is dropped too; the oldest are forgotten past this many. Catch-up never brings
+ * such an event: the server deleted its notification with the account.
+ */
+const GONE_REMEMBERED = 10_000;
+
+/** A push not delivered because its recipient's or sender's account was deleted meanwhile. */
+const MEMBER_GONE = 'the member’s account was deleted';
 
 /** Calls an acknowledgement the server asked for (a missing or odd one is ignored). */
 function acknowledge(ack: unknown): void {
@@ -217,6 +229,11 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
   /** Aborted when this relay may push no more: deliveries under way make no further attempt. */
   let delivering = new AbortController();
   const inFlight = new Map<number, Promise<boolean>>();
+  /** Each event under way, with what stops it alone (its member's account was deleted). */
+  const underWay = new Map<number, { event: RelayEvent; stop: AbortController }>();
+  const goneMembers = new Set<string>();
+  const aboutGoneMember = (event: RelayEvent) =>
+    goneMembers.has(event.recipientId) || goneMembers.has(event.payload.actor.id);
   let role: 'none' | 'leader' | 'standby' = 'none';
   /**
    * performance.now() until which the lease is surely this relay's: the database granted it for
@@ -448,7 +465,13 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
       return inFlight.get(id) ?? Promise.resolve(true);
     }
     ledger.begin(id);
-    const signal = delivering.signal;
+    if (aboutGoneMember(event)) {
+      log.info({ id }, `push dropped: ${MEMBER_GONE}`);
+      settle(id, []);
+      return Promise.resolve(true);
+    }
+    const stop = new AbortController();
+    const signal = AbortSignal.any([delivering.signal, stop.signal]);
     const devices = distinctDevices(event)
       .map((device) => ({ device, key: deviceKey(device.endpoint) }))
       .filter(({ key }) => !ledger.isDeviceDone(id, key));
@@ -461,9 +484,13 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
       }),
     )
       .then((results) => {
-        const outcomes = results.flatMap((result) =>
-          result.status === 'fulfilled' ? [result.value] : [],
-        );
+        const outcomes = results.flatMap((result): DeliveryOutcome[] => {
+          if (result.status === 'fulfilled') return [result.value];
+          // Stopped for its member alone: settled, since no catch-up brings it back.
+          if (stop.signal.aborted && !delivering.signal.aborted)
+            return [{ result: 'dropped', status: undefined, reason: MEMBER_GONE, attempts: 0 }];
+          return [];
+        });
         if (outcomes.length < results.length) {
           ledger.abandon(id);
           return false;
@@ -471,9 +498,38 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
         settle(id, outcomes);
         return true;
       })
-      .finally(() => inFlight.delete(id));
+      .finally(() => {
+        inFlight.delete(id);
+        underWay.delete(id);
+      });
     inFlight.set(id, work);
+    underWay.set(id, { event, stop });
     return work;
+  };
+
+  /** The server deleted these accounts: nothing more is pushed to them or about them. */
+  const onMembersGone = (raw: unknown) => {
+    const parsed = RelayMembersGone.safeParse(raw);
+    if (!parsed.success) {
+      log.error('dropped a word of deleted accounts that does not fit');
+      return;
+    }
+    for (const memberId of parsed.data.memberIds) {
+      goneMembers.delete(memberId);
+      goneMembers.add(memberId);
+    }
+    for (const memberId of goneMembers) {
+      if (goneMembers.size <= GONE_REMEMBERED) break;
+      goneMembers.delete(memberId);
+    }
+    let stopped = 0;
+    for (const { event, stop } of underWay.values()) {
+      if (!aboutGoneMember(event) || stop.signal.aborted) continue;
+      stop.abort(new Error(MEMBER_GONE));
+      stopped += 1;
+    }
+    if (stopped > 0) log.info({ events: stopped }, `pushes stopped: ${MEMBER_GONE}`);
+    relay.emit('members-gone', parsed.data.memberIds);
   };
 
   const onLiveEvent = (raw: unknown, ack: unknown) => {
@@ -716,6 +772,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     refusedTimer = setTimeout(() => socket.connect(), REFUSED_RETRY_MS);
   });
   socket.on('relay:event', onLiveEvent);
+  socket.on('relay:members-gone', onMembersGone);
 
   if (config.health) {
     const state = () => ({

@@ -20,6 +20,7 @@ import { loggerOptions } from './lib/logger.ts';
 import { proxyTrust } from './lib/proxy.ts';
 import { redisLimitStore } from './lib/redis.ts';
 import { textProblem } from './lib/text.ts';
+import { accountRoutes } from './features/account/routes.ts';
 import { authMemberRoutes, authPublicRoutes } from './features/auth/routes.ts';
 import { deleteExpiredSessions } from './features/auth/repository.ts';
 import { friendRoutes } from './features/friends/routes.ts';
@@ -163,6 +164,7 @@ export async function buildApp(
   await app.register(async (members) => {
     members.addHook('preValidation', requireMember);
     await members.register(authMemberRoutes);
+    await members.register(accountRoutes);
     await members.register(userRoutes);
     await members.register(friendRoutes);
     await members.register(notificationRoutes);

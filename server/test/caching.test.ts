@@ -31,6 +31,8 @@ const EXPECTED: [RegExp, string][] = [
   [/^\/uploads\//, IMMUTABLE],
   [/^\/(healthz|readyz|metrics)$/, NEVER],
   [/^\/api\/auth\/(me|token-bridge)$/, NEVER],
+  // A member's whole data, as a download: nothing keeps a copy.
+  [/^\/api\/auth\/export$/, NEVER],
   [/^\/api\/check-username$/, NEVER],
   // A relay that comes back may bring another key.
   [/^\/api\/push\/vapid-public-key$/, NEVER],

@@ -18,6 +18,7 @@ const RECORDED = [
   '0008_gallery_position_unique',
   '0009_gallery_folder_pages',
   '0010_safety',
+  '0011_leaving_lookups',
 ];
 
 const TABLES = [

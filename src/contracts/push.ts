@@ -90,12 +90,26 @@ export const RelayHandshake = z.object({
 });
 export type RelayHandshake = z.infer<typeof RelayHandshake>;
 
+/** The most members one `relay:members-gone` names. */
+export const RELAY_MEMBERS_GONE_MAX = 1_000;
+
+/**
+ * `relay:members-gone`: these members' accounts are deleted. Pushes to them or about them that a
+ * relay has not delivered yet are dropped (docs/decisions.md "Leaving: delete and export").
+ */
+export const RelayMembersGone = z.object({
+  memberIds: z.array(z.string().min(1)).min(1).max(RELAY_MEMBERS_GONE_MAX),
+});
+export type RelayMembersGone = z.infer<typeof RelayMembersGone>;
+
 export interface RelayServerToClient {
   /**
    * A new friend event, sent to every relay; the one holding the lease calls `ack` once it is
    * handled (sent, dropped or gone), the others at once.
    */
   'relay:event': (event: RelayEvent, ack: () => void) => void;
+  /** Sent to every relay when accounts are deleted; nothing is answered. */
+  'relay:members-gone': (notice: RelayMembersGone) => void;
 }
 
 /**

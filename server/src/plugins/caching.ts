@@ -22,10 +22,14 @@ export const CACHE_CONTROL = {
   never: 'no-store',
 } as const;
 
-/** API answers that must not be kept: a session token, a key that may change, a live probe. */
+/**
+ * API answers that must not be kept: a session token, a key that may change, a live probe, a
+ * member's whole data.
+ */
 const NEVER_KEPT = new Set<string>([
   '/api/auth/me',
   '/api/auth/token-bridge',
+  '/api/auth/export',
   PUSH_API.vapidPublicKey,
   '/api/check-username',
 ]);

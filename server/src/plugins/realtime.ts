@@ -45,6 +45,8 @@ export interface Realtime {
   io: OrbitServer;
   /** Disconnects the sockets opened with these sessions (after logout or a password change). */
   disconnectSessions(sessionIds: readonly string[]): void;
+  /** Disconnects every socket of these members, whatever session opened it, on every node. */
+  disconnectMembers(userIds: readonly string[]): void;
   /** Sends a friend event to both members' private rooms, on every server process. */
   publishFriendEvent(event: FriendEvent, payload: FriendEventPayload): void;
   /** Gallery changes to everyone watching the owner's gallery (and that image). */
@@ -290,6 +292,9 @@ export async function registerRealtime(
     io,
     disconnectSessions(sessionIds) {
       for (const id of sessionIds) io.in(sessionRoom(id)).disconnectSockets(true);
+    },
+    disconnectMembers(userIds) {
+      if (userIds.length > 0) io.in(userIds.map(userRoom)).disconnectSockets(true);
     },
     publishFriendEvent(event, payload) {
       io.to([userRoom(payload.fromUserId), userRoom(payload.toUserId)]).emit(event, payload);

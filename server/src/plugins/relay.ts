@@ -5,6 +5,7 @@ import type { Namespace, Socket } from 'socket.io';
 import type { Notification } from '../../../src/contracts/notifications.ts';
 import {
   RELAY_LEASE_MAX_MS,
+  RELAY_MEMBERS_GONE_MAX,
   RELAY_NAMESPACE,
   RelayCatchUpRequest,
   type RelayClientToServer,
@@ -41,6 +42,11 @@ const EVENT_ACK_TIMEOUT_MS = 120_000;
 export interface Relay {
   /** Hands a just-announced notification to the relay when it is a friend event. */
   notificationCreated(recipientId: string, notification: Notification): void;
+  /**
+   * Tells every relay, on every node, that these members' accounts are gone: pushes to them or
+   * about them that are not delivered yet are dropped.
+   */
+  membersGone(userIds: readonly string[]): void;
 }
 
 declare module 'fastify' {
@@ -214,6 +220,16 @@ export function registerRelay(
         const ready = await event;
         if (ready) send(ready);
       });
+    },
+    membersGone(userIds) {
+      if (!secret) return;
+      for (let start = 0; start < userIds.length; start += RELAY_MEMBERS_GONE_MAX) {
+        const memberIds = userIds.slice(start, start + RELAY_MEMBERS_GONE_MAX);
+        // After the events queued before it, so a relay never hears of an event after its member went.
+        queue = queue.then(() => {
+          relay.emit('relay:members-gone', { memberIds });
+        });
+      }
     },
   };
 }

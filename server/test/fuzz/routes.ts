@@ -463,6 +463,24 @@ const metricsGenerator: RouteGenerator = (ctx) =>
     ),
   });
 
+/**
+ * Deleting one's account: the contract's cases, and confirmations that name a real member (in any
+ * case, with spaces) with a real password, so that some cases delete the member who sends them.
+ */
+function deleteAccountGenerator(route: FuzzRoute): RouteGenerator {
+  const derived = derivedGenerator(route);
+  return (ctx) => {
+    const names = Object.values(ctx.members).map((member) => member.username);
+    const typed = fc
+      .constantFrom(...names)
+      .chain((name) => fc.constantFrom(name, name.toUpperCase(), ` ${name} `, `${name}x`));
+    const confirmation = fc
+      .record({ username: typed, password: fc.constantFrom(...PASSWORDS, 'Wrong#Pass1', '') })
+      .map((payload): RouteRequest => ({ path: '/api/auth/account', payload }));
+    return fc.oneof(confirmation, derived(ctx));
+  };
+}
+
 /** Routes whose requests no contract describes. */
 export const HAND_WRITTEN: Record<string, (route: FuzzRoute) => RouteGenerator> = {
   'POST /api/auth/signup': () => formGenerator('/api/auth/signup', SIGNUP_FORM),
@@ -470,6 +488,8 @@ export const HAND_WRITTEN: Record<string, (route: FuzzRoute) => RouteGenerator> 
   // JSON by its contract, or a form with a new picture.
   'PATCH /api/auth/profile': (route) =>
     formGenerator('/api/auth/profile', PROFILE_FORM, derivedGenerator(route)),
+  // Derivable, but the derived cases would seldom name the sender.
+  'DELETE /api/auth/account': deleteAccountGenerator,
   'GET /uploads/*': () => uploadsGenerator,
   'HEAD /uploads/*': () => uploadsGenerator,
   'OPTIONS *': () => preflightGenerator,

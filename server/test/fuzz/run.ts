@@ -342,13 +342,17 @@ async function upload(app: FastifyInstance, member: FuzzMember, folder: string) 
     throw new Error(`upload answered ${response.statusCode}: ${response.body}`);
 }
 
-/** The member's current name and a live session, signing in again when the fuzz ended one. */
+/**
+ * The member's current name and a live session, signing in again when the fuzz ended one; a new
+ * member in their place when a case deleted their account.
+ */
 async function refreshMember(app: FastifyInstance, member: FuzzMember): Promise<FuzzMember> {
   const row = await app.db
     .selectFrom('users')
     .select(['username', 'email'])
     .where('id', '=', member.id)
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (!row) return asFuzzMember(await signupUser(app));
   const current = { ...member, username: row.username, email: row.email };
   const me = await app.inject({ method: 'GET', url: '/api/users/me', headers: asBearer(current) });
   if (me.statusCode === 200) return current;
@@ -373,6 +377,7 @@ const SESSION_CHANGES = new Set([
   'PATCH /api/auth/password',
   'POST /api/auth/forgot-password/reset',
   'PATCH /api/auth/profile',
+  'DELETE /api/auth/account',
 ]);
 
 /** Re-reads the members, images, keys and notifications the generators draw from. */

@@ -298,7 +298,7 @@ function needsCurrentPassword(user: UserRow, patch: ProfilePatch): boolean {
  * docs/decisions.md "Re-authentication": the member's current password, counted per member
  * (docs/decisions.md "Passwords and abuse"), before a change that could take the account over.
  */
-async function confirmCurrentPassword(
+export async function confirmCurrentPassword(
   deps: GuardedDeps,
   user: UserRow,
   currentPassword: string | undefined,

@@ -1,0 +1,162 @@
+/**
+ * What a deletion does to live connections (docs/product.md "Leaving", "Realtime"): the member's
+ * sockets end whatever session opened them, watchers see them go offline, and the other side of
+ * each friendship, request and notification is told at once.
+ */
+import type { Socket } from 'socket.io-client';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { pairKey } from '../../src/contracts/friends.ts';
+import type { Ack } from '../../src/contracts/realtime.ts';
+import { deleteOwnAccount } from './account-helpers.ts';
+import {
+  type Member,
+  forEachDialect,
+  friendAction,
+  loginAs,
+  signupMembers,
+  useTestApp,
+} from './helpers.ts';
+import { connected, listen, useSockets } from './sockets.ts';
+
+forEachDialect((dialect) => {
+  const t = useTestApp(dialect);
+  let url = '';
+  const openSocket = useSockets();
+
+  beforeAll(async () => {
+    url = await listen(t.app);
+  });
+
+  const connectAs = (member: Member) =>
+    connected(openSocket(url, { auth: { token: member.token } }));
+  const ack = (socket: Socket, event: string, payload: unknown) =>
+    socket.timeout(5_000).emitWithAck(event, payload) as Promise<Ack>;
+  /** The next `event` the socket receives, failing after 5 s. */
+  const next = <T>(socket: Socket, event: string) =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${event} within 5 s`)), 5_000);
+      socket.once(event, (payload: T) => {
+        clearTimeout(timer);
+        resolve(payload);
+      });
+    });
+  const disconnected = (socket: Socket) =>
+    new Promise<string>((resolve) => socket.once('disconnect', resolve));
+
+  describe('the member’s sockets', () => {
+    it('are all disconnected, whichever session opened them, and others stay', async () => {
+      const [leaver, other] = (await signupMembers(t.app, 2)) as [Member, Member];
+      const elsewhere = await loginAs(t.app, leaver);
+      const tabs = [await connectAs(leaver), await connectAs(leaver), await connectAs(elsewhere)];
+      const otherTab = await connectAs(other);
+      const ended = tabs.map(disconnected);
+
+      expect((await deleteOwnAccount(t.app, leaver)).statusCode).toBe(200);
+
+      expect(await Promise.all(ended)).toEqual([
+        'io server disconnect',
+        'io server disconnect',
+        'io server disconnect',
+      ]);
+      expect((await ack(otherTab, 'image:leave', { imageId: 'none' })).ok).toBe(true);
+      expect(otherTab.connected).toBe(true);
+    });
+
+    it('cannot be opened again with the member’s token', async () => {
+      const [leaver] = (await signupMembers(t.app, 1)) as [Member];
+      expect((await deleteOwnAccount(t.app, leaver)).statusCode).toBe(200);
+
+      await expect(connectAs(leaver)).rejects.toThrow('unauthorized');
+    });
+  });
+
+  it('tells a watcher of the member’s gallery that they went offline', async () => {
+    const [leaver, watcher] = (await signupMembers(t.app, 2)) as [Member, Member];
+    const tab = await connectAs(leaver);
+    expect((await ack(tab, 'presence:join', { userId: leaver.user.id })).ok).toBe(true);
+    const watching = await connectAs(watcher);
+    expect(await ack(watching, 'gallery:join', { ownerId: leaver.user.id })).toEqual({
+      ok: true,
+      online: true,
+    });
+    const update = next(watching, 'presence:update');
+
+    expect((await deleteOwnAccount(t.app, leaver)).statusCode).toBe(200);
+
+    expect(await update).toEqual({ userId: leaver.user.id, online: false });
+    expect(await t.app.realtime.isOnline(leaver.user.id)).toBe(false);
+  });
+
+  it('tells each friend and each side of a pending request that the relation ended', async () => {
+    const [leaver, friend, asked, asking] = (await signupMembers(t.app, 4)) as [
+      Member,
+      Member,
+      Member,
+      Member,
+    ];
+    await friendAction(t.app, friend, 'request', leaver);
+    await friendAction(t.app, leaver, 'accept', friend);
+    await friendAction(t.app, leaver, 'request', asked);
+    await friendAction(t.app, asking, 'request', leaver);
+    const [friendTab, askedTab, askingTab] = await Promise.all(
+      [friend, asked, asking].map(connectAs),
+    );
+    const heard = [
+      next(friendTab!, 'friend:removed'),
+      next(askedTab!, 'friend:request:canceled'),
+      next(askingTab!, 'friend:declined'),
+    ];
+
+    expect((await deleteOwnAccount(t.app, leaver)).statusCode).toBe(200);
+
+    expect(await Promise.all(heard)).toEqual(
+      [friend, asked, asking].map((other) => ({
+        fromUserId: leaver.user.id,
+        toUserId: other.user.id,
+        pairKey: pairKey(leaver.user.id, other.user.id),
+      })),
+    );
+  });
+
+  it('takes the member’s friend request out of the other member’s notifications at once', async () => {
+    const [leaver, asked] = (await signupMembers(t.app, 2)) as [Member, Member];
+    await friendAction(t.app, leaver, 'request', asked);
+    const request = await t.app.db
+      .selectFrom('notifications')
+      .select('id')
+      .where('recipient_id', '=', asked.user.id)
+      .where('actor_id', '=', leaver.user.id)
+      .executeTakeFirstOrThrow();
+    const tab = await connectAs(asked);
+    const changed = next(tab, 'notification:changed');
+
+    expect((await deleteOwnAccount(t.app, leaver)).statusCode).toBe(200);
+
+    // The welcome notification is still unread.
+    expect(await changed).toEqual({ removed: [String(request.id)], unread: 1 });
+  });
+
+  it('tells nobody anything when the deletion is refused', async () => {
+    const [leaver, friend] = (await signupMembers(t.app, 2)) as [Member, Member];
+    await friendAction(t.app, friend, 'request', leaver);
+    await friendAction(t.app, leaver, 'accept', friend);
+    const tab = await connectAs(leaver);
+    const friendTab = await connectAs(friend);
+    const seen: string[] = [];
+    friendTab.onAny((event: string) => seen.push(event));
+
+    const refused = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/auth/account',
+      headers: { authorization: `Bearer ${leaver.token}` },
+      payload: { password: 'Wrong#Pass1', username: leaver.username },
+    });
+
+    expect(refused.statusCode).toBe(400);
+    // A round trip on each socket: anything sent before it would have arrived first.
+    expect((await ack(tab, 'image:leave', { imageId: 'none' })).ok).toBe(true);
+    expect((await ack(friendTab, 'image:leave', { imageId: 'none' })).ok).toBe(true);
+    await vi.waitFor(() => expect(tab.connected).toBe(true));
+    expect(seen).toEqual([]);
+  });
+});
