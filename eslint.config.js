@@ -16,6 +16,8 @@ const serverFeatureUses = {
   gallery: ['auth', 'notifications'],
   push: ['auth'],
   users: ['auth'],
+  blocks: ['notifications'],
+  moderation: ['auth', 'gallery', 'notifications', 'push'],
 };
 
 /** Throws at load time if the table above itself has a cycle, naming it. */

@@ -20,11 +20,14 @@ import { loggerOptions } from './lib/logger.ts';
 import { proxyTrust } from './lib/proxy.ts';
 import { redisLimitStore } from './lib/redis.ts';
 import { textProblem } from './lib/text.ts';
+import { blockedBetween } from './members/blocks.ts';
 import { authMemberRoutes, authPublicRoutes } from './features/auth/routes.ts';
+import { blockRoutes } from './features/blocks/routes.ts';
 import { deleteExpiredSessions } from './features/auth/repository.ts';
 import { friendRoutes } from './features/friends/routes.ts';
 import { findImage } from './features/gallery/repository.ts';
 import { galleryRoutes } from './features/gallery/routes.ts';
+import { moderationRoutes, reportRoutes } from './features/moderation/routes.ts';
 import { notificationRoutes } from './features/notifications/routes.ts';
 import { pushPublicRoutes, pushRoutes } from './features/push/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
@@ -136,6 +139,7 @@ export async function buildApp(
   await app.register(realtimePlugin, {
     trust,
     imageOwner: async (imageId) => (await findImage(db, imageId))?.owner_id,
+    blocked: (a, b) => blockedBetween(db, a, b),
   });
   await app.register(relayPlugin);
   await app.register(notificationsPlugin);
@@ -168,6 +172,9 @@ export async function buildApp(
     await members.register(notificationRoutes);
     await members.register(galleryRoutes);
     await members.register(pushRoutes);
+    await members.register(blockRoutes);
+    await members.register(reportRoutes);
+    await members.register(moderationRoutes);
   });
 
   registerUploads(app, app.media.store);
