@@ -17,6 +17,8 @@ const serverFeatureUses = {
   push: ['auth'],
   users: ['auth'],
   account: ['auth', 'notifications'],
+  blocks: ['notifications'],
+  moderation: ['auth', 'gallery', 'notifications', 'push'],
 };
 
 /** Throws at load time if the table above itself has a cycle, naming it. */

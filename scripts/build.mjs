@@ -37,6 +37,7 @@ const ENTRIES = {
   server: 'server/src/main.ts',
   'push-relay': 'push-relay/src/main.ts',
   seed: 'server/src/seed.ts',
+  moderator: 'server/src/moderator.ts',
   'media-migrate': 'server/src/media/migrate.ts',
   // The relay's rule for its push contact, which `npm start` asks before starting it.
   'push-contact': 'push-relay/src/contact.ts',
@@ -79,7 +80,8 @@ export function staleness(output, inputs) {
   return changed ? `${changed} changed since the last build` : null;
 }
 
-export async function buildServer() {
+/** Compiles every entry into `outdir` (build/ by default; a test compiles into a folder of its own). */
+export async function buildServer(outdir = SERVER_BUILD_DIR) {
   // Loaded here, so the commands that only check the build do not need the build tool.
   const { build } = await import('esbuild');
   await build({
@@ -87,7 +89,7 @@ export async function buildServer() {
     entryPoints: Object.fromEntries(
       Object.entries(ENTRIES).map(([name, entry]) => [name, path.join(root, entry)]),
     ),
-    outdir: SERVER_BUILD_DIR,
+    outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     packages: 'external',

@@ -1,12 +1,14 @@
 // `node scripts/run.mjs <name> [args…]`: runs the compiled build/<name>.mjs (server, push-relay,
 // seed…) in this process, compiling it first when build/ is missing or older than its sources.
-// `npm run serve`, `npm run relay` and `npm run seed` go through here.
+// `npm run serve`, `npm run relay`, `npm run seed` and `npm run moderator` go through here.
 import { pathToFileURL } from 'node:url';
 import { compiledEntry, ensureServerBuild } from './build.mjs';
 
 const [name, ...args] = process.argv.slice(2);
 if (!name) {
-  console.error('Usage: node scripts/run.mjs <server|push-relay|seed|media-migrate> [args…]');
+  console.error(
+    'Usage: node scripts/run.mjs <server|push-relay|seed|moderator|media-migrate> [args…]',
+  );
   process.exit(2);
 }
 await ensureServerBuild();

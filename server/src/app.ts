@@ -21,11 +21,14 @@ import { proxyTrust } from './lib/proxy.ts';
 import { redisLimitStore } from './lib/redis.ts';
 import { textProblem } from './lib/text.ts';
 import { accountRoutes } from './features/account/routes.ts';
+import { blockedBetween } from './members/blocks.ts';
 import { authMemberRoutes, authPublicRoutes } from './features/auth/routes.ts';
+import { blockRoutes } from './features/blocks/routes.ts';
 import { deleteExpiredSessions } from './features/auth/repository.ts';
 import { friendRoutes } from './features/friends/routes.ts';
 import { findImage } from './features/gallery/repository.ts';
 import { galleryRoutes } from './features/gallery/routes.ts';
+import { moderationRoutes, reportRoutes } from './features/moderation/routes.ts';
 import { notificationRoutes } from './features/notifications/routes.ts';
 import { pushPublicRoutes, pushRoutes } from './features/push/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
@@ -137,6 +140,7 @@ export async function buildApp(
   await app.register(realtimePlugin, {
     trust,
     imageOwner: async (imageId) => (await findImage(db, imageId))?.owner_id,
+    blocked: (a, b) => blockedBetween(db, a, b),
   });
   await app.register(relayPlugin);
   await app.register(notificationsPlugin);
@@ -170,6 +174,9 @@ export async function buildApp(
     await members.register(notificationRoutes);
     await members.register(galleryRoutes);
     await members.register(pushRoutes);
+    await members.register(blockRoutes);
+    await members.register(reportRoutes);
+    await members.register(moderationRoutes);
   });
 
   registerUploads(app, app.media.store);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { LOG_FORMATS, type LogFormat, chooseLogFormat } from '../../src/contracts/logging.ts';
 import { type PushEndpointPolicy, PushEndpointSettings } from '../../src/contracts/pushHosts.ts';
+import { REPORTS_PER_HOUR } from '../../src/contracts/safety.ts';
 import { type ProxyTrustSetting, parseProxyTrust } from './lib/proxy.ts';
 
 const bool = z
@@ -103,6 +104,7 @@ const EnvSchema = z
     MEDIA_PUBLIC_URL: httpUrl('MEDIA_PUBLIC_URL').optional(),
     UPLOADS_AT_ONCE: z.coerce.number().int().positive().default(3),
     UPLOADS_PER_HOUR: z.coerce.number().int().positive().default(200),
+    REPORTS_PER_HOUR: z.coerce.number().int().positive().default(REPORTS_PER_HOUR),
     IMAGE_WORKERS: z.coerce.number().int().positive().max(64).optional(),
     IMAGE_QUEUE_LENGTH: z.coerce.number().int().min(0).default(32),
     MEDIA_SWEEP_INTERVAL_MINUTES: z.coerce
@@ -200,6 +202,8 @@ export interface Config {
   mediaPublicUrl: string | undefined;
   /** Per member (or client address, for signup): uploads at once and begun per hour. */
   uploadLimits: { atOnce: number; perHour: number };
+  /** Reports one member may send per hour (docs/decisions.md "Safety"). */
+  reportsPerHour: number;
   /** Pictures made at once (unset: one per core, leaving libuv two threads) and how many may wait. */
   imageQueue: { workers: number | undefined; waiting: number };
 }
@@ -264,6 +268,7 @@ export function loadConfig(
     },
     mediaPublicUrl: e.MEDIA_PUBLIC_URL?.replace(/\/+$/, ''),
     uploadLimits: { atOnce: e.UPLOADS_AT_ONCE, perHour: e.UPLOADS_PER_HOUR },
+    reportsPerHour: e.REPORTS_PER_HOUR,
     imageQueue: { workers: e.IMAGE_WORKERS, waiting: e.IMAGE_QUEUE_LENGTH },
   };
 }

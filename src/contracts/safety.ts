@@ -32,6 +32,10 @@ export const BlockListResponse = z.object({ users: z.array(BlockedMember) });
 export type BlockListResponse = z.infer<typeof BlockListResponse>;
 
 export const BLOCK_SELF = 'You can’t block yourself.';
+/** A member one cannot see (absent, or blocked either way): blocking, reporting. */
+export const NO_SUCH_MEMBER = 'No such member.';
+/** The most blocked members `GET /api/users/blocks` lists. */
+export const BLOCK_LIST_MAX = 500;
 
 // ---------------------------------------------------------------------------------------------
 // Reports
@@ -63,6 +67,10 @@ export const REPORT_NOTE_MAX = 500;
 export const REPORT_THANKS = 'Thanks — a moderator will review this.';
 export const REPORT_DUPLICATE = 'You have already reported this.';
 export const REPORT_SELF = 'You can’t report yourself.';
+/** A photo one cannot see (absent, or its owner blocked either way). */
+export const NO_SUCH_PHOTO = 'No such photo.';
+/** Reports one member may send per hour unless the operator says otherwise (REPORTS_PER_HOUR). */
+export const REPORTS_PER_HOUR = 20;
 
 /** `POST /api/reports`: a photo (`targetId` the image's id) or a member (their id). */
 export const ReportBody = z.object({
@@ -91,6 +99,15 @@ export const SUSPEND_SELF = 'You can’t suspend yourself.';
 export const SUSPENDED_LOGIN = (reason: string) => `This account is suspended: ${reason}`;
 export const PHOTO_REMOVED_NOTICE = 'A moderator removed one of your photos.';
 export const SUSPENSION_REASON_MAX = 500;
+export const NO_SUCH_REPORT = 'No such report.';
+/** A moderation action on a report another action already resolved (409). */
+export const REPORT_RESOLVED = 'This report has already been resolved.';
+/** `Remove photo` on a member report (400). */
+export const NOT_A_PHOTO_REPORT = 'Only a photo report has a photo to remove.';
+/** `Remove photo` once the photo is gone (409). */
+export const PHOTO_GONE = 'That photo is already gone.';
+/** `Suspend member` once the member's account is gone (409). */
+export const MEMBER_GONE = 'That member’s account is gone.';
 
 /** A member a report names; null once their account is deleted (shown as `deleted member`). */
 export const ReportMember = z.object({
@@ -133,8 +150,16 @@ export const REPORTS_PAGE_SIZE = 50;
 /** `GET /api/moderation/reports`: open ones newest first, or resolved ones latest resolved first. */
 export const ModerationReportsQuery = z.object({
   status: z.enum(REPORT_STATUSES, { error: 'Ask for open or resolved reports.' }).default('open'),
-  /** The `nextCursor` of the page before. */
-  before: z.string().max(20).regex(/^\d*$/, REPORT_CURSOR_INVALID).optional(),
+  /**
+   * The `nextCursor` of the page before, as it came: opaque (base64url), since a page of resolved
+   * reports ends at a time and an id. A cursor of the other status, or one the server did not
+   * write, answers 400 REPORT_CURSOR_INVALID.
+   */
+  before: z
+    .string()
+    .max(200)
+    .regex(/^[A-Za-z0-9_-]*$/, REPORT_CURSOR_INVALID)
+    .optional(),
 });
 export type ModerationReportsQuery = z.input<typeof ModerationReportsQuery>;
 
@@ -155,7 +180,9 @@ export const SuspendBody = z.object({
     .string()
     .trim()
     .min(1, 'Give a reason the member will see.')
-    .max(SUSPENSION_REASON_MAX, `The reason can be at most ${SUSPENSION_REASON_MAX} characters.`),
+    .max(SUSPENSION_REASON_MAX, `The reason can be at most ${SUSPENSION_REASON_MAX} characters.`)
+    // Missing reads as empty, so it is refused in the words above.
+    .prefault(''),
 });
 export type SuspendBody = z.input<typeof SuspendBody>;
 

@@ -4,6 +4,16 @@
  * holding what authenticating the session answered. An entry is served only while its session
  * has not ended and for at most `ttlMs` after it was read; revocations drop entries at once.
  */
+
+/** The Redis channel every node hears revocations on (docs/decisions.md "Session cache"). */
+export const revocationChannel = (redisPrefix: string) => `${redisPrefix}:sessions:revoked`;
+
+/** One revocation as it crosses nodes: sessions that ended, members whose sessions all must go. */
+export interface Revocation {
+  sessions?: string[];
+  members?: string[];
+}
+
 export interface SessionCacheOptions {
   /** Most sessions remembered; the least recently used goes first. 0 turns the cache off. */
   size: number;

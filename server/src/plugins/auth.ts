@@ -16,7 +16,7 @@ import {
   authenticate,
 } from '../features/auth/service.ts';
 import { connectRedis } from '../lib/redis.ts';
-import { createSessionCache } from '../lib/sessionCache.ts';
+import { type Revocation, createSessionCache, revocationChannel } from '../lib/sessionCache.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,12 +40,6 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** One revocation as it crosses nodes: sessions that ended, members whose sessions all must go. */
-interface Revocation {
-  sessions?: string[];
-  members?: string[];
-}
-
 /**
  * docs/decisions.md "Session cache": the node's cache, and with REDIS_URL the revocation channel
  * every node publishes on and listens to. Entries are served only while this node hears the
@@ -56,7 +50,7 @@ function sessionMemory(app: FastifyInstance, config: Config): SessionMemory {
   const cache = createSessionCache<Authenticated>(config.sessionCache);
   const url = config.redisUrl;
   const publisher = app.redis.limits;
-  const channel = `${config.redisPrefix}:sessions:revoked`;
+  const channel = revocationChannel(config.redisPrefix);
   const publish = (revocation: Revocation) => {
     publisher?.publish(channel, JSON.stringify(revocation)).catch((error: unknown) => {
       // Other nodes forget this session by the cache's TTL at the latest.

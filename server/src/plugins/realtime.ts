@@ -28,10 +28,16 @@ export interface SocketData {
   present: boolean;
 }
 
+/** What one server node tells the others (through the adapter, with REDIS_URL). */
+export interface ServerSideEvents {
+  /** These two members were blocked: each one's sockets leave the other's rooms. */
+  'orbit:separate': (a: string, b: string) => void;
+}
+
 export type OrbitServer = Server<
   ClientToServerEvents,
   ServerToClientEvents,
-  Record<string, never>,
+  ServerSideEvents,
   SocketData
 >;
 type OrbitSocket = Socket<
@@ -49,6 +55,14 @@ export interface Realtime {
   disconnectMembers(userIds: readonly string[]): void;
   /** Sends a friend event to both members' private rooms, on every server process. */
   publishFriendEvent(event: FriendEvent, payload: FriendEventPayload): void;
+  /** Sends a friend event to one member's private room only (the blocker's, after a block). */
+  friendEventTo(userId: string, event: FriendEvent, payload: FriendEventPayload): void;
+  /**
+   * Two members were blocked (docs/product.md "Blocking"): every socket of each, on every server
+   * process, leaves the other's gallery and image rooms, so neither hears the other's gallery or
+   * presence any more.
+   */
+  separate(a: string, b: string): void;
   /** Gallery changes to everyone watching the owner's gallery (and that image). */
   galleryEvents: GalleryEvents;
   /** A member's notifications, to every tab and device of theirs. */
@@ -80,7 +94,6 @@ export const galleryRoom = (ownerId: string) => `gallery:${ownerId}`;
 export const imageRoom = (imageId: string) => `image:${imageId}`;
 const MAX_ROOMS_PER_SOCKET = 64;
 
-/** A short id read off a client's payload, or null when it is missing or malformed. */
 /** The payload of a client event when it fits its contract, else null. */
 function payloadOf<E extends keyof typeof CLIENT_EVENT_SCHEMAS>(
   event: E,
@@ -123,7 +136,26 @@ export interface RealtimeOptions {
   onPresenceChange?: (userId: string, online: boolean) => void;
   /** Whose image this is, so image:join can answer the owner's presence. */
   imageOwner?: (imageId: string) => Promise<string | undefined>;
+  /** Whether two members are blocked either way: such a pair may not watch each other. */
+  blocked?: (a: string, b: string) => Promise<boolean>;
 }
+
+/**
+ * What this node keeps of each of its own sockets: the owner of every image room it watches (so a
+ * block knows which image rooms to leave), and the queue its room changes run in. Joins, leaves
+ * and a block's separation run one after the other per socket, so a join whose block check ran
+ * before a block committed is always followed by that block's leave, never overtaken by it.
+ */
+interface LocalSocket {
+  imageOwners: Map<string, string>;
+  serial: (work: () => Promise<void>) => Promise<void>;
+}
+
+/** The refusal of a watch between members blocked either way: as if there were nothing there. */
+export const WATCH_REFUSED = {
+  gallery: 'No such gallery.',
+  image: 'No such image.',
+} as const;
 
 /** socket.io on the app's own HTTP server: websocket only, authenticated exactly like HTTP. */
 export async function registerRealtime(
@@ -175,6 +207,32 @@ export async function registerRealtime(
     );
   });
 
+  const blocked = options.blocked ?? (() => Promise.resolve(false));
+  const local = new Map<string, LocalSocket>();
+
+  /** This node's sockets of `userId` leave `otherId`'s gallery room and image rooms. */
+  const separateHere = (userId: string, otherId: string) => {
+    for (const id of io.of('/').adapter.rooms.get(userRoom(userId)) ?? []) {
+      const socket = io.of('/').sockets.get(id);
+      const state = local.get(id);
+      if (!socket || !state) continue;
+      void state.serial(async () => {
+        const rooms = [galleryRoom(otherId)];
+        for (const [imageId, ownerId] of state.imageOwners) {
+          if (ownerId !== otherId) continue;
+          rooms.push(imageRoom(imageId));
+          state.imageOwners.delete(imageId);
+        }
+        for (const room of rooms) await socket.leave(room);
+      });
+    }
+  };
+  const separateBoth = (a: string, b: string) => {
+    separateHere(a, b);
+    separateHere(b, a);
+  };
+  if (options.redis) io.on('orbit:separate', separateBoth);
+
   const isOnline = async (userId: string) =>
     (await io.in(presenceRoom(userId)).fetchSockets()).length > 0;
   const onlineAmong = async (userIds: readonly string[]) => {
@@ -213,6 +271,18 @@ export async function registerRealtime(
     // The server alone decides which private rooms a socket belongs to.
     void socket.join([userRoom(userId), sessionRoom(sessionId)]);
     endWithSession(socket, () => (deps.now ? deps.now() : new Date()).getTime());
+    let queue: Promise<void> = Promise.resolve();
+    const state: LocalSocket = {
+      imageOwners: new Map(),
+      serial: (work) => {
+        const next = queue.then(work).catch((error: unknown) => {
+          app.log.warn({ err: error, userId }, 'a room change of a socket failed');
+        });
+        queue = next;
+        return next;
+      },
+    };
+    local.set(socket.id, state);
 
     socket.on('presence:join', (payload, ack) => {
       if (payloadOf('presence:join', payload)?.userId !== userId) {
@@ -233,52 +303,83 @@ export async function registerRealtime(
       void leavePresence(socket).then(() => reply(ack, { ok: true }));
     });
 
-    // Anyone signed in may watch a gallery or an image; a socket watches a bounded number of rooms.
+    /**
+     * Anyone signed in may watch a gallery or an image, except one whose owner and they are
+     * blocked either way (docs/product.md "Blocking"); a socket watches a bounded number of rooms.
+     * The check and the join run in the socket's queue; the owner's presence is asked after it.
+     */
     const watch = (
+      kind: keyof typeof WATCH_REFUSED,
       room: string | null,
       ack: unknown,
-      online?: () => Promise<boolean | undefined>,
+      ownerOf: () => Promise<string | undefined>,
+      onJoin?: (ownerId: string | undefined) => void,
     ) => {
       if (!room) return reply(ack, { ok: false, error: 'Name the gallery or image to watch.' });
-      if (socket.rooms.size >= MAX_ROOMS_PER_SOCKET && !socket.rooms.has(room)) {
-        return reply(ack, { ok: false, error: 'Watching too many galleries at once.' });
-      }
-      void socket.join(room);
-      if (!online) return reply(ack, { ok: true });
-      void online().then((value) =>
-        reply(ack, value === undefined ? { ok: true } : { ok: true, online: value }),
-      );
+      let ownerId: string | undefined;
+      // Until the join is done, the answer is a failure (the block check could not be made).
+      let refusal: string | null = 'Could not watch that now. Try again.';
+      void state
+        .serial(async () => {
+          if (socket.rooms.size >= MAX_ROOMS_PER_SOCKET && !socket.rooms.has(room)) {
+            refusal = 'Watching too many galleries at once.';
+            return;
+          }
+          ownerId = await ownerOf().catch(() => undefined);
+          if (ownerId && ownerId !== userId && (await blocked(userId, ownerId))) {
+            refusal = WATCH_REFUSED[kind];
+            return;
+          }
+          await socket.join(room);
+          onJoin?.(ownerId);
+          refusal = null;
+        })
+        .then(async () => {
+          if (refusal) return reply(ack, { ok: false, error: refusal });
+          const online = ownerId ? await lookup(ownerId) : undefined;
+          reply(ack, online === undefined ? { ok: true } : { ok: true, online });
+        });
     };
     socket.on('gallery:join', (payload, ack) => {
       const ownerId = payloadOf('gallery:join', payload)?.ownerId ?? null;
-      watch(ownerId && galleryRoom(ownerId), ack, ownerId ? () => lookup(ownerId) : undefined);
+      watch('gallery', ownerId && galleryRoom(ownerId), ack, () =>
+        Promise.resolve(ownerId ?? undefined),
+      );
     });
     socket.on('image:join', (payload, ack) => {
       const imageId = payloadOf('image:join', payload)?.imageId ?? null;
       const ownerOf = options.imageOwner;
       watch(
+        'image',
         imageId && imageRoom(imageId),
         ack,
-        imageId && ownerOf
-          ? async () => {
-              const owner = await ownerOf(imageId).catch(() => undefined);
-              return owner ? lookup(owner) : undefined;
-            }
-          : undefined,
+        () => (imageId && ownerOf ? ownerOf(imageId) : Promise.resolve(undefined)),
+        (ownerId) => {
+          if (imageId && ownerId) state.imageOwners.set(imageId, ownerId);
+        },
       );
     });
     socket.on('gallery:leave', (payload, ack) => {
       const ownerId = payloadOf('gallery:leave', payload)?.ownerId;
-      if (ownerId) void socket.leave(galleryRoom(ownerId));
-      reply(ack, { ok: true });
+      void state
+        .serial(async () => {
+          if (ownerId) await socket.leave(galleryRoom(ownerId));
+        })
+        .then(() => reply(ack, { ok: true }));
     });
     socket.on('image:leave', (payload, ack) => {
       const imageId = payloadOf('image:leave', payload)?.imageId;
-      if (imageId) void socket.leave(imageRoom(imageId));
-      reply(ack, { ok: true });
+      void state
+        .serial(async () => {
+          if (!imageId) return;
+          state.imageOwners.delete(imageId);
+          await socket.leave(imageRoom(imageId));
+        })
+        .then(() => reply(ack, { ok: true }));
     });
 
     socket.on('disconnect', () => {
+      local.delete(socket.id);
       if (!socket.data.present) return;
       socket.data.present = false;
       // The room is already left on disconnect; only the "anyone left?" question remains.
@@ -298,6 +399,14 @@ export async function registerRealtime(
     },
     publishFriendEvent(event, payload) {
       io.to([userRoom(payload.fromUserId), userRoom(payload.toUserId)]).emit(event, payload);
+    },
+    friendEventTo(userId, event, payload) {
+      io.to(userRoom(userId)).emit(event, payload);
+    },
+    separate(a, b) {
+      separateBoth(a, b);
+      // The other nodes do the same for their own sockets (the in-memory adapter has no others).
+      if (options.redis) io.serverSideEmit('orbit:separate', a, b);
     },
     notificationEvents: {
       created: (recipientId, notification) =>
@@ -329,7 +438,7 @@ export async function registerRealtime(
 }
 
 /** socket.io for the app's members, created once the sessions and Redis are there. */
-export const realtimePlugin = fp<Pick<RealtimeOptions, 'trust' | 'imageOwner'>>(
+export const realtimePlugin = fp<Pick<RealtimeOptions, 'trust' | 'imageOwner' | 'blocked'>>(
   async (app, options) => {
     const events = app.redis.events;
     await registerRealtime(app, app.sessions, app.config, {

@@ -37,6 +37,8 @@ export interface FuzzContext {
   /** Media keys of the pictures (what follows /uploads/). */
   mediaKeys: string[];
   notificationIds: string[];
+  /** Ids of reports, so the moderation actions find real ones. */
+  reportIds: string[];
   pushKey: { p256dh: string; auth: string };
   metricsToken: string;
 }
@@ -78,6 +80,14 @@ export function hintsFor(ctx: FuzzContext): Hints {
   const notifications = ctx.notificationIds.length
     ? fc.constantFrom(...ctx.notificationIds)
     : fc.constant('1');
+  const reports = ctx.reportIds.length ? fc.constantFrom(...ctx.reportIds) : fc.constant('1');
+  // What a report may name: the fuzzed members and their photos, never the witness or theirs, so
+  // no case can have the witness's photo removed or the witness suspended.
+  const fuzzed = [ctx.members.owner.id, ctx.members.other.id];
+  const targets = fc.constantFrom(
+    ...fuzzed,
+    ...ctx.images.filter((image) => image.owner !== 'witness').map((image) => image.id),
+  );
   return (field) => {
     if (ID_FIELDS.has(field)) return ids;
     if (PASSWORD_FIELDS.has(field)) return fc.constantFrom(...PASSWORDS, 'short', 'a'.repeat(200));
@@ -97,10 +107,12 @@ export function hintsFor(ctx: FuzzContext): Hints {
         return imageIds;
       case 'ids':
         return notifications;
-      // A notification cursor, or the image a gallery move names or goes before.
+      // A notification cursor, a report, or the image a gallery move names or goes before.
       case 'id':
       case 'before':
-        return fc.oneof(notifications, imageIds);
+        return fc.oneof(notifications, imageIds, reports);
+      case 'targetId':
+        return targets;
       case 'after':
         return imageIds;
       case 'cursor':
@@ -481,8 +493,19 @@ function deleteAccountGenerator(route: FuzzRoute): RouteGenerator {
   };
 }
 
-/** Routes whose requests no contract describes. */
+/**
+ * A route's derived requests naming only the fuzzed members: the witness is never blocked, so it
+ * keeps seeing the owner's gallery and making friend calls (witnessStillServed).
+ */
+const withoutWitness =
+  (route: FuzzRoute): RouteGenerator =>
+  (ctx) =>
+    derivedGenerator(route)({ ...ctx, members: { ...ctx.members, witness: ctx.members.other } });
+
+/** Routes whose requests no contract describes, or that must leave the witness alone. */
 export const HAND_WRITTEN: Record<string, (route: FuzzRoute) => RouteGenerator> = {
+  'POST /api/users/blocks': withoutWitness,
+  'DELETE /api/users/blocks/:userId': withoutWitness,
   'POST /api/auth/signup': () => formGenerator('/api/auth/signup', SIGNUP_FORM),
   'POST /api/gallery': () => formGenerator('/api/gallery', UPLOAD_FORM),
   // JSON by its contract, or a form with a new picture.

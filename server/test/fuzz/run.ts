@@ -288,6 +288,9 @@ export function problemWith(
     )
       return `answered ${status} without {error: string}`;
   }
+  // docs/product.md "Moderation": the owner is the install's moderator, the other member is not.
+  if (status < 400 && fuzz.actor === 'other' && fuzz.request.url.startsWith('/api/moderation'))
+    return `answered ${status} to a moderation call of a member who is not a moderator`;
   // docs/decisions.md "Only the owner edits a gallery": another member's picture is never theirs.
   if (status < 400 && fuzz.actor !== 'anonymous') {
     const image = targetedImage(ctx, fuzz.request.url);
@@ -380,8 +383,15 @@ const SESSION_CHANGES = new Set([
   'DELETE /api/auth/account',
 ]);
 
-/** Re-reads the members, images, keys and notifications the generators draw from. */
+/** Re-reads the members, images, keys, notifications and reports the generators draw from. */
 export async function refreshContext(app: FastifyInstance, ctx: FuzzContext): Promise<void> {
+  // A case may have had the other member suspended (the owner is the moderator): lift it, as the
+  // operator would, so the next batch fuzzes as them again.
+  await app.db
+    .updateTable('users')
+    .set({ suspended_at: null, suspension_reason: '' })
+    .where('id', 'in', [ctx.members.owner.id, ctx.members.other.id])
+    .execute();
   await refreshMembers(app, ctx);
   const roleOf = new Map(Object.entries(ctx.members).map(([role, m]) => [m.id, role as Role]));
   for (const role of ['owner', 'other'] as const) {
@@ -411,6 +421,13 @@ export async function refreshContext(app: FastifyInstance, ctx: FuzzContext): Pr
   ctx.mediaKeys = rows.flatMap((row) => [row.display_file, row.thumb_file]);
   const notifications = await app.db.selectFrom('notifications').select('id').limit(50).execute();
   ctx.notificationIds = notifications.map((row) => String(row.id));
+  const reports = await app.db
+    .selectFrom('reports')
+    .select('id')
+    .orderBy('id', 'desc')
+    .limit(50)
+    .execute();
+  ctx.reportIds = reports.map((row) => String(row.id));
 }
 
 /** The witness's pictures as the database holds them: what no one else's call may change. */
@@ -423,14 +440,15 @@ export async function witnessImages(app: FastifyInstance, ctx: FuzzContext) {
     .execute();
 }
 
-/** Three members (the fuzzed owner, another member, an untouched witness) with pictures and news. */
+/**
+ * Three members (the fuzzed owner, another member, an untouched witness) with pictures, news and
+ * reports. The owner signs up first, so the owner is the install's moderator and the other member
+ * is refused the moderation calls.
+ */
 export async function setUpContext(fuzz: FuzzApp): Promise<FuzzContext> {
   const { app } = fuzz;
-  const [owner, other, witness] = await Promise.all([
-    signupUser(app, { securityQuestion: 'Pet?', securityAnswer: 'Rex' }),
-    signupUser(app),
-    signupUser(app),
-  ]);
+  const owner = await signupUser(app, { securityQuestion: 'Pet?', securityAnswer: 'Rex' });
+  const [other, witness] = await Promise.all([signupUser(app), signupUser(app)]);
   const members = {
     owner: asFuzzMember(owner),
     other: asFuzzMember(other),
@@ -445,6 +463,25 @@ export async function setUpContext(fuzz: FuzzApp): Promise<FuzzContext> {
     headers: asBearer(members.other),
     payload: { toUserId: members.owner.id },
   });
+  // Reports of each kind for the moderator to act on.
+  const ownerPhoto = await app.db
+    .selectFrom('gallery_images')
+    .select('id')
+    .where('owner_id', '=', members.owner.id)
+    .executeTakeFirstOrThrow();
+  for (const [reporter, body] of [
+    [members.other, { kind: 'image', targetId: ownerPhoto.id, reason: 'spam' }],
+    [members.owner, { kind: 'member', targetId: members.other.id, reason: 'harassment' }],
+  ] as const) {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/reports',
+      headers: asBearer(reporter),
+      payload: body,
+    });
+    if (response.statusCode !== 201)
+      throw new Error(`report answered ${response.statusCode}: ${response.body}`);
+  }
   // The key a relay would have brought, so the public key route answers.
   await app.db
     .insertInto('server_settings')
@@ -460,6 +497,7 @@ export async function setUpContext(fuzz: FuzzApp): Promise<FuzzContext> {
     images: [],
     mediaKeys: [],
     notificationIds: [],
+    reportIds: [],
     pushKey: { p256dh: p256PublicKey(), auth: randomBytes(16).toString('base64url') },
     metricsToken: fuzz.config.metrics.token ?? '',
   };

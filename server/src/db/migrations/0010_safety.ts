@@ -57,7 +57,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .where(sql.ref('status'), '=', 'open')
     .execute();
+  // Open reports newest first (by id); resolved ones latest resolved first (by time, then id).
   await db.schema.createIndex('reports_status').on('reports').columns(['status', 'id']).execute();
+  await db.schema
+    .createIndex('reports_resolved')
+    .on('reports')
+    .columns(['status', 'resolved_at', 'id'])
+    .execute();
   await db.schema
     .createIndex('reports_target')
     .on('reports')

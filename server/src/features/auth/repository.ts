@@ -67,6 +67,41 @@ export async function updateUser(
   return findUserById(db, id);
 }
 
+/** The install's first-member mark in server_settings: the id of the member who took it. */
+export const FIRST_MEMBER_SETTING = 'moderation.first_member';
+
+/**
+ * docs/product.md "Moderation": the first member of a fresh install is a moderator. Called in the
+ * signup's transaction once the member's row is written: when no other member exists, the
+ * install's one first-member mark is taken for this member, and only the member who took it is
+ * made a moderator. The mark's key is unique, so of two first signups at once one takes it and the
+ * other finds it taken (PostgreSQL makes the second insert wait for the first transaction); if the
+ * first one's transaction fails, the mark goes with it and the other takes it. An install that
+ * had members before this release has no mark and makes no one a moderator by itself.
+ */
+export async function claimFirstMember(trx: Db, userId: string, now: string): Promise<boolean> {
+  const claimed = await trx
+    .insertInto('server_settings')
+    .columns(['key', 'value', 'updated_at'])
+    .expression(
+      trx
+        .selectNoFrom((eb) => [
+          eb.val(FIRST_MEMBER_SETTING).as('key'),
+          eb.val(userId).as('value'),
+          eb.val(now).as('updated_at'),
+        ])
+        .where((eb) =>
+          eb.not(eb.exists(trx.selectFrom('users').select('id').where('id', '!=', userId))),
+        ),
+    )
+    .onConflict((conflict) => conflict.column('key').doNothing())
+    .returning('key')
+    .executeTakeFirst();
+  if (!claimed) return false;
+  await trx.updateTable('users').set({ is_moderator: 1 }).where('id', '=', userId).execute();
+  return true;
+}
+
 export async function insertSession(db: Db, row: SessionRow): Promise<void> {
   await db.insertInto('sessions').values(row).execute();
 }
@@ -89,6 +124,9 @@ export async function findLiveSession(
     ])
     .where('sessions.id', '=', id)
     .where('sessions.expires_at', '>', now)
+    // A suspended member's session is refused even if one outlived the suspension (a login that
+    // checked the password before it and wrote its session after): no query of its own.
+    .where('users.suspended_at', 'is', null)
     .executeTakeFirst();
   if (!row) return undefined;
   const { s_id, s_remember, s_created_at, s_expires_at, ...user } = row;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SUSPENDED_LOGIN } from '../../../../src/contracts/safety.ts';
 import type { User } from '../../../../src/contracts/user.ts';
 import { DEFAULT_THEME, type Theme } from '../../../../src/contracts/theme.ts';
 import {
@@ -15,7 +16,7 @@ import {
 } from '../../../../src/contracts/validation.ts';
 import { type Db, isUniqueViolation, violatedColumn } from '../../db/index.ts';
 import type { UserRow, UserUpdate } from '../../db/schema.ts';
-import { Conflict, Invalid, NotFound, Unauthorized } from '../../errors.ts';
+import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '../../errors.ts';
 import { type ImageQueue, avatarFile } from '../../lib/images.ts';
 import type { SessionCache } from '../../lib/sessionCache.ts';
 import { storing } from '../../lib/storageErrors.ts';
@@ -23,6 +24,7 @@ import { keepFiles, putFiles } from '../../media/files.ts';
 import type { Media } from '../../media/index.ts';
 import { hashSecret, normaliseAnswer, verifyDecoy, verifySecret } from '../../lib/passwords.ts';
 import { hashToken, newReferralCode, newToken } from '../../lib/tokens.ts';
+import { visibleMemberByUsername } from '../../members/blocks.ts';
 import { userRowToUser } from '../../members/mapping.ts';
 import { searchKeys } from '../../members/searchKeys.ts';
 import { type NotificationEvents, drafts, record } from '../notifications/service.ts';
@@ -202,6 +204,7 @@ export async function signup(
         created_at: now,
         updated_at: now,
       });
+      await repo.claimFirstMember(trx, id, now);
       return record(trx, drafts.welcome(id), now);
     });
   } catch (error) {
@@ -237,6 +240,8 @@ export async function login(
     return false;
   });
   if (!row || !right) throw new Unauthorized(AUTH_MESSAGES.badCredentials);
+  // Told only to whoever knows the password (docs/product.md "Moderation").
+  if (row.suspended_at !== null) throw new Forbidden(SUSPENDED_LOGIN(row.suspension_reason));
   return {
     user: userRowToUser(row, deps.media.url),
     session: await issueSession(deps, row.id, remember),
@@ -441,6 +446,15 @@ export async function changePassword(
   return revoked;
 }
 
+/**
+ * Deletes every session of a member, with the caller's database handle (a suspension passes its
+ * transaction); answers their ids. Once it has committed, call `membersChanged` so every node
+ * forgets them, and disconnect their sockets.
+ */
+export function endAllSessions(db: Db, userId: string): Promise<string[]> {
+  return repo.deleteOtherSessions(db, userId, null);
+}
+
 /** Step one of the forgotten-password flow: the account's security question. */
 export async function securityQuestionFor(deps: AuthDeps, identifier: string): Promise<string> {
   if (!identifier.trim()) throw new Invalid('Enter your username or email.');
@@ -480,8 +494,13 @@ export async function resetPassword(
   return revoked;
 }
 
-export async function publicProfile(deps: AuthDeps, username: string): Promise<UserRow> {
-  const row = await repo.findUserByUsername(deps.db, username);
+/** A member's profile as `viewerId` may see it: one blocked either way is absent (docs/product.md "Blocking"). */
+export async function publicProfile(
+  deps: AuthDeps,
+  username: string,
+  viewerId: string,
+): Promise<UserRow> {
+  const row = await visibleMemberByUsername(deps.db, viewerId, username);
   if (!row) throw new NotFound('No member with that username.');
   return row;
 }

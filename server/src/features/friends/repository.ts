@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { FriendshipRow, UserRow } from '../../db/schema.ts';
+import { notHiddenFrom } from '../../members/blocks.ts';
 
 export function findFriendship(db: Db, pairKey: string): Promise<FriendshipRow | undefined> {
   return db
@@ -84,13 +86,15 @@ const LIST_LIMIT = 500;
 
 /**
  * Friendships of one side, joined to the member on the other side: `side` is the column naming
- * `userId`, and the other column names whom to show.
+ * `userId`, and the other column names whom to show. Members blocked either way with `viewerId`
+ * (the member asking) are left out in the same statement.
  */
 async function listSide(
   db: Db,
   userId: string,
   side: 'requester_id' | 'addressee_id',
   status: 'pending' | 'accepted',
+  viewerId: string,
 ): Promise<FriendshipWithUser[]> {
   const other = side === 'requester_id' ? 'friendships.addressee_id' : 'friendships.requester_id';
   const rows = await db
@@ -107,6 +111,7 @@ async function listSide(
     ])
     .where(`friendships.${side}`, '=', userId)
     .where('friendships.status', '=', status)
+    .where(notHiddenFrom(sql.ref('users.id'), viewerId))
     .orderBy('friendships.updated_at', 'desc')
     .limit(LIST_LIMIT)
     .execute();
@@ -115,19 +120,23 @@ async function listSide(
 
 /** Pending requests sent to a member, newest first, each with its sender. */
 export function incomingRequests(db: Db, userId: string): Promise<FriendshipWithUser[]> {
-  return listSide(db, userId, 'addressee_id', 'pending');
+  return listSide(db, userId, 'addressee_id', 'pending', userId);
 }
 
 /** Pending requests a member sent, newest first, each with its receiver. */
 export function outgoingRequests(db: Db, userId: string): Promise<FriendshipWithUser[]> {
-  return listSide(db, userId, 'requester_id', 'pending');
+  return listSide(db, userId, 'requester_id', 'pending', userId);
 }
 
-/** A member's friends, most recent friendship first, each with the other member. */
-export async function friendsOf(db: Db, userId: string): Promise<FriendshipWithUser[]> {
+/** A member's friends as `viewerId` sees them, most recent friendship first, each with the other member. */
+export async function friendsOf(
+  db: Db,
+  userId: string,
+  viewerId: string,
+): Promise<FriendshipWithUser[]> {
   const [asked, answered] = await Promise.all([
-    listSide(db, userId, 'requester_id', 'accepted'),
-    listSide(db, userId, 'addressee_id', 'accepted'),
+    listSide(db, userId, 'requester_id', 'accepted', viewerId),
+    listSide(db, userId, 'addressee_id', 'accepted', viewerId),
   ]);
   return [...asked, ...answered]
     .sort((a, b) => b.friendship.updated_at.localeCompare(a.friendship.updated_at))

@@ -79,11 +79,10 @@ export const friendRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
     { schema: { querystring: FriendListQuery, response: { 200: FriendListResponse } } },
     async (request) => {
       const { query } = request;
+      const me = request.member.user;
       const owner =
-        query.userId || query.username
-          ? await friends.resolveOwner(deps, query)
-          : request.member.user;
-      return { results: await friends.friends(deps, owner.id) };
+        query.userId || query.username ? await friends.resolveOwner(deps, query, me.id) : me;
+      return { results: await friends.friends(deps, owner.id, me.id) };
     },
   );
 

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db, Dialect } from '../../db/index.ts';
+import { hiddenFrom } from '../../members/blocks.ts';
 
 const LAST_CODE_POINT = 0x10ffff;
 const SURROGATES = { first: 0xd800, after: 0xe000 };
@@ -47,13 +48,24 @@ export interface SearchRow {
 
 const COLUMNS = sql`id, username, first_name, last_name, profile_image`;
 
-/** Members whose key starts with `prefix`, in key order: an index range on both databases (byte order). */
+/**
+ * Members blocked either way with the viewer are skipped inside every branch, before its limit,
+ * so they never take a place of the answer: `hidden` (a CTE of their ids, read once) is what each
+ * branch leaves out.
+ */
+const VISIBLE = sql`users.id not in (select id from hidden)`;
+
+/**
+ * Members whose key starts with `prefix`, in key order: an index range on both databases (byte
+ * order), less the hidden ones.
+ */
 function prefixBranch(column: PrefixColumn, branch: number, prefix: string, limit: number) {
   const key = sql.ref(column);
   const end = prefixEnd(prefix);
   const below = end === null ? sql`` : sql` and ${key} < ${end}`;
   return sql`select * from (select ${COLUMNS}, ${sql.lit(branch)} as branch, ${key} as sort_key
-    from users where ${key} >= ${prefix}${below} order by ${key} limit ${limit}) as ${sql.id(`p${branch}`)}`;
+    from users where ${key} >= ${prefix}${below} and ${VISIBLE}
+    order by ${key} limit ${limit}) as ${sql.id(`p${branch}`)}`;
 }
 
 /** Escapes LIKE's wildcards so the text matches itself. */
@@ -74,22 +86,24 @@ function containsBranch(dialect: Dialect, text: string, take: RawBuilder<unknown
   const branch = sql.lit(CONTAINS_BRANCH);
   return dialect === 'postgres'
     ? sql`select * from (select ${COLUMNS}, ${branch} as branch, username_key as sort_key
-        from users where search_text like ${`%${likeLiteral(text)}%`} limit ${take}) as c`
+        from users where search_text like ${`%${likeLiteral(text)}%`} and ${VISIBLE}
+        limit ${take}) as c`
     : // A quoted FTS5 phrase is a literal substring to the trigram tokenizer (LIKE there takes no
       // ESCAPE, and a pattern with wildcards and no three-character literal run scans the table).
       sql`select * from (select users.id, users.username, users.first_name, users.last_name,
           users.profile_image, ${branch} as branch, users.username_key as sort_key
         from users_search join users on users.id = users_search.user_id
         where users_search match ${`"${text.replace(/"/g, '""')}"`}
-          and instr(users.search_text, ${text}) > 0
+          and instr(users.search_text, ${text}) > 0 and ${VISIBLE}
         limit ${take}) as c`;
 }
 
 /**
  * Every candidate of one search in one statement, in rank order: up to `limit` prefix matches on
  * each key (an index range each), then, when `contains` is set, up to `2 × limit` substring
- * matches, looked for only when the prefix matches hold fewer than `limit` members. Each row comes
- * with the viewer's friendship, found by its pair key. A member matching several ways appears once
+ * matches, looked for only when the prefix matches hold fewer than `limit` members. Members blocked
+ * either way with the viewer are left out by every branch (docs/product.md "Blocking"). Each row
+ * comes with the viewer's friendship, found by its pair key. A member matching several ways appears once
  * per way; the caller keeps the first.
  */
 export async function searchCandidates(
@@ -112,7 +126,8 @@ export async function searchCandidates(
   // the three ranges again for it.
   // A pair key is both ids sorted and joined by ":"; of the two orders only the sorted one exists,
   // so the lookup needs no collation-dependent comparison.
-  const { rows } = await sql<SearchRow>`with prefix as materialized (${prefix}), hits as (${hits})
+  const { rows } = await sql<SearchRow>`with hidden (id) as materialized ${hiddenFrom(viewerId)},
+    prefix as materialized (${prefix}), hits as (${hits})
     select hits.*, f.status as friend_status, f.requester_id as friend_requester
     from hits left join friendships f
       on f.pair_key in (hits.id || ':' || ${viewerId}, ${viewerId} || ':' || hits.id)

@@ -10,7 +10,12 @@ import type { Db } from '../../db/index.ts';
 import type { FriendshipRow, UserRow } from '../../db/schema.ts';
 import { Forbidden, Invalid, NotFound } from '../../errors.ts';
 import type { MediaUrl } from '../../media/index.ts';
-import { findUserById, findUserByUsername } from '../auth/repository.ts';
+import {
+  blockedBetween,
+  lockPair,
+  visibleMemberById,
+  visibleMemberByUsername,
+} from '../../members/blocks.ts';
 import { fullNameOf, profileImageUrl } from '../../members/mapping.ts';
 import * as notificationRepo from '../notifications/repository.ts';
 import {
@@ -34,13 +39,21 @@ export interface FriendDeps {
 /** What to announce once the transaction that changed the pair has committed. */
 type AfterCommit = (() => Promise<void> | void)[];
 
-/** Runs a change of a pair and its notifications in one transaction, then tells everyone. */
+/**
+ * Runs a change of a pair and its notifications in one transaction, then tells everyone. The pair
+ * is locked first, as a block of the pair locks it (docs/decisions.md "Safety"), so a change and a
+ * block made at once are one after the other.
+ */
 async function change<T>(
   deps: FriendDeps,
+  key: string,
   work: (trx: Db, after: AfterCommit) => Promise<T>,
 ): Promise<T> {
   const after: AfterCommit = [];
-  const result = await deps.db.transaction().execute((trx) => work(trx, after));
+  const result = await deps.db.transaction().execute(async (trx) => {
+    await lockPair(trx, key);
+    return work(trx, after);
+  });
   for (const announce of after) await announce();
   return result;
 }
@@ -75,7 +88,7 @@ export async function resolveTarget(
   me: UserRow,
   target: Target,
 ): Promise<UserRow> {
-  const other = await resolveOwner(deps, target);
+  const other = await resolveOwner(deps, target, me.id);
   if (other.id === me.id) throw new Invalid(FRIEND_MESSAGES.self);
   return other;
 }
@@ -99,7 +112,7 @@ export async function getStatus(
   me: UserRow,
   target: Target,
 ): Promise<FriendStatus> {
-  const other = await resolveOwner(deps, target);
+  const other = await resolveOwner(deps, target, me.id);
   if (other.id === me.id) return 'self';
   return statusFor(me.id, await repo.findFriendship(deps.db, pairKey(me.id, other.id)));
 }
@@ -113,7 +126,9 @@ export async function sendRequest(
   const other = await resolveTarget(deps, me, target);
   const key = pairKey(me.id, other.id);
   const now = stamp(deps);
-  const sent = await change(deps, async (trx, after) => {
+  const sent = await change(deps, key, async (trx, after) => {
+    // A block made since the member was looked up: they are absent now (docs/product.md "Blocking").
+    if (await blockedBetween(trx, me.id, other.id)) throw new NotFound(FRIEND_MESSAGES.unknown);
     if (
       !(await repo.insertRequest(trx, {
         pairKey: key,
@@ -144,7 +159,7 @@ async function acceptFrom(
   key: string,
   now: string,
 ): Promise<boolean> {
-  return change(deps, async (trx, after) => {
+  return change(deps, key, async (trx, after) => {
     if (!(await repo.acceptPending(trx, key, other.id, now))) return false;
     const announce = await record(trx, drafts.accepted(other.id, me, key), now);
     const read = await notificationRepo.markRequestRead(trx, me.id, key, now);
@@ -164,7 +179,7 @@ async function dropRequest(
   requesterId: string,
   receiverId: string,
 ): Promise<boolean> {
-  return change(deps, async (trx, after) => {
+  return change(deps, key, async (trx, after) => {
     if (!(await repo.deletePending(trx, key, requesterId))) return false;
     const removed = await notificationRepo.removeRequestNotification(trx, receiverId, key);
     after.push(() => announceChange(notifyDeps(deps), receiverId, { removed }));
@@ -292,19 +307,35 @@ export async function outgoing(deps: FriendDeps, me: UserRow): Promise<FriendLis
   return (await repo.outgoingRequests(deps.db, me.id)).map((item) => listItem(item, deps.mediaUrl));
 }
 
-export async function friends(deps: FriendDeps, userId: string): Promise<FriendListItem[]> {
-  return (await repo.friendsOf(deps.db, userId)).map((item) => listItem(item, deps.mediaUrl));
+/** `userId`'s friends as `viewerId` sees them: members blocked either way with the viewer left out. */
+export async function friends(
+  deps: FriendDeps,
+  userId: string,
+  viewerId: string,
+): Promise<FriendListItem[]> {
+  return (await repo.friendsOf(deps.db, userId, viewerId)).map((item) =>
+    listItem(item, deps.mediaUrl),
+  );
 }
 
 export function counts(deps: FriendDeps, me: UserRow): Promise<FriendCounts> {
   return repo.countFriendships(deps.db, me.id);
 }
 
-/** Whose friends to list: a member named by id or username (oneself included). */
-export async function resolveOwner(deps: FriendDeps, target: Target): Promise<UserRow> {
+/**
+ * Whose friends to list: a member named by id or username (oneself included), as `viewerId` may
+ * see them. A member blocked either way is not found, exactly as one who does not exist.
+ */
+export async function resolveOwner(
+  deps: FriendDeps,
+  target: Target,
+  viewerId: string,
+): Promise<UserRow> {
   const owner =
-    (target.userId ? await findUserById(deps.db, target.userId) : undefined) ??
-    (target.username ? await findUserByUsername(deps.db, target.username) : undefined);
+    (target.userId ? await visibleMemberById(deps.db, viewerId, target.userId) : undefined) ??
+    (target.username
+      ? await visibleMemberByUsername(deps.db, viewerId, target.username)
+      : undefined);
   if (!owner) throw new NotFound(FRIEND_MESSAGES.unknown);
   return owner;
 }

@@ -2,6 +2,7 @@ import { PostgresAdapter, type Transaction, sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import type { GalleryImageRow, ImageReactionRow, UserRow } from '../../db/schema.ts';
+import { noBlockBetween } from '../../members/blocks.ts';
 
 export interface NewImage {
   id: string;
@@ -178,9 +179,10 @@ export async function deleteImage(db: Db, id: string, ownerId: string): Promise<
 
 /**
  * The image a reference names: its id or either file name, trying each of `refs` (the reference
- * as sent and its last path part). A subquery, so a reaction finds its image in its own statement.
+ * as sent and its last path part), unless its owner and `viewerId` are blocked either way
+ * (docs/product.md "Blocking"). A subquery, so a reaction finds its image in its own statement.
  */
-function imageIdByRef(db: Db, refs: readonly string[]) {
+function imageIdByRef(db: Db, refs: readonly string[], viewerId: string) {
   return db
     .selectFrom('gallery_images')
     .select('gallery_images.id')
@@ -191,6 +193,7 @@ function imageIdByRef(db: Db, refs: readonly string[]) {
         eb('gallery_images.thumb_file', 'in', refs),
       ]),
     )
+    .where(noBlockBetween(sql.ref('gallery_images.owner_id'), viewerId))
     .limit(1);
 }
 
@@ -218,7 +221,7 @@ export async function giveReaction(
           inner.val(kind).as('kind'),
           inner.val(now).as('created_at'),
         ])
-        .where('gallery_images.id', '=', imageIdByRef(db, refs)),
+        .where('gallery_images.id', '=', imageIdByRef(db, refs, userId)),
     )
     .onConflict((conflict) =>
       conflict
@@ -246,7 +249,7 @@ export async function takeBackReaction(
     .deleteFrom('image_reactions')
     .where('user_id', '=', userId)
     .where('kind', 'in', kinds)
-    .where('image_id', '=', imageIdByRef(db, refs))
+    .where('image_id', '=', imageIdByRef(db, refs, userId))
     .returning('image_id')
     .execute();
   return rows.length > 0;
@@ -258,10 +261,14 @@ export interface ImageWithReactions {
   reactions: ImageReactionRow[];
 }
 
-/** The image `refs` names with its owner and every reaction (oldest first), in one statement. */
+/**
+ * The image `refs` names with its owner and every reaction (oldest first), in one statement; none
+ * when its owner and `viewerId` are blocked either way.
+ */
 export async function imageWithReactions(
   db: Db,
   refs: readonly string[],
+  viewerId: string,
 ): Promise<ImageWithReactions | undefined> {
   const rows = await db
     .selectFrom('gallery_images')
@@ -275,7 +282,7 @@ export async function imageWithReactions(
       'image_reactions.kind as reaction_kind',
       'image_reactions.created_at as reaction_created_at',
     ])
-    .where('gallery_images.id', '=', imageIdByRef(db, refs))
+    .where('gallery_images.id', '=', imageIdByRef(db, refs, viewerId))
     .orderBy('image_reactions.created_at')
     .orderBy('image_reactions.user_id')
     .execute();

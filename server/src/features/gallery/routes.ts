@@ -14,7 +14,7 @@ import { OkResponse } from '../../../../src/contracts/http.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { NotFound } from '../../errors.ts';
 import { streamForm } from '../../lib/multipart.ts';
-import { findUserById, findUserByUsername } from '../auth/repository.ts';
+import { visibleMemberById, visibleMemberByUsername } from '../../members/blocks.ts';
 import * as gallery from './service.ts';
 
 /** Galleries: member routes (docs/decisions.md "Only the owner edits a gallery"). */
@@ -28,12 +28,15 @@ export const galleryRoutes: FastifyPluginCallbackZod = (app, _options, done) => 
     notifications: app.notificationEvents,
   };
 
-  /** Whose gallery: userId, else username, else the member asking. */
+  /**
+   * Whose gallery: userId, else username, else the member asking. A member blocked either way
+   * with the one asking has no gallery to them (docs/product.md "Blocking"): the same lookup says so.
+   */
   const ownerFrom = async (query: GalleryOwnerQuery, me: UserRow) => {
     const owner = query.userId
-      ? await findUserById(deps.db, query.userId)
+      ? await visibleMemberById(deps.db, me.id, query.userId)
       : query.username
-        ? await findUserByUsername(deps.db, query.username)
+        ? await visibleMemberByUsername(deps.db, me.id, query.username)
         : me;
     if (!owner) throw new NotFound(gallery.GALLERY_MESSAGES.unknownOwner);
     return owner;

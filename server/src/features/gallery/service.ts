@@ -334,7 +334,7 @@ export async function patchImage(
       ? await repo.giveReaction(deps.db, refs, me.id, change.give, now)
       : await repo.takeBackReaction(deps.db, refs, me.id, change.takeBack);
   // One more reads the image back with its owner and every reaction.
-  const found = await repo.imageWithReactions(deps.db, refs);
+  const found = await repo.imageWithReactions(deps.db, refs, me.id);
   if (!found) throw new NotFound(GALLERY_MESSAGES.notFound);
   const image = toImage(
     found.image,
@@ -357,17 +357,44 @@ export async function patchImage(
   return image;
 }
 
-/**
- * The row goes first and the delete is announced; then the pictures are removed (tried again a
- * few times). Pictures that still cannot be removed are logged and left to the sweep: the delete
- * stands, so a retry of it is not needed (docs/decisions.md "One media store").
- */
+/** The owner's delete: their own image only; anyone else's is not found. */
 export async function deleteImage(deps: GalleryDeps, me: UserRow, ref: string): Promise<void> {
   const row = await ownImage(deps, me, ref);
-  if (!(await repo.deleteImage(deps.db, row.id, me.id)))
-    throw new NotFound(GALLERY_MESSAGES.notFound);
-  deps.events.deleted({ _id: row.id, ownerId: me.id });
+  if (!(await removeImage(deps, row))) throw new NotFound(GALLERY_MESSAGES.notFound);
+}
+
+/** An image's row by its id, whoever owns it (moderation reads the photo a report names). */
+export function imageById(
+  deps: Pick<GalleryDeps, 'db'>,
+  id: string,
+): Promise<GalleryImageRow | undefined> {
+  return repo.findImage(deps.db, id);
+}
+
+/**
+ * Every delete of an image, the owner's and a moderator's (docs/product.md "Moderation"). The row
+ * goes first, with whatever `alongside` writes in the same transaction; then the delete is
+ * announced, and then the pictures are removed (tried again a few times). Pictures that still
+ * cannot be removed are logged and left to the sweep: the delete stands, so a retry of it is not
+ * needed (docs/decisions.md "One media store"). Answers false, doing nothing, when the row was
+ * already gone.
+ */
+export async function removeImage(
+  deps: Pick<GalleryDeps, 'db' | 'media' | 'events'>,
+  row: GalleryImageRow,
+  alongside?: (trx: Db) => Promise<void>,
+): Promise<boolean> {
+  const removed = alongside
+    ? await deps.db.transaction().execute(async (trx) => {
+        if (!(await repo.deleteImage(trx, row.id, row.owner_id))) return false;
+        await alongside(trx);
+        return true;
+      })
+    : await repo.deleteImage(deps.db, row.id, row.owner_id);
+  if (!removed) return false;
+  deps.events.deleted({ _id: row.id, ownerId: row.owner_id });
   await deps.media.discard([galleryKey(row.display_file), galleryKey(row.thumb_file)]);
+  return true;
 }
 
 export interface ReorderRequest {

@@ -1,5 +1,15 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { NewNotificationRow, NotificationRow, UserRow } from '../../db/schema.ts';
+import { noBlockBetween, notHiddenFrom } from '../../members/blocks.ts';
+
+/**
+ * A notification `recipientId` sees: none caused by a member blocked either way with them
+ * (docs/product.md "Blocking"); a notification without an actor always. Hidden, not deleted:
+ * the condition sits in each statement that lists or counts.
+ */
+const fromVisibleActor = (recipientId: string) =>
+  sql<boolean>`(notifications.actor_id is null or ${notHiddenFrom(sql.ref('notifications.actor_id'), recipientId)})`;
 
 /** Notifications with their actor's name and picture (the actor may be gone). */
 const withActor = (db: Db) =>
@@ -48,7 +58,9 @@ export async function pageFor(
   limit: number,
   before?: number,
 ): Promise<NotificationWithActor[]> {
-  let query = withActor(db).where('notifications.recipient_id', '=', recipientId);
+  let query = withActor(db)
+    .where('notifications.recipient_id', '=', recipientId)
+    .where(fromVisibleActor(recipientId));
   if (before !== undefined) query = query.where('notifications.id', '<', before);
   const rows = await query.orderBy('notifications.id', 'desc').limit(limit).execute();
   return rows.map(actorOf);
@@ -60,6 +72,7 @@ export async function unreadCount(db: Db, recipientId: string): Promise<number> 
     .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
     .where('recipient_id', '=', recipientId)
     .where('read_at', 'is', null)
+    .where(fromVisibleActor(recipientId))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -112,9 +125,27 @@ export async function removeRequestNotification(
 }
 
 /**
+ * The friend request and acceptance notifications of a pair, both ways, removed when one of them
+ * blocks the other; answers the ids removed with their recipients.
+ */
+export async function removePairNotifications(
+  db: Db,
+  memberIds: readonly [string, string],
+  requestId: string,
+): Promise<{ id: number; recipient_id: string }[]> {
+  return db
+    .deleteFrom('notifications')
+    .where('recipient_id', 'in', [...memberIds])
+    .where('type', 'in', ['friend_request', 'follow'])
+    .where('request_id', '=', requestId)
+    .returning(['id', 'recipient_id'])
+    .execute();
+}
+
+/**
  * Writes a like notification unless this member already told the owner they like this image (a
- * like taken back and given again is not news): the check and the write are one statement.
- * Answers the row written, or undefined when there was one already.
+ * like taken back and given again is not news), or the two are blocked either way: the checks and
+ * the write are one statement. Answers the row written, or undefined when there was none to write.
  */
 export async function insertLikeNotificationOnce(
   db: Db,
@@ -146,7 +177,8 @@ export async function insertLikeNotificationOnce(
                 .where('image_id', '=', row.image_id),
             ),
           ),
-        ),
+        )
+        .where(noBlockBetween(row.recipient_id, row.actor_id)),
     )
     .returningAll()
     .executeTakeFirst();

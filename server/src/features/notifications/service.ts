@@ -8,6 +8,7 @@ import {
   type NotificationsChanged,
 } from '../../../../src/contracts/notifications.ts';
 import { NOTIFICATION_TYPES } from '../../../../src/contracts/notifications.ts';
+import { PHOTO_REMOVED_NOTICE } from '../../../../src/contracts/safety.ts';
 import type { Db } from '../../db/index.ts';
 import type { NotificationRow, UserRow } from '../../db/schema.ts';
 import { Invalid, NotFound } from '../../errors.ts';
@@ -166,6 +167,14 @@ export const drafts = {
     actor: null,
     message: NOTIFICATION_MESSAGES.welcome,
     link: '/settings',
+  }),
+  /** docs/product.md "Moderation": told to the owner, naming no moderator. */
+  photoRemoved: (recipientId: string): Draft => ({
+    recipientId,
+    type: 'system',
+    actor: null,
+    message: PHOTO_REMOVED_NOTICE,
+    link: '/profile',
   }),
 };
 

@@ -1,6 +1,11 @@
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../db/index.ts';
 import type { NotificationRow, PushSubscriptionRow, UserRow } from '../../db/schema.ts';
+import { noBlockBetween } from '../../members/blocks.ts';
+
+/** Notifications from a member blocked either way with their recipient are not counted or pushed. */
+const fromVisibleActor = () =>
+  noBlockBetween(sql.ref('notifications.recipient_id'), sql.ref('notifications.actor_id'));
 
 export interface NewDevice {
   userId: string;
@@ -86,6 +91,15 @@ export async function deleteSubscription(db: Db, endpoint: string): Promise<bool
   return Number(result.numDeletedRows) > 0;
 }
 
+/** Deletes every device of a member (a suspension); answers how many went. */
+export async function deleteSubscriptionsOf(db: Db, userId: string): Promise<number> {
+  const result = await db
+    .deleteFrom('push_subscriptions')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** Every device of these members, oldest registration first. */
 export async function subscriptionsOf(
   db: Db,
@@ -128,7 +142,8 @@ export const PUSHABLE_TYPES = ['friend_request', 'follow'] as const;
 
 /**
  * Unread friend notifications with an id in (after, upTo], oldest first. Read ones are left out:
- * the member has seen them (or answered the request) already.
+ * the member has seen them (or answered the request) already; so are those between members blocked
+ * either way (a block removes them, and this holds for one written in the same moment).
  */
 export async function unreadFriendNotifications(
   db: Db,
@@ -154,6 +169,7 @@ export async function unreadFriendNotifications(
     .where('notifications.type', 'in', [...PUSHABLE_TYPES])
     .where('notifications.read_at', 'is', null)
     .where('notifications.request_id', 'is not', null)
+    .where(fromVisibleActor())
     .orderBy('notifications.id')
     .limit(limit)
     .execute();
@@ -182,6 +198,7 @@ export async function unreadCounts(
     .select(['recipient_id', (eb) => eb.fn.countAll<number | string | bigint>().as('n')])
     .where('recipient_id', 'in', [...userIds])
     .where('read_at', 'is', null)
+    .where(fromVisibleActor())
     .groupBy('recipient_id')
     .execute();
   return new Map(rows.map((row) => [row.recipient_id, Number(row.n)]));

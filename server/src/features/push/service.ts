@@ -122,6 +122,11 @@ export async function unsubscribe(deps: PushDeps, userId: string, endpoint: stri
   await repo.deleteOwnSubscription(deps.db, userId, endpoint);
 }
 
+/** Forgets every device of a member (a suspension): nothing is pushed to them any more. */
+export function forgetDevicesOf(db: Db, userId: string): Promise<number> {
+  return repo.deleteSubscriptionsOf(db, userId);
+}
+
 /** The push service answered 404/410 for this endpoint: the device is gone. */
 export function subscriptionGone(deps: PushDeps, endpoint: string): Promise<boolean> {
   return repo.deleteSubscription(deps.db, endpoint);

@@ -36,7 +36,10 @@ export const userRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
     '/api/users/profile/:username',
     { schema: { params: UsernameParams, response: { 200: PublicUserResponse } } },
     async (request) => ({
-      user: userRowToPublicUser(await publicProfile(deps, request.params.username), deps.media.url),
+      user: userRowToPublicUser(
+        await publicProfile(deps, request.params.username, request.member.user.id),
+        deps.media.url,
+      ),
     }),
   );
   done();

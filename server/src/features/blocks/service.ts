@@ -1,0 +1,94 @@
+import { pairKey } from '../../../../src/contracts/friends.ts';
+import type { FriendEvent, FriendEventPayload } from '../../../../src/contracts/realtime.ts';
+import {
+  BLOCK_LIST_MAX,
+  BLOCK_SELF,
+  type BlockedMember,
+  NO_SUCH_MEMBER,
+} from '../../../../src/contracts/safety.ts';
+import type { Db } from '../../db/index.ts';
+import type { UserRow } from '../../db/schema.ts';
+import { Invalid, NotFound } from '../../errors.ts';
+import type { MediaUrl } from '../../media/index.ts';
+import { lockPair } from '../../members/blocks.ts';
+import { profileImageUrl } from '../../members/mapping.ts';
+import * as notificationRepo from '../notifications/repository.ts';
+import { type NotificationEvents, announceChange } from '../notifications/service.ts';
+import * as repo from './repository.ts';
+
+export interface BlockDeps {
+  db: Db;
+  mediaUrl: MediaUrl;
+  notifications: NotificationEvents;
+  /** A friend event to one member's own tabs only (the realtime plugin in the app). */
+  tellMember: (userId: string, event: FriendEvent, payload: FriendEventPayload) => void;
+  /** Each member's sockets leave the other's gallery and image rooms, on every node. */
+  separate: (a: string, b: string) => void;
+  now?: () => Date;
+}
+
+const stamp = (deps: BlockDeps) => (deps.now ? deps.now() : new Date()).toISOString();
+
+/** The friend event that tells the blocker's tabs what the block ended (docs/decisions.md "Safety"). */
+function endedEvent(
+  blockerId: string,
+  ended: { requester_id: string; status: 'pending' | 'accepted' } | undefined,
+): FriendEvent {
+  if (ended?.status === 'pending')
+    return ended.requester_id === blockerId ? 'friend:request:canceled' : 'friend:declined';
+  return 'friend:removed';
+}
+
+/**
+ * `me` blocks the member `userId` names (docs/product.md "Blocking"). In one transaction, with the
+ * pair locked as friend calls lock it: the block, the end of any friendship or pending request,
+ * and the friend request and acceptance notifications between them, both ways. Then the live
+ * side: each member's sockets leave the other's rooms on every node, and only the blocker's tabs
+ * hear a friend event and the change of their notifications; the blocked member is told nothing.
+ * Blocking again changes nothing.
+ */
+export async function block(deps: BlockDeps, me: UserRow, userId: string): Promise<void> {
+  if (userId === me.id) throw new Invalid(BLOCK_SELF);
+  if (!(await repo.memberExists(deps.db, userId))) throw new NotFound(NO_SUCH_MEMBER);
+  const key = pairKey(me.id, userId);
+  const now = stamp(deps);
+  const { inserted, ended, removed } = await deps.db.transaction().execute(async (trx) => {
+    await lockPair(trx, key);
+    return {
+      inserted: await repo.insertBlock(trx, me.id, userId, now),
+      ended: await repo.deleteFriendship(trx, key),
+      removed: await notificationRepo.removePairNotifications(trx, [me.id, userId], key),
+    };
+  });
+  deps.separate(me.id, userId);
+  if (inserted || ended) {
+    deps.tellMember(me.id, endedEvent(me.id, ended), {
+      fromUserId: me.id,
+      toUserId: userId,
+      pairKey: key,
+    });
+  }
+  await announceChange(
+    { db: deps.db, events: deps.notifications, mediaUrl: deps.mediaUrl },
+    me.id,
+    {
+      removed: removed.filter((row) => row.recipient_id === me.id).map((row) => row.id),
+    },
+  );
+}
+
+/** Lifts `me`'s block of `userId`, if there is one; nothing the block ended comes back. */
+export async function unblock(deps: BlockDeps, me: UserRow, userId: string): Promise<void> {
+  await repo.deleteBlock(deps.db, me.id, userId);
+}
+
+/** The members `me` blocked, newest block first (Settings → Blocked members). */
+export async function blocked(deps: BlockDeps, me: UserRow): Promise<BlockedMember[]> {
+  const rows = await repo.blockedBy(deps.db, me.id, BLOCK_LIST_MAX);
+  return rows.map((row) => ({
+    id: row.id,
+    username: row.username,
+    profileImage: profileImageUrl(row, deps.mediaUrl),
+    blockedAt: row.blocked_at,
+  }));
+}

@@ -1,0 +1,224 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/index.ts';
+import type {
+  GalleryImageRow,
+  ReportKind,
+  ReportResolution,
+  ReportRow,
+  UserRow,
+} from '../../db/schema.ts';
+import { noBlockBetween } from '../../members/blocks.ts';
+
+export interface NewReport {
+  reporterId: string;
+  kind: ReportKind;
+  targetId: string;
+  targetUserId: string;
+  reason: string;
+  note: string;
+  now: string;
+}
+
+/** Writes an open report; the partial unique index refuses a second open one of the same item. */
+export async function insertReport(db: Db, report: NewReport): Promise<void> {
+  await db
+    .insertInto('reports')
+    .values({
+      reporter_id: report.reporterId,
+      target_kind: report.kind,
+      target_id: report.targetId,
+      target_user_id: report.targetUserId,
+      reason: report.reason,
+      note: report.note,
+      status: 'open',
+      created_at: report.now,
+    })
+    .execute();
+}
+
+/** A photo as `viewerId` may see it: none when absent or when its owner is blocked either way. */
+export function visibleImage(
+  db: Db,
+  viewerId: string,
+  imageId: string,
+): Promise<Pick<GalleryImageRow, 'id' | 'owner_id'> | undefined> {
+  return db
+    .selectFrom('gallery_images')
+    .select(['id', 'owner_id'])
+    .where('id', '=', imageId)
+    .where(noBlockBetween(sql.ref('gallery_images.owner_id'), viewerId))
+    .executeTakeFirst();
+}
+
+/**
+ * Reports with whom and what they name, in one statement: the reporter, the member reported (or
+ * the photo's owner), the photo while it exists and the moderator who resolved it; a member whose
+ * account is gone comes back as nulls.
+ */
+const withParties = (db: Db) =>
+  db
+    .selectFrom('reports')
+    .leftJoin('users as reporter', 'reporter.id', 'reports.reporter_id')
+    .leftJoin('users as member', 'member.id', 'reports.target_user_id')
+    .leftJoin('gallery_images as image', (join) =>
+      join.onRef('image.id', '=', 'reports.target_id').on('reports.target_kind', '=', 'image'),
+    )
+    .leftJoin('users as resolver', 'resolver.id', 'reports.resolved_by')
+    .selectAll('reports')
+    .select([
+      'reporter.username as reporter_username',
+      'reporter.profile_image as reporter_profile_image',
+      'member.username as member_username',
+      'member.profile_image as member_profile_image',
+      'image.id as image_id',
+      'image.display_file as image_display_file',
+      'image.thumb_file as image_thumb_file',
+      'image.caption as image_caption',
+      'resolver.username as resolver_username',
+      'resolver.profile_image as resolver_profile_image',
+    ]);
+
+export type ReportWithParties = Awaited<
+  ReturnType<ReturnType<typeof withParties>['executeTakeFirstOrThrow']>
+>;
+
+/** Open reports, newest first, older than report `before` when given (the (status, id) index). */
+export function openPage(
+  db: Db,
+  before: number | undefined,
+  limit: number,
+): Promise<ReportWithParties[]> {
+  let query = withParties(db).where('reports.status', '=', 'open');
+  if (before !== undefined) query = query.where('reports.id', '<', before);
+  return query.orderBy('reports.id', 'desc').limit(limit).execute();
+}
+
+/**
+ * Resolved reports, latest resolved first, after the report (`at`, `id`) when given (the
+ * (status, resolved_at, id) index).
+ */
+export function resolvedPage(
+  db: Db,
+  before: { at: string; id: number } | undefined,
+  limit: number,
+): Promise<ReportWithParties[]> {
+  let query = withParties(db).where('reports.status', '=', 'resolved');
+  if (before)
+    query = query.where((eb) =>
+      eb.or([
+        eb('reports.resolved_at', '<', before.at),
+        eb.and([eb('reports.resolved_at', '=', before.at), eb('reports.id', '<', before.id)]),
+      ]),
+    );
+  return query
+    .orderBy('reports.resolved_at', 'desc')
+    .orderBy('reports.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export function reportWithParties(db: Db, id: number): Promise<ReportWithParties | undefined> {
+  return withParties(db).where('reports.id', '=', id).executeTakeFirst();
+}
+
+export function findReport(db: Db, id: number): Promise<ReportRow | undefined> {
+  return db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface Resolution {
+  resolution: ReportResolution;
+  moderatorId: string;
+  now: string;
+}
+
+/**
+ * Resolves the open reports `which` names (one report, every one of a photo, or every one about a
+ * member); answers the ids it resolved. A report resolved meanwhile is left as it is.
+ */
+export async function resolveOpen(
+  db: Db,
+  which: { id: number } | { imageId: string } | { memberId: string },
+  how: Resolution,
+): Promise<number[]> {
+  let query = db
+    .updateTable('reports')
+    .set({
+      status: 'resolved',
+      resolution: how.resolution,
+      resolved_by: how.moderatorId,
+      resolved_at: how.now,
+    })
+    .where('status', '=', 'open');
+  if ('id' in which) query = query.where('id', '=', which.id);
+  else if ('imageId' in which)
+    query = query.where('target_kind', '=', 'image').where('target_id', '=', which.imageId);
+  else query = query.where('target_user_id', '=', which.memberId);
+  const rows = await query.returning('id').execute();
+  return rows.map((row) => row.id);
+}
+
+/** Whether the member is a moderator now, read from the database (not the session's copy). */
+export async function isModerator(db: Db, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('is_moderator')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.is_moderator === 1;
+}
+
+export function findMember(db: Db, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findMemberByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('username_key', '=', username.trim().toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function suspendMember(
+  db: Db,
+  userId: string,
+  reason: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ suspended_at: now, suspension_reason: reason, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function unsuspendMember(db: Db, userId: string, now: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ suspended_at: null, suspension_reason: '', updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function setModerator(db: Db, userId: string, on: boolean, now: string) {
+  await db
+    .updateTable('users')
+    .set({ is_moderator: on ? 1 : 0, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export type MemberLine = Pick<
+  UserRow,
+  'username' | 'email' | 'is_moderator' | 'suspended_at' | 'suspension_reason'
+>;
+
+/** Moderators and suspended members, by username (`npm run moderator -- list`). */
+export function moderatorsAndSuspended(db: Db): Promise<MemberLine[]> {
+  return db
+    .selectFrom('users')
+    .select(['username', 'email', 'is_moderator', 'suspended_at', 'suspension_reason'])
+    .where((eb) => eb.or([eb('is_moderator', '=', 1), eb('suspended_at', 'is not', null)]))
+    .orderBy('username_key')
+    .execute();
+}

@@ -1,0 +1,702 @@
+/**
+ * Moderation (docs/product.md "Moderation"): who moderates, what only moderators may call, the
+ * reports they read, and what dismissing, removing a photo and suspending a member do.
+ */
+import fs from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import type { Socket } from 'socket.io-client';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { GalleryImage } from '../../src/contracts/gallery.ts';
+import type { Notification, NotificationPage } from '../../src/contracts/notifications.ts';
+import {
+  MEMBER_GONE,
+  MODERATORS_ONLY,
+  type ModerationReport,
+  NOT_A_PHOTO_REPORT,
+  PHOTO_GONE,
+  PHOTO_REMOVED_NOTICE,
+  REPORTS_PAGE_SIZE,
+  REPORT_CURSOR_INVALID,
+  REPORT_RESOLVED,
+  SUSPENDED_LOGIN,
+  SUSPEND_SELF,
+} from '../../src/contracts/safety.ts';
+import type { AuthResponse } from '../../src/contracts/user.ts';
+import { issueSession } from '../src/features/auth/service.ts';
+import { unsuspend } from '../src/features/moderation/operator.ts';
+import { FIRST_MEMBER_SETTING } from '../src/features/auth/repository.ts';
+import { deleteImage, diskPath, uploadImage } from './gallery-helpers.ts';
+import {
+  type Member,
+  ORIGIN,
+  PASSWORD,
+  asBearer,
+  buildTestApp,
+  forEachDialect,
+  getMe,
+  loginAs,
+  postLogin,
+  postSignup,
+  pushRowsOf,
+  sessionsOf,
+  signupMembers,
+  signupPair,
+  subscribeDevice,
+  uniqueUsername,
+  useTestApp,
+} from './helpers.ts';
+import {
+  act,
+  acted,
+  firstMember,
+  getReports,
+  report,
+  reportsPage,
+  userRow,
+} from './safety-helpers.ts';
+import { connected, listen, useSockets } from './sockets.ts';
+
+const openSocket = useSockets();
+
+const ROUTES = [
+  ['GET', '/api/moderation/reports'],
+  ['POST', '/api/moderation/reports/1/dismiss'],
+  ['POST', '/api/moderation/reports/1/remove-photo'],
+  ['POST', '/api/moderation/reports/1/suspend'],
+] as const;
+
+const exists = (file: string) =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );
+
+forEachDialect((dialect) => {
+  describe('the first member', () => {
+    /** A fresh install: its own app on an empty database. */
+    const fresh = async <T>(work: (app: FastifyInstance) => Promise<T>) => {
+      const own = await buildTestApp({ dialect });
+      try {
+        return await work(own.app);
+      } finally {
+        await own.close();
+      }
+    };
+    const moderatorsOf = (app: FastifyInstance) =>
+      app.db.selectFrom('users').select('id').where('is_moderator', '=', 1).execute();
+
+    it('is a moderator, and the next member is not', async () => {
+      await fresh(async (app) => {
+        const [first] = (await signupMembers(app, 1)) as [Member];
+        const [second] = (await signupMembers(app, 1)) as [Member];
+
+        expect(first.user.isModerator).toBe(true);
+        expect(second.user.isModerator).toBe(false);
+        expect((await getMe(app, asBearer(first))).json<AuthResponse>().user.isModerator).toBe(
+          true,
+        );
+        expect((await getMe(app, asBearer(second))).json<AuthResponse>().user.isModerator).toBe(
+          false,
+        );
+      });
+    });
+
+    it('is one member of several signing up at once', async () => {
+      await fresh(async (app) => {
+        const members = await signupMembers(app, 5);
+
+        const moderators = members.filter((member) => member.user.isModerator);
+        expect(moderators).toHaveLength(1);
+        expect(await moderatorsOf(app)).toEqual([{ id: moderators[0]?.user.id }]);
+        const mark = await app.db
+          .selectFrom('server_settings')
+          .select('value')
+          .where('key', '=', FIRST_MEMBER_SETTING)
+          .executeTakeFirstOrThrow();
+        expect(mark.value).toBe(moderators[0]?.user.id);
+      });
+    });
+
+    it('is the member whose signup succeeded when the other first signup fails', async () => {
+      await fresh(async (app) => {
+        const username = uniqueUsername('f');
+        const responses = await Promise.all(
+          ['a', 'b'].map((tag) =>
+            postSignup(app, {
+              username,
+              email: `${tag}.${username}@example.test`,
+              securityQuestion: '',
+              securityAnswer: '',
+            }),
+          ),
+        );
+
+        const statuses = responses.map((response) => response.statusCode).sort();
+        expect(statuses).toEqual([201, 409]);
+        const created = responses.find((response) => response.statusCode === 201);
+        expect(created?.json<AuthResponse>().user.isModerator).toBe(true);
+        expect(await moderatorsOf(app)).toHaveLength(1);
+      });
+    });
+
+    it('is no one on an install that had members before moderators existed', async () => {
+      await fresh(async (app) => {
+        const [earlier] = (await signupMembers(app, 1)) as [Member];
+        // As an install from before this release: members, no moderator and no mark.
+        await app.db
+          .deleteFrom('server_settings')
+          .where('key', '=', FIRST_MEMBER_SETTING)
+          .execute();
+        await app.db.updateTable('users').set({ is_moderator: 0 }).execute();
+
+        const later = await signupMembers(app, 2);
+
+        expect([earlier, ...later].map((member) => member.user.isModerator)).toEqual([
+          true,
+          false,
+          false,
+        ]);
+        expect(await moderatorsOf(app)).toEqual([]);
+      });
+    });
+  });
+
+  describe('moderation', () => {
+    const t = useTestApp(dialect, {
+      RELAY_SECRET: 'relay-secret-for-tests-0123456789',
+      PUSH_ALLOWED_HOSTS: 'push.example.test',
+    });
+    let moderator: Member;
+    let url = '';
+    beforeAll(async () => {
+      moderator = await firstMember(t.app);
+      url = await listen(t.app);
+    });
+    const connectAs = (member: Member) =>
+      connected(openSocket(url, { auth: { token: member.token } }));
+    const nextEvent = <T>(socket: Socket, event: string) =>
+      new Promise<T>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${event} within 5 s`)), 5_000);
+        socket.once(event, (payload: T) => {
+          clearTimeout(timer);
+          resolve(payload);
+        });
+      });
+    const notificationsOf = async (member: Member) =>
+      (
+        await t.app.inject({ method: 'GET', url: '/api/notifications', headers: asBearer(member) })
+      ).json<NotificationPage>();
+    const reportRow = (id: string) =>
+      t.app.db
+        .selectFrom('reports')
+        .selectAll()
+        .where('id', '=', Number(id))
+        .executeTakeFirstOrThrow();
+
+    describe('who may call', () => {
+      it.each(ROUTES)('answers %s %s with 401 when signed out', async (method, path) => {
+        const response = await t.app.inject({ method, url: path, headers: { origin: ORIGIN } });
+
+        expect(response.statusCode).toBe(401);
+      });
+
+      it.each(ROUTES)(
+        'answers %s %s with 403 to a member, before reading the request',
+        async (method, path) => {
+          const [member] = (await signupMembers(t.app, 1)) as [Member];
+
+          const payloads =
+            method === 'GET' ? [undefined] : [undefined, { reason: 'x' }, { no: [1] }];
+          for (const payload of payloads) {
+            const response = await t.app.inject({
+              method,
+              url: `${path}?status=nonsense&before=%25`,
+              headers: asBearer(member),
+              ...(payload ? { payload } : {}),
+            });
+            expect(response.statusCode).toBe(403);
+            expect(response.json()).toEqual({ error: MODERATORS_ONLY });
+          }
+        },
+      );
+
+      it('answers 403 at once to a moderator the operator has just removed', async () => {
+        const [other] = (await signupMembers(t.app, 1)) as [Member];
+        await t.app.db
+          .updateTable('users')
+          .set({ is_moderator: 1 })
+          .where('id', '=', other.user.id)
+          .execute();
+        expect((await getReports(t.app, other, {})).statusCode).toBe(200);
+
+        // What `npm run moderator -- remove` does, with the member's session remembered meanwhile.
+        await t.app.db
+          .updateTable('users')
+          .set({ is_moderator: 0 })
+          .where('id', '=', other.user.id)
+          .execute();
+
+        expect((await getReports(t.app, other, {})).statusCode).toBe(403);
+      });
+    });
+
+    describe('the reports', () => {
+      it('lists a photo report with its photo, its owner and who reported it', async () => {
+        const [reporter, owner] = await signupPair(t.app);
+        const photo = await uploadImage(t.app, owner);
+        const id = await report(t.app, reporter, 'image', photo.id, 'violence');
+
+        const page = await reportsPage(t.app, moderator);
+
+        expect(page.reports[0]).toEqual({
+          id,
+          kind: 'image',
+          reason: 'violence',
+          note: 'See this.',
+          createdAt: expect.stringMatching(/^\d{4}-/) as string,
+          reporter: {
+            id: reporter.user.id,
+            username: reporter.username,
+            profileImage: reporter.user.profileImage,
+          },
+          member: {
+            id: owner.user.id,
+            username: owner.username,
+            profileImage: owner.user.profileImage,
+          },
+          image: { id: photo.id, url: photo.url, thumbnailUrl: photo.thumbnailUrl, caption: '' },
+          status: 'open',
+          resolution: null,
+          resolvedBy: null,
+          resolvedAt: null,
+        } satisfies ModerationReport);
+      });
+
+      it('names a member whose account is gone as null, and a photo that is gone as null', async () => {
+        const [reporter, owner, member] = (await signupMembers(t.app, 3)) as [
+          Member,
+          Member,
+          Member,
+        ];
+        const photo = await uploadImage(t.app, owner);
+        const photoReport = await report(t.app, reporter, 'image', photo.id);
+        const memberReport = await report(t.app, reporter, 'member', member.user.id);
+        await deleteImage(t.app, owner, photo.id);
+        await t.app.db.deleteFrom('users').where('id', '=', member.user.id).execute();
+
+        const { reports } = await reportsPage(t.app, moderator);
+        const byId = new Map(reports.map((item) => [item.id, item]));
+
+        expect(byId.get(photoReport)).toMatchObject({ image: null, member: { id: owner.user.id } });
+        expect(byId.get(memberReport)).toMatchObject({ member: null, image: null });
+      });
+
+      it('pages open reports newest first and resolved ones latest resolved first', async () => {
+        const [reporter] = (await signupMembers(t.app, 1)) as [Member];
+        const at = new Date().toISOString();
+        const rows = await t.app.db
+          .insertInto('reports')
+          .values(
+            Array.from({ length: REPORTS_PAGE_SIZE + 5 }, (_, index) => ({
+              reporter_id: reporter.user.id,
+              target_kind: 'member' as const,
+              target_id: `gone-${index}`,
+              target_user_id: `gone-${index}`,
+              reason: 'spam',
+              note: '',
+              status: 'open' as const,
+              created_at: at,
+            })),
+          )
+          .returning('id')
+          .execute();
+        const ids = rows.map((row) => String(row.id));
+        // Resolved at one moment in two groups: the page ends inside a run of equal times.
+        await t.app.db
+          .updateTable('reports')
+          .set({ status: 'resolved', resolution: 'dismissed', resolved_by: moderator.user.id })
+          .set((eb) => ({
+            resolved_at: eb
+              .case()
+              .when('id', '<=', Number(ids[9]))
+              .then('2099-01-02T00:00:00.000Z')
+              .else('2099-01-01T00:00:00.000Z')
+              .end(),
+          }))
+          .where(
+            'id',
+            'in',
+            rows.map((row) => row.id),
+          )
+          .where('id', '>', Number(ids[4]))
+          .execute();
+
+        const all = async (status: string) => {
+          const seen: ModerationReport[] = [];
+          let before: string | null = null;
+          for (let pages = 0; pages < 10; pages++) {
+            const page = await reportsPage(t.app, moderator, {
+              status,
+              ...(before ? { before } : {}),
+            });
+            expect(page.reports.length).toBeLessThanOrEqual(REPORTS_PAGE_SIZE);
+            seen.push(...page.reports);
+            before = page.nextCursor;
+            if (!before) break;
+          }
+          return seen;
+        };
+
+        const open = (await all('open')).map((item) => item.id);
+        expect(open.filter((id) => ids.includes(id))).toEqual(ids.slice(0, 5).reverse());
+        expect(new Set(open).size).toBe(open.length);
+        const resolved = (await all('resolved')).filter((item) => ids.includes(item.id));
+        expect(resolved.map((item) => item.id)).toEqual([
+          ...ids.slice(5, 10).reverse(),
+          ...ids.slice(10).reverse(),
+        ]);
+        expect(resolved[0]).toMatchObject({
+          status: 'resolved',
+          resolution: 'dismissed',
+          resolvedBy: { id: moderator.user.id, username: moderator.username },
+          resolvedAt: '2099-01-02T00:00:00.000Z',
+        });
+      });
+
+      it.each([
+        ['not a cursor at all', 'open', '%%%'],
+        ['a cursor the server did not write', 'open', Buffer.from('o-1').toString('base64url')],
+        [
+          'an open cursor for resolved reports',
+          'resolved',
+          Buffer.from('o5').toString('base64url'),
+        ],
+        [
+          'a resolved cursor for open reports',
+          'open',
+          Buffer.from('r2099~5').toString('base64url'),
+        ],
+      ])('answers 400 to %s', async (_what, status, before) => {
+        const response = await getReports(t.app, moderator, { status, before });
+
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toEqual({ error: REPORT_CURSOR_INVALID });
+      });
+
+      it('answers 400 to a status that is neither open nor resolved', async () => {
+        const response = await getReports(t.app, moderator, { status: 'all' });
+
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toEqual({ error: 'Ask for open or resolved reports.' });
+      });
+    });
+
+    describe('dismiss', () => {
+      it('resolves the report as dismissed by the moderator, once', async () => {
+        const [reporter, member] = await signupPair(t.app);
+        const id = await report(t.app, reporter, 'member', member.user.id);
+
+        const dismissed = await acted(t.app, moderator, id, 'dismiss');
+        const again = await act(t.app, moderator, id, 'dismiss');
+
+        expect(dismissed).toMatchObject({
+          id,
+          status: 'resolved',
+          resolution: 'dismissed',
+          resolvedBy: { id: moderator.user.id },
+          resolvedAt: expect.stringMatching(/^\d{4}-/) as unknown,
+        });
+        expect(again.statusCode).toBe(409);
+        expect(again.json()).toEqual({ error: REPORT_RESOLVED });
+        expect((await userRow(t.app, member.user.id)).suspended_at).toBeNull();
+      });
+
+      it('resolves a report once when two moderators act on it at once', async () => {
+        const [reporter, member] = await signupPair(t.app);
+        const id = await report(t.app, reporter, 'member', member.user.id);
+
+        const responses = await Promise.all([
+          act(t.app, moderator, id, 'dismiss'),
+          act(t.app, moderator, id, 'suspend', { reason: 'Spam.' }),
+        ]);
+
+        expect(responses.map((response) => response.statusCode).sort()).toEqual([200, 409]);
+      });
+
+      it.each([
+        ['an unknown report', '999999', 404, 'No such report.'],
+        ['an id past the database’s range', '99999999999', 404, 'No such report.'],
+        ['an id that is not a number', 'abc', 400, 'No such report.'],
+      ])('answers %s with %i', async (_what, id, status, error) => {
+        const response = await act(t.app, moderator, id, 'dismiss');
+
+        expect(response.statusCode).toBe(status);
+        expect(response.json()).toEqual({ error });
+      });
+    });
+
+    describe('remove photo', () => {
+      it('deletes the photo as its owner would, resolves its open reports and tells the owner', async () => {
+        const [first, second, owner, watcher] = (await signupMembers(t.app, 4)) as [
+          Member,
+          Member,
+          Member,
+          Member,
+        ];
+        const photo = await uploadImage(t.app, owner);
+        const kept = await uploadImage(t.app, owner);
+        const id = await report(t.app, first, 'image', photo.id);
+        const other = await report(t.app, second, 'image', photo.id);
+        const aboutOwner = await report(t.app, second, 'member', owner.user.id);
+        const [watching, ownerTab] = [await connectAs(watcher), await connectAs(owner)];
+        await watching.timeout(5_000).emitWithAck('gallery:join', { ownerId: owner.user.id });
+        const deleted = nextEvent(watching, 'gallery:image:deleted');
+        const told = nextEvent<Notification>(ownerTab, 'notification:new');
+
+        const resolved = await acted(t.app, moderator, id, 'remove-photo');
+
+        expect(resolved).toMatchObject({
+          status: 'resolved',
+          resolution: 'photo_removed',
+          image: null,
+          resolvedBy: { id: moderator.user.id },
+        });
+        expect(await deleted).toEqual({ _id: photo.id, ownerId: owner.user.id });
+        expect(await told).toMatchObject({
+          type: 'system',
+          actor: null,
+          message: PHOTO_REMOVED_NOTICE,
+          read: false,
+        });
+        expect((await notificationsOf(owner)).notifications[0]?.message).toBe(PHOTO_REMOVED_NOTICE);
+        expect(await reportRow(other)).toMatchObject({
+          status: 'resolved',
+          resolution: 'photo_removed',
+        });
+        expect(await reportRow(aboutOwner)).toMatchObject({ status: 'open' });
+        const rows = await t.app.db
+          .selectFrom('gallery_images')
+          .select('id')
+          .where('owner_id', '=', owner.user.id)
+          .execute();
+        expect(rows).toEqual([{ id: kept.id }]);
+        await vi.waitFor(async () => {
+          expect(await exists(diskPath(t.config.uploadsDir, photo.url))).toBe(false);
+          expect(await exists(diskPath(t.config.uploadsDir, photo.thumbnailUrl))).toBe(false);
+        });
+        expect(await exists(diskPath(t.config.uploadsDir, kept.url))).toBe(true);
+      });
+
+      it('removes the pictures when their first removal fails, as the owner’s delete does', async () => {
+        const [reporter, owner] = await signupPair(t.app);
+        const photo: GalleryImage = await uploadImage(t.app, owner);
+        const id = await report(t.app, reporter, 'image', photo.id);
+        const store = t.app.media.store;
+        const real = store.remove.bind(store);
+        let calls = 0;
+        store.remove = (keys) => {
+          calls += 1;
+          return calls === 1 ? Promise.reject(new Error('EIO: i/o error, unlink')) : real(keys);
+        };
+        try {
+          await acted(t.app, moderator, id, 'remove-photo');
+        } finally {
+          store.remove = real;
+        }
+
+        expect(calls).toBe(2);
+        expect(await exists(diskPath(t.config.uploadsDir, photo.url))).toBe(false);
+      });
+
+      it('answers 400 to a member report, 409 once the photo is gone or the report resolved', async () => {
+        const [reporter, owner] = await signupPair(t.app);
+        const photo = await uploadImage(t.app, owner);
+        const memberReport = await report(t.app, reporter, 'member', owner.user.id);
+        const photoReport = await report(t.app, reporter, 'image', photo.id);
+
+        const notAPhoto = await act(t.app, moderator, memberReport, 'remove-photo');
+        await deleteImage(t.app, owner, photo.id);
+        const gone = await act(t.app, moderator, photoReport, 'remove-photo');
+        await acted(t.app, moderator, photoReport, 'dismiss');
+        const resolved = await act(t.app, moderator, photoReport, 'remove-photo');
+
+        expect([notAPhoto.statusCode, notAPhoto.json()]).toEqual([
+          400,
+          { error: NOT_A_PHOTO_REPORT },
+        ]);
+        expect([gone.statusCode, gone.json()]).toEqual([409, { error: PHOTO_GONE }]);
+        expect([resolved.statusCode, resolved.json()]).toEqual([409, { error: REPORT_RESOLVED }]);
+        expect(await reportRow(memberReport)).toMatchObject({ status: 'open' });
+      });
+    });
+
+    describe('suspend', () => {
+      /** A member with two sessions, an open socket and a push device, and reports about them. */
+      const reported = async () => {
+        const [member, reporter, bystander] = (await signupMembers(t.app, 3)) as [
+          Member,
+          Member,
+          Member,
+        ];
+        const second = await loginAs(t.app, member);
+        const photo = await uploadImage(t.app, member);
+        await subscribeDevice(t.app, member);
+        const ids = {
+          member: await report(t.app, reporter, 'member', member.user.id),
+          photo: await report(t.app, bystander, 'image', photo.id),
+          byMember: await report(t.app, member, 'member', bystander.user.id),
+        };
+        return { member, second, ids };
+      };
+
+      it('ends every session, socket and push device, and resolves every open report about them', async () => {
+        const { member, second, ids } = await reported();
+        const socket = await connectAs(member);
+        const disconnected = nextEvent<string>(socket, 'disconnect');
+        // Both sessions remembered by this node's cache.
+        for (const session of [member, second])
+          expect((await getMe(t.app, asBearer(session))).json<AuthResponse>().user.id).toBe(
+            member.user.id,
+          );
+
+        const suspended = await acted(t.app, moderator, ids.member, 'suspend', {
+          reason: '  Repeated spam. ',
+        });
+
+        expect(suspended).toMatchObject({
+          status: 'resolved',
+          resolution: 'member_suspended',
+          resolvedBy: { id: moderator.user.id },
+        });
+        expect(await disconnected).toBe('io server disconnect');
+        for (const session of [member, second]) {
+          expect((await getMe(t.app, asBearer(session))).json()).toEqual({ user: null });
+          const call = await t.app.inject({
+            method: 'GET',
+            url: '/api/notifications',
+            headers: asBearer(session),
+          });
+          expect(call.statusCode).toBe(401);
+        }
+        await expect(connectAs(member)).rejects.toThrow('unauthorized');
+        expect(await sessionsOf(t.app, member.user.id)).toEqual([]);
+        expect(await pushRowsOf(t.app, member.user.id)).toEqual([]);
+        expect(await reportRow(ids.photo)).toMatchObject({
+          status: 'resolved',
+          resolution: 'member_suspended',
+        });
+        expect(await reportRow(ids.byMember)).toMatchObject({ status: 'open' });
+        expect(await userRow(t.app, member.user.id)).toMatchObject({
+          suspension_reason: 'Repeated spam.',
+          suspended_at: expect.stringMatching(/^\d{4}-/) as unknown,
+        });
+      });
+
+      it('tells the reason only to whoever knows the password, and keeps the login backoff', async () => {
+        const { member, ids } = await reported();
+        await acted(t.app, moderator, ids.member, 'suspend', { reason: 'Spam.' });
+
+        const wrong = await postLogin(t.app, {
+          identifier: member.username,
+          password: 'Wrong#Pass1',
+        });
+        const right = await postLogin(t.app, { identifier: member.email, password: PASSWORD });
+
+        expect(wrong.statusCode).toBe(401);
+        expect(wrong.json()).toEqual({ error: 'Wrong username/email or password.' });
+        expect(right.statusCode).toBe(403);
+        expect(right.json()).toEqual({ error: SUSPENDED_LOGIN('Spam.') });
+        expect(right.cookies).toEqual([]);
+        for (let i = 0; i < 6; i++)
+          await postLogin(t.app, { identifier: member.username, password: 'Wrong#Pass1' });
+        const waiting = await postLogin(t.app, { identifier: member.username, password: PASSWORD });
+        expect(waiting.statusCode).toBe(429);
+        expect(waiting.body).not.toContain('Spam.');
+      });
+
+      it('refuses a session written after the suspension (a login that raced it)', async () => {
+        const { member, ids } = await reported();
+        await acted(t.app, moderator, ids.member, 'suspend', { reason: 'Spam.' });
+
+        const late = await issueSession(t.app.sessions, member.user.id, false);
+
+        expect((await getMe(t.app, { authorization: `Bearer ${late.token}` })).json()).toEqual({
+          user: null,
+        });
+      });
+
+      it('lets the member in again once the operator lifts it', async () => {
+        const { member, ids } = await reported();
+        await acted(t.app, moderator, ids.member, 'suspend', { reason: 'Spam.' });
+
+        await unsuspend({ db: t.app.db }, member.username);
+
+        expect(
+          (await postLogin(t.app, { identifier: member.username, password: PASSWORD })).statusCode,
+        ).toBe(200);
+        expect(await userRow(t.app, member.user.id)).toMatchObject({
+          suspended_at: null,
+          suspension_reason: '',
+        });
+      });
+
+      it('suspends a photo’s owner from a photo report', async () => {
+        const { member, ids } = await reported();
+
+        await acted(t.app, moderator, ids.photo, 'suspend', { reason: 'Spam.' });
+
+        expect(await reportRow(ids.member)).toMatchObject({ resolution: 'member_suspended' });
+        expect((await userRow(t.app, member.user.id)).suspended_at).not.toBeNull();
+      });
+
+      it('answers 400 to suspending oneself, and leaves the report open', async () => {
+        const [reporter] = (await signupMembers(t.app, 1)) as [Member];
+        const id = await report(t.app, reporter, 'member', moderator.user.id);
+
+        const response = await act(t.app, moderator, id, 'suspend', { reason: 'Me?' });
+
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toEqual({ error: SUSPEND_SELF });
+        expect(await reportRow(id)).toMatchObject({ status: 'open' });
+        expect((await userRow(t.app, moderator.user.id)).suspended_at).toBeNull();
+      });
+
+      it('answers 409 once the member’s account is gone', async () => {
+        const [reporter, member] = await signupPair(t.app);
+        const id = await report(t.app, reporter, 'member', member.user.id);
+        await t.app.db.deleteFrom('users').where('id', '=', member.user.id).execute();
+
+        const response = await act(t.app, moderator, id, 'suspend', { reason: 'Gone.' });
+
+        expect(response.statusCode).toBe(409);
+        expect(response.json()).toEqual({ error: MEMBER_GONE });
+      });
+
+      it.each([
+        [{}, 'Give a reason the member will see.'],
+        [{ reason: '   ' }, 'Give a reason the member will see.'],
+        [{ reason: 'r'.repeat(501) }, 'The reason can be at most 500 characters.'],
+      ])('answers 400 to %j', async (body, error) => {
+        const [reporter, member] = await signupPair(t.app);
+        const id = await report(t.app, reporter, 'member', member.user.id);
+
+        const response = await act(t.app, moderator, id, 'suspend', body);
+
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toEqual({ error });
+      });
+
+      it('answers 409 to a resolved report, suspending no one', async () => {
+        const [reporter, member] = await signupPair(t.app);
+        const id = await report(t.app, reporter, 'member', member.user.id);
+        await acted(t.app, moderator, id, 'dismiss');
+
+        const response = await act(t.app, moderator, id, 'suspend', { reason: 'Late.' });
+
+        expect(response.statusCode).toBe(409);
+        expect(response.json()).toEqual({ error: REPORT_RESOLVED });
+        expect((await userRow(t.app, member.user.id)).suspended_at).toBeNull();
+      });
+    });
+  });
+});
