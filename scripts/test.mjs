@@ -157,33 +157,58 @@ async function clusterServicesMissing() {
   return undefined;
 }
 
-/** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
+/**
+ * What a step's report says; `failures` names each failed test (file › title) so the summary at
+ * the end of a long log still says what to look at.
+ * @typedef {{ passed: number, failed: number, skipped: number, failures: string[] }} Counts
+ */
+
+const relative = (file) => path.relative(process.cwd(), file);
 
 /** @returns {Counts} */
 function readVitestReport(file) {
   const report = JSON.parse(fs.readFileSync(file, 'utf8'));
-  // A test file that fails to load has no failed tests but is a failure all the same.
-  const brokenFiles = (report.testResults ?? []).filter(
-    (result) =>
-      result.status === 'failed' &&
-      !(result.assertionResults ?? []).some((test) => test.status === 'failed'),
-  ).length;
+  /** @type {string[]} */
+  const failures = [];
+  let brokenFiles = 0;
+  for (const result of report.testResults ?? []) {
+    const failedTests = (result.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failedTests) failures.push(`${relative(result.name)} › ${test.fullName}`);
+    // A test file that fails to load has no failed tests but is a failure all the same.
+    if (result.status === 'failed' && failedTests.length === 0) {
+      brokenFiles += 1;
+      failures.push(
+        `${relative(result.name)} (did not run: ${result.message ?? 'failed to load'})`,
+      );
+    }
+  }
   return {
     passed: report.numPassedTests ?? 0,
     failed: (report.numFailedTests ?? 0) + brokenFiles,
     skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+    failures,
   };
 }
 
 /** @returns {Counts} */
 function readPlaywrightReport(file) {
-  const { stats } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const { stats, suites } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  /** @type {string[]} */
+  const failures = [];
+  const visit = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      if (!spec.ok) failures.push(`${spec.file}:${spec.line} › ${spec.title}`);
+    }
+    for (const child of suite.suites ?? []) visit(child);
+  };
+  for (const suite of suites ?? []) visit(suite);
   return {
     passed: stats?.expected ?? 0,
     // With no retries nothing should be flaky; if a config brings retries back, a test that
     // passed only on its second try still failed once, so it counts as failed.
     failed: (stats?.unexpected ?? 0) + (stats?.flaky ?? 0),
     skipped: stats?.skipped ?? 0,
+    failures,
   };
 }
 
@@ -200,6 +225,8 @@ const selected = requested.length
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** @type {{ name: string, outcome: string, seconds: number }[]} */
 const summary = [];
+/** @type {string[]} */
+const failures = [];
 let failed = false;
 
 for (const name of selected) {
@@ -237,6 +264,7 @@ for (const name of selected) {
       totals.passed += counts.passed;
       totals.failed += counts.failed;
       totals.skipped += counts.skipped;
+      failures.push(...counts.failures.map((failure) => `${name}: ${failure}`));
       outcome += ` — ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
       if (counts.failed > 0) failed = true;
       if (counts.skipped > 0 && requireAll) {
@@ -256,6 +284,10 @@ fs.rmSync(reportDir, { recursive: true, force: true });
 console.log('\n━━ summary ' + '━'.repeat(53));
 for (const { name, outcome, seconds } of summary) {
   console.log(`${name.padEnd(10)} ${outcome}${seconds ? `  (${seconds.toFixed(1)} s)` : ''}`);
+}
+if (failures.length) {
+  console.log('\nFailed:');
+  for (const failure of failures) console.log(`  ✖ ${failure}`);
 }
 if (requireAll && totals.skipped > 0)
   console.log(`${totals.skipped} skipped test(s) count as failures (ORBIT_REQUIRE_ALL).`);
