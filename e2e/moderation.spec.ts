@@ -237,3 +237,42 @@ test('Dismiss resolves a report with nothing done; a report resolved meanwhile s
   await expect(stale).toBeHidden();
   await reporterApi.dispose();
 });
+
+test('reports come 50 a page, and Load more brings the next', async ({
+  browser,
+  request,
+  playwright,
+  baseURL: origin,
+}) => {
+  const baseURL = origin ?? '';
+  const moderator = await createModerator(request, baseURL);
+  // 51 reports: three reporters (20 an hour each at most) report the same 17 members.
+  const targets: string[] = [];
+  for (let index = 0; index < 17; index++) {
+    await createMember(request, baseURL);
+    targets.push(
+      ((await (await request.get('/api/auth/me')).json()) as { user: { id: string } }).user.id,
+    );
+  }
+  const tag = uniqueName('p');
+  const notes: string[] = [];
+  for (let reporter = 0; reporter < 3; reporter++) {
+    const { api } = await memberWithApi(playwright, baseURL);
+    for (const targetId of targets) {
+      const note = `${tag} ${notes.length}`;
+      notes.push(note);
+      await report(api, baseURL, { kind: 'member', targetId, reason: 'spam', note });
+    }
+    await api.dispose();
+  }
+
+  const m = await signedIn(browser, moderator, { path: '/moderation' });
+  const items = m.getByRole('list', { name: 'Open reports' }).getByRole('listitem');
+  await expect(items).toHaveCount(50);
+  // Newest first: the first report sent is on the next page.
+  await expect(reportWith(m, notes.at(-1) ?? '')).toBeVisible();
+  await expect(reportWith(m, `${tag} 0`)).toHaveCount(0);
+  await m.getByRole('button', { name: 'Load more' }).click();
+  await expect(reportWith(m, `${tag} 0`)).toBeVisible();
+  expect(await items.count()).toBeGreaterThan(50);
+});
