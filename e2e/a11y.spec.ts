@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Page, expect, test } from '@playwright/test';
 import { createMember, logIn } from './helpers.ts';
+import { makeModerator } from './moderators.ts';
 
 /** WCAG 2.1 A and AA rules, as axe-core checks them in the real page. */
 async function violations(page: Page) {
@@ -50,13 +51,25 @@ function chooseInSettings(label: string) {
 }
 
 test.describe('accessibility of the signed-in pages', () => {
-  test('spacehub, a profile and settings have no WCAG A/AA violations, in every theme', async ({
+  test('spacehub, a profile, settings and reports have no WCAG A/AA violations, in every theme', async ({
     page,
     request,
+    playwright,
     baseURL,
   }) => {
     test.setTimeout(150_000);
     const member = await createMember(request, baseURL ?? '');
+    // A moderator with a report to read, so that /moderation shows its tabs, list and actions.
+    await makeModerator(member);
+    const reporter = await playwright.request.newContext({ baseURL: baseURL ?? '' });
+    await createMember(reporter, baseURL ?? '');
+    const { user } = (await (await request.get('/api/auth/me')).json()) as { user: { id: string } };
+    const reported = await reporter.post('/api/reports', {
+      headers: { Origin: baseURL ?? '' },
+      data: { kind: 'member', targetId: user.id, reason: 'spam', note: 'Posts the same link.' },
+    });
+    expect(reported.status()).toBe(201);
+    await reporter.dispose();
     await logIn(page, member);
     await expect(page).toHaveURL(/\/profile\//);
     const html = page.locator('html');
@@ -71,8 +84,10 @@ test.describe('accessibility of the signed-in pages', () => {
     for (const [theme, choose] of themes) {
       await choose(page);
       await expect(html).toHaveAttribute('data-theme', theme);
-      for (const path of ['/spacehub', `/profile/${member.username}`, '/settings']) {
+      for (const path of ['/spacehub', `/profile/${member.username}`, '/settings', '/moderation']) {
         await navigate(page, path);
+        if (path === '/moderation')
+          await expect(page.getByRole('button', { name: 'Dismiss' }).first()).toBeVisible();
         await expect(html).toHaveAttribute('data-theme', theme);
         expect({ theme, path, violations: await violations(page) }).toEqual({
           theme,

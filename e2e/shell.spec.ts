@@ -1,9 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { createMember, logIn } from './helpers.ts';
+import { createOrdinaryMember } from './moderators.ts';
 
 test.describe('the shell', () => {
   test.beforeEach(async ({ page, request, baseURL }) => {
-    const member = await createMember(request, baseURL ?? '');
+    // No moderator, whose menu has Reports too, whichever spec signed up first.
+    const member = await createOrdinaryMember(request, baseURL ?? '');
     await logIn(page, member);
     await expect(page).toHaveURL(/\/profile\//);
   });

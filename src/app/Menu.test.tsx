@@ -1,6 +1,8 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useSession } from '../features/auth/store.ts';
+import { normaliseUser } from '../features/auth/user.ts';
 import { type InstallPromptEvent, useInstall, watchInstall } from '../features/offline/install.ts';
 import { Menu } from './Menu.tsx';
 
@@ -96,5 +98,27 @@ describe("the menu's Install Orbit entry", () => {
     openMenu();
     expect(screen.queryByRole('button', { name: 'Install Orbit' })).toBeNull();
     vi.unstubAllGlobals();
+  });
+});
+
+describe("the menu's Reports entry", () => {
+  const signIn = (isModerator: boolean) =>
+    useSession.setState({
+      status: 'signedIn',
+      user: normaliseUser({ user: { id: 'u1', username: 'nova', isModerator } }),
+    });
+  afterEach(() => useSession.setState({ status: 'loading', user: null }));
+
+  it('leads moderators to /moderation', () => {
+    signIn(true);
+    openMenu();
+    expect(screen.getByRole('link', { name: 'Reports' }).getAttribute('href')).toBe('/moderation');
+  });
+
+  it('is not there for other members', () => {
+    signIn(false);
+    openMenu();
+    expect(screen.getByRole('link', { name: 'Settings' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Reports' })).toBeNull();
   });
 });

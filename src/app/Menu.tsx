@@ -14,6 +14,7 @@ export function Menu() {
     items: 'a, button',
   });
   const username = useSession((state) => state.user?.username ?? '');
+  const moderator = useSession((state) => state.user?.isModerator ?? false);
   const logout = useSession((state) => state.logout);
   const install = useInstallAction();
   const { pathname } = useLocation();
@@ -53,7 +54,7 @@ export function Menu() {
                 </button>
               </li>
             )}
-            {visibleMenuItems(username, pathname).map((item) => (
+            {visibleMenuItems(username, pathname, moderator).map((item) => (
               <li key={item.label}>
                 <Link to={item.to} onClick={() => setOpen(false)}>
                   {item.label}

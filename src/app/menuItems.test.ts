@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { visibleMenuItems } from './menuItems.ts';
 
-const labels = (username: string, path: string) =>
-  visibleMenuItems(username, path).map((item) => item.label);
+const labels = (username: string, path: string, moderator = false) =>
+  visibleMenuItems(username, path, moderator).map((item) => item.label);
 
 describe('the menu', () => {
   it('lists every page but the current one', () =>
@@ -26,4 +26,23 @@ describe('the menu', () => {
     expect(visibleMenuItems('', '/spacehub').find((item) => item.label === 'Profile')?.to).toBe(
       '/profile',
     ));
+  it('has no Reports for a member who does not moderate', () =>
+    expect(labels('nova', '/spacehub')).not.toContain('Reports'));
+  it('gives moderators Reports after Settings, leading to /moderation', () => {
+    expect(labels('nova', '/spacehub', true)).toEqual([
+      'Profile',
+      'Settings',
+      'Reports',
+      'Store',
+      'Events',
+      'Blog',
+      'Podcast',
+      'CreatorsHub',
+    ]);
+    expect(
+      visibleMenuItems('nova', '/spacehub', true).find((item) => item.label === 'Reports')?.to,
+    ).toBe('/moderation');
+  });
+  it('leaves out Reports on /moderation', () =>
+    expect(labels('nova', '/moderation', true)).not.toContain('Reports'));
 });

@@ -22,6 +22,9 @@ const OwnProfileRedirect = lazy(() =>
 const SettingsPage = lazy(() =>
   import('../features/settings/SettingsPage.tsx').then((m) => ({ default: m.SettingsPage })),
 );
+const ModerationPage = lazy(() =>
+  import('../features/moderation/ModerationPage.tsx').then((m) => ({ default: m.ModerationPage })),
+);
 const placeholders = () => import('../features/placeholders/Placeholders.tsx');
 const SpaceHubPage = lazy(() => placeholders().then((m) => ({ default: m.SpaceHubPage })));
 const CreatorsHubPage = lazy(() => placeholders().then((m) => ({ default: m.CreatorsHubPage })));
@@ -113,6 +116,14 @@ export function AppRoutes() {
           element={
             <Loading>
               <SettingsPage />
+            </Loading>
+          }
+        />
+        <Route
+          path="/moderation"
+          element={
+            <Loading>
+              <ModerationPage />
             </Loading>
           }
         />

@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
+import { Tabs } from '../../components/Tabs.tsx';
 import { useFriends } from '../friends/store.ts';
 import { PushOptIn } from '../push/PushOptIn.tsx';
 import { useFocusTrap, useNow } from './hooks.ts';
 import { MarkAllReadButton, RefreshButton } from './NotificationActions.tsx';
-import { NotificationTabs } from './NotificationTabs.tsx';
 import { NotificationList } from './NotificationItem.tsx';
 import { RequestsPanel } from './RequestsPanel.tsx';
 import { useNotifications } from './store.ts';
@@ -31,7 +31,7 @@ export function BellPanel({ onClose, onViewAll }: BellPanelProps) {
       aria-label="Notifications"
       ref={ref}
     >
-      <NotificationTabs
+      <Tabs
         label="Notification lists"
         tabs={{ all: 'All', requests: `Requests (${incomingCount})` }}
         selected={tab}

@@ -1,12 +1,12 @@
 import { type RefObject, useEffect, useMemo, useState } from 'react';
 import { Dialog } from '../../components/Dialog.tsx';
+import { Tabs } from '../../components/Tabs.tsx';
 import { NOTIFICATION_TYPES, type NotificationType } from '../../contracts/notifications.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { PushOptIn } from '../push/PushOptIn.tsx';
 import { useNow } from './hooks.ts';
 import { unreadDisplay } from './logic.ts';
 import { MarkAllReadButton, RefreshButton } from './NotificationActions.tsx';
-import { NotificationTabs } from './NotificationTabs.tsx';
 import { NotificationList } from './NotificationItem.tsx';
 import { RequestsPanel } from './RequestsPanel.tsx';
 import { useNotifications } from './store.ts';
@@ -66,7 +66,7 @@ export function NotificationsOverlay({ open, onClose, returnFocus }: Notificatio
     >
       <PushOptIn />
       <div className="notification-toolbar">
-        <NotificationTabs
+        <Tabs
           label="Notification lists"
           tabs={{ all: 'All', requests: 'Requests' }}
           selected={tab}

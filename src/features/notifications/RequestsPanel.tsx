@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Avatar } from '../../components/Avatar.tsx';
+import { Tabs } from '../../components/Tabs.tsx';
 import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
 import { FriendActions } from '../friends/FriendActions.tsx';
-import { NotificationTabs } from './NotificationTabs.tsx';
 import { RefreshButton } from './NotificationActions.tsx';
 import { useNotifications } from './store.ts';
 
@@ -32,7 +32,7 @@ export function RequestsPanel() {
   return (
     <div className="requests-panel">
       <div className="notification-toolbar">
-        <NotificationTabs
+        <Tabs
           label="Requests"
           tabs={{ incoming: `Incoming (${incoming.length})`, sent: `Sent (${outgoing.length})` }}
           selected={tab}

@@ -1,0 +1,278 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type APIRequestContext, type Locator, type Page, expect } from '@playwright/test';
+import sharp from 'sharp';
+import { type Member, createMember, logIn, signedIn, test, uniqueName } from './helpers.ts';
+import { createModerator, createOrdinaryMember } from './moderators.ts';
+
+// Several members, each in a browser of their own, on a machine other suites share.
+test.describe.configure({ timeout: 60_000 });
+
+/** A member signed up with a request context of their own, for calls made in their name. */
+async function memberWithApi(
+  playwright: { request: { newContext: (options: object) => Promise<APIRequestContext> } },
+  baseURL: string,
+): Promise<{ member: Member; api: APIRequestContext }> {
+  const api = await playwright.request.newContext({ baseURL });
+  return { member: await createMember(api, baseURL), api };
+}
+
+async function uploadPhoto(page: Page, baseURL: string): Promise<string> {
+  const buffer = await sharp({
+    create: { width: 640, height: 480, channels: 3, background: '#e4572e' },
+  })
+    .jpeg()
+    .toBuffer();
+  const response = await page.request.post('/api/gallery', {
+    headers: { Origin: baseURL },
+    multipart: { image: { name: 'reported.jpg', mimeType: 'image/jpeg', buffer } },
+  });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { image: { id: string } }).image.id;
+}
+
+async function memberId(page: Page): Promise<string> {
+  const response = await page.request.get('/api/auth/me');
+  return ((await response.json()) as { user: { id: string } }).user.id;
+}
+
+/** A report sent through the API in the reporter's name (the report dialog is tested on its own). */
+async function report(
+  api: APIRequestContext,
+  baseURL: string,
+  body: { kind: 'image' | 'member'; targetId: string; reason: string; note: string },
+) {
+  const response = await api.post('/api/reports', { headers: { Origin: baseURL }, data: body });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+const tab = (page: Page, name: 'Open' | 'Resolved') => page.getByRole('tab', { name });
+/** The report holding `note` (each test writes a note of its own) in the list shown. */
+const reportWith = (page: Page, note: string): Locator =>
+  page.getByRole('tabpanel').getByRole('listitem').filter({ hasText: note });
+
+async function openReports(page: Page) {
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page
+    .getByRole('navigation', { name: 'Pages' })
+    .getByRole('link', { name: 'Reports' })
+    .click();
+  await expect(page).toHaveURL(/\/moderation$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+  await expect(tab(page, 'Open')).toHaveAttribute('aria-selected', 'true');
+}
+
+test('a moderator removes a reported photo; its owner is told and the photo is gone', async ({
+  browser,
+  request,
+  playwright,
+  baseURL: origin,
+}) => {
+  const baseURL = origin ?? '';
+  const moderator = await createModerator(request, baseURL);
+  const owner = await createMember(request, baseURL);
+  const { member: reporter, api: reporterApi } = await memberWithApi(playwright, baseURL);
+  const b = await signedIn(browser, owner);
+  const imageId = await uploadPhoto(b, baseURL);
+  await b.reload();
+  const grid = b.getByRole('list', { name: 'Photos' });
+  await expect(grid.locator('.photo-open')).toHaveCount(1);
+  const note = `Not for here ${uniqueName('n')}`;
+  await report(reporterApi, baseURL, { kind: 'image', targetId: imageId, reason: 'nudity', note });
+
+  const m = await signedIn(browser, moderator);
+  await openReports(m);
+  const item = reportWith(m, note);
+  await expect(item).toBeVisible();
+  await expect(item.getByRole('img', { name: 'Reported photo' })).toBeVisible();
+  await expect(item.getByText(`Photo by @${owner.username}`)).toBeVisible();
+  await expect(item.getByText(`Reported by @${reporter.username}`)).toBeVisible();
+  await expect(item.getByText('Nudity or sexual content')).toBeVisible();
+  await expect(item.getByRole('button', { name: 'Dismiss' })).toBeVisible();
+  await expect(item.getByRole('button', { name: 'Suspend member' })).toBeVisible();
+  await item.getByRole('button', { name: 'Remove photo' }).click();
+  await expect(item).toBeHidden();
+
+  await tab(m, 'Resolved').click();
+  const resolved = reportWith(m, note);
+  await expect(resolved.getByText(`Photo removed by @${moderator.username}`)).toBeVisible();
+  await expect(resolved.getByRole('button')).toHaveCount(0);
+
+  // The owner's open profile loses the photo and the bell brings the notice.
+  await expect(grid.locator('.photo-open')).toHaveCount(0);
+  await b.getByRole('button', { name: /^Notifications/ }).click();
+  const notice = b
+    .getByRole('dialog', { name: 'Notifications', exact: true })
+    .getByRole('listitem')
+    .filter({ hasText: 'A moderator removed one of your photos.' });
+  await expect(notice).toBeVisible();
+  await expect(notice.locator('.notification-text')).toHaveText(
+    'A moderator removed one of your photos.',
+  );
+  await b.reload();
+  await expect(b.getByRole('list', { name: 'Photos' }).locator('.photo-open')).toHaveCount(0);
+  const gallery = await b.request.get('/api/gallery');
+  expect(((await gallery.json()) as { total: number }).total).toBe(0);
+  await reporterApi.dispose();
+});
+
+test('a moderator suspends a reported member: their open tab is signed out and their login says why', async ({
+  browser,
+  request,
+  playwright,
+  baseURL: origin,
+}) => {
+  const baseURL = origin ?? '';
+  const moderator = await createModerator(request, baseURL);
+  const reported = await createMember(request, baseURL);
+  const { api: reporterApi } = await memberWithApi(playwright, baseURL);
+  const d = await signedIn(browser, reported);
+  const note = `Pretends to be staff ${uniqueName('n')}`;
+  await report(reporterApi, baseURL, {
+    kind: 'member',
+    targetId: await memberId(d),
+    reason: 'impersonation',
+    note,
+  });
+
+  const m = await signedIn(browser, moderator, { path: '/moderation' });
+  const item = reportWith(m, note);
+  await expect(item.getByRole('link', { name: `@${reported.username}` })).toBeVisible();
+  await expect(item.getByText('Impersonation')).toBeVisible();
+  await expect(item.getByRole('button', { name: 'Remove photo' })).toHaveCount(0);
+  await item.getByRole('button', { name: 'Suspend member' }).click();
+  const dialog = m.getByRole('dialog', { name: `Suspend @${reported.username}?` });
+  await expect(dialog).toBeVisible();
+  expect(
+    (await new AxeBuilder({ page: m }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations,
+  ).toEqual([]);
+  // A reason is required.
+  await dialog.getByRole('button', { name: 'Suspend' }).click();
+  await expect(dialog.getByText('Give a reason the member will see.')).toBeVisible();
+  const reason = 'Impersonating the Orbit team.';
+  await dialog.getByLabel('Reason shown to the member').fill(reason);
+  await dialog.getByRole('button', { name: 'Suspend' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(item).toBeHidden();
+  await tab(m, 'Resolved').click();
+  await expect(
+    reportWith(m, note).getByText(`Member suspended by @${moderator.username}`),
+  ).toBeVisible();
+
+  // Their tab is signed out as the server ends their sessions and sockets.
+  await expect(d).toHaveURL(/\/landing/, { timeout: 10_000 });
+  await logIn(d, reported);
+  await expect(d.getByText(`This account is suspended: ${reason}`, { exact: true })).toBeVisible();
+  await expect(d).toHaveURL(/\/landing/);
+  await reporterApi.dispose();
+});
+
+test('a member who does not moderate has no Reports in the menu and is told so at /moderation', async ({
+  browser,
+  request,
+  baseURL: origin,
+}) => {
+  const baseURL = origin ?? '';
+  const member = await createOrdinaryMember(request, baseURL);
+  const page = await signedIn(browser, member);
+  expect(
+    ((await (await page.request.get('/api/auth/me')).json()) as { user: { isModerator: boolean } })
+      .user.isModerator,
+  ).toBe(false);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  const menu = page.getByRole('navigation', { name: 'Pages' });
+  await expect(menu.getByRole('link', { name: 'Settings' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Reports' })).toHaveCount(0);
+  await page.goto('/moderation');
+  await expect(page.getByText('Only moderators can see reports.')).toBeVisible();
+  await expect(page.getByRole('tab')).toHaveCount(0);
+});
+
+test('Dismiss resolves a report with nothing done; a report resolved meanwhile says so', async ({
+  browser,
+  request,
+  playwright,
+  baseURL: origin,
+}) => {
+  const baseURL = origin ?? '';
+  const moderator = await createModerator(request, baseURL);
+  const reported = await createMember(request, baseURL);
+  const { api: reporterApi } = await memberWithApi(playwright, baseURL);
+  const d = await signedIn(browser, reported);
+  const targetId = await memberId(d);
+  const first = `Spam in every comment ${uniqueName('n')}`;
+  await report(reporterApi, baseURL, { kind: 'member', targetId, reason: 'spam', note: first });
+
+  const m = await signedIn(browser, moderator, { path: '/moderation' });
+  await m.getByRole('tabpanel').getByRole('listitem').first().waitFor();
+  expect(
+    (await new AxeBuilder({ page: m }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations,
+  ).toEqual([]);
+  const item = reportWith(m, first);
+  await item.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(item).toBeHidden();
+  await tab(m, 'Resolved').click();
+  await expect(reportWith(m, first).getByText(`Dismissed by @${moderator.username}`)).toBeVisible();
+  // Nothing else happened to the member.
+  await d.reload();
+  await expect(d).toHaveURL(new RegExp(`/profile/${reported.username}$`));
+
+  // Another moderator (here the same one, in another tab) resolves the next report first.
+  const second = `Still spamming ${uniqueName('n')}`;
+  await report(reporterApi, baseURL, { kind: 'member', targetId, reason: 'other', note: second });
+  await tab(m, 'Open').click();
+  const stale = reportWith(m, second);
+  await expect(stale).toBeVisible();
+  const id = await m.evaluate(async (note) => {
+    const answer = (await (await fetch('/api/moderation/reports?status=open')).json()) as {
+      reports: { id: string; note: string }[];
+    };
+    return answer.reports.find((report) => report.note === note)?.id ?? '';
+  }, second);
+  const dismissed = await m.request.post(`/api/moderation/reports/${id}/dismiss`, {
+    headers: { Origin: baseURL },
+  });
+  expect(dismissed.status()).toBe(200);
+  await stale.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(m.getByRole('alert')).toHaveText('This report has already been resolved.');
+  await expect(stale).toBeHidden();
+  await reporterApi.dispose();
+});
+
+test('reports come 50 a page, and Load more brings the next', async ({
+  browser,
+  request,
+  playwright,
+  baseURL: origin,
+}) => {
+  const baseURL = origin ?? '';
+  const moderator = await createModerator(request, baseURL);
+  // 51 reports: three reporters (20 an hour each at most) report the same 17 members.
+  const targets: string[] = [];
+  for (let index = 0; index < 17; index++) {
+    await createMember(request, baseURL);
+    targets.push(
+      ((await (await request.get('/api/auth/me')).json()) as { user: { id: string } }).user.id,
+    );
+  }
+  const tag = uniqueName('p');
+  const notes: string[] = [];
+  for (let reporter = 0; reporter < 3; reporter++) {
+    const { api } = await memberWithApi(playwright, baseURL);
+    for (const targetId of targets) {
+      const note = `${tag} ${notes.length}`;
+      notes.push(note);
+      await report(api, baseURL, { kind: 'member', targetId, reason: 'spam', note });
+    }
+    await api.dispose();
+  }
+
+  const m = await signedIn(browser, moderator, { path: '/moderation' });
+  const items = m.getByRole('list', { name: 'Open reports' }).getByRole('listitem');
+  await expect(items).toHaveCount(50);
+  // Newest first: the first report sent is on the next page.
+  await expect(reportWith(m, notes.at(-1) ?? '')).toBeVisible();
+  await expect(reportWith(m, `${tag} 0`)).toHaveCount(0);
+  await m.getByRole('button', { name: 'Load more' }).click();
+  await expect(reportWith(m, `${tag} 0`)).toBeVisible();
+  expect(await items.count()).toBeGreaterThan(50);
+});

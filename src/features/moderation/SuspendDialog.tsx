@@ -1,0 +1,87 @@
+import { type FormEvent, type RefObject, useId, useState } from 'react';
+import { Dialog } from '../../components/Dialog.tsx';
+import { TextAreaField } from '../../components/Field.tsx';
+import {
+  type ModerationReport,
+  SUSPENSION_REASON_MAX,
+  SuspendBody,
+} from '../../contracts/safety.ts';
+import { useNeedsNetwork } from '../offline/store.ts';
+import { type ActionOutcome, useModeration } from './store.ts';
+
+interface SuspendDialogProps {
+  /** The report whose member is to be suspended; the dialog is open while there is one. */
+  report: ModerationReport | null;
+  onClose: () => void;
+  onActed: (outcome: ActionOutcome) => void;
+  returnFocus: RefObject<HTMLElement | null>;
+}
+
+/** `Suspend @{username}?` with the reason the member will read (docs/product.md "Moderation"). */
+export function SuspendDialog({ report, onClose, onActed, returnFocus }: SuspendDialogProps) {
+  return (
+    <Dialog
+      open={report !== null}
+      title={`Suspend @${report?.member?.username ?? ''}?`}
+      onClose={onClose}
+      returnFocus={returnFocus}
+    >
+      {/* Keyed by the report, so each opening starts with an empty reason. */}
+      {report && (
+        <SuspendForm key={report.id} report={report} onClose={onClose} onActed={onActed} />
+      )}
+    </Dialog>
+  );
+}
+
+function SuspendForm({
+  report,
+  onClose,
+  onActed,
+}: Omit<SuspendDialogProps, 'report' | 'returnFocus'> & { report: ModerationReport }) {
+  const formId = useId();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const busy = useModeration((state) => Boolean(state.busy[report.id]));
+  const act = useModeration((state) => state.act);
+  const needsNetwork = useNeedsNetwork();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const checked = SuspendBody.safeParse({ reason });
+    if (!checked.success) {
+      setError(checked.error.issues[0]?.message ?? null);
+      return;
+    }
+    setError(null);
+    const outcome = await act('suspend', report, checked.data.reason);
+    // Unreached, the reason stays to be sent again; otherwise the page says what happened.
+    if (outcome === 'unreachable') setError(useModeration.getState().notice);
+    else onClose();
+    onActed(outcome);
+  };
+
+  return (
+    <>
+      <form id={formId} noValidate onSubmit={(event) => void submit(event)}>
+        <TextAreaField
+          label="Reason shown to the member"
+          value={reason}
+          maxLength={SUSPENSION_REASON_MAX}
+          required
+          error={error}
+          liveError
+          onChange={(event) => setReason(event.target.value)}
+        />
+      </form>
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="submit" form={formId} className="button danger" {...needsNetwork(busy)}>
+          Suspend
+        </button>
+      </div>
+    </>
+  );
+}
