@@ -98,3 +98,38 @@ test.describe('accessibility of the signed-in pages', () => {
     }
   });
 });
+
+test.describe('accessibility of the safety parts of settings', () => {
+  test('a blocked member in the list and the delete dialog have no WCAG A/AA violations', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    const origin = baseURL ?? '';
+    const [member, blocked] = [
+      await createMember(request, origin),
+      await createMember(request, origin),
+    ];
+    await logIn(page, member);
+    await expect(page).toHaveURL(/\/profile\//);
+    const profile = await page.request.get(`/api/users/profile/${blocked.username}`);
+    const { user } = (await profile.json()) as { user: { id: string } };
+    const block = await page.request.post('/api/users/blocks', {
+      headers: { Origin: origin },
+      data: { userId: user.id },
+    });
+    expect(block.ok()).toBe(true);
+    await navigate(page, '/settings');
+    await expect(
+      page.getByRole('region', { name: 'Blocked members' }).getByRole('listitem'),
+    ).toHaveCount(1);
+    expect(await violations(page)).toEqual([]);
+
+    await page
+      .getByRole('region', { name: 'Danger zone' })
+      .getByRole('button', { name: 'Delete my account' })
+      .click();
+    await expect(page.getByRole('dialog', { name: 'Delete your account?' })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+  });
+});

@@ -428,6 +428,9 @@ test.describe('settings page', () => {
       'Step 2 Security',
       'Step 3 Profile',
       'Step 4 Referral',
+      'Blocked members',
+      'Download my data',
+      'Danger zone',
     ]);
     await expect(basicInfo(page)).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(

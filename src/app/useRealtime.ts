@@ -68,6 +68,13 @@ export function useRealtime() {
     scheduleCounts();
     return () => {
       for (const stop of unsubscribe) stop();
+      // Signed out: the shell goes with the session, so the branch above never runs. The stores
+      // forget the member here, or a load still under way would save their friend requests again
+      // after the logout wiped them.
+      if (useSession.getState().user?.id !== userId) {
+        useFriends.getState().reset();
+        useNotifications.getState().reset();
+      }
     };
   }, [userId, username]);
 

@@ -100,3 +100,30 @@ export function SectionCard({
     </section>
   );
 }
+
+/** A settings section without Edit and Save: its controls act at once. */
+export function SettingsPanel({
+  id,
+  label,
+  className,
+  children,
+}: {
+  id: string;
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  const titleId = `settings-${id}-title`;
+  return (
+    <section
+      id={`settings-${id}`}
+      className={`settings-section section-card${className ? ` ${className}` : ''}`}
+      aria-labelledby={titleId}
+    >
+      <div className="settings-section-head">
+        <h2 id={titleId}>{label}</h2>
+      </div>
+      {children}
+    </section>
+  );
+}

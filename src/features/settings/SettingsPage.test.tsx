@@ -1,4 +1,5 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../lib/http.ts';
 import { useSession } from '../auth/store.ts';
@@ -13,9 +14,16 @@ const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 const ctrlS = () =>
   new KeyboardEvent('keydown', { key: 's', ctrlKey: true, bubbles: true, cancelable: true });
 
+const renderPage = () =>
+  render(
+    <MemoryRouter>
+      <SettingsPage />
+    </MemoryRouter>,
+  );
+
 /** The settings page, loaded, with Edit pressed on the section called `name`. */
 async function openForEditing(name: string) {
-  render(<SettingsPage />);
+  renderPage();
   await flush();
   const opened = section(name);
   fireEvent.click(opened.getByRole('button', { name: 'Edit' }));
@@ -26,6 +34,7 @@ beforeEach(() => {
   vi.useFakeTimers();
   useSession.setState({ status: 'signedIn', user: member, error: null });
   vi.spyOn(settingsApi, 'me').mockResolvedValue({ user: member });
+  vi.spyOn(settingsApi, 'blocks').mockResolvedValue({ users: [] });
 });
 afterEach(() => {
   cleanup();
@@ -34,7 +43,7 @@ afterEach(() => {
 
 describe('the settings page', () => {
   it('shows the birthday read-only as YYYY-MM-DD', async () => {
-    render(<SettingsPage />);
+    renderPage();
     await flush();
     const birthday = section('Step 1 Basic Info').getByLabelText('Birthday');
     expect(birthday).toHaveProperty('value', '1990-01-02');
@@ -63,7 +72,7 @@ describe('the settings page', () => {
   });
 
   it('Ctrl+S does nothing special while no section is being edited', async () => {
-    render(<SettingsPage />);
+    renderPage();
     await flush();
     const event = ctrlS();
     window.dispatchEvent(event);
@@ -71,7 +80,7 @@ describe('the settings page', () => {
   });
 
   it('only one section can be edited at a time', async () => {
-    render(<SettingsPage />);
+    renderPage();
     await flush();
     fireEvent.click(section('Step 1 Basic Info').getByRole('button', { name: 'Edit' }));
     for (const name of ['Step 2 Security', 'Step 3 Profile', 'Step 4 Referral']) {
@@ -217,7 +226,7 @@ describe('the settings page', () => {
 
   it('says the member may be signed out when /me fails', async () => {
     vi.spyOn(settingsApi, 'me').mockRejectedValue(new HttpError(401, 'x'));
-    render(<SettingsPage />);
+    renderPage();
     await flush();
     expect(screen.getByRole('alert').textContent).toBe(
       'You may be signed out. Please log in again.',
@@ -227,7 +236,7 @@ describe('the settings page', () => {
   it('copies the referral code', async () => {
     const writeText = vi.fn().mockResolvedValue(undefined);
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
-    render(<SettingsPage />);
+    renderPage();
     await flush();
     fireEvent.click(section('Step 4 Referral').getByRole('button', { name: 'Copy code' }));
     await flush();

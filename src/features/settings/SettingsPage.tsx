@@ -5,18 +5,25 @@ import { readLocal } from '../../lib/storage.ts';
 import { useSession } from '../auth/store.ts';
 import type { CurrentUser } from '../auth/user.ts';
 import { BasicInfoFields } from './BasicInfoFields.tsx';
+import { BlockedMembers } from './BlockedMembers.tsx';
+import { DangerZone } from './DangerZone.tsx';
+import { DownloadData } from './DownloadData.tsx';
 import { ProfileFields } from './ProfileFields.tsx';
 import { ReferralCode, ReferralFields } from './ReferralFields.tsx';
 import { SAVE_MESSAGES } from './saveError.ts';
-import { SectionCard } from './SectionCard.tsx';
+import { SectionCard, SettingsPanel } from './SectionCard.tsx';
 import { SecurityFields } from './SecurityFields.tsx';
 import { SECTIONS, type SectionId, type SettingsValues } from './settingsState.ts';
-import { SettingsNav } from './SettingsNav.tsx';
+import { MORE_SECTIONS, type MoreSectionId, SettingsNav } from './SettingsNav.tsx';
 import { useSettings } from './useSettings.ts';
 import './SettingsPage.css';
 
 const LABELS = Object.fromEntries(SECTIONS.map(({ id, label }) => [id, label])) as Record<
   SectionId,
+  string
+>;
+const MORE_LABELS = Object.fromEntries(MORE_SECTIONS.map(({ id, label }) => [id, label])) as Record<
+  MoreSectionId,
   string
 >;
 
@@ -88,6 +95,15 @@ function SettingsForm({ user }: { user: CurrentUser }) {
           >
             <ReferralFields {...fields('referral')} />
           </SectionCard>
+          <SettingsPanel id="blocked" label={MORE_LABELS.blocked}>
+            <BlockedMembers onToast={showToast} />
+          </SettingsPanel>
+          <SettingsPanel id="data" label={MORE_LABELS.data}>
+            <DownloadData userId={user.id} username={user.username} />
+          </SettingsPanel>
+          <SettingsPanel id="danger" label={MORE_LABELS.danger} className="settings-danger">
+            <DangerZone user={user} />
+          </SettingsPanel>
         </div>
       </div>
       <Toast message={toast} />
@@ -95,7 +111,10 @@ function SettingsForm({ user }: { user: CurrentUser }) {
   );
 }
 
-/** /settings: the member's account in four sections (docs/product.md "Settings"). */
+/**
+ * /settings: the member's account in four sections (docs/product.md "Settings"), then blocked
+ * members, their data and deleting the account (docs/product.md "Safety").
+ */
 export function SettingsPage() {
   const user = useSession((state) => state.user);
   return user ? <SettingsForm user={user} /> : null;

@@ -1,0 +1,109 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { BlockedMember } from '../../contracts/safety.ts';
+import { Avatar } from '../../components/Avatar.tsx';
+import { HttpError } from '../../lib/http.ts';
+import { useNeedsNetwork, useReconnects } from '../offline/store.ts';
+import { settingsApi } from './api.ts';
+import { SAVE_MESSAGES } from './saveError.ts';
+
+export const NO_BLOCKS = 'You haven’t blocked anyone.';
+export const BLOCKS_LOAD_FAILED = 'Could not load the members you blocked.';
+export const unblockedToast = (username: string) => `Unblocked @${username}`;
+
+type Listing =
+  { status: 'loading' } | { status: 'failed' } | { status: 'ready'; users: BlockedMember[] };
+
+/** What a failed unblock says: the server's words when it gave any. */
+function unblockError(error: unknown): string {
+  if (error instanceof HttpError && error.status === 401) return SAVE_MESSAGES.signedOut;
+  if (error instanceof HttpError && error.serverMessage) return error.serverMessage;
+  return SAVE_MESSAGES.failed;
+}
+
+/**
+ * Settings → Blocked members (docs/product.md "Blocking"): the members one has blocked, each with
+ * Unblock. Unblocking brings back nothing the block ended, so it asks nothing first.
+ */
+export function BlockedMembers({ onToast }: { onToast: (message: string) => void }) {
+  const [listing, setListing] = useState<Listing>({ status: 'loading' });
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const needsNetwork = useNeedsNetwork();
+  const reconnects = useReconnects();
+
+  const load = useCallback(() => {
+    let live = true;
+    settingsApi.blocks().then(
+      ({ users }) => {
+        if (live) setListing({ status: 'ready', users });
+      },
+      () => {
+        if (live) setListing((now) => (now.status === 'ready' ? now : { status: 'failed' }));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  // Loaded when the page opens, and again when the connection comes back.
+  useEffect(() => load(), [load, reconnects]);
+
+  const unblock = async (member: BlockedMember) => {
+    setBusy((now) => new Set(now).add(member.id));
+    try {
+      await settingsApi.unblock(member.id);
+      setListing((now) =>
+        now.status === 'ready'
+          ? { status: 'ready', users: now.users.filter((user) => user.id !== member.id) }
+          : now,
+      );
+      onToast(unblockedToast(member.username));
+    } catch (error) {
+      onToast(unblockError(error));
+    } finally {
+      setBusy((now) => {
+        const next = new Set(now);
+        next.delete(member.id);
+        return next;
+      });
+    }
+  };
+
+  if (listing.status === 'loading') return <p role="status">Loading…</p>;
+  if (listing.status === 'failed') {
+    return (
+      <p className="settings-note" role="alert">
+        {BLOCKS_LOAD_FAILED}{' '}
+        <button
+          type="button"
+          className="button ghost"
+          onClick={() => {
+            setListing({ status: 'loading' });
+            load();
+          }}
+        >
+          Try again
+        </button>
+      </p>
+    );
+  }
+  if (listing.users.length === 0) return <p className="settings-note">{NO_BLOCKS}</p>;
+  return (
+    <ul className="settings-blocked">
+      {listing.users.map((member) => (
+        <li key={member.id}>
+          <Avatar src={member.profileImage} username={member.username} size={40} decorative />
+          <span className="settings-blocked-name">@{member.username}</span>
+          <button
+            type="button"
+            className="button"
+            aria-label={`Unblock @${member.username}`}
+            {...needsNetwork(busy.has(member.id))}
+            onClick={() => void unblock(member)}
+          >
+            Unblock
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
