@@ -1,13 +1,14 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { DEFAULT_FOLDER, LINK_COPIED_MS } from '../../contracts/constants.ts';
 import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
+import { ActionMenu, type MenuAction } from '../../components/ActionMenu.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { Toast } from '../../components/Toast.tsx';
 import { useSession } from '../auth/store.ts';
+import { useOfflineNote } from '../offline/store.ts';
 import type { CaptionMode } from './CaptionEditor.tsx';
 import { GalleryModal } from './GalleryModal.tsx';
 import { GalleryPicture } from './GalleryPicture.tsx';
-import { ViewerMenu, type MenuAction } from './ViewerMenu.tsx';
 import { ViewerMeta } from './ViewerMeta.tsx';
 import { indexAfterDelete } from './images.ts';
 import { imageSources } from './sources.ts';
@@ -54,6 +55,7 @@ export function GalleryViewer({
   const online = useGallery((state) => (meId === ownerId ? true : state.online[ownerId]));
   const folders = useGallery((state) => state.galleries[ownerId]?.folders ?? EMPTY_FOLDERS);
   const notice = useGallery((state) => state.notice[ownerId] ?? null);
+  const offlineNote = useOfflineNote();
   const [infoShown, setInfoShown] = useState(true);
   const [caption, setCaption] = useState<{ id: string; mode: CaptionMode }>({
     id: '',
@@ -211,7 +213,7 @@ export function GalleryViewer({
             <span className="viewer-copied" role="status">
               {copied ? 'Link copied' : ''}
             </span>
-            <ViewerMenu actions={actions} />
+            <ActionMenu label="Image actions" actions={actions} offline={offlineNote} />
             <button
               type="button"
               className="icon-button"
