@@ -6,6 +6,7 @@ import { Dialog } from '../../components/Dialog.tsx';
 import { Toast } from '../../components/Toast.tsx';
 import { useSession } from '../auth/store.ts';
 import { useOfflineNote } from '../offline/store.ts';
+import { ReportDialog } from '../safety/ReportDialog.tsx';
 import type { CaptionMode } from './CaptionEditor.tsx';
 import { GalleryModal } from './GalleryModal.tsx';
 import { GalleryPicture } from './GalleryPicture.tsx';
@@ -62,6 +63,8 @@ export function GalleryViewer({
     mode: 'view',
   });
   const [confirming, setConfirming] = useState(false);
+  /** The photo being reported: kept apart from the one shown, which may change meanwhile. */
+  const [reporting, setReporting] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
   const frame = useRef<HTMLDivElement>(null);
   const lastIndex = useRef<number | null>(null);
@@ -195,6 +198,10 @@ export function GalleryViewer({
       },
     },
     { label: 'Share link', run: () => void shareLink() },
+    // Others' photos only: one's own cannot be reported (docs/product.md "Reports").
+    ...(meId && meId !== ownerId
+      ? [{ label: 'Report', run: () => setReporting(image.id), needsNetwork: true }]
+      : []),
   ];
 
   return (
@@ -282,6 +289,11 @@ export function GalleryViewer({
       >
         <p>This action cannot be undone.</p>
       </Dialog>
+      <ReportDialog
+        open={reporting !== null}
+        target={{ kind: 'image', id: reporting ?? image.id }}
+        onClose={() => setReporting(null)}
+      />
     </>
   );
 }
