@@ -45,8 +45,8 @@ export function ProfileHeader({ user, isOwner, counts }: ProfileHeaderProps) {
           {fullName && <p className="profile-fullname">{fullName}</p>}
           <p className="profile-counts">{formatCounts(counts)}</p>
         </div>
-        {!isOwner && <MemberMenu member={user} />}
       </div>
+      {!isOwner && <MemberMenu member={user} />}
       <blockquote className="profile-quote">{quote}</blockquote>
       {isOwner && (
         <div className="profile-quote-tools">
