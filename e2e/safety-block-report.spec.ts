@@ -65,7 +65,13 @@ test('a member blocks another from their profile ⋯ and the other no longer fin
   await searchBox(b).press('Escape');
 
   const a = await signedIn(browser, alice, { path: `/profile/${bob.username}` });
-  // One's own profile has no ⋯; another's has one, opened with Enter.
+  // They are friends: the block will end that.
+  await a.getByRole('button', { name: 'Add', exact: true }).click();
+  await b.goto(`/profile/${alice.username}`);
+  await b.getByRole('button', { name: 'Accept' }).click();
+  await expect(a.getByRole('button', { name: 'Unfriend' })).toBeVisible();
+
+  // Another's profile has a ⋯, opened with Enter.
   const more = moreButton(a, bob.username);
   await expect(more).toBeVisible();
   await more.focus();
@@ -101,6 +107,8 @@ test('a member blocks another from their profile ⋯ and the other no longer fin
   await expect(a.getByRole('heading', { name: `@${alice.username}` })).toBeVisible();
   await expect(a.getByText(`Blocked @${bob.username}`, { exact: true })).toBeVisible();
   await expect(moreButton(a, alice.username)).toHaveCount(0);
+  await expect(a.getByText('0 Friends • 0 Posts • 0 Likes')).toBeVisible();
+  await expect(a.getByText('No friends yet.')).toBeVisible();
   // The toast goes, and a reload does not bring it back.
   await expect(a.getByText(`Blocked @${bob.username}`, { exact: true })).toBeHidden({
     timeout: 5_000,

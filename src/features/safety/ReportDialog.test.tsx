@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  NO_SUCH_MEMBER,
   REPORT_DUPLICATE,
   REPORT_NOTE_MAX,
   REPORT_REASON_LABELS,
@@ -87,12 +88,16 @@ describe('the report dialog', () => {
     expect(onClose).toHaveBeenCalledOnce();
   });
 
-  it('shows the server’s refusal in the dialog and keeps the form', async () => {
-    vi.stubGlobal('fetch', vi.fn(answering(409, { error: REPORT_DUPLICATE }).fetch));
+  it.each([
+    [409, REPORT_DUPLICATE],
+    [429, 'Too many attempts. Try again in 1200 seconds.'],
+    [404, NO_SUCH_MEMBER],
+  ])('shows the server’s refusal (%i) in the dialog and keeps the form', async (status, words) => {
+    vi.stubGlobal('fetch', vi.fn(answering(status, { error: words }).fetch));
     open({ kind: 'member', id: 'u9', username: 'vega' });
     fireEvent.click(screen.getByRole('radio', { name: 'Spam' }));
     send();
-    expect((await screen.findByRole('alert')).textContent).toBe(REPORT_DUPLICATE);
+    expect((await screen.findByRole('alert')).textContent).toBe(words);
     expect(screen.queryByText(REPORT_THANKS)).toBeNull();
     expect(screen.getByRole('button', { name: 'Send report' })).toHaveProperty('disabled', false);
   });
