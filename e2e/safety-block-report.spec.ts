@@ -1,5 +1,6 @@
 import { type Locator, type Page, expect } from '@playwright/test';
-import { addPhotos, createMember, signedIn, test } from './helpers.ts';
+import { addPhotos, createMember, logIn, signedIn, test } from './helpers.ts';
+import { OFFLINE_BANNER, apiAs, expectControlled } from './pwa-helpers.ts';
 
 // Two browsers per test, photos uploaded: more than the default 30 s when the machine is busy.
 test.describe.configure({ timeout: 60_000 });
@@ -241,4 +242,41 @@ test('a report about a member who blocks the reporter meanwhile shows the server
   await dialog.getByRole('button', { name: 'Send report' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('No such member.');
   await a.context().close();
+});
+
+test('after a block, the blocked member’s saved copy of the blocker’s profile does not come back offline', async ({
+  browser,
+  playwright,
+  request,
+  baseURL,
+}) => {
+  const origin = baseURL ?? '';
+  const alice = await createMember(request, origin);
+  const bob = await createMember(request, origin);
+  // Bob, with the service worker keeping his copies, visits Alice's profile.
+  const context = await browser.newContext({ serviceWorkers: 'allow' });
+  const b = await context.newPage();
+  await logIn(b, bob);
+  await expect(b).toHaveURL(`/profile/${bob.username}`);
+  await expectControlled(b);
+  await b.goto(`/profile/${alice.username}`);
+  await expect(b.getByRole('heading', { name: `@${alice.username}` })).toBeVisible();
+
+  // Alice blocks Bob; his next visit online finds nobody.
+  const aliceApi = await apiAs(playwright, origin, alice);
+  const bobApi = await apiAs(playwright, origin, bob);
+  const blocked = await aliceApi.request.post('/api/users/blocks', { data: { userId: bobApi.id } });
+  expect(blocked.ok()).toBe(true);
+  await aliceApi.request.dispose();
+  await bobApi.request.dispose();
+  await b.reload();
+  await expect(b.getByRole('heading', { name: 'Member not found' })).toBeVisible();
+
+  // Offline, the copy from before the block is gone with it.
+  await context.setOffline(true);
+  await b.reload();
+  await expect(b.getByText(OFFLINE_BANNER)).toBeVisible();
+  await expect(b.getByRole('heading', { name: 'Could not load this profile' })).toBeVisible();
+  await expect(b.getByRole('heading', { name: `@${alice.username}` })).toHaveCount(0);
+  await context.close();
 });
