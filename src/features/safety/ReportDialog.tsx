@@ -40,7 +40,10 @@ export function ReportDialog({
   );
 }
 
-/** The dialog's body, mounted while it is open, so each opening starts with a fresh form. */
+/**
+ * The dialog's body, mounted while it is open, so each opening starts with a fresh form. A refusal
+ * stays until the member changes something (docs/forms.md "A failed save is said once").
+ */
 function ReportForm({
   kind,
   targetId,
@@ -112,7 +115,10 @@ function ReportForm({
         label="Add a note (optional)"
         value={note}
         maxLength={REPORT_NOTE_MAX}
-        onChange={(event) => setNote(event.target.value)}
+        onChange={(event) => {
+          setNote(event.target.value);
+          setError(null);
+        }}
       />
       {error && (
         <p className="form-error dialog-error" id={errorId} role="alert">
