@@ -97,6 +97,39 @@ test.describe('accessibility of the signed-in pages', () => {
       }
     }
   });
+
+  test('another member’s profile, its ⋯ menu and the block and report dialogs have no WCAG A/AA violations', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    const member = await createMember(request, baseURL ?? '');
+    const other = await createMember(request, baseURL ?? '');
+    await logIn(page, member);
+    await expect(page).toHaveURL(/\/profile\//);
+    await navigate(page, `/profile/${other.username}`);
+    const more = page.getByRole('button', { name: `More actions for @${other.username}` });
+    await expect(more).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+
+    await more.click();
+    await expect(
+      page.getByRole('menu', { name: `More actions for @${other.username}` }),
+    ).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+
+    // The report dialog with its error showing, then the block confirmation.
+    await page.getByRole('menuitem', { name: 'Report' }).click();
+    const report = page.getByRole('dialog', { name: `Report @${other.username}` });
+    await report.getByRole('button', { name: 'Send report' }).click();
+    await expect(report.getByRole('alert')).toHaveText('Pick a reason.');
+    expect(await violations(page)).toEqual([]);
+    await report.getByRole('button', { name: 'Cancel' }).click();
+    await more.click();
+    await page.getByRole('menuitem', { name: `Block @${other.username}` }).click();
+    await expect(page.getByRole('dialog', { name: `Block @${other.username}?` })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+  });
 });
 
 test.describe('accessibility of the safety parts of settings', () => {

@@ -255,6 +255,27 @@ for (const width of WIDTHS) {
     await page.goto(`/profile/${friend.username}`);
     await expect(page.getByRole('button', { name: 'Unfriend' })).toBeVisible();
     await fitsAndTouchable(page, "another's profile");
+    // Its ⋯: the menu, and the report and block dialogs.
+    const more = page.getByRole('button', { name: `More actions for @${friend.username}` });
+    await more.click();
+    await expect(
+      page.getByRole('menu', { name: `More actions for @${friend.username}` }),
+    ).toBeVisible();
+    await fitsAndTouchable(page, "another's profile ⋯ menu");
+    await page.getByRole('menuitem', { name: 'Report' }).click();
+    const report = page.getByRole('dialog', { name: `Report @${friend.username}` });
+    await expect(report).toBeVisible();
+    await report.getByRole('button', { name: 'Send report' }).click();
+    await expect(report.getByRole('alert')).toBeVisible();
+    await fitsAndTouchable(page, 'report dialog');
+    await report.getByRole('button', { name: 'Cancel' }).click();
+    await more.click();
+    await page.getByRole('menuitem', { name: `Block @${friend.username}` }).click();
+    const block = page.getByRole('dialog', { name: `Block @${friend.username}?` });
+    await expect(block).toBeVisible();
+    await fitsAndTouchable(page, 'block dialog');
+    await block.getByRole('button', { name: 'Cancel' }).click();
+    await expect(block).toBeHidden();
     await page.getByRole('button', { name: 'Unfriend' }).click();
     const unfriend = page.getByRole('dialog', { name: `Unfriend @${friend.username}?` });
     await expect(unfriend).toBeVisible();

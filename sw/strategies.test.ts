@@ -186,13 +186,27 @@ describe('API calls, network first', () => {
 
   it('pass other failures through, without saving them or answering from the copy', async () => {
     await setCurrentMember(ALICE);
+    const counts = `${ORIGIN}/api/users/friends/counts`;
+    await visit(counts, () => Promise.resolve(json({ friends: 1 })));
+
+    const response = await visit(counts, () => Promise.resolve(json({ error: 'Nope' }, 500)));
+    expect(response.status).toBe(500);
+    expect(response.headers.get(OFFLINE_HEADER)).toBeNull();
+    expect((await readResponse(ALICE, counts))?.body).toBe('{"friends":1}');
+  });
+
+  it('forget the copy of what the server now says is not there (a block, a deletion)', async () => {
+    await setCurrentMember(ALICE);
     const profile = `${ORIGIN}/api/users/profile/bob`;
     await visit(profile, () => Promise.resolve(json({ user: { username: 'bob' } })));
 
-    const response = await visit(profile, () => Promise.resolve(json({ error: 'Not found' }, 404)));
+    const response = await visit(profile, () =>
+      Promise.resolve(json({ error: 'No such member.' }, 404)),
+    );
     expect(response.status).toBe(404);
     expect(response.headers.get(OFFLINE_HEADER)).toBeNull();
-    expect((await readResponse(ALICE, profile))?.body).toBe('{"user":{"username":"bob"}}');
+    expect(await readResponse(ALICE, profile)).toBeNull();
+    await expect(visit(profile, offline)).rejects.toThrow();
   });
 
   it('save and serve nothing while nobody is signed in', async () => {

@@ -8,6 +8,7 @@ import type { WorkboxPlugin } from 'workbox-core/types.js';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { OFFLINE_HEADER } from '../src/contracts/offline.ts';
 import {
+  deleteResponse,
   readCurrentMember,
   readMedia,
   readResponse,
@@ -19,6 +20,12 @@ import {
 export const API_TIMEOUT_SECONDS = 3;
 /** Answers from a proxy whose server cannot be reached: as good as no network. */
 const UNREACHABLE_STATUSES = new Set([502, 503, 504]);
+/**
+ * Answers that say the thing is not there for this member: deleted, or a member who blocked them
+ * or was blocked (docs/product.md "Blocking": 404, as if absent). A copy saved before must not
+ * show it to them offline.
+ */
+const GONE_STATUSES = new Set([404, 410]);
 
 /** Where one kind of answer is kept per member. */
 interface MemberStore {
@@ -26,6 +33,8 @@ interface MemberStore {
   /** Whether an answer from the network is worth keeping. */
   keeps: (response: Response) => boolean;
   save: (userId: string, url: string, response: Response) => Promise<unknown>;
+  /** Drops the copy of an answer the server now says is gone. */
+  forget?: (userId: string, url: string) => Promise<unknown>;
 }
 
 /** What the plugin remembers for one request. */
@@ -74,6 +83,8 @@ export function memberCopies(store: MemberStore): WorkboxPlugin {
       const { member, keep, network } = stateOf(state);
       const userId = await member;
       if (userId && keep) await store.save(userId, request.url, response).catch(() => undefined);
+      else if (userId && GONE_STATUSES.has(response.status))
+        await store.forget?.(userId, request.url).catch(() => undefined);
       network?.settle();
       return null;
     },
@@ -99,6 +110,7 @@ const savedResponses: MemberStore = {
     });
   },
   keeps: (response) => response.ok && response.status !== 204,
+  forget: deleteResponse,
   async save(userId, url, response) {
     await saveResponse({
       userId,

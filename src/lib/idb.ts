@@ -267,6 +267,14 @@ export async function saveResponse(entry: Omit<SavedResponse, 'savedAt'>): Promi
   );
 }
 
+/** Forgets a saved answer of `userId`'s: the server no longer shows it to them. */
+export async function deleteResponse(userId: string, url: string): Promise<boolean> {
+  return using(false, async (database) => {
+    await database.delete('responses', [userId, url]);
+    return true;
+  });
+}
+
 async function putResponse(database: Db, entry: Omit<SavedResponse, 'savedAt'>) {
   const tx = database.transaction(['meta', 'responses'], 'readwrite');
   if ((await tx.objectStore('meta').get(CURRENT_MEMBER)) !== entry.userId) {

@@ -1,13 +1,15 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { DEFAULT_FOLDER, LINK_COPIED_MS } from '../../contracts/constants.ts';
 import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
+import { ActionMenu, type MenuAction } from '../../components/ActionMenu.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { Toast } from '../../components/Toast.tsx';
 import { useSession } from '../auth/store.ts';
+import { useOfflineNote } from '../offline/store.ts';
+import { ReportDialog } from '../safety/ReportDialog.tsx';
 import type { CaptionMode } from './CaptionEditor.tsx';
 import { GalleryModal } from './GalleryModal.tsx';
 import { GalleryPicture } from './GalleryPicture.tsx';
-import { ViewerMenu, type MenuAction } from './ViewerMenu.tsx';
 import { ViewerMeta } from './ViewerMeta.tsx';
 import { indexAfterDelete } from './images.ts';
 import { imageSources } from './sources.ts';
@@ -54,12 +56,15 @@ export function GalleryViewer({
   const online = useGallery((state) => (meId === ownerId ? true : state.online[ownerId]));
   const folders = useGallery((state) => state.galleries[ownerId]?.folders ?? EMPTY_FOLDERS);
   const notice = useGallery((state) => state.notice[ownerId] ?? null);
+  const offlineNote = useOfflineNote();
   const [infoShown, setInfoShown] = useState(true);
   const [caption, setCaption] = useState<{ id: string; mode: CaptionMode }>({
     id: '',
     mode: 'view',
   });
   const [confirming, setConfirming] = useState(false);
+  /** The photo being reported: kept apart from the one shown, which may change meanwhile. */
+  const [reporting, setReporting] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
   const frame = useRef<HTMLDivElement>(null);
   const lastIndex = useRef<number | null>(null);
@@ -193,6 +198,10 @@ export function GalleryViewer({
       },
     },
     { label: 'Share link', run: () => void shareLink() },
+    // Others' photos only: one's own cannot be reported (docs/product.md "Reports").
+    ...(meId && meId !== ownerId
+      ? [{ label: 'Report', run: () => setReporting(image.id), needsNetwork: true }]
+      : []),
   ];
 
   return (
@@ -211,7 +220,7 @@ export function GalleryViewer({
             <span className="viewer-copied" role="status">
               {copied ? 'Link copied' : ''}
             </span>
-            <ViewerMenu actions={actions} />
+            <ActionMenu label="Image actions" actions={actions} offline={offlineNote} />
             <button
               type="button"
               className="icon-button"
@@ -280,6 +289,11 @@ export function GalleryViewer({
       >
         <p>This action cannot be undone.</p>
       </Dialog>
+      <ReportDialog
+        open={reporting !== null}
+        target={{ kind: 'image', id: reporting ?? image.id }}
+        onClose={() => setReporting(null)}
+      />
     </>
   );
 }

@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
+import type { OfflineNote } from '../../components/ActionMenu.tsx';
 import { onConnection } from '../../lib/http.ts';
 
 export const OFFLINE_BANNER = "You're offline — showing saved data";
@@ -87,6 +88,12 @@ export function useNeedsNetwork(): (disabled?: boolean) => NetworkActionProps {
       ? { disabled: true, title: OFFLINE_REASON, 'aria-describedby': OFFLINE_REASON_ID }
       : { disabled };
 }
+
+/** While offline, why a menu action that needs the network does nothing (`ActionMenu`). */
+export function useOfflineNote(): OfflineNote | null {
+  return useOffline() ? OFFLINE_NOTE : null;
+}
+const OFFLINE_NOTE: OfflineNote = { title: OFFLINE_REASON, describedBy: OFFLINE_REASON_ID };
 
 /** Runs `refresh` each time the connection comes back while the component is shown. */
 export function useBackOnline(refresh: () => void) {

@@ -5,6 +5,7 @@ import { Avatar } from '../../components/Avatar.tsx';
 import { readLocal } from '../../lib/storage.ts';
 import type { CurrentUser } from '../auth/user.ts';
 import { FriendButtons } from '../friends/FriendButtons.tsx';
+import { MemberMenu } from '../safety/MemberMenu.tsx';
 import { type ProfileCounts, formatCounts } from './counters.ts';
 import { QuoteEditor } from './QuoteEditor.tsx';
 import { ShareButton } from './ShareButton.tsx';
@@ -25,7 +26,10 @@ export function ProfileHeader({ user, isOwner, counts }: ProfileHeaderProps) {
   const quote = displayText(user.favoriteQuote) || DEFAULT_QUOTE;
   const fullName = displayText(user.fullName);
   return (
-    <section className="profile-card profile-header" aria-labelledby="profile-username">
+    <section
+      className={`profile-card profile-header${isOwner ? '' : ' with-menu'}`}
+      aria-labelledby="profile-username"
+    >
       <div className="profile-identity">
         <Avatar
           src={user.profileImage}
@@ -42,6 +46,7 @@ export function ProfileHeader({ user, isOwner, counts }: ProfileHeaderProps) {
           <p className="profile-counts">{formatCounts(counts)}</p>
         </div>
       </div>
+      {!isOwner && <MemberMenu member={user} />}
       <blockquote className="profile-quote">{quote}</blockquote>
       {isOwner && (
         <div className="profile-quote-tools">

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { Navigate, useParams } from 'react-router-dom';
+import { Toast } from '../../components/Toast.tsx';
 import { useSession } from '../auth/store.ts';
 import type { CurrentUser } from '../auth/user.ts';
 import { useFriends } from '../friends/store.ts';
@@ -11,6 +12,7 @@ import { PostBox } from './PostBox.tsx';
 import { ProfileFriends } from './ProfileFriends.tsx';
 import { ProfileHeader } from './ProfileHeader.tsx';
 import { themeForOwner } from './theme.ts';
+import { useArrivalToast } from './useArrivalToast.ts';
 import { useOwnerFriends } from './useOwnerFriends.ts';
 import { useProfile } from './useProfile.ts';
 import './ProfilePage.css';
@@ -52,6 +54,7 @@ function ProfileContent({
   // saved word, which the toggle has just replaced on the server as well.
   const ownTheme = useTheme((state) => state.theme);
   const theme = isOwner ? ownTheme : themeForOwner(themeWord);
+  const arrival = useArrivalToast();
   return (
     <main className="profile-page" id="main" data-theme={theme}>
       <div className="profile-inner">
@@ -60,6 +63,7 @@ function ProfileContent({
         <ProfilePhotos key={user.id} ownerId={user.id} username={user.username} canEdit={isOwner} />
         <ProfileFriends friends={friends} />
       </div>
+      <Toast message={arrival} />
     </main>
   );
 }

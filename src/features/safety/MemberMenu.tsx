@@ -1,0 +1,35 @@
+import { useState } from 'react';
+import { ActionMenu } from '../../components/ActionMenu.tsx';
+import { useOfflineNote } from '../offline/store.ts';
+import { BlockDialog, type Member } from './BlockDialog.tsx';
+import { ReportDialog } from './ReportDialog.tsx';
+
+/** The `⋯` of another member's profile (docs/product.md "Blocking"): block them, or report them. */
+export function MemberMenu({ member }: { member: Member }) {
+  const [open, setOpen] = useState<'block' | 'report' | null>(null);
+  const offlineNote = useOfflineNote();
+  const close = () => setOpen(null);
+  return (
+    <div className="member-menu">
+      <ActionMenu
+        label={`More actions for @${member.username}`}
+        offline={offlineNote}
+        actions={[
+          {
+            label: `Block @${member.username}`,
+            run: () => setOpen('block'),
+            danger: true,
+            needsNetwork: true,
+          },
+          { label: 'Report', run: () => setOpen('report'), needsNetwork: true },
+        ]}
+      />
+      <BlockDialog open={open === 'block'} member={member} onClose={close} />
+      <ReportDialog
+        open={open === 'report'}
+        target={{ kind: 'member', id: member.id, username: member.username }}
+        onClose={close}
+      />
+    </div>
+  );
+}

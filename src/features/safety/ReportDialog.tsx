@@ -1,0 +1,168 @@
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { Dialog } from '../../components/Dialog.tsx';
+import { TextAreaField } from '../../components/Field.tsx';
+import {
+  REPORT_NOTE_MAX,
+  REPORT_REASON_LABELS,
+  REPORT_REASONS,
+  REPORT_THANKS,
+  ReportBody,
+  type ReportKind,
+  type ReportReason,
+} from '../../contracts/safety.ts';
+import { useNeedsNetwork } from '../offline/store.ts';
+import { safetyApi, safetyErrorText } from './api.ts';
+import './safety.css';
+
+export const REPORT_FAILED = 'Could not send the report. Please try again.';
+
+/** What is reported: a photo by its id, or a member by theirs. */
+export type ReportTarget =
+  { kind: 'image'; id: string } | { kind: 'member'; id: string; username: string };
+
+export const reportTitle = (target: ReportTarget) =>
+  target.kind === 'image' ? 'Report photo' : `Report @${target.username}`;
+
+/** The report dialog of docs/product.md "Reports", for a photo or a member. */
+export function ReportDialog({
+  open,
+  target,
+  onClose,
+}: {
+  open: boolean;
+  target: ReportTarget;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open={open} title={reportTitle(target)} onClose={onClose}>
+      <ReportForm kind={target.kind} targetId={target.id} onClose={onClose} />
+    </Dialog>
+  );
+}
+
+/**
+ * The dialog's body, mounted while it is open, so each opening starts with a fresh form. A refusal
+ * stays until the member changes something (docs/forms.md "A failed save is said once").
+ */
+function ReportForm({
+  kind,
+  targetId,
+  onClose,
+}: {
+  kind: ReportKind;
+  targetId: string;
+  onClose: () => void;
+}) {
+  const [reason, setReason] = useState<ReportReason | null>(null);
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState(false);
+  const needsNetwork = useNeedsNetwork();
+  const id = useId();
+  const firstReason = useRef<HTMLInputElement>(null);
+
+  const send = async (event: FormEvent) => {
+    event.preventDefault();
+    // The contract the server checks with says what is missing, in the same words.
+    const body = ReportBody.safeParse({ kind, targetId, reason: reason ?? undefined, note });
+    if (!body.success) {
+      setError(body.error.issues[0]?.message ?? REPORT_FAILED);
+      if (!reason) firstReason.current?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await safetyApi.sendReport(body.data);
+      setSent(true);
+    } catch (failure) {
+      setError(safetyErrorText(failure, REPORT_FAILED));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (sent) return <ReportSent onClose={onClose} />;
+  const errorId = `${id}-error`;
+  return (
+    <form className="report-form" onSubmit={(event) => void send(event)} noValidate>
+      <fieldset
+        className="report-reasons"
+        role="radiogroup"
+        aria-labelledby={`${id}-legend`}
+        aria-describedby={error ? errorId : undefined}
+      >
+        <legend id={`${id}-legend`}>Why are you reporting this?</legend>
+        {REPORT_REASONS.map((value, index) => (
+          <label key={value} className="checkbox report-reason">
+            <input
+              ref={index === 0 ? firstReason : undefined}
+              type="radio"
+              name={`${id}-reason`}
+              value={value}
+              checked={reason === value}
+              onChange={() => {
+                setReason(value);
+                setError(null);
+              }}
+            />
+            {REPORT_REASON_LABELS[value]}
+          </label>
+        ))}
+      </fieldset>
+      <TextAreaField
+        label="Add a note (optional)"
+        value={note}
+        maxLength={REPORT_NOTE_MAX}
+        onChange={(event) => {
+          setNote(event.target.value);
+          setError(null);
+        }}
+      />
+      {error && (
+        <p className="form-error dialog-error" id={errorId} role="alert">
+          {error}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button
+          type="submit"
+          className="button primary"
+          aria-busy={busy || undefined}
+          {...needsNetwork(busy)}
+        >
+          Send report
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Once sent: the thanks, and Close, which takes focus (the form's button is gone). */
+function ReportSent({ onClose }: { onClose: () => void }) {
+  const id = useId();
+  const close = useRef<HTMLButtonElement>(null);
+  useEffect(() => close.current?.focus(), []);
+  return (
+    <>
+      <p id={id} role="status">
+        {REPORT_THANKS}
+      </p>
+      <div className="dialog-actions">
+        <button
+          ref={close}
+          type="button"
+          className="button primary"
+          aria-describedby={id}
+          onClick={onClose}
+        >
+          Close
+        </button>
+      </div>
+    </>
+  );
+}
