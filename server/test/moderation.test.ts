@@ -22,7 +22,7 @@ import {
   SUSPEND_SELF,
 } from '../../src/contracts/safety.ts';
 import type { AuthResponse } from '../../src/contracts/user.ts';
-import { issueSession } from '../src/features/auth/service.ts';
+import { issueSession, signup } from '../src/features/auth/service.ts';
 import { unsuspend } from '../src/features/moderation/operator.ts';
 import { FIRST_MEMBER_SETTING } from '../src/features/auth/repository.ts';
 import { deleteImage, diskPath, uploadImage } from './gallery-helpers.ts';
@@ -35,6 +35,7 @@ import {
   forEachDialect,
   getMe,
   loginAs,
+  pngImage,
   postLogin,
   postSignup,
   pushRowsOf,
@@ -136,6 +137,46 @@ forEachDialect((dialect) => {
         const created = responses.find((response) => response.statusCode === 201);
         expect(created?.json<AuthResponse>().user.isModerator).toBe(true);
         expect(await moderatorsOf(app)).toHaveLength(1);
+      });
+    });
+
+    it('is the first member who is not a demo member, whoever came before', async () => {
+      await fresh(async (app) => {
+        const demo = async (username: string) =>
+          signup(
+            { ...app.sessions, images: app.images },
+            {
+              username,
+              email: `${username}@orbit.example`,
+              password: PASSWORD,
+              firstName: 'Demo',
+              lastName: 'Member',
+              birthday: '1990-05-17',
+              referral: '',
+              interests: [],
+              securityQuestion: '',
+              securityAnswer: '',
+              favoriteQuote: '',
+            },
+            await pngImage(),
+            { demo: true },
+          );
+        const before = await demo(uniqueUsername('d'));
+
+        const [first] = (await signupMembers(app, 1)) as [Member];
+        const [second] = (await signupMembers(app, 1)) as [Member];
+        const after = await demo(uniqueUsername('d'));
+
+        expect(before.user.isModerator).toBe(false);
+        expect(after.user.isModerator).toBe(false);
+        expect([first.user.isModerator, second.user.isModerator]).toEqual([true, false]);
+        expect(await moderatorsOf(app)).toEqual([{ id: first.user.id }]);
+        const mark = await app.db
+          .selectFrom('server_settings')
+          .select('value')
+          .where('key', '=', FIRST_MEMBER_SETTING)
+          .executeTakeFirstOrThrow();
+        expect(mark.value).toBe(first.user.id);
       });
     });
 
