@@ -61,6 +61,21 @@ async function openReports(page: Page) {
   await expect(tab(page, 'Open')).toHaveAttribute('aria-selected', 'true');
 }
 
+/** `Suspend member` on the report `item` about `member`: the dialog, once open. */
+async function openSuspend(page: Page, item: Locator, member: Member): Promise<Locator> {
+  await item.getByRole('button', { name: 'Suspend member' }).click();
+  const dialog = page.getByRole('dialog', { name: `Suspend @${member.username}?` });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+/** Gives the reason and sends it; the dialog closes whatever the server answers. */
+async function sendSuspend(dialog: Locator, reason: string): Promise<void> {
+  await dialog.getByLabel('Reason shown to the member').fill(reason);
+  await dialog.getByRole('button', { name: 'Suspend' }).click();
+  await expect(dialog).toBeHidden();
+}
+
 test('a moderator removes a reported photo; its owner is told and the photo is gone', async ({
   browser,
   request,
@@ -139,9 +154,7 @@ test('a moderator suspends a reported member: their open tab is signed out and t
   await expect(item.getByRole('link', { name: `@${reported.username}` })).toBeVisible();
   await expect(item.getByText('Impersonation')).toBeVisible();
   await expect(item.getByRole('button', { name: 'Remove photo' })).toHaveCount(0);
-  await item.getByRole('button', { name: 'Suspend member' }).click();
-  const dialog = m.getByRole('dialog', { name: `Suspend @${reported.username}?` });
-  await expect(dialog).toBeVisible();
+  const dialog = await openSuspend(m, item, reported);
   expect(
     (await new AxeBuilder({ page: m }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations,
   ).toEqual([]);
@@ -149,9 +162,7 @@ test('a moderator suspends a reported member: their open tab is signed out and t
   await dialog.getByRole('button', { name: 'Suspend' }).click();
   await expect(dialog.getByText('Give a reason the member will see.')).toBeVisible();
   const reason = 'Impersonating the Orbit team.';
-  await dialog.getByLabel('Reason shown to the member').fill(reason);
-  await dialog.getByRole('button', { name: 'Suspend' }).click();
-  await expect(dialog).toBeHidden();
+  await sendSuspend(dialog, reason);
   await expect(item).toBeHidden();
   await tab(m, 'Resolved').click();
   await expect(
@@ -163,6 +174,37 @@ test('a moderator suspends a reported member: their open tab is signed out and t
   await logIn(d, reported);
   await expect(d.getByText(`This account is suspended: ${reason}`, { exact: true })).toBeVisible();
   await expect(d).toHaveURL(/\/landing/);
+  await reporterApi.dispose();
+});
+
+test('a moderator reported by a member is not suspended from Reports, and the page says why', async ({
+  browser,
+  request,
+  playwright,
+  baseURL: origin,
+}) => {
+  const baseURL = origin ?? '';
+  const moderator = await createModerator(request, baseURL);
+  const other = await createModerator(request, baseURL);
+  const { api: reporterApi } = await memberWithApi(playwright, baseURL);
+  const o = await signedIn(browser, other, { path: '/moderation' });
+  const note = `Moderates unfairly ${uniqueName('n')}`;
+  await report(reporterApi, baseURL, {
+    kind: 'member',
+    targetId: await memberId(o),
+    reason: 'other',
+    note,
+  });
+
+  const m = await signedIn(browser, moderator, { path: '/moderation' });
+  const item = reportWith(m, note);
+  await sendSuspend(await openSuspend(m, item, other), 'Unfair.');
+  await expect(m.getByRole('alert')).toHaveText('Moderators can’t be suspended here.');
+  await expect(item).toBeVisible();
+
+  // The other moderator still moderates: their Reports list loads and holds the report.
+  await o.reload();
+  await expect(reportWith(o, note)).toBeVisible();
   await reporterApi.dispose();
 });
 

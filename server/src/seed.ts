@@ -1,8 +1,10 @@
 /**
  * `npm run seed`: adds a few demo members so Orbit can be tried at once. Each goes through the
  * same signup rules as the form (validation, hashing, avatar re-encoding). Members that already
- * exist are left as they are, so running it twice changes nothing. Passwords are random and
- * printed once, when a member is created.
+ * exist are left as they are, so running it twice changes nothing. Passwords and security answers
+ * are random and printed once, when a member is created. Demo members are never moderators and
+ * never the install's first member, and NODE_ENV=production needs `--force`
+ * (docs/decisions.md "Demo members").
  */
 import { randomInt } from 'node:crypto';
 import sharp from 'sharp';
@@ -24,7 +26,6 @@ interface DemoMember {
   birthday: string;
   interests: string[];
   securityQuestion: string;
-  securityAnswer: string;
   favoriteQuote: string;
   /** Two colours of the avatar's nebula. */
   colours: [string, string];
@@ -40,9 +41,10 @@ const ALPHABET = {
   symbol: '!#%*+-=?@',
 };
 
+const pick = (set: string) => set[randomInt(set.length)] ?? '';
+
 /** 14 characters with at least one of each class the password policy asks for. */
 function newPassword(): string {
-  const pick = (set: string) => set[randomInt(set.length)] ?? '';
   const all = Object.values(ALPHABET).join('');
   const chars = [
     ...Object.values(ALPHABET).map(pick),
@@ -53,6 +55,17 @@ function newPassword(): string {
     [chars[i], chars[j]] = [chars[j] ?? '', chars[i] ?? ''];
   }
   return chars.join('');
+}
+
+/**
+ * Three groups of four lower-case letters and digits (about 59 bits), such as `k7q2-m9xd-3wpa`:
+ * answers compare without case, so what is printed is what to type.
+ */
+function newSecurityAnswer(): string {
+  const set = ALPHABET.lower + ALPHABET.digit;
+  return Array.from({ length: 3 }, () => Array.from({ length: 4 }, () => pick(set)).join('')).join(
+    '-',
+  );
 }
 
 /** Initials on a nebula-like gradient with a scatter of stars, drawn locally. */
@@ -92,7 +105,31 @@ function appUrl(config: Config): string {
   return config.publicUrl?.replace(/\/+$/, '') ?? localUrl(config.host, config.port);
 }
 
-async function main() {
+const USAGE = 'Usage: npm run seed [-- --force]';
+
+/**
+ * Whether to go on: the arguments are `--force` or nothing, and NODE_ENV=production (as
+ * deploy/orbit.env sets it) needs `--force`. Anything else is said on one line, with the exit code.
+ */
+function mayRun(args: string[], env: string | undefined): { exitCode: number } | undefined {
+  const force = args.length === 1 && args[0] === '--force';
+  if (args.length > 0 && !force) {
+    console.error(USAGE);
+    return { exitCode: 2 };
+  }
+  if (env === 'production' && !force) {
+    console.error(
+      'npm run seed adds demo members whose passwords it prints, so it does not run with ' +
+        'NODE_ENV=production; to add them anyway: npm run seed -- --force',
+    );
+    return { exitCode: 1 };
+  }
+  return undefined;
+}
+
+async function main(): Promise<number> {
+  const refused = mayRun(process.argv.slice(2), process.env.NODE_ENV);
+  if (refused) return refused.exitCode;
   const config = loadConfig();
   const { db, dialect } = createDatabase(config);
   await migrateToLatest(db);
@@ -106,15 +143,17 @@ async function main() {
   const where = dialect === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : config.sqlitePath;
   console.log(`Seeding demo members into ${where}\n`);
 
-  const rows: [string, string, string][] = [];
+  const header = ['username', 'password', 'security answer', 'email'];
+  const rows: string[][] = [];
   try {
     for (const member of MEMBERS) {
       const email = `${member.username}@orbit.example`;
       if (!(await auth.isUsernameAvailable(deps, member.username))) {
-        rows.push([member.username, '(exists, unchanged)', email]);
+        rows.push([member.username, '(exists, unchanged)', '', email]);
         continue;
       }
       const password = newPassword();
+      const securityAnswer = newSecurityAnswer();
       try {
         const { session } = await auth.signup(
           deps,
@@ -128,17 +167,18 @@ async function main() {
             referral: '',
             interests: member.interests.filter((interest) => SIGNUP_INTERESTS.includes(interest)),
             securityQuestion: member.securityQuestion,
-            securityAnswer: member.securityAnswer,
+            securityAnswer,
             favoriteQuote: member.favoriteQuote,
           },
           await avatar(member),
+          { demo: true },
         );
         // Signing up also signs in; the seed keeps no session.
         await auth.logout(deps, session.sessionId);
-        rows.push([member.username, password, email]);
+        rows.push([member.username, password, securityAnswer, email]);
       } catch (error) {
         if (!(error instanceof Conflict)) throw error;
-        rows.push([member.username, `(skipped: ${error.message})`, email]);
+        rows.push([member.username, `(skipped: ${error.message})`, '', email]);
       }
     }
   } finally {
@@ -146,19 +186,24 @@ async function main() {
     store.close();
   }
 
-  const widths = [0, 1, 2].map((i) =>
-    Math.max(...[['username', 'password', 'email'], ...rows].map((row) => row[i]?.length ?? 0)),
+  const widths = header.map((_, i) =>
+    Math.max(...[header, ...rows].map((row) => row[i]?.length ?? 0)),
   );
   const line = (row: string[]) =>
     row
       .map((cell, i) => cell.padEnd(widths[i] ?? 0))
       .join('   ')
       .trimEnd();
-  console.log(line(['username', 'password', 'email']));
+  console.log(line(header));
   console.log(line(widths.map((width) => '-'.repeat(width))));
   for (const row of rows) console.log(line(row));
   console.log(`\nLog in at ${appUrl(config)}/landing with a username (or email) and its password.`);
-  console.log('Security answers, for the forgot-password flow, are in server/src/seed.ts.');
+  console.log('Forgot password asks for the security answer printed beside it.');
+  console.log(
+    'Demo members are never moderators: the first member to sign up on a fresh install is one, ' +
+      'or name one with npm run moderator -- add <username>.',
+  );
+  return 0;
 }
 
-await main();
+process.exitCode = await main();

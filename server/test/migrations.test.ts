@@ -19,6 +19,7 @@ const RECORDED = [
   '0009_gallery_folder_pages',
   '0010_safety',
   '0011_leaving_lookups',
+  '0012_demo_members',
 ];
 
 const TABLES = [

@@ -19,11 +19,13 @@ import {
   REPORT_CURSOR_INVALID,
   REPORT_RESOLVED,
   SUSPENDED_LOGIN,
+  SUSPEND_MODERATOR,
   SUSPEND_SELF,
 } from '../../src/contracts/safety.ts';
 import type { AuthResponse } from '../../src/contracts/user.ts';
-import { issueSession } from '../src/features/auth/service.ts';
-import { unsuspend } from '../src/features/moderation/operator.ts';
+import { issueSession, signup } from '../src/features/auth/service.ts';
+import { setModerator, unsuspend } from '../src/features/moderation/operator.ts';
+import { suspend } from '../src/features/moderation/service.ts';
 import { FIRST_MEMBER_SETTING } from '../src/features/auth/repository.ts';
 import { deleteImage, diskPath, uploadImage } from './gallery-helpers.ts';
 import {
@@ -35,6 +37,7 @@ import {
   forEachDialect,
   getMe,
   loginAs,
+  pngImage,
   postLogin,
   postSignup,
   pushRowsOf,
@@ -136,6 +139,46 @@ forEachDialect((dialect) => {
         const created = responses.find((response) => response.statusCode === 201);
         expect(created?.json<AuthResponse>().user.isModerator).toBe(true);
         expect(await moderatorsOf(app)).toHaveLength(1);
+      });
+    });
+
+    it('is the first member who is not a demo member, whoever came before', async () => {
+      await fresh(async (app) => {
+        const demo = async (username: string) =>
+          signup(
+            { ...app.sessions, images: app.images },
+            {
+              username,
+              email: `${username}@orbit.example`,
+              password: PASSWORD,
+              firstName: 'Demo',
+              lastName: 'Member',
+              birthday: '1990-05-17',
+              referral: '',
+              interests: [],
+              securityQuestion: '',
+              securityAnswer: '',
+              favoriteQuote: '',
+            },
+            await pngImage(),
+            { demo: true },
+          );
+        const before = await demo(uniqueUsername('d'));
+
+        const [first] = (await signupMembers(app, 1)) as [Member];
+        const [second] = (await signupMembers(app, 1)) as [Member];
+        const after = await demo(uniqueUsername('d'));
+
+        expect(before.user.isModerator).toBe(false);
+        expect(after.user.isModerator).toBe(false);
+        expect([first.user.isModerator, second.user.isModerator]).toEqual([true, false]);
+        expect(await moderatorsOf(app)).toEqual([{ id: first.user.id }]);
+        const mark = await app.db
+          .selectFrom('server_settings')
+          .select('value')
+          .where('key', '=', FIRST_MEMBER_SETTING)
+          .executeTakeFirstOrThrow();
+        expect(mark.value).toBe(first.user.id);
       });
     });
 
@@ -684,6 +727,130 @@ forEachDialect((dialect) => {
 
         expect(response.statusCode).toBe(400);
         expect(response.json()).toEqual({ error });
+      });
+
+      describe('a moderator', () => {
+        /** Another moderator, named as the operator does, and a member report about each. */
+        const twoModerators = async () => {
+          const [other, reporter] = (await signupMembers(t.app, 2)) as [Member, Member];
+          await setModerator({ db: t.app.db }, other.username, true);
+          return {
+            other,
+            aboutOther: await report(t.app, reporter, 'member', other.user.id),
+            aboutModerator: await report(t.app, reporter, 'member', moderator.user.id),
+          };
+        };
+        const untouched = async (member: Member, reportId: string) => {
+          expect(await userRow(t.app, member.user.id)).toMatchObject({
+            is_moderator: 1,
+            suspended_at: null,
+          });
+          expect(await reportRow(reportId)).toMatchObject({ status: 'open' });
+        };
+
+        it('is not suspended here: 409, and the moderator and the report stay as they were', async () => {
+          const { other, aboutOther } = await twoModerators();
+
+          const response = await act(t.app, moderator, aboutOther, 'suspend', { reason: 'Spam.' });
+
+          expect(response.statusCode).toBe(409);
+          expect(response.json()).toEqual({ error: SUSPEND_MODERATOR });
+          await untouched(other, aboutOther);
+          expect(await sessionsOf(t.app, other.user.id)).toHaveLength(1);
+          expect((await getReports(t.app, other, {})).statusCode).toBe(200);
+        });
+
+        it('suspending the other at the same moment leaves both moderating', async () => {
+          // Each round a fresh pair, both requests let through by the route at once.
+          for (let round = 0; round < 3; round++) {
+            const { other, aboutOther, aboutModerator } = await twoModerators();
+
+            const responses = await Promise.all([
+              act(t.app, moderator, aboutOther, 'suspend', { reason: 'You first.' }),
+              act(t.app, other, aboutModerator, 'suspend', { reason: 'No, you.' }),
+            ]);
+
+            expect(responses.map((response) => response.statusCode)).toEqual([409, 409]);
+            await untouched(moderator, aboutModerator);
+            await untouched(other, aboutOther);
+            await acted(t.app, moderator, aboutModerator, 'dismiss');
+          }
+        });
+
+        it('is suspended once the operator has removed them', async () => {
+          const { other, aboutOther } = await twoModerators();
+          await setModerator({ db: t.app.db }, other.username, false);
+
+          const suspended = await acted(t.app, moderator, aboutOther, 'suspend', {
+            reason: 'Spam.',
+          });
+
+          expect(suspended.resolution).toBe('member_suspended');
+          expect((await userRow(t.app, other.user.id)).suspended_at).not.toBeNull();
+        });
+      });
+
+      describe('by a moderator the operator changed after the route let them through', () => {
+        /** The action as the route calls it, with the moderator's row as the route read it. */
+        const suspendAs = async (acting: Member, id: string, change: () => Promise<unknown>) => {
+          const row = await userRow(t.app, acting.user.id);
+          await change();
+          return suspend(
+            {
+              db: t.app.db,
+              media: t.app.media,
+              galleryEvents: t.app.realtime.galleryEvents,
+              notifications: t.app.notificationEvents,
+              membersChanged: () => undefined,
+              disconnectMembers: () => undefined,
+            },
+            row,
+            id,
+            'Spam.',
+          );
+        };
+        const aModeratorAndAReport = async () => {
+          const [acting, reporter, member] = (await signupMembers(t.app, 3)) as [
+            Member,
+            Member,
+            Member,
+          ];
+          await setModerator({ db: t.app.db }, acting.username, true);
+          return { acting, member, id: await report(t.app, reporter, 'member', member.user.id) };
+        };
+
+        it.each([
+          ['removed', (acting: Member) => setModerator({ db: t.app.db }, acting.username, false)],
+          [
+            'suspended',
+            (acting: Member) =>
+              t.app.db
+                .updateTable('users')
+                .set({ suspended_at: new Date().toISOString(), suspension_reason: 'Spam.' })
+                .where('id', '=', acting.user.id)
+                .execute(),
+          ],
+        ])('refuses one %s a moment before with 403, suspending no one', async (_, change) => {
+          const { acting, member, id } = await aModeratorAndAReport();
+
+          await expect(suspendAs(acting, id, () => change(acting))).rejects.toMatchObject({
+            statusCode: 403,
+            message: MODERATORS_ONLY,
+          });
+
+          expect((await userRow(t.app, member.user.id)).suspended_at).toBeNull();
+          expect(await reportRow(id)).toMatchObject({ status: 'open' });
+        });
+
+        it('refuses to suspend a member the operator made a moderator a moment before', async () => {
+          const { member, id } = await aModeratorAndAReport();
+
+          await expect(
+            suspendAs(moderator, id, () => setModerator({ db: t.app.db }, member.username, true)),
+          ).rejects.toMatchObject({ statusCode: 409, message: SUSPEND_MODERATOR });
+
+          expect((await userRow(t.app, member.user.id)).suspended_at).toBeNull();
+        });
       });
 
       it('answers 409 to a resolved report, suspending no one', async () => {

@@ -96,6 +96,11 @@ export type ReportResolution = (typeof REPORT_RESOLUTIONS)[number];
 export const DELETED_MEMBER = 'deleted member';
 export const MODERATORS_ONLY = 'Only moderators can do that.';
 export const SUSPEND_SELF = 'You can’t suspend yourself.';
+/**
+ * `Suspend member` on a report about a moderator (409): the operator first removes them with
+ * `npm run moderator -- remove` (docs/decisions.md "Moderators and what they do").
+ */
+export const SUSPEND_MODERATOR = 'Moderators can’t be suspended here.';
 export const SUSPENDED_LOGIN = (reason: string) => `This account is suspended: ${reason}`;
 export const PHOTO_REMOVED_NOTICE = 'A moderator removed one of your photos.';
 export const SUSPENSION_REASON_MAX = 500;

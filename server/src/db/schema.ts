@@ -29,6 +29,8 @@ export interface UsersTable {
   search_text: Generated<string>;
   /** 1 for a moderator (docs/product.md "Safety"); the first member of a fresh install is one. */
   is_moderator: Generated<number>;
+  /** 1 for a demo member `npm run seed` added: never the first member, never a moderator by it. */
+  is_demo: Generated<number>;
   /** Set while the member is suspended; login then shows the reason. */
   suspended_at: string | null;
   suspension_reason: Generated<string>;

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MEMBER_GONE } from '../../contracts/safety.ts';
+import { MEMBER_GONE, SUSPEND_MODERATOR } from '../../contracts/safety.ts';
 import { HttpError } from '../../lib/http.ts';
 import { useSession } from '../auth/store.ts';
 import { normaliseUser } from '../auth/user.ts';
@@ -157,20 +157,25 @@ describe('the moderation page', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
   });
 
-  it("shows the server's refusal of an action", async () => {
-    signIn(true);
-    api.suspend.mockRejectedValueOnce(new HttpError(409, '409', MEMBER_GONE));
-    renderPage();
-    await screen.findByRole('list', { name: 'Open reports' });
-    fireEvent.click(card('Impersonation').getByRole('button', { name: 'Suspend member' }));
-    const dialog = screen.getByRole('dialog', { name: 'Suspend @eve?' });
-    fireEvent.change(within(dialog).getByLabelText('Reason shown to the member'), {
-      target: { value: 'Pretends to be someone.' },
-    });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Suspend' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('That member’s account is gone.');
-    expect(screen.queryByRole('dialog')).toBeNull();
-  });
+  it.each([MEMBER_GONE, SUSPEND_MODERATOR])(
+    "shows the server's refusal of an action (%s) above the reports it keeps",
+    async (refusal) => {
+      signIn(true);
+      api.suspend.mockRejectedValueOnce(new HttpError(409, '409', refusal));
+      renderPage();
+      await screen.findByRole('list', { name: 'Open reports' });
+      fireEvent.click(card('Impersonation').getByRole('button', { name: 'Suspend member' }));
+      const dialog = screen.getByRole('dialog', { name: 'Suspend @eve?' });
+      fireEvent.change(within(dialog).getByLabelText('Reason shown to the member'), {
+        target: { value: 'Pretends to be someone.' },
+      });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Suspend' }));
+      expect((await screen.findByRole('alert')).textContent).toBe(refusal);
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(screen.queryByText('Only moderators can see reports.')).toBeNull();
+      expect(await screen.findByText('Impersonation')).toBeTruthy();
+    },
+  );
 
   describe('the suspension dialog', () => {
     async function openDialog() {

@@ -77,7 +77,8 @@ export const FIRST_MEMBER_SETTING = 'moderation.first_member';
  * made a moderator. The mark's key is unique, so of two first signups at once one takes it and the
  * other finds it taken (PostgreSQL makes the second insert wait for the first transaction); if the
  * first one's transaction fails, the mark goes with it and the other takes it. An install that
- * had members before this release has no mark and makes no one a moderator by itself.
+ * had members before this release has no mark and makes no one a moderator by itself. Demo members
+ * never call this and are not "other members" (docs/decisions.md "Demo members").
  */
 export async function claimFirstMember(trx: Db, userId: string, now: string): Promise<boolean> {
   const claimed = await trx
@@ -91,7 +92,15 @@ export async function claimFirstMember(trx: Db, userId: string, now: string): Pr
           eb.val(now).as('updated_at'),
         ])
         .where((eb) =>
-          eb.not(eb.exists(trx.selectFrom('users').select('id').where('id', '!=', userId))),
+          eb.not(
+            eb.exists(
+              trx
+                .selectFrom('users')
+                .select('id')
+                .where('id', '!=', userId)
+                .where('is_demo', '=', 0),
+            ),
+          ),
         ),
     )
     .onConflict((conflict) => conflict.column('key').doNothing())

@@ -99,7 +99,7 @@ export const authPublicRoutes: FastifyPluginCallbackZod = (app, _options, done) 
             favoriteQuote: field('favoriteQuote'),
           },
           file,
-          field('remember') === 'true',
+          { remember: field('remember') === 'true' },
         );
       });
       setSessionCookie(reply, config, result.session);

@@ -149,12 +149,22 @@ async function uniqueReferralCode(db: Db): Promise<string> {
   }
 }
 
+export interface SignupOptions {
+  /** A session that outlives the browser ("Remember me"). */
+  remember?: boolean;
+  /**
+   * A demo member of `npm run seed`: never the install's first member, and not counted as one
+   * who came before it (docs/decisions.md "Demo members").
+   */
+  demo?: boolean;
+}
+
 /** `profilePic`: the picture's temporary file (or the seed's bytes). */
 export async function signup(
   deps: AvatarDeps,
   input: Omit<SignupInput, 'hasProfilePic'>,
   profilePic: string | Buffer | undefined,
-  remember = false,
+  { remember = false, demo = false }: SignupOptions = {},
 ): Promise<{ user: User; session: IssuedSession }> {
   const first = signupErrors({ ...input, hasProfilePic: profilePic !== undefined }, clock(deps))[0];
   if (first) throw new Invalid(first[1]);
@@ -201,10 +211,11 @@ export async function signup(
         security_question: displayText(input.securityQuestion).trim(),
         security_answer_hash: answerHash,
         ...searchKeys(input.username.trim(), firstName, lastName),
+        is_demo: demo ? 1 : 0,
         created_at: now,
         updated_at: now,
       });
-      await repo.claimFirstMember(trx, id, now);
+      if (!demo) await repo.claimFirstMember(trx, id, now);
       return record(trx, drafts.welcome(id), now);
     });
   } catch (error) {

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type {
   GalleryImageRow,
@@ -177,6 +177,28 @@ export function findMemberByUsername(db: Db, username: string): Promise<UserRow 
     .selectAll()
     .where('username_key', '=', username.trim().toLowerCase())
     .executeTakeFirst();
+}
+
+export type Standing = Pick<UserRow, 'id' | 'is_moderator' | 'suspended_at'>;
+
+/**
+ * Whether each of these members moderates and is suspended, as it stands inside the transaction
+ * `trx` (a suspension's: docs/decisions.md "Moderators and what they do"). On PostgreSQL their rows
+ * stay locked until it ends (`FOR NO KEY UPDATE`, as the gallery's owner lock: sessions and other
+ * rows that merely refer to them are not held up), so `npm run moderator` and another suspension of
+ * either member wait for it; the rows are locked in id order, so two suspensions naming the same
+ * two members wait for each other and never deadlock. SQLite needs no lock: the app has one
+ * connection, and Kysely hands it to one transaction at a time.
+ */
+export function standingOf(trx: Db, userIds: readonly string[]): Promise<Standing[]> {
+  const query = trx
+    .selectFrom('users')
+    .select(['id', 'is_moderator', 'suspended_at'])
+    .where('id', 'in', userIds)
+    .orderBy('id');
+  return (
+    trx.getExecutor().adapter instanceof PostgresAdapter ? query.forNoKeyUpdate() : query
+  ).execute();
 }
 
 export async function suspendMember(

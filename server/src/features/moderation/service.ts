@@ -1,5 +1,6 @@
 import {
   MEMBER_GONE,
+  MODERATORS_ONLY,
   type ModerationReport,
   type ModerationReportPage,
   NOT_A_PHOTO_REPORT,
@@ -15,12 +16,13 @@ import {
   type ReportBody,
   type ReportMember,
   type ReportStatus,
+  SUSPEND_MODERATOR,
   SUSPEND_SELF,
 } from '../../../../src/contracts/safety.ts';
 import { displayText } from '../../../../src/contracts/validation.ts';
 import { type Db, isUniqueViolation } from '../../db/index.ts';
 import type { ReportRow, UserRow } from '../../db/schema.ts';
-import { Conflict, Invalid, NotFound } from '../../errors.ts';
+import { Conflict, Forbidden, Invalid, NotFound } from '../../errors.ts';
 import { type Media, type MediaUrl, galleryKey } from '../../media/index.ts';
 import { visibleMemberById } from '../../members/blocks.ts';
 import { endAllSessions } from '../auth/service.ts';
@@ -297,6 +299,11 @@ export async function removePhoto(
  * member is marked suspended with the reason, every open report about them is resolved, and their
  * sessions and push devices are deleted. Then every node forgets their sessions (the revocation
  * channel) and disconnects their sockets. Their login answers 403 with the reason from then on.
+ *
+ * Moderators are not suspended here (409), and the acting moderator must still moderate and not
+ * be suspended (403): both are read again inside the transaction, with the two rows locked, so
+ * neither the operator's `npm run moderator` a moment before nor another moderator's suspension at
+ * the same time gets past them (docs/decisions.md "Moderators and what they do").
  */
 export async function suspend(
   deps: ModerationDeps,
@@ -313,6 +320,13 @@ export async function suspend(
   if (!reason) throw new Invalid('Give a reason the member will see.');
   const now = stamp(deps);
   await deps.db.transaction().execute(async (trx) => {
+    const standing = await repo.standingOf(trx, [moderator.id, member.id]);
+    const actor = standing.find((row) => row.id === moderator.id);
+    const target = standing.find((row) => row.id === member.id);
+    if (actor?.is_moderator !== 1 || actor.suspended_at !== null)
+      throw new Forbidden(MODERATORS_ONLY);
+    if (!target) throw new Conflict(MEMBER_GONE);
+    if (target.is_moderator === 1) throw new Conflict(SUSPEND_MODERATOR);
     const resolved = await repo.resolveOpen(
       trx,
       { memberId: member.id },
