@@ -237,6 +237,11 @@ export async function liveEvent(
   return event ?? null;
 }
 
+/** The newest notification id: every event written so far is at or below it. */
+export function latestEventId(deps: PushDeps): Promise<number> {
+  return repo.latestNotificationId(deps.db);
+}
+
 export interface CatchUp {
   events: RelayEvent[];
   latest: number;
