@@ -9,8 +9,9 @@ import dns from 'node:dns';
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
+import url from 'node:url';
 import ipaddr from 'ipaddr.js';
-import { type PushEndpointPolicy, isAllowedPushEndpoint } from '../../src/contracts/pushHosts.ts';
+import { type PushEndpointPolicy, pushEndpointProblem } from '../../src/contracts/pushHosts.ts';
 
 /** Every address of a host name, as `dns.lookup(name, { all: true })` answers. */
 export type Resolver = (hostname: string) => Promise<dns.LookupAddress[]>;
@@ -35,14 +36,46 @@ export class RefusedEndpointError extends Error {
   override name = 'RefusedEndpointError';
 }
 
+/** A URL's host name, an IPv6 address without its brackets. */
+const bareHostname = (address: URL) => address.hostname.replace(/^\[(.*)\]$/, '$1');
+
 /**
- * Why this endpoint may not be pushed to before any lookup: not a push service the policy accepts,
- * or an address written in the URL that is not a public one (a literal address is never looked
- * up). Undefined when it may, as far as its name goes.
+ * Whether web-push would send to another place than the one checked. web-push reads an endpoint
+ * with Node's legacy `url.parse()`, the checks read it with `new URL()`, and the two disagree on
+ * some texts: `https://evil.example%2ex.push.apple.com/x` is a host under push.apple.com to the
+ * one and `evil.example` to the other. The server keeps only endpoints both read alike
+ * (src/contracts/pushHosts.ts); this catches any row stored before it did.
+ */
+export function parsersDisagree(endpoint: string): boolean {
+  if (!URL.canParse(endpoint)) return true;
+  const checked = new URL(endpoint);
+  // The very parser web-push sends with (Node 24 warns once about calling it: DEP0169).
+  const sent = url.parse(endpoint);
+  return (
+    sent.protocol !== checked.protocol ||
+    sent.hostname !== bareHostname(checked) ||
+    (sent.port || '443') !== (checked.port || '443') ||
+    sent.path !== checked.pathname + checked.search
+  );
+}
+
+export const REFUSALS = {
+  parsers: 'the endpoint reads as another address to the sender than to the check',
+  form: 'the endpoint is not written as browsers write it',
+  service: 'not a push service Orbit sends to',
+} as const;
+
+/**
+ * Why this endpoint may not be pushed to before any lookup: the sender would read it otherwise
+ * than the checks, it is not written as browsers write endpoints, it is not a push service the
+ * policy accepts, or an address written in the URL is not a public one (a literal address is
+ * never looked up). Undefined when it may, as far as its name goes.
  */
 export function endpointRefusal(endpoint: string, policy: PushEndpointPolicy): string | undefined {
-  if (!isAllowedPushEndpoint(endpoint, policy)) return 'not a push service Orbit sends to';
-  const host = new URL(endpoint).hostname.replace(/^\[(.*)\]$/, '$1');
+  if (parsersDisagree(endpoint)) return REFUSALS.parsers;
+  const problem = pushEndpointProblem(endpoint, policy);
+  if (problem) return REFUSALS[problem];
+  const host = bareHostname(new URL(endpoint));
   if (net.isIP(host) === 0) return undefined;
   const range = refusedRange(host, policy.allowLocal);
   return range && `the endpoint is a ${range} address`;

@@ -13,9 +13,11 @@ import {
   type RelayHandshake,
   RelayLeaseAnswer,
   RelayMembersGone,
+  RelayPairBlocked,
   type RelayProgress,
   type RelayServerToClient,
 } from '../../src/contracts/push.ts';
+import { pairKey } from '../../src/contracts/friends.ts';
 import {
   DEFAULT_PUSH_ENDPOINT_POLICY,
   type PushEndpointPolicy,
@@ -79,6 +81,8 @@ export interface RelayEvents {
   'left-to-holder': [id: number | undefined];
   /** The server said these members' accounts are gone; their pushes not delivered yet were dropped. */
   'members-gone': [memberIds: string[]];
+  /** The server said one of these two blocked the other; their pushes not delivered yet were dropped. */
+  'pair-blocked': [memberIds: [string, string]];
   /** The server kept this progress with the lease. */
   reported: [progress: RelayProgress];
   /** close() finished: nothing is under way, the progress is reported and the lease given up. */
@@ -167,8 +171,18 @@ const REFUSED_REMEMBERED = 10_000;
  */
 const GONE_REMEMBERED = 10_000;
 
+/**
+ * Blocks remembered, so that an event between the two written before the block that reaches the
+ * relay after the word (from another node, or held while catching up) is dropped too; the oldest
+ * are forgotten past this many. Catch-up never brings such an event: the block deleted its
+ * notification.
+ */
+const BLOCKS_REMEMBERED = 10_000;
+
 /** A push not delivered because its recipient's or sender's account was deleted meanwhile. */
 const MEMBER_GONE = 'the member’s account was deleted';
+/** A push not delivered because one of the two blocked the other meanwhile. */
+const PAIR_BLOCKED = 'one of the two members blocked the other';
 
 /** Calls an acknowledgement the server asked for (a missing or odd one is ignored). */
 function acknowledge(ack: unknown): void {
@@ -232,8 +246,15 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
   /** Each event under way, with what stops it alone (its member's account was deleted). */
   const underWay = new Map<number, { event: RelayEvent; stop: AbortController }>();
   const goneMembers = new Set<string>();
-  const aboutGoneMember = (event: RelayEvent) =>
-    goneMembers.has(event.recipientId) || goneMembers.has(event.payload.actor.id);
+  /** Pairs blocked lately (pair key → the newest event id when the block was written). */
+  const blockedPairs = new Map<string, number>();
+  /** Why this event is not to be pushed any more, if it is not. */
+  const voided = (event: RelayEvent): string | undefined => {
+    if (goneMembers.has(event.recipientId) || goneMembers.has(event.payload.actor.id))
+      return MEMBER_GONE;
+    const upTo = blockedPairs.get(pairKey(event.recipientId, event.payload.actor.id));
+    return upTo !== undefined && event.payload.id <= upTo ? PAIR_BLOCKED : undefined;
+  };
   let role: 'none' | 'leader' | 'standby' = 'none';
   /**
    * performance.now() until which the lease is surely this relay's: the database granted it for
@@ -465,8 +486,9 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
       return inFlight.get(id) ?? Promise.resolve(true);
     }
     ledger.begin(id);
-    if (aboutGoneMember(event)) {
-      log.info({ id }, `push dropped: ${MEMBER_GONE}`);
+    const dropped = voided(event);
+    if (dropped !== undefined) {
+      log.info({ id }, `push dropped: ${dropped}`);
       settle(id, []);
       return Promise.resolve(true);
     }
@@ -486,9 +508,11 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
       .then((results) => {
         const outcomes = results.flatMap((result): DeliveryOutcome[] => {
           if (result.status === 'fulfilled') return [result.value];
-          // Stopped for its member alone: settled, since no catch-up brings it back.
-          if (stop.signal.aborted && !delivering.signal.aborted)
-            return [{ result: 'dropped', status: undefined, reason: MEMBER_GONE, attempts: 0 }];
+          // Stopped for its members alone: settled, since no catch-up brings it back.
+          if (stop.signal.aborted && !delivering.signal.aborted) {
+            const reason = (stop.signal.reason as Error).message;
+            return [{ result: 'dropped', status: undefined, reason, attempts: 0 }];
+          }
           return [];
         });
         if (outcomes.length < results.length) {
@@ -522,14 +546,38 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
       if (goneMembers.size <= GONE_REMEMBERED) break;
       goneMembers.delete(memberId);
     }
+    stopVoided(MEMBER_GONE);
+    relay.emit('members-gone', parsed.data.memberIds);
+  };
+
+  /** One of two members blocked the other: nothing written before is pushed between them. */
+  const onPairBlocked = (raw: unknown) => {
+    const parsed = RelayPairBlocked.safeParse(raw);
+    if (!parsed.success) {
+      log.error('dropped a word of a block that does not fit');
+      return;
+    }
+    const key = pairKey(...parsed.data.memberIds);
+    const upTo = Math.max(parsed.data.upTo, blockedPairs.get(key) ?? 0);
+    blockedPairs.delete(key);
+    blockedPairs.set(key, upTo);
+    for (const oldest of blockedPairs.keys()) {
+      if (blockedPairs.size <= BLOCKS_REMEMBERED) break;
+      blockedPairs.delete(oldest);
+    }
+    stopVoided(PAIR_BLOCKED);
+    relay.emit('pair-blocked', parsed.data.memberIds);
+  };
+
+  /** Stops the deliveries under way that {@link voided} now turns down for `reason`. */
+  const stopVoided = (reason: string) => {
     let stopped = 0;
     for (const { event, stop } of underWay.values()) {
-      if (!aboutGoneMember(event) || stop.signal.aborted) continue;
-      stop.abort(new Error(MEMBER_GONE));
+      if (voided(event) !== reason || stop.signal.aborted) continue;
+      stop.abort(new Error(reason));
       stopped += 1;
     }
-    if (stopped > 0) log.info({ events: stopped }, `pushes stopped: ${MEMBER_GONE}`);
-    relay.emit('members-gone', parsed.data.memberIds);
+    if (stopped > 0) log.info({ events: stopped }, `pushes stopped: ${reason}`);
   };
 
   const onLiveEvent = (raw: unknown, ack: unknown) => {
@@ -773,6 +821,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
   });
   socket.on('relay:event', onLiveEvent);
   socket.on('relay:members-gone', onMembersGone);
+  socket.on('relay:pair-blocked', onPairBlocked);
 
   if (config.health) {
     const state = () => ({

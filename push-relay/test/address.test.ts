@@ -8,6 +8,8 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import url from 'node:url';
+import fc from 'fast-check';
 import pLimit from 'p-limit';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,10 +18,17 @@ import {
   isAllowedPushEndpoint,
 } from '../../src/contracts/pushHosts.ts';
 import {
+  AS_BROWSERS_WRITE,
+  NOT_AS_BROWSERS_WRITE,
+  NOT_A_PUSH_SERVICE,
+} from '../../server/test/push-endpoints.ts';
+import {
+  REFUSALS,
   RefusedEndpointError,
   type Resolver,
   endpointRefusal,
   guardedLookup,
+  parsersDisagree,
   pushAgent,
   refusedRange,
   systemResolver,
@@ -100,6 +109,89 @@ describe('an endpoint before any lookup', () => {
     expect(endpointRefusal('https://127.0.0.1:5399/x', local)).toBeUndefined();
     expect(endpointRefusal('https://[::1]:5399/x', local)).toBeUndefined();
     expect(endpointRefusal('https://10.0.0.1/x', local)).toBe('not a push service Orbit sends to');
+  });
+});
+
+describe('an endpoint the sender would read otherwise than the checks', () => {
+  const policy = DEFAULT_PUSH_ENDPOINT_POLICY;
+  const bypasses = [...NOT_AS_BROWSERS_WRITE, ...NOT_A_PUSH_SERVICE].filter(([name]) =>
+    name.startsWith('†'),
+  );
+
+  it.each(bypasses)('is refused before any lookup: %s', (_, endpoint) => {
+    // What web-push would connect to.
+    expect(url.parse(endpoint).hostname).toBe('evil.example');
+    expect(parsersDisagree(endpoint)).toBe(true);
+    expect(endpointRefusal(endpoint, policy)).toBe(REFUSALS.parsers);
+  });
+
+  it.each(NOT_AS_BROWSERS_WRITE)(
+    'is refused when not written as browsers write it: %s',
+    (_, endpoint) => {
+      expect(endpointRefusal(endpoint, policy)).toMatch(
+        new RegExp(`^(${REFUSALS.parsers}|${REFUSALS.form})$`),
+      );
+    },
+  );
+
+  it.each(NOT_A_PUSH_SERVICE)('is refused at no push service: %s', (_, endpoint) => {
+    expect(endpointRefusal(endpoint, policy)).toMatch(
+      new RegExp(`^(${REFUSALS.parsers}|${REFUSALS.service})$`),
+    );
+  });
+
+  it.each(AS_BROWSERS_WRITE)('is taken as browsers write it: %s', (_, endpoint) => {
+    expect(parsersDisagree(endpoint)).toBe(false);
+    expect(endpointRefusal(endpoint, policy)).toBeUndefined();
+  });
+
+  it('is never let through: whatever the allow-list takes, both parsers read alike', () => {
+    // An allowed host with a character a parser may read its own way spliced in.
+    const tricky = fc.constantFrom(
+      ...['%2e', '%2E', '%252e', '%e3%80%82', '%ef%bc%8e', '。', '．', '\\', '\t', '\n', ' '],
+      ...[';', '{', '}', '|', '^', '`', "'", '"', '<', '>', '@', '%40', ':', ':443', '#', '?', '/'],
+      ...['%5c', '%2f', '%3a', '%00', '\u0000', '\u00ad', '\u200b', 'A', 'Z', '.', '..', '-'],
+    );
+    const host = fc.constantFrom(
+      'fcm.googleapis.com',
+      'updates.push.services.mozilla.com',
+      'web.push.apple.com',
+      'wns2-par02p.notify.windows.com',
+    );
+    // Mostly the first, as browsers write it, so that some texts pass the allow-list.
+    const mostly = (usual: string, ...others: string[]) =>
+      fc.oneof({ arbitrary: fc.constant(usual), weight: 3 }, fc.constantFrom(...others));
+    const endpoint = fc
+      .tuple(
+        mostly('https://', 'HTTPS://', 'https:/', 'https:\\\\', 'https:'),
+        mostly('', 'evil.example', 'user@', 'evil.example@'),
+        fc.array(fc.oneof(tricky, fc.constantFrom('x', '-')), { maxLength: 3 }),
+        host,
+        mostly('', ':443', ':8443'),
+        mostly('/x', '/x#y', '\\x', '?x', '/a/../x', '/%2e%2e/x', "/a'b", ''),
+      )
+      .chain(([scheme, before, splices, allowed, port, path]) =>
+        fc.integer({ min: 0, max: allowed.length }).map((at) => {
+          const spliced = allowed.slice(0, at) + splices.join('') + allowed.slice(at);
+          return `${scheme}${before}${spliced}${port}${path}`;
+        }),
+      );
+    let taken = 0;
+    fc.assert(
+      fc.property(endpoint, (text) => {
+        if (isAllowedPushEndpoint(text, policy)) {
+          taken += 1;
+          const sent = url.parse(text);
+          const checked = new URL(text);
+          expect(sent.hostname).toBe(checked.hostname);
+          expect(sent.path).toBe(checked.pathname + checked.search);
+          expect(sent.port).toBeNull();
+        }
+      }),
+      { numRuns: 5_000 },
+    );
+    // Some texts pass, so the property says something (a hyphen or a dot spliced in a label).
+    expect(taken).toBeGreaterThan(20);
   });
 });
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { type Socket, io } from 'socket.io-client';
-import { type TestApp, buildTestApp } from '../../server/test/helpers.ts';
+import { type TestApp, type TestDialect, buildTestApp } from '../../server/test/helpers.ts';
 import { type Member, postPushSubscription } from '../../server/test/factories.ts';
 import { type Relay, type RelayConfig, type RelayEvents, startRelay } from '../src/relay.ts';
 import type { FakePushService, FakeSubscription } from './fake-push-service.ts';
@@ -29,9 +29,12 @@ export interface Orbit extends TestApp {
 export const LOCAL_PUSH_SERVICE = { PUSH_ALLOW_LOCAL_SERVICE: 'true' } as const;
 
 /** A fresh server with push turned on, listening on a free loopback port. */
-export async function startOrbit(secret = RELAY_SECRET): Promise<Orbit> {
+export async function startOrbit(
+  secret = RELAY_SECRET,
+  dialect: TestDialect = 'sqlite',
+): Promise<Orbit> {
   const test = await buildTestApp({
-    dialect: 'sqlite',
+    dialect,
     env: { RELAY_SECRET: secret, ...LOCAL_PUSH_SERVICE },
   });
   await test.app.listen({ host: '127.0.0.1', port: 0 });

@@ -324,6 +324,43 @@ describe('a relay that pushes only to push services', () => {
     }
   });
 
+  it('drops a device stored at an endpoint web-push would send to another host, looking nothing up', async () => {
+    const looked: string[] = [];
+    const relay = await startTestRelay(orbit, service, {
+      endpoints: { extraHosts: [], allowLocal: false },
+      resolve: (hostname) => {
+        looked.push(hostname);
+        // A documentation address: refused too, so no test ever connects out.
+        return Promise.resolve([{ address: '192.0.2.1', family: 4 }]);
+      },
+    });
+    try {
+      const [ann, ben] = await signupMembers(orbit.app, 2);
+      // Under push.apple.com to new URL(), evil.example to url.parse(): a row kept before the
+      // server refused such endpoints.
+      await storedAt(
+        'https://evil.example%2ex.push.apple.com/x',
+        await addDevice(orbit, service, ben!),
+      );
+
+      const settled = await requestAndSettle(relay, ann!, ben!);
+
+      expect(settled.outcomes).toEqual([
+        {
+          result: 'dropped',
+          status: undefined,
+          reason: 'the endpoint reads as another address to the sender than to the check',
+          attempts: 0,
+          refused: true,
+        },
+      ]);
+      expect(looked).toEqual([]);
+      await expect.poll(async () => pushRowsOf(orbit.app, ben!.user.id)).toEqual([]);
+    } finally {
+      await relay.close();
+    }
+  });
+
   it('drops an allowed host that resolves to a private address at send time', async () => {
     const relay = await startTestRelay(orbit, service, {
       endpoints: { extraHosts: ['push.selfhosted.test'], allowLocal: false },

@@ -13,6 +13,7 @@ import {
   batchSeed,
   fuzzSettings,
   newStats,
+  pushEndpointsReadTwoWays,
   refreshContext,
   runBatch,
   setUpContext,
@@ -88,6 +89,7 @@ forEachDialect((dialect) => {
       }
       await witnessStillServed(fuzz.app, ctx);
       expect(await witnessImages(fuzz.app, ctx)).toEqual(before);
+      expect(await pushEndpointsReadTwoWays(fuzz)).toEqual([]);
       await refreshContext(fuzz.app, ctx);
     }
     expect(stats.cases).toBeGreaterThanOrEqual(RUNS);

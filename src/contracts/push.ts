@@ -102,6 +102,17 @@ export const RelayMembersGone = z.object({
 });
 export type RelayMembersGone = z.infer<typeof RelayMembersGone>;
 
+/**
+ * `relay:pair-blocked`: one of these two members blocked the other. Pushes between them for
+ * events up to `upTo` (the newest notification id once the block was written) that a relay has not
+ * delivered yet are dropped (docs/decisions.md "What a block ends, and who hears of it").
+ */
+export const RelayPairBlocked = z.object({
+  memberIds: z.tuple([z.string().min(1), z.string().min(1)]),
+  upTo: z.number().int().nonnegative(),
+});
+export type RelayPairBlocked = z.infer<typeof RelayPairBlocked>;
+
 export interface RelayServerToClient {
   /**
    * A new friend event, sent to every relay; the one holding the lease calls `ack` once it is
@@ -110,6 +121,8 @@ export interface RelayServerToClient {
   'relay:event': (event: RelayEvent, ack: () => void) => void;
   /** Sent to every relay when accounts are deleted; nothing is answered. */
   'relay:members-gone': (notice: RelayMembersGone) => void;
+  /** Sent to every relay when a member blocks another; nothing is answered. */
+  'relay:pair-blocked': (notice: RelayPairBlocked) => void;
 }
 
 /**

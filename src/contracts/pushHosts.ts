@@ -13,9 +13,11 @@ export const PUSH_SERVICE_HOSTS = [
   '*.notify.windows.com',
 ] as const;
 
+/** Letters, digits and hyphens in dot-separated labels, lower case: a host name as DNS writes it. */
+const DNS_LABELS = String.raw`[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*`;
+const DNS_NAME = new RegExp(`^${DNS_LABELS}$`);
 /** A host name (`push.example.org`) or every host under a suffix (`*.push.example.org`). */
-const HOST_PATTERN =
-  /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const HOST_PATTERN = new RegExp(String.raw`^(\*\.)?${DNS_LABELS}$`);
 
 export interface PushEndpointPolicy {
   /** Hosts besides {@link PUSH_SERVICE_HOSTS}, exact or `*.suffix` (a self-hosted push service). */
@@ -66,20 +68,60 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
- * Whether Orbit may send pushes to this endpoint: https:, no user name or password, and either a
- * listed host on port 443, or (with `allowLocal`) any port on this machine.
+ * A path and query as browsers' push services write them: RFC 3986 path and query characters and
+ * `%` escapes, without the apostrophe and the characters every URL parser escapes its own way.
  */
-export function isAllowedPushEndpoint(endpoint: string, policy: PushEndpointPolicy): boolean {
-  if (!URL.canParse(endpoint)) return false;
+const PATH_AND_QUERY = /^\/[A-Za-z0-9\-._~!$&()*+,;=:@%/?]*$/;
+
+/**
+ * The authority of an endpoint as a parser that follows RFC 3986 rather than the WHATWG URL
+ * Standard reads it: from `//` to the first `/`, `?` or `#`. A backslash ends it for the one and
+ * not the other.
+ */
+function rawAuthority(endpoint: string): string {
+  const start = endpoint.indexOf('//');
+  if (start === -1) return '';
+  const rest = endpoint.slice(start + 2);
+  const end = rest.search(/[/?#]/);
+  return end === -1 ? rest : rest.slice(0, end);
+}
+
+/**
+ * Why Orbit does not send pushes to this endpoint, or undefined when it does:
+ * - `form`: it is not written as browsers write endpoints: it is not its own normalised
+ *   `new URL(endpoint).href` (upper case, `:443` written out, a tab, an IDN in Unicode, `%2e` in
+ *   the host…), its authority holds `%` or a backslash, or its path holds a fragment or characters
+ *   parsers escape differently. Two URL parsers may read such a text as two hosts: the check one
+ *   and the sending one (docs/decisions.md "Push through a relay").
+ * - `service`: not https:, a user name or password, or not a listed host (a plain DNS name) on port
+ *   443, nor (with `allowLocal`) any port on this machine.
+ */
+export function pushEndpointProblem(
+  endpoint: string,
+  policy: PushEndpointPolicy,
+): 'form' | 'service' | undefined {
+  if (!URL.canParse(endpoint)) return 'form';
   const url = new URL(endpoint);
-  if (url.protocol !== 'https:' || url.username !== '' || url.password !== '') return false;
-  const host = url.hostname.toLowerCase();
-  if (policy.allowLocal && isLoopbackHost(host)) return true;
+  if (
+    url.href !== endpoint ||
+    /[%\\]/.test(rawAuthority(endpoint)) ||
+    endpoint.includes('#') ||
+    !PATH_AND_QUERY.test(url.pathname + url.search)
+  )
+    return 'form';
+  if (url.protocol !== 'https:' || url.username !== '' || url.password !== '') return 'service';
+  const host = url.hostname;
+  if (policy.allowLocal && isLoopbackHost(host)) return undefined;
   // The URL parser leaves the port empty when it is https:'s own, 443.
-  if (url.port !== '') return false;
-  return [...PUSH_SERVICE_HOSTS, ...policy.extraHosts].some((pattern) =>
-    hostMatches(host, pattern),
-  );
+  if (url.port !== '' || !DNS_NAME.test(host)) return 'service';
+  return [...PUSH_SERVICE_HOSTS, ...policy.extraHosts].some((pattern) => hostMatches(host, pattern))
+    ? undefined
+    : 'service';
+}
+
+/** Whether Orbit may send pushes to this endpoint: see {@link pushEndpointProblem}. */
+export function isAllowedPushEndpoint(endpoint: string, policy: PushEndpointPolicy): boolean {
+  return pushEndpointProblem(endpoint, policy) === undefined;
 }
 
 /** The two settings, read alike by the server and push-relay (README.md "Configuration"). */

@@ -16,6 +16,7 @@ export const SUBSCRIPTION_MESSAGES = {
   endpointTooLong: `The push endpoint is too long (at most ${PUSH_ENDPOINT_MAX_LENGTH.toLocaleString('en-US')} characters).`,
   endpointNotHttps: 'The push endpoint must be an https: address.',
   endpointUnsupported: 'This push service isn’t supported.',
+  endpointNotAsBrowsersWrite: 'Send the push endpoint exactly as the browser gave it.',
   p256dh: 'The subscription’s p256dh key must be a P-256 public key (65 bytes, base64url).',
   auth: 'The subscription’s auth secret must be 16 bytes, base64url.',
 } as const;

@@ -47,6 +47,12 @@ export interface Relay {
    * about them that are not delivered yet are dropped.
    */
   membersGone(userIds: readonly string[]): void;
+  /**
+   * Tells every relay, on every node, that one of these two blocked the other: pushes between
+   * them for events written before that (`removedUpTo`: the newest event between them the block
+   * removed) are dropped if not delivered yet.
+   */
+  pairBlocked(a: string, b: string, removedUpTo: number): void;
 }
 
 declare module 'fastify' {
@@ -230,6 +236,20 @@ export function registerRelay(
           relay.emit('relay:members-gone', { memberIds });
         });
       }
+    },
+    pairBlocked(a, b, removedUpTo) {
+      if (!secret) return;
+      // After the events queued before it. The newest id now covers an event between the two
+      // whose notification went before the block (a declined request); the removed ones may be
+      // newer than any id left.
+      queue = queue.then(async () => {
+        try {
+          const upTo = Math.max(removedUpTo, await push.latestEventId(deps));
+          relay.emit('relay:pair-blocked', { memberIds: [a, b], upTo });
+        } catch (error) {
+          app.log.error({ err: error }, 'could not tell the push relay of a block');
+        }
+      });
     },
   };
 }

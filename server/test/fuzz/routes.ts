@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { z } from 'zod';
+import { AS_BROWSERS_WRITE, NOT_AS_BROWSERS_WRITE, NOT_A_PUSH_SERVICE } from '../push-endpoints.ts';
 import type { FuzzRoute } from './app.ts';
 import { type FormSpec, type Pictures, type RawBody, formBody } from './multipart.ts';
 import { type Hints, type JsonSchema, fittingValueFor, valueFor } from './schema.ts';
@@ -132,6 +133,15 @@ export function hintsFor(ctx: FuzzContext): Hints {
             'http://example.test/x',
             'javascript:alert(1)',
           ),
+          // Texts two URL parsers read as two hosts, and endpoints as browsers write them.
+          {
+            arbitrary: fc.constantFrom(
+              ...[...NOT_AS_BROWSERS_WRITE, ...NOT_A_PUSH_SERVICE, ...AS_BROWSERS_WRITE].map(
+                ([, endpoint]) => endpoint,
+              ),
+            ),
+            weight: 4,
+          },
           fc.webUrl(),
         );
       case 'p256dh':

@@ -1,10 +1,12 @@
 /**
  * Runs fuzz cases against an app and checks what must hold for every one (docs/product.md
  * "Errors"): no 5xx, every 4xx is `{error}` with a string, only an image's owner edits or deletes
- * it, and between batches a member who is not fuzzed still signs in, edits the profile, reads a
- * gallery and makes a friend call.
+ * it, every stored push endpoint is one the relay's sender reads as the checks read it, and
+ * between batches a member who is not fuzzed still signs in, edits the profile, reads a gallery and
+ * makes a friend call.
  */
 import { randomBytes } from 'node:crypto';
+import url from 'node:url';
 import zlib from 'node:zlib';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import fc from 'fast-check';
@@ -18,6 +20,7 @@ import {
   signupUser,
   type Member,
 } from '../factories.ts';
+import { isAllowedPushEndpoint } from '../../../src/contracts/pushHosts.ts';
 import { issueSession } from '../../src/features/auth/service.ts';
 import type { FuzzApp, FuzzRoute } from './app.ts';
 import { makePictures } from './multipart.ts';
@@ -665,4 +668,20 @@ export function fuzzSettings(defaultRuns: number): { runs: number; seed: number 
   if (!Number.isInteger(seed))
     throw new Error(`FUZZ_SEED must be an integer, not ${process.env.FUZZ_SEED}`);
   return { runs, seed };
+}
+
+/**
+ * Stored push endpoints the relay would not send to, or whose host and path web-push's
+ * `url.parse()` reads otherwise than `new URL()` (docs/decisions.md "Push through a relay").
+ */
+export async function pushEndpointsReadTwoWays(fuzz: FuzzApp): Promise<string[]> {
+  const rows = await fuzz.app.db.selectFrom('push_subscriptions').select('endpoint').execute();
+  return rows
+    .map((row) => row.endpoint)
+    .filter((endpoint) => {
+      if (!isAllowedPushEndpoint(endpoint, fuzz.config.pushEndpoints)) return true;
+      const sent = url.parse(endpoint);
+      const checked = new URL(endpoint);
+      return sent.hostname !== checked.hostname || sent.path !== checked.pathname + checked.search;
+    });
 }

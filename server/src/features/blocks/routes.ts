@@ -11,6 +11,7 @@ export const blockRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
     notifications: app.notificationEvents,
     tellMember: (userId, event, payload) => app.realtime.friendEventTo(userId, event, payload),
     separate: (a, b) => app.realtime.separate(a, b),
+    relayPairBlocked: (a, b, upTo) => app.relay.pairBlocked(a, b, upTo),
   };
 
   app.get(

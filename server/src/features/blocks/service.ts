@@ -24,6 +24,11 @@ export interface BlockDeps {
   tellMember: (userId: string, event: FriendEvent, payload: FriendEventPayload) => void;
   /** Each member's sockets leave the other's gallery and image rooms, on every node. */
   separate: (a: string, b: string) => void;
+  /**
+   * Every push relay drops the pushes between the two it has not delivered yet, for events up to
+   * `upTo` at least (the newest notification between them the block removed, 0 for none).
+   */
+  relayPairBlocked: (a: string, b: string, upTo: number) => void;
   now?: () => Date;
 }
 
@@ -43,8 +48,9 @@ function endedEvent(
  * `me` blocks the member `userId` names (docs/product.md "Blocking"). In one transaction, with the
  * pair locked as friend calls lock it: the block, the end of any friendship or pending request,
  * and the friend request and acceptance notifications between them, both ways. Then the live
- * side: each member's sockets leave the other's rooms on every node, and only the blocker's tabs
- * hear a friend event and the change of their notifications; the blocked member is told nothing.
+ * side: each member's sockets leave the other's rooms on every node, the push relays drop pushes
+ * between them still under way, and only the blocker's tabs hear a friend event and the change of
+ * their notifications; the blocked member is told nothing.
  * Blocking again changes nothing.
  */
 export async function block(deps: BlockDeps, me: UserRow, userId: string): Promise<void> {
@@ -61,6 +67,7 @@ export async function block(deps: BlockDeps, me: UserRow, userId: string): Promi
     };
   });
   deps.separate(me.id, userId);
+  if (inserted) deps.relayPairBlocked(me.id, userId, Math.max(0, ...removed.map((row) => row.id)));
   if (inserted || ended) {
     deps.tellMember(me.id, endedEvent(me.id, ended), {
       fromUserId: me.id,

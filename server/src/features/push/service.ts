@@ -10,7 +10,7 @@ import {
 } from '../../../../src/contracts/push.ts';
 import {
   type PushEndpointPolicy,
-  isAllowedPushEndpoint,
+  pushEndpointProblem,
 } from '../../../../src/contracts/pushHosts.ts';
 import { SUBSCRIPTION_MESSAGES } from '../../../../src/contracts/pushSubscription.ts';
 import type { Db, Dialect } from '../../db/index.ts';
@@ -93,7 +93,9 @@ export interface DeviceInput {
 /**
  * Registers a device for this member and session; answers whether it is new to the server. Only
  * endpoints at a push service `endpoints` accepts are kept (docs/decisions.md "Push through a
- * relay"): the relay would otherwise send requests wherever a member points it.
+ * relay"): the relay would otherwise send requests wherever a member points it. An endpoint is
+ * kept only as browsers write it, its own normalised URL, so the relay's sender reads the host
+ * this check read.
  */
 export async function subscribe(
   deps: PushDeps,
@@ -101,8 +103,9 @@ export async function subscribe(
   device: DeviceInput,
   endpoints: PushEndpointPolicy,
 ): Promise<'created' | 'updated'> {
-  if (!isAllowedPushEndpoint(device.endpoint, endpoints))
-    throw new Invalid(SUBSCRIPTION_MESSAGES.endpointUnsupported);
+  const problem = pushEndpointProblem(device.endpoint, endpoints);
+  if (problem === 'form') throw new Invalid(SUBSCRIPTION_MESSAGES.endpointNotAsBrowsersWrite);
+  if (problem === 'service') throw new Invalid(SUBSCRIPTION_MESSAGES.endpointUnsupported);
   // The contract checks the key's length; only the server can check the point lies on the curve.
   if (!isP256PublicKey(device.keys.p256dh)) throw new Invalid(SUBSCRIPTION_MESSAGES.p256dh);
   const created = await repo.upsertSubscription(deps.db, {
@@ -232,6 +235,11 @@ export async function liveEvent(
   if (!notice) return null;
   const [event] = await eventsFor(deps, [notice]);
   return event ?? null;
+}
+
+/** The newest notification id: every event written so far is at or below it. */
+export function latestEventId(deps: PushDeps): Promise<number> {
+  return repo.latestNotificationId(deps.db);
 }
 
 export interface CatchUp {
