@@ -1,7 +1,7 @@
 /**
  * The query plans of a gallery page on both databases, for a member with 40,000 images among
  * 3 members: the page with and without a folder and a cursor, the counts, the folder list and the
- * reactions of a page. `npx tsx bench/gallery-explain.ts` (PostgreSQL from PG_ADMIN_URL, by default
+ * reactions of a page, as a member who blocked another reads them. `npx tsx bench/gallery-explain.ts` (PostgreSQL from PG_ADMIN_URL, by default
  * postgres://postgres@127.0.0.1:5432/postgres). Writes bench/results/gallery-explain.md.
  */
 import { randomUUID } from 'node:crypto';
@@ -11,13 +11,14 @@ import path from 'node:path';
 import { type CompiledQuery, sql } from 'kysely';
 import { createDatabase, type Db } from '../server/src/db/index.ts';
 import { migrateToLatest } from '../server/src/db/migrations.ts';
+import { idVisibleTo } from '../server/src/members/blocks.ts';
 import { createFreshDatabase } from '../server/test/postgres.ts';
 import { RESULTS_DIR } from './common.ts';
 
 const IMAGES = 40_000;
 const ADMIN_URL = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function seed(db: Db): Promise<{ owner: string; ids: string[] }> {
+async function seed(db: Db): Promise<{ owner: string; viewer: string; ids: string[] }> {
   const now = new Date().toISOString();
   const users = Array.from({ length: 3 }, (_, i) => ({
     id: randomUUID(),
@@ -87,12 +88,17 @@ async function seed(db: Db): Promise<{ owner: string; ids: string[] }> {
           .values(reactions.slice(i, i + 1_000))
           .execute();
     }
+    // The viewer blocked the third member, whose reactions they then read without their id.
+    await trx
+      .insertInto('blocks')
+      .values({ blocker_id: users[1]?.id ?? '', blocked_id: users[2]?.id ?? '', created_at: now })
+      .execute();
   });
-  return { owner: users[0]?.id ?? '', ids };
+  return { owner: users[0]?.id ?? '', viewer: users[1]?.id ?? '', ids };
 }
 
 /** Every query a page and the folder list run, compiled as the app sends them. */
-function queries(db: Db, owner: string, ids: string[]): [string, CompiledQuery][] {
+function queries(db: Db, owner: string, viewer: string, ids: string[]): [string, CompiledQuery][] {
   // The repository's builders run against a recorder that keeps the SQL instead of sending it.
   const page = (folder?: string, after?: number) =>
     db
@@ -140,12 +146,16 @@ function queries(db: Db, owner: string, ids: string[]): [string, CompiledQuery][
         .compile(),
     ],
     [
-      'Reactions of a page of 60',
+      'Reactions of a page of 60, a blocked member’s counted without their id',
       db
         .selectFrom('image_reactions')
-        .selectAll()
-        .where('image_id', 'in', ids.slice(0, 60))
-        .orderBy('created_at')
+        .select((eb) => [
+          'image_reactions.image_id',
+          'image_reactions.kind',
+          idVisibleTo(eb.ref('image_reactions.user_id'), viewer).as('user_id'),
+        ])
+        .where('image_reactions.image_id', 'in', ids.slice(0, 60))
+        .orderBy('image_reactions.created_at')
         .compile(),
     ],
   ];
@@ -173,10 +183,10 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
   });
   try {
     await migrateToLatest(db);
-    const { owner, ids } = await seed(db);
+    const { owner, viewer, ids } = await seed(db);
     await sql`analyze`.execute(db);
     sections.push(`## ${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}\n`);
-    for (const [name, query] of queries(db, owner, ids)) {
+    for (const [name, query] of queries(db, owner, viewer, ids)) {
       const plan = await explain(db, dialect, query);
       sections.push(
         `### ${name}\n\n\`\`\`sql\n${query.sql}\n\`\`\`\n\n\`\`\`\n${plan.join('\n')}\n\`\`\`\n`,
@@ -192,7 +202,8 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
 const markdown = `# Gallery query plans
 
 \`npx tsx bench/gallery-explain.ts\` on ${new Date().toISOString().slice(0, 10)}: one member with
-${IMAGES.toLocaleString('en')} images (four folders), two with 2,000, likes on every fifth image,
+${IMAGES.toLocaleString('en')} images (four folders), two with 2,000, likes on every fifth image
+from each, the second member blocking the third (the reactions are read as the second reads them),
 \`ANALYZE\` run. SQLite: \`EXPLAIN QUERY PLAN\`; PostgreSQL: \`EXPLAIN (ANALYZE, COSTS OFF)\`.
 Pages read the unique (owner_id, position) index or (owner_id, folder, position) in order and stop
 after limit + 1 rows; no plan sorts the gallery.

@@ -224,17 +224,29 @@ test('a like from another member reaches the owner’s open viewer; a visitor ca
   await expect(viewer(visitorPage).getByRole('menuitem', { name: 'Edit caption' })).toHaveCount(0);
   await visitorPage.keyboard.press('Escape');
   await expect(viewer(visitorPage)).toBeVisible();
+  // The visitor's other device, on the same photo: it hears the visitor's own reaction over the
+  // socket, the only way it can (another browser shares no tab channel).
+  const otherDevice = await signedIn(browser, visitor);
+  await otherDevice.goto(`/profile/${owner.username}`);
+  await grid(otherDevice).locator('.photo-open').first().click();
+  await expect(reactionButton(otherDevice, 'Like')).toHaveAttribute('aria-pressed', 'false');
 
   await reactionButton(visitorPage, 'Like').click();
   await expect(reactionButton(visitorPage, 'Like')).toHaveAttribute('aria-pressed', 'true');
   await expect(reactionButton(ownerPage, 'Like')).toContainText('1');
   await expect(reactionButton(ownerPage, 'Like')).toHaveAttribute('aria-pressed', 'false');
+  await expect(reactionButton(otherDevice, 'Like')).toContainText('1');
+  await expect(reactionButton(otherDevice, 'Like')).toHaveAttribute('aria-pressed', 'true');
 
-  // Dislike takes the like away, on both screens.
+  // Dislike takes the like away, on every screen.
   await reactionButton(visitorPage, 'Dislike').click();
   await expect(reactionButton(visitorPage, 'Like')).toHaveAttribute('aria-pressed', 'false');
   await expect(reactionButton(ownerPage, 'Like')).toContainText('0');
   await expect(reactionButton(ownerPage, 'Dislike')).toContainText('1');
+  await expect(reactionButton(otherDevice, 'Like')).toHaveAttribute('aria-pressed', 'false');
+  await expect(reactionButton(otherDevice, 'Dislike')).toHaveAttribute('aria-pressed', 'true');
+  await expect(reactionButton(otherDevice, 'Dislike')).toContainText('1');
+  await otherDevice.context().close();
 
   // The owner leaves: the visitor's viewer says so.
   await ownerPage.context().close();

@@ -24,24 +24,20 @@ import {
   useTestApp,
 } from './helpers.ts';
 import { block } from './safety-helpers.ts';
-import { connected, listen, useSecondNode, useSockets } from './sockets.ts';
+import {
+  type Seen,
+  connected,
+  join,
+  listen,
+  record,
+  useSecondNode,
+  useSockets,
+} from './sockets.ts';
 
 const SECRET = 'relay-secret-for-tests-0123456789';
 const withRedis = await describeWithRedis('the cross-node block tests');
 
 const openSocket = useSockets();
-
-type Seen = [string, unknown][];
-
-/** Every event a socket receives, in order. */
-function record(socket: Socket): Seen {
-  const seen: Seen = [];
-  socket.onAny((event: string, payload: unknown) => seen.push([event, payload]));
-  return seen;
-}
-
-const join = (socket: Socket, event: 'gallery:join' | 'image:join', payload: object) =>
-  socket.timeout(5_000).emitWithAck(event, payload) as Promise<Ack>;
 
 const joinPresence = (socket: Socket, member: Member) =>
   socket.timeout(5_000).emitWithAck('presence:join', { userId: member.user.id }) as Promise<Ack>;

@@ -50,6 +50,8 @@ forEachApp((t) => {
       caption: '',
       likes: [alice.user.id],
       dislikes: [],
+      likeCount: 1,
+      dislikeCount: 0,
       owner: { id: owner.user.id, username: owner.username },
     });
     expect(updated.owner.profileImage).toMatch(/^\/uploads\/avatars\//);
@@ -58,10 +60,12 @@ forEachApp((t) => {
       [
         'caption',
         'createdAt',
+        'dislikeCount',
         'dislikes',
         'folder',
         'height',
         'id',
+        'likeCount',
         'likes',
         'owner',
         'thumbnailUrl',
@@ -115,7 +119,12 @@ forEachApp((t) => {
     await react(t.app, bob, image, { likes: true });
     const afterBob = await react(t.app, bob, image, { dislikes: true });
 
-    expect(afterBob).toMatchObject({ likes: [alice.user.id], dislikes: [bob.user.id] });
+    expect(afterBob).toMatchObject({
+      likes: [alice.user.id],
+      dislikes: [bob.user.id],
+      likeCount: 1,
+      dislikeCount: 1,
+    });
     const listed = await t.app.inject({
       method: 'GET',
       url: '/api/gallery',
@@ -125,7 +134,12 @@ forEachApp((t) => {
     const found = listed
       .json<{ images: GalleryImage[] }>()
       .images.find((item) => item.id === image.id);
-    expect(found).toMatchObject({ likes: [alice.user.id], dislikes: [bob.user.id] });
+    expect(found).toMatchObject({
+      likes: [alice.user.id],
+      dislikes: [bob.user.id],
+      likeCount: 1,
+      dislikeCount: 1,
+    });
   });
 
   it('reads the spec’s id arrays for the member asking alone', async () => {

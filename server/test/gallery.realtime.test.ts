@@ -1,7 +1,7 @@
 /** Gallery watchers over socket.io (docs/product.md "Realtime"): image events, the owner's presence in acks and updates. */
 import type { Socket } from 'socket.io-client';
 import { beforeAll, beforeEach, expect, it } from 'vitest';
-import type { GalleryImage } from '../../src/contracts/gallery.ts';
+import type { GalleryImage, GalleryImageLive } from '../../src/contracts/gallery.ts';
 import { deleteImage, patchImage, uploadImage } from './gallery-helpers.ts';
 import { type Member, forEachDialect, signupPair, useTestApp } from './helpers.ts';
 import { connected, listen, useSockets } from './sockets.ts';
@@ -49,28 +49,47 @@ forEachDialect((dialect) => {
   it('sends gallery:image:created to a watcher when the owner uploads', async () => {
     const socket = await connectAs(watcher);
     expect(await watch(socket, owner.user.id)).toMatchObject({ ok: true });
-    const created = nextEvent<GalleryImage>(socket, 'gallery:image:created');
+    const created = nextEvent<GalleryImageLive>(socket, 'gallery:image:created');
 
-    const image = await uploadImage(t.app, owner);
+    const { likes: _likes, dislikes: _dislikes, ...image } = await uploadImage(t.app, owner);
 
     expect(await created).toEqual(image);
   });
 
-  it('sends gallery:image:updated with the whole image to a watcher on a like', async () => {
+  it('sends gallery:image:updated with the image and its counts to a watcher on a like', async () => {
+    const image = await uploadImage(t.app, owner);
+    const [liker] = await signupPair(t.app);
+    const socket = await connectAs(watcher);
+    await watch(socket, owner.user.id);
+    const updated = nextEvent<GalleryImageLive>(socket, 'gallery:image:updated');
+
+    const response = await patchImage(t.app, liker, image.id, { likes: true });
+
+    const {
+      likes,
+      dislikes: _dislikes,
+      ...answered
+    } = response.json<{ image: GalleryImage }>().image;
+    expect(likes).toEqual([liker.user.id]);
+    const payload = await updated;
+    expect(payload).toEqual(answered);
+    expect(payload).toMatchObject({
+      id: image.id,
+      likeCount: 1,
+      dislikeCount: 0,
+      owner: { username: owner.username },
+    });
+  });
+
+  it('sends gallery:image:updated to the liker’s own socket with their reaction', async () => {
     const image = await uploadImage(t.app, owner);
     const socket = await connectAs(watcher);
     await watch(socket, owner.user.id);
-    const updated = nextEvent<GalleryImage>(socket, 'gallery:image:updated');
+    const updated = nextEvent<GalleryImageLive>(socket, 'gallery:image:updated');
 
-    const response = await patchImage(t.app, watcher, image.id, { likes: true });
+    await patchImage(t.app, watcher, image.id, { likes: true });
 
-    const payload = await updated;
-    expect(payload).toEqual(response.json<{ image: GalleryImage }>().image);
-    expect(payload).toMatchObject({
-      id: image.id,
-      likes: [watcher.user.id],
-      owner: { username: owner.username },
-    });
+    expect(await updated).toMatchObject({ id: image.id, likeCount: 1, myReaction: 'like' });
   });
 
   it('sends gallery:image:deleted to a watcher when the owner deletes', async () => {

@@ -2,11 +2,12 @@
  * A like costs at most three statements (docs/decisions.md "A like in a few statements"): counted
  * from the route's start, the session lookup that authenticates the call left out, transaction
  * control included. A first like of someone else's photo also writes the owner's notification,
- * counted on its own. The answer and the live gallery:image:updated event stay as they were.
+ * counted on its own. The live gallery:image:updated event is the answer without the ids of who
+ * reacted, and the watcher who reacted hears its own reaction.
  */
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { GalleryImage } from '../../src/contracts/gallery.ts';
+import type { GalleryImage, GalleryImageLive } from '../../src/contracts/gallery.ts';
 import { patchImage, uploadImage } from './gallery-helpers.ts';
 import {
   type Member,
@@ -52,16 +53,25 @@ forEachDialect((dialect) => {
   });
 
   const nextUpdate = () =>
-    new Promise<GalleryImage>((resolve, reject) => {
+    new Promise<GalleryImageLive>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error('no gallery:image:updated within 5 s')),
         5_000,
       );
-      watcher.once('gallery:image:updated', (payload: GalleryImage) => {
+      watcher.once('gallery:image:updated', (payload: GalleryImageLive) => {
         clearTimeout(timer);
         resolve(payload);
       });
     });
+
+  /** The answer as the watcher hears it: counts, no ids, and its own reaction when it reacted. */
+  const asHeard = (image: GalleryImage, reactor: Member) => {
+    const { likes, dislikes, ...heard } = image;
+    if (reactor !== alice) return heard;
+    const me = alice.user.id;
+    const myReaction = likes.includes(me) ? 'like' : dislikes.includes(me) ? 'dislike' : null;
+    return { ...heard, myReaction };
+  };
 
   /** PATCHes as `member`; answers the image, the event and the statements the call sent. */
   async function react(member: Member, body: Record<string, unknown>) {
@@ -71,7 +81,7 @@ forEachDialect((dialect) => {
     );
     expect(response.statusCode, response.body).toBe(200);
     const answered = response.json<{ image: GalleryImage }>().image;
-    expect(await event).toEqual(answered);
+    expect(await event).toEqual(asHeard(answered, member));
     const counted = afterAuthentication(statements);
     const notifying = touching(counted, 'notifications');
     const reacting = counted.filter((statement) => !notifying.includes(statement));

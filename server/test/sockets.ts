@@ -3,10 +3,25 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { type ManagerOptions, type Socket, type SocketOptions, io } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { Ack } from '../../src/contracts/realtime.ts';
 import { buildApp } from '../src/app.ts';
 import type { TestApp } from './helpers.ts';
 
 export type ClientOptions = Partial<ManagerOptions & SocketOptions>;
+
+/** What a socket heard: each event's name and payload, in order. */
+export type Seen = [string, unknown][];
+
+/** Every event a socket receives, in order. */
+export function record(socket: Socket): Seen {
+  const seen: Seen = [];
+  socket.onAny((event: string, payload: unknown) => seen.push([event, payload]));
+  return seen;
+}
+
+/** Asks to watch a gallery or an image; answers the server's acknowledgement. */
+export const join = (socket: Socket, event: 'gallery:join' | 'image:join', payload: object) =>
+  socket.timeout(5_000).emitWithAck(event, payload) as Promise<Ack>;
 
 /** Listens on a free port of 127.0.0.1; answers the app's origin. */
 export async function listen(app: FastifyInstance): Promise<string> {

@@ -25,12 +25,34 @@ export const GalleryImage = z.object({
   folder: z.string(),
   caption: z.string(),
   createdAt: z.string(),
-  /** Member ids who like or dislike it; a member is in at most one of the two. */
+  /**
+   * Ids of the members who like or dislike it, as the member asking may see them: none blocked
+   * either way with that member (docs/decisions.md "Reactions under a block"). A member is in at
+   * most one of the two.
+   */
   likes: z.array(z.string()),
   dislikes: z.array(z.string()),
+  /** How many members like or dislike it, every one counted: a number names nobody. */
+  likeCount: z.number().int().nonnegative(),
+  dislikeCount: z.number().int().nonnegative(),
   owner: GalleryOwner,
 });
 export type GalleryImage = z.infer<typeof GalleryImage>;
+
+/** A member's own reaction to an image: a like, a dislike, or none (null). */
+export const OwnReaction = z.enum(['like', 'dislike']).nullable();
+export type OwnReaction = z.infer<typeof OwnReaction>;
+
+/**
+ * An image as a socket event carries it (`gallery:image:created`, `gallery:image:updated`;
+ * docs/decisions.md "Reactions under a block"): the counts, never the ids of who reacted. Only the
+ * sockets of the member who made the change get `myReaction`, their own reaction after it; every
+ * other watcher keeps the reaction it knows.
+ */
+export const GalleryImageLive = GalleryImage.omit({ likes: true, dislikes: true }).extend({
+  myReaction: OwnReaction.optional(),
+});
+export type GalleryImageLive = z.infer<typeof GalleryImageLive>;
 
 /** Images per page of `GET /api/gallery` unless `limit` says otherwise, and the most one page holds. */
 export const GALLERY_PAGE_DEFAULT = 60;

@@ -3,7 +3,7 @@
  * emits are typed by the schemas, and the client parses every event it receives with them.
  */
 import { z } from './zod.ts';
-import { GalleryImageDeleted, GalleryImage } from './gallery.ts';
+import { GalleryImageDeleted, GalleryImageLive } from './gallery.ts';
 import { Notification, NotificationsChanged } from './notifications.ts';
 
 /** `fromUserId` is the member who acted, `toUserId` the other one; `pairKey` names the pair. */
@@ -34,8 +34,8 @@ export const SERVER_EVENT_SCHEMAS = {
   'friend:declined': FriendEventPayload,
   'friend:removed': FriendEventPayload,
   'presence:update': PresenceUpdate,
-  'gallery:image:created': GalleryImage,
-  'gallery:image:updated': GalleryImage,
+  'gallery:image:created': GalleryImageLive,
+  'gallery:image:updated': GalleryImageLive,
   'gallery:image:deleted': GalleryImageDeleted,
   'notification:new': Notification,
   'notification:changed': NotificationsChanged,

@@ -46,6 +46,21 @@ export function notHiddenFrom(column: Expression<string>, viewerId: string): Raw
   return sql<SqlBool>`${column} not in ${hiddenFrom(viewerId)}`;
 }
 
+/**
+ * The member id in `column` as `viewerId` may read it: null when that member and the viewer are
+ * blocked either way. For rows that still count but must not name a hidden member (the reactions
+ * of an image: docs/decisions.md "Reactions under a block"). The same one set per statement as
+ * notHiddenFrom, in the select list instead of the filter.
+ */
+export function idVisibleTo(
+  column: Expression<string>,
+  viewerId: string,
+): RawBuilder<string | null> {
+  return sql<
+    string | null
+  >`case when ${column} in ${hiddenFrom(viewerId)} then null else ${column} end`;
+}
+
 /** Whether a block exists between the two, either way: one statement, one primary-key probe each way. */
 export async function blockedBetween(db: Db, a: string, b: string): Promise<boolean> {
   if (a === b) return false;

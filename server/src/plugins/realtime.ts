@@ -416,10 +416,17 @@ export async function registerRealtime(
     },
     galleryEvents: {
       created: (image) => io.to(galleryRoom(image.owner.id)).emit('gallery:image:created', image),
-      updated: (image) =>
-        io
-          .to([galleryRoom(image.owner.id), imageRoom(image.id)])
-          .emit('gallery:image:updated', image),
+      // Every watcher hears the counts; the member who changed it hears their own reaction too,
+      // on each socket of theirs, watching or not (docs/decisions.md "Reactions under a block").
+      updated: (image, actor) => {
+        io.to([galleryRoom(image.owner.id), imageRoom(image.id)])
+          .except(userRoom(actor.id))
+          .emit('gallery:image:updated', image);
+        io.to(userRoom(actor.id)).emit('gallery:image:updated', {
+          ...image,
+          myReaction: actor.reaction,
+        });
+      },
       deleted: (payload) =>
         io
           .to([galleryRoom(payload.ownerId), imageRoom(payload._id)])

@@ -5,7 +5,7 @@ import { Avatar } from '../../components/Avatar.tsx';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { CaptionEditor, type CaptionMode } from './CaptionEditor.tsx';
 import { FolderSelect } from './FolderSelect.tsx';
-import type { Reaction } from './images.ts';
+import { type Reaction, reactionCount } from './images.ts';
 
 interface ViewerMetaProps {
   image: GalleryImage;
@@ -89,7 +89,7 @@ export function ViewerMeta(props: ViewerMetaProps) {
             onClick={() => props.onReact(kind)}
           >
             <ThumbIcon down={down} /> {label}{' '}
-            <span className="reaction-count">{image[kind].length}</span>
+            <span className="reaction-count">{reactionCount(image, kind)}</span>
           </button>
         ))}
       </div>

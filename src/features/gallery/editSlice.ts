@@ -161,7 +161,13 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
         if (reactionRound.get(imageId) !== round) return;
         const current = find(ownerId, imageId);
         if (current)
-          replace(ownerId, { ...current, likes: before.likes, dislikes: before.dislikes });
+          replace(ownerId, {
+            ...current,
+            likes: before.likes,
+            dislikes: before.dislikes,
+            likeCount: before.likeCount,
+            dislikeCount: before.dislikeCount,
+          });
         console.warn(saveFailureText(error));
       }
     },

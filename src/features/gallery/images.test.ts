@@ -5,12 +5,14 @@ import {
   moveItem,
   normaliseFolders,
   normaliseImage,
+  reactionCount,
   readImages,
   reorderWithin,
   restoreAt,
   sortByOrder,
   toggleReaction,
   upsertImage,
+  withLiveUpdate,
 } from './images.ts';
 import { galleryImage } from './testImages.ts';
 import { keyboardTarget } from './useReorder.ts';
@@ -50,6 +52,27 @@ describe('reading images', () => {
     expect(image?.user).toMatchObject({ id: 'o1', username: 'orion' });
     expect(image?.likes).toEqual([]);
   });
+  it('takes the counts the server sent, which may count members it does not name', () => {
+    const image = normaliseImage({
+      id: 'x1',
+      likes: ['a'],
+      dislikes: [],
+      likeCount: 3,
+      dislikeCount: 1,
+    });
+    expect(image).toMatchObject({ likes: ['a'], dislikes: [], likeCount: 3, dislikeCount: 1 });
+  });
+  it('counts the ids of a server that sends only them, and never fewer than it names', () => {
+    expect(normaliseImage({ id: 'x1', likes: ['a', 'b'], dislikes: ['c'] })).toMatchObject({
+      likeCount: 2,
+      dislikeCount: 1,
+    });
+    expect(normaliseImage({ id: 'x1', likes: ['a', 'b'], likeCount: 1 })?.likeCount).toBe(2);
+    expect(normaliseImage({ id: 'x1', likeCount: -4, dislikeCount: 'many' })).toMatchObject({
+      likeCount: 0,
+      dislikeCount: 0,
+    });
+  });
   it('falls back to the file name as the id', () =>
     expect(normaliseImage({ filename: 'a.jpg' })?.id).toBe('a.jpg'));
   it('skips entries with neither id nor file', () =>
@@ -82,6 +105,53 @@ describe('reactions', () => {
       'me',
     );
     expect(disliked).toMatchObject({ likes: ['someone'], dislikes: ['me'] });
+  });
+  it('moves the counts with the member’s own reaction, members not named counted too', () => {
+    const counted = galleryImage('c', {
+      likes: [],
+      likeCount: 3,
+      dislikes: ['me'],
+      dislikeCount: 2,
+    });
+    const liked = toggleReaction(counted, 'likes', 'me');
+    expect(liked).toMatchObject({ likes: ['me'], likeCount: 4, dislikes: [], dislikeCount: 1 });
+    expect(reactionCount(liked, 'likes')).toBe(4);
+    const back = toggleReaction(liked, 'likes', 'me');
+    expect(back).toMatchObject({ likes: [], likeCount: 3, dislikes: [], dislikeCount: 1 });
+    // Not in the other list: its count stays.
+    expect(toggleReaction(back, 'dislikes', 'me')).toMatchObject({
+      likeCount: 3,
+      dislikeCount: 2,
+    });
+  });
+});
+
+describe('a live update', () => {
+  const held = galleryImage('a', { likes: ['me', 'someone'], likeCount: 4, caption: 'old' });
+  const update = galleryImage('a', { likeCount: 5, dislikeCount: 1, caption: 'new' });
+  it('takes the fields and counts and keeps the member’s own reaction it does not tell', () => {
+    expect(withLiveUpdate(held, update, undefined, 'me')).toMatchObject({
+      caption: 'new',
+      likes: ['me', 'someone'],
+      dislikes: [],
+      likeCount: 5,
+      dislikeCount: 1,
+    });
+  });
+  it('sets the member’s own reaction when it tells it', () => {
+    expect(withLiveUpdate(held, update, 'dislike', 'me')).toMatchObject({
+      likes: ['someone'],
+      dislikes: ['me'],
+      likeCount: 5,
+    });
+    expect(withLiveUpdate(held, update, null, 'me')).toMatchObject({
+      likes: ['someone'],
+      dislikes: [],
+    });
+    expect(withLiveUpdate(undefined, update, 'like', 'me')).toMatchObject({
+      likes: ['me'],
+      dislikes: [],
+    });
   });
 });
 

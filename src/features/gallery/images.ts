@@ -6,6 +6,7 @@ import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import type {
   GalleryImageView as GalleryImage,
   GalleryOwnerView as GalleryOwner,
+  OwnReaction,
 } from '../../contracts/gallery.ts';
 
 type Loose = Record<string, unknown>;
@@ -21,6 +22,16 @@ function text(source: Loose, ...keys: string[]): string {
   }
   return '';
 }
+
+/** A count as sent: a finite number, not below zero; else undefined. */
+const countIn = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+
+/** Each reaction's count (docs/decisions.md "Reactions under a block"). */
+const COUNT = { likes: 'likeCount', dislikes: 'dislikeCount' } as const;
+
+/** How many members gave the reaction, as the server counted them: everyone, named or not. */
+export const reactionCount = (image: GalleryImage, kind: Reaction): number => image[COUNT[kind]];
 
 const ids = (value: unknown): string[] =>
   Array.isArray(value)
@@ -46,6 +57,8 @@ export function normaliseImage(raw: unknown): GalleryImage | null {
   if (!id) return null;
   const owner = readOwner(raw.user) ??
     readOwner(raw.owner) ?? { _id: '', id: '', username: '', profileImage: '' };
+  const likes = ids(raw.likes);
+  const dislikes = ids(raw.dislikes);
   const image: GalleryImage = {
     _id: id,
     id,
@@ -59,8 +72,11 @@ export function normaliseImage(raw: unknown): GalleryImage | null {
     folder: text(raw, 'folder') || DEFAULT_FOLDER,
     caption: typeof raw.caption === 'string' ? raw.caption : '',
     createdAt: text(raw, 'createdAt'),
-    likes: ids(raw.likes),
-    dislikes: ids(raw.dislikes),
+    likes,
+    dislikes,
+    // A server that sends only the ids: the count is how many it named.
+    likeCount: Math.max(countIn(raw.likeCount) ?? 0, likes.length),
+    dislikeCount: Math.max(countIn(raw.dislikeCount) ?? 0, dislikes.length),
     user: owner,
     owner,
   };
@@ -153,10 +169,8 @@ export function singleMove(
 /** The counts the folder list answer may carry: images and likes received in the whole gallery. */
 export function readFolderCounts(body: unknown): { total?: number; likes?: number } {
   if (!isObject(body) || Array.isArray(body)) return {};
-  const count = (value: unknown) =>
-    typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
-  const total = count(body.total);
-  const likes = count(body.likes);
+  const total = countIn(body.total);
+  const likes = countIn(body.likes);
   return {
     ...(total === undefined ? {} : { total }),
     ...(likes === undefined ? {} : { likes }),
@@ -172,7 +186,10 @@ export function inFolder(images: readonly GalleryImage[], folder: string): Galle
 
 export const ownerIdOf = (image: GalleryImage): string => image.user.id || image.owner.id;
 
-/** A member's reaction toggled: on when it was off, and never both like and dislike (docs/product.md "Image viewer"). */
+/**
+ * A member's reaction toggled: on when it was off, and never both like and dislike, the counts
+ * moving with it (docs/product.md "Image viewer").
+ */
 export function toggleReaction(
   image: GalleryImage,
   kind: Reaction,
@@ -180,10 +197,35 @@ export function toggleReaction(
 ): GalleryImage {
   const other: Reaction = kind === 'likes' ? 'dislikes' : 'likes';
   const on = !image[kind].includes(memberId);
+  const leaves = image[other].includes(memberId);
   return {
     ...image,
     [kind]: on ? [...image[kind], memberId] : image[kind].filter((id) => id !== memberId),
     [other]: image[other].filter((id) => id !== memberId),
+    [COUNT[kind]]: Math.max(0, reactionCount(image, kind) + (on ? 1 : -1)),
+    [COUNT[other]]: Math.max(0, reactionCount(image, other) - (leaves ? 1 : 0)),
+  };
+}
+
+/**
+ * An image as a live update leaves it (docs/decisions.md "Reactions under a block"): the fields
+ * and counts the update carries, which name nobody, and the ids this member read before. The
+ * member's own reaction is what the update says when it tells it (`mine`: the change was theirs),
+ * else what was held.
+ */
+export function withLiveUpdate(
+  held: GalleryImage | undefined,
+  update: GalleryImage,
+  mine: OwnReaction | undefined,
+  memberId: string,
+): GalleryImage {
+  const kept = { likes: held?.likes ?? [], dislikes: held?.dislikes ?? [] };
+  if (mine === undefined || !memberId) return { ...update, ...kept };
+  const others = (list: string[]) => list.filter((id) => id !== memberId);
+  return {
+    ...update,
+    likes: mine === 'like' ? [...others(kept.likes), memberId] : others(kept.likes),
+    dislikes: mine === 'dislike' ? [...others(kept.dislikes), memberId] : others(kept.dislikes),
   };
 }
 

@@ -40,7 +40,7 @@ export function loadedLikes(gallery: OwnerGallery | undefined): number {
     for (const image of list.images) {
       if (seen.has(image.id)) continue;
       seen.add(image.id);
-      likes += image.likes.length;
+      likes += image.likeCount;
     }
   }
   return likes;

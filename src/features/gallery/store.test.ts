@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../auth/store.ts';
 import type { CurrentUser } from '../auth/user.ts';
-import { receiveGalleryChange, useGallery } from './store.ts';
+import { parsingListener } from '../../lib/socket.ts';
+import { receiveGalleryChange, receiveLiveImage, useGallery } from './store.ts';
 import { galleryImage, json } from './testImages.ts';
 
 type FetchMock = ReturnType<typeof vi.fn<(url: string, init?: RequestInit) => Promise<Response>>>;
@@ -165,6 +166,22 @@ describe('the gallery store', () => {
       expect(imageOf('a')).toMatchObject({ likes: ['me'], dislikes: [] });
     });
 
+    it('counts the like at once, then shows the server’s counts, and restores them on failure', async () => {
+      seed([galleryImage('a', { likeCount: 2, dislikes: ['me'], dislikeCount: 1 })]);
+      let answer: (response: Response) => void = () => undefined;
+      fetchMock.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
+      const done = useGallery.getState().react('owner', 'a', 'likes');
+      expect(imageOf('a')).toMatchObject({ likes: ['me'], likeCount: 3, dislikeCount: 0 });
+      // Someone the member cannot see liked it meanwhile: the server counts them, naming nobody.
+      answer(json({ image: { ...galleryImage('a', { likes: ['me'] }), likeCount: 4 } }));
+      await done;
+      expect(imageOf('a')).toMatchObject({ likes: ['me'], likeCount: 4, dislikeCount: 0 });
+
+      fetchMock.mockResolvedValueOnce(json({ error: 'nope' }, 500));
+      await useGallery.getState().react('owner', 'a', 'likes');
+      expect(imageOf('a')).toMatchObject({ likes: ['me'], likeCount: 4, dislikeCount: 0 });
+    });
+
     it('lets only the latest of quick toggles write the answer back', async () => {
       seed([galleryImage('a')]);
       const answers: ((response: Response) => void)[] = [];
@@ -247,6 +264,43 @@ describe('the gallery store', () => {
       expect(imageOf('a')?.likes).toEqual(['x']);
       useGallery.getState().receiveDeleted('owner', 'n');
       expect(ids()).toEqual(['a']);
+    });
+    it('takes counts from a socket event and keeps the member’s own like, which it does not name', () => {
+      seed([galleryImage('a', { likes: ['me'] })]);
+      const updated = parsingListener('gallery:image:updated', (payload) =>
+        receiveLiveImage(payload, false),
+      );
+      const { likes: _likes, dislikes: _dislikes, ...live } = galleryImage('a');
+      updated({ ...live, caption: 'new', likeCount: 5, dislikeCount: 2 });
+      expect(imageOf('a')).toMatchObject({
+        caption: 'new',
+        likes: ['me'],
+        likeCount: 5,
+        dislikeCount: 2,
+      });
+      // The member's own change, heard on another of their devices.
+      updated({ ...live, likeCount: 4, dislikeCount: 3, myReaction: 'dislike' });
+      expect(imageOf('a')).toMatchObject({
+        likes: [],
+        dislikes: ['me'],
+        likeCount: 4,
+        dislikeCount: 3,
+      });
+      const created = parsingListener('gallery:image:created', (payload) =>
+        receiveLiveImage(payload, true),
+      );
+      created({ ...galleryImage('n'), likes: undefined, dislikes: undefined });
+      expect(ids()).toEqual(['n', 'a']);
+      expect(imageOf('n')).toMatchObject({ likes: [], likeCount: 0 });
+    });
+    it('moves the profile’s likes count with the counts of a socket event', () => {
+      seed([galleryImage('a', { likeCount: 2 })]);
+      useGallery.setState((state) => ({
+        galleries: { owner: { ...state.galleries.owner!, likes: 10 } },
+      }));
+      const { likes: _likes, dislikes: _dislikes, ...live } = galleryImage('a');
+      receiveLiveImage({ ...live, likeCount: 3, dislikeCount: 0 }, false);
+      expect(useGallery.getState().galleries.owner?.likes).toBe(11);
     });
     it('ignores an update for an image it does not show', () => {
       seed([galleryImage('a')]);

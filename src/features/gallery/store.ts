@@ -6,7 +6,9 @@ import { create } from 'zustand';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import {
   GALLERY_PAGE_MAX,
+  type GalleryImageLive,
   type GalleryImageView as GalleryImage,
+  type OwnReaction,
 } from '../../contracts/gallery.ts';
 import { type GalleryOwnerRef, galleryApi } from './api.ts';
 import type { GalleryChange } from './channel.ts';
@@ -17,7 +19,15 @@ import {
   imageUpdaters,
   resetEdits,
 } from './editSlice.ts';
-import { ownerIdOf, reorderWithin, sortByOrder, upsertImage } from './images.ts';
+import {
+  normaliseImage,
+  ownerIdOf,
+  reorderWithin,
+  sortByOrder,
+  upsertImage,
+  withLiveUpdate,
+} from './images.ts';
+import { memberId } from './member.ts';
 import { type ImagePages, type OwnerGallery, pagesOf, totalOf } from './pages.ts';
 import { type UploadSlice, createUploadSlice } from './uploadSlice.ts';
 
@@ -54,7 +64,14 @@ export interface GalleryState extends UploadSlice, EditSlice {
   selectFolder: (ownerId: string, folder: string) => void;
   /** A folder typed by the owner: listed and selected before any image is in it. */
   addFolder: (ownerId: string, name: string) => void;
-  receiveImage: (image: GalleryImage, options?: { created?: boolean }) => void;
+  /**
+   * An image from the server or another tab. A live one (a socket event) carries counts and no ids:
+   * the ids held stay, the member's own reaction set from `mine` when the event tells it.
+   */
+  receiveImage: (
+    image: GalleryImage,
+    options?: { created?: boolean; live?: { mine?: OwnReaction | undefined } },
+  ) => void;
   receiveDeleted: (ownerId: string, imageId: string) => void;
   receiveOrder: (ownerId: string, order: string[]) => void;
   setOnline: (userId: string, online: boolean) => void;
@@ -265,11 +282,15 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
     receiveImage(image, options = {}) {
       const ownerId = ownerIdOf(image);
       if (deleting.has(image.id)) return;
-      update(ownerId, (images) =>
-        options.created || images.some((item) => item.id === image.id)
-          ? upsertImage(images, image)
-          : images,
-      );
+      const { live } = options;
+      update(ownerId, (images) => {
+        const held = images.find((item) => item.id === image.id);
+        if (!options.created && !held) return images;
+        return upsertImage(
+          images,
+          live ? withLiveUpdate(held, image, live.mine, memberId()) : image,
+        );
+      });
     },
 
     receiveDeleted(ownerId, imageId) {
@@ -346,4 +367,14 @@ export function receiveGalleryChange(change: GalleryChange) {
       state.receiveOrder(change.ownerId, change.order);
       break;
   }
+}
+
+/**
+ * A gallery:image:created or gallery:image:updated event (docs/decisions.md "Reactions under a
+ * block"): counts and no ids; on the sockets of the member who made the change, their own reaction.
+ */
+export function receiveLiveImage(payload: GalleryImageLive, created: boolean) {
+  const image = normaliseImage(payload);
+  if (image)
+    useGallery.getState().receiveImage(image, { created, live: { mine: payload.myReaction } });
 }

@@ -19,6 +19,8 @@ export function galleryImage(id: string, extra: Partial<GalleryImage> = {}): Gal
     createdAt: '2025-01-01T00:00:00.000Z',
     likes: [],
     dislikes: [],
+    likeCount: extra.likes?.length ?? 0,
+    dislikeCount: extra.dislikes?.length ?? 0,
     user: owner,
     owner,
     ...extra,

@@ -3,8 +3,7 @@ import { useEffect } from 'react';
 import { Ack } from '../../contracts/realtime.ts';
 import { currentSocket, onSocketConnect, onSocketEvent } from '../../lib/socket.ts';
 import { connectGalleryAcrossTabs } from './channel.ts';
-import { normaliseImage } from './images.ts';
-import { receiveGalleryChange, useGallery } from './store.ts';
+import { receiveGalleryChange, receiveLiveImage, useGallery } from './store.ts';
 
 const learnOnline = (ownerId: string) => (raw: Ack | undefined) => {
   const ack = Ack.safeParse(raw);
@@ -16,13 +15,9 @@ const learnOnline = (ownerId: string) => (raw: Ack | undefined) => {
 export function useGalleryLive(ownerId: string) {
   useEffect(() => {
     const store = useGallery.getState;
-    const receive = (created: boolean) => (raw: unknown) => {
-      const image = normaliseImage(raw);
-      if (image) store().receiveImage(image, { created });
-    };
     const stops = [
-      onSocketEvent('gallery:image:created', receive(true)),
-      onSocketEvent('gallery:image:updated', receive(false)),
+      onSocketEvent('gallery:image:created', (payload) => receiveLiveImage(payload, true)),
+      onSocketEvent('gallery:image:updated', (payload) => receiveLiveImage(payload, false)),
       onSocketEvent('gallery:image:deleted', (payload) =>
         store().receiveDeleted(payload.ownerId, payload._id),
       ),

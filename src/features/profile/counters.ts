@@ -14,11 +14,17 @@ export interface ProfileCounts {
  */
 export function profileCounts(
   friends: readonly unknown[],
-  images: readonly { likes?: unknown }[],
+  images: readonly { likes?: unknown; likeCount?: unknown }[],
   server: { photos?: number | undefined; likes?: number | undefined } = {},
 ): ProfileCounts {
   const likes = images.reduce(
-    (sum, image) => sum + (Array.isArray(image.likes) ? image.likes.length : 0),
+    (sum, image) =>
+      sum +
+      (typeof image.likeCount === 'number'
+        ? image.likeCount
+        : Array.isArray(image.likes)
+          ? image.likes.length
+          : 0),
     0,
   );
   return {

@@ -2,7 +2,7 @@ import { PostgresAdapter, type Transaction, sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import type { GalleryImageRow, ImageReactionRow, UserRow } from '../../db/schema.ts';
-import { noBlockBetween } from '../../members/blocks.ts';
+import { idVisibleTo, noBlockBetween } from '../../members/blocks.ts';
 
 export interface NewImage {
   id: string;
@@ -139,13 +139,33 @@ export async function countLikesReceived(db: Db, ownerId: string): Promise<numbe
   return Number(row?.count ?? 0);
 }
 
-export function reactionsFor(db: Db, imageIds: readonly string[]): Promise<ImageReactionRow[]> {
+/**
+ * A reaction as one member reads it (docs/decisions.md "Reactions under a block"): `user_id` is
+ * null when the member who reacted and the one reading are blocked either way, so the reaction
+ * counts but names nobody, and the hidden id never leaves the database.
+ */
+export interface SeenReaction {
+  image_id: string;
+  user_id: string | null;
+  kind: ImageReactionRow['kind'];
+}
+
+/** The reactions to these images (oldest first) as `viewerId` reads them, in one statement. */
+export function reactionsFor(
+  db: Db,
+  imageIds: readonly string[],
+  viewerId: string,
+): Promise<SeenReaction[]> {
   if (imageIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('image_reactions')
-    .selectAll()
-    .where('image_id', 'in', imageIds)
-    .orderBy('created_at')
+    .select((eb) => [
+      'image_reactions.image_id',
+      'image_reactions.kind',
+      idVisibleTo(eb.ref('image_reactions.user_id'), viewerId).as('user_id'),
+    ])
+    .where('image_reactions.image_id', 'in', imageIds)
+    .orderBy('image_reactions.created_at')
     .execute();
 }
 
@@ -258,12 +278,12 @@ export async function takeBackReaction(
 export interface ImageWithReactions {
   image: GalleryImageRow;
   owner: Pick<UserRow, 'id' | 'username' | 'profile_image'>;
-  reactions: ImageReactionRow[];
+  reactions: SeenReaction[];
 }
 
 /**
- * The image `refs` names with its owner and every reaction (oldest first), in one statement; none
- * when its owner and `viewerId` are blocked either way.
+ * The image `refs` names with its owner and every reaction (oldest first) as `viewerId` reads
+ * them, in one statement; none when its owner and `viewerId` are blocked either way.
  */
 export async function imageWithReactions(
   db: Db,
@@ -275,12 +295,11 @@ export async function imageWithReactions(
     .innerJoin('users', 'users.id', 'gallery_images.owner_id')
     .leftJoin('image_reactions', 'image_reactions.image_id', 'gallery_images.id')
     .selectAll('gallery_images')
-    .select([
+    .select((eb) => [
       'users.username as owner_username',
       'users.profile_image as owner_profile_image',
-      'image_reactions.user_id as reaction_user_id',
+      idVisibleTo(eb.ref('image_reactions.user_id').$notNull(), viewerId).as('reaction_user_id'),
       'image_reactions.kind as reaction_kind',
-      'image_reactions.created_at as reaction_created_at',
     ])
     .where('gallery_images.id', '=', imageIdByRef(db, refs, viewerId))
     .orderBy('image_reactions.created_at')
@@ -293,18 +312,13 @@ export async function imageWithReactions(
     owner_profile_image,
     reaction_user_id: _user,
     reaction_kind: _kind,
-    reaction_created_at: _created,
     ...image
   } = first;
-  const reactions: ImageReactionRow[] = [];
+  const reactions: SeenReaction[] = [];
   for (const row of rows) {
-    if (row.reaction_user_id === null || row.reaction_kind === null) continue;
-    reactions.push({
-      image_id: image.id,
-      user_id: row.reaction_user_id,
-      kind: row.reaction_kind,
-      created_at: row.reaction_created_at ?? '',
-    });
+    // No reaction at all (the left join's empty row); a hidden member's has a kind and no id.
+    if (row.reaction_kind === null) continue;
+    reactions.push({ image_id: image.id, user_id: row.reaction_user_id, kind: row.reaction_kind });
   }
   return {
     image,

@@ -46,11 +46,16 @@ export const galleryRoutes: FastifyPluginCallbackZod = (app, _options, done) => 
     '/api/gallery',
     { schema: { querystring: GalleryPageQuery, response: { 200: GalleryListResponse } } },
     async (request) =>
-      gallery.listGallery(deps, await ownerFrom(request.query, request.member.user), {
-        folder: request.query.folder,
-        limit: request.query.limit === undefined ? undefined : Number(request.query.limit),
-        cursor: request.query.cursor,
-      }),
+      gallery.listGallery(
+        deps,
+        await ownerFrom(request.query, request.member.user),
+        request.member.user.id,
+        {
+          folder: request.query.folder,
+          limit: request.query.limit === undefined ? undefined : Number(request.query.limit),
+          cursor: request.query.cursor,
+        },
+      ),
   );
 
   app.get(

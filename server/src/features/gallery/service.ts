@@ -12,11 +12,13 @@ import {
   type GalleryListResponse,
   type GalleryImage,
   type GalleryImageDeleted,
+  type GalleryImageLive,
   type GalleryOwner,
+  type OwnReaction,
 } from '../../../../src/contracts/gallery.ts';
 import { displayText } from '../../../../src/contracts/validation.ts';
 import type { Db } from '../../db/index.ts';
-import type { GalleryImageRow, ImageReactionRow, UserRow } from '../../db/schema.ts';
+import type { GalleryImageRow, UserRow } from '../../db/schema.ts';
 import { Invalid, NotFound } from '../../errors.ts';
 import { type ImageQueue, galleryFiles } from '../../lib/images.ts';
 import { storing } from '../../lib/storageErrors.ts';
@@ -26,9 +28,19 @@ import { profileImageUrl } from '../../members/mapping.ts';
 import { type NotificationEvents, drafts, recordLikeOnce } from '../notifications/service.ts';
 import * as repo from './repository.ts';
 
+/** The member who changed an image, and their own reaction to it after the change. */
+export interface GalleryActor {
+  id: string;
+  reaction: OwnReaction;
+}
+
+/**
+ * What a gallery's watchers hear (docs/decisions.md "Reactions under a block"): images without
+ * the ids of who reacted; the member who changed one hears their own reaction on their own sockets.
+ */
 export interface GalleryEvents {
-  created: (image: GalleryImage) => void;
-  updated: (image: GalleryImage) => void;
+  created: (image: GalleryImageLive) => void;
+  updated: (image: GalleryImageLive, actor: GalleryActor) => void;
   deleted: (payload: GalleryImageDeleted) => void;
 }
 
@@ -84,12 +96,19 @@ function ownerOf(
   };
 }
 
+/**
+ * An image as one member reads it: the ids of who reacted that this member may see, and the
+ * counts of every reaction (docs/decisions.md "Reactions under a block").
+ */
 export function toImage(
   row: GalleryImageRow,
   owner: GalleryOwner,
-  reactions: readonly ImageReactionRow[],
+  reactions: readonly repo.SeenReaction[],
   mediaUrl: MediaUrl,
 ): GalleryImage {
+  const own = reactions.filter((r) => r.image_id === row.id);
+  const named = (kind: 'like' | 'dislike') =>
+    own.flatMap((r) => (r.kind === kind && r.user_id !== null ? [r.user_id] : []));
   return {
     id: row.id,
     url: mediaUrl(galleryKey(row.display_file)),
@@ -99,14 +118,24 @@ export function toImage(
     folder: row.folder,
     caption: displayText(row.caption),
     createdAt: row.created_at,
-    likes: reactions
-      .filter((r) => r.image_id === row.id && r.kind === 'like')
-      .map((r) => r.user_id),
-    dislikes: reactions
-      .filter((r) => r.image_id === row.id && r.kind === 'dislike')
-      .map((r) => r.user_id),
+    likes: named('like'),
+    dislikes: named('dislike'),
+    likeCount: own.filter((r) => r.kind === 'like').length,
+    dislikeCount: own.filter((r) => r.kind === 'dislike').length,
     owner,
   };
+}
+
+/** An image as a socket event carries it: everything but the ids of who reacted. */
+export function liveImage(image: GalleryImage): GalleryImageLive {
+  const { likes: _likes, dislikes: _dislikes, ...live } = image;
+  return live;
+}
+
+/** The member's own reaction in an image they read. */
+function reactionOf(image: GalleryImage, memberId: string): OwnReaction {
+  if (image.likes.includes(memberId)) return 'like';
+  return image.dislikes.includes(memberId) ? 'dislike' : null;
 }
 
 /**
@@ -134,13 +163,14 @@ export interface GalleryPage {
 }
 
 /**
- * A page of a member's gallery in saved order, each image with its reactions, and how many
- * images the folder (or the gallery) holds. Every query is bounded by the page: the reactions are
- * read for at most GALLERY_PAGE_MAX ids.
+ * A page of a member's gallery in saved order, each image with its reactions as `viewerId` reads
+ * them, and how many images the folder (or the gallery) holds. Every query is bounded by the page:
+ * the reactions are read for at most GALLERY_PAGE_MAX ids.
  */
 export async function listGallery(
   deps: GalleryDeps,
   ownerRow: UserRow,
+  viewerId: string,
   page: GalleryPage = {},
 ): Promise<GalleryListResponse> {
   const folder = page.folder ? normaliseFolder(page.folder) : undefined;
@@ -156,8 +186,9 @@ export async function listGallery(
   const reactions = await repo.reactionsFor(
     deps.db,
     rows.map((row) => row.id),
+    viewerId,
   );
-  const byImage = new Map<string, ImageReactionRow[]>();
+  const byImage = new Map<string, repo.SeenReaction[]>();
   for (const reaction of reactions) {
     const list = byImage.get(reaction.image_id) ?? [];
     list.push(reaction);
@@ -231,7 +262,7 @@ export async function upload(
   const row = await repo.findImage(deps.db, id);
   if (!row) throw new Error('upload: the new image could not be read back');
   const image = toImage(row, ownerOf(me, deps.media.url), [], deps.media.url);
-  deps.events.created(image);
+  deps.events.created(liveImage(image));
   return image;
 }
 
@@ -333,7 +364,7 @@ export async function patchImage(
     : 'give' in change
       ? await repo.giveReaction(deps.db, refs, me.id, change.give, now)
       : await repo.takeBackReaction(deps.db, refs, me.id, change.takeBack);
-  // One more reads the image back with its owner and every reaction.
+  // One more reads the image back with its owner and every reaction, as this member reads them.
   const found = await repo.imageWithReactions(deps.db, refs, me.id);
   if (!found) throw new NotFound(GALLERY_MESSAGES.notFound);
   const image = toImage(
@@ -342,7 +373,7 @@ export async function patchImage(
     found.reactions,
     deps.media.url,
   );
-  deps.events.updated(image);
+  deps.events.updated(liveImage(image), { id: me.id, reaction: reactionOf(image, me.id) });
 
   // A first like of someone else's photo tells its owner; a like taken back and given again is
   // not news. Written once the like stands (docs/decisions.md "A like in a few statements").
