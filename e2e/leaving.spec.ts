@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type Page, expect } from '@playwright/test';
+import { DEFAULT_AVATAR } from '../src/contracts/constants.ts';
 import { EXPORT_TOO_SOON } from '../src/contracts/safety.ts';
 import { unzip } from '../server/test/unzip.ts';
 import { PASSWORD, addPhotos, avatarPng, test } from './helpers.ts';
@@ -129,10 +130,11 @@ test.describe('leaving: download my data', () => {
 });
 
 test.describe('leaving: blocked members', () => {
-  test('Settings lists a member one blocked, and Unblock removes the row with a toast', async ({
+  test('Settings lists a member one blocked by the name they had then, and Unblock removes the row with a toast', async ({
     memberPage: page,
     otherMember: bob,
     baseURL,
+    playwright,
   }) => {
     const blocked = section(page, 'Blocked members');
     await expect(blocked.getByText('You haven’t blocked anyone.', { exact: true })).toBeVisible();
@@ -143,11 +145,25 @@ test.describe('leaving: blocked members', () => {
       data: { userId: bobId },
     });
     expect(block.ok()).toBe(true);
+    // Bob renames once blocked: the list keeps the name he was blocked by.
+    const bobs = await playwright.request.newContext({ baseURL: baseURL ?? '' });
+    const login = await bobs.post('/api/auth/login', {
+      headers: { Origin: baseURL ?? '' },
+      data: { identifier: bob.username, password: bob.password },
+    });
+    expect(login.ok()).toBe(true);
+    const renamed = await bobs.patch('/api/auth/profile', {
+      headers: { Origin: baseURL ?? '' },
+      data: { username: `${bob.username.slice(0, 15)}_new` },
+    });
+    expect(renamed.ok()).toBe(true);
+    await bobs.dispose();
     await page.reload();
 
     const row = blocked.getByRole('listitem');
     await expect(row).toHaveCount(1);
-    await expect(row).toContainText(`@${bob.username}`);
+    await expect(row).toHaveText(`@${bob.username}Unblock`);
+    await expect(row.locator('img.avatar')).toHaveAttribute('src', DEFAULT_AVATAR);
     await expect(row.locator('img.avatar')).toBeVisible();
     await row.getByRole('button', { name: 'Unblock' }).click();
     await expect(toast(page)).toHaveText(`Unblocked @${bob.username}`);

@@ -42,6 +42,7 @@ export const imageKeys = (image: GalleryImage) =>
 
 export const avatarKey = (member: Member) => member.user.profileImage.replace(/^\/uploads\//, '');
 
+/** A block straight into its table, named as a block made then keeps it; ends nothing. */
 export async function insertBlock(app: FastifyInstance, blocker: Member, blocked: Member) {
   await app.db
     .insertInto('blocks')
@@ -49,6 +50,7 @@ export async function insertBlock(app: FastifyInstance, blocker: Member, blocked
       blocker_id: blocker.user.id,
       blocked_id: blocked.user.id,
       created_at: new Date().toISOString(),
+      blocked_username: blocked.username,
     })
     .execute();
 }

@@ -6,9 +6,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { EXPORT_INTERVAL_MS, EXPORT_TOO_SOON } from '../../src/contracts/safety.ts';
 import type { User } from '../../src/contracts/user.ts';
-import { type Neighbourhood, neighbourhood } from './account-helpers.ts';
-import { listGallery, reorder } from './gallery-helpers.ts';
-import { asBearer, asCookie, forEachApp, getMe, signupUser } from './helpers.ts';
+import { pairKey } from '../../src/contracts/friends.ts';
+import { type Neighbourhood, insertReport, neighbourhood } from './account-helpers.ts';
+import { listGallery, patchImage, reorder, uploadImage } from './gallery-helpers.ts';
+import {
+  type Member,
+  asBearer,
+  asCookie,
+  forEachApp,
+  getMe,
+  signupPair,
+  signupUser,
+  uniqueUsername,
+} from './helpers.ts';
+import { block, unblock } from './safety-helpers.ts';
 import { type UnzippedEntry, unzipByName } from './unzip.ts';
 
 const download = (app: Parameters<typeof getMe>[0], headers: Record<string, string>, url = '') =>
@@ -148,34 +159,33 @@ forEachApp((t) => {
       const pick = (list: { imageId: string; kind: string }[], who: (item: never) => string) =>
         list.map((item) => `${item.imageId} ${who(item as never)} ${item.kind}`).sort();
 
+      // The leaver blocked the bystander: their photo's owner is not named, their dislike not kept.
       expect(pick(reactions.given, (item: { owner: string }) => item.owner)).toEqual(
         [
           `${n.friendPhoto.id} ${n.friendAsked.username} like`,
-          `${n.bystanderPhoto.id} ${n.bystander.username} dislike`,
+          `${n.bystanderPhoto.id} null dislike`,
         ].sort(),
       );
-      expect(pick(reactions.received, (item: { by: string }) => item.by)).toEqual(
-        [
-          `${n.leaverPhotos[0]!.id} ${n.friendAsked.username} like`,
-          `${n.leaverPhotos[1]!.id} ${n.bystander.username} dislike`,
-        ].sort(),
-      );
+      expect(pick(reactions.received, (item: { by: string }) => item.by)).toEqual([
+        `${n.leaverPhotos[0]!.id} ${n.friendAsked.username} like`,
+      ]);
     });
 
     it('holds the reports the member made and none made about them', () => {
       const { reports } = json<{ reports: Record<string, unknown>[] }>(files, 'reports.json');
 
+      // Both members reported are hidden by a block (one blocked the leaver, the leaver the other).
       expect(reports).toEqual([
         expect.objectContaining({
           kind: 'member',
-          target: { memberId: n.otherBystander.user.id, username: n.otherBystander.username },
+          target: { memberId: n.otherBystander.user.id, username: null },
           reason: 'Spam',
           note: 'made by the leaver',
           status: 'open',
         }),
         expect.objectContaining({
           kind: 'photo',
-          target: { photoId: n.bystanderPhoto.id, owner: n.bystander.username },
+          target: { photoId: n.bystanderPhoto.id, owner: null },
         }),
       ]);
     });
@@ -219,6 +229,120 @@ forEachApp((t) => {
       expect(files.get('photos/0001.webp')?.compressed).toBe(false);
       expect(files.get('avatar.webp')?.compressed).toBe(false);
       expect(files.get('profile.json')?.compressed).toBe(true);
+    });
+  });
+
+  describe('what a block hides', () => {
+    /**
+     * `me` and `other` with something of each other in every list: a like of each other's photo
+     * (and its notification), a report, and a friendship left behind as if made in the moment of
+     * the block.
+     */
+    const entangled = async () => {
+      const [me, other] = await signupPair(t.app);
+      const mine = await uploadImage(t.app, me);
+      const theirs = await uploadImage(t.app, other);
+      await patchImage(t.app, other, mine.id, { likes: true });
+      await patchImage(t.app, me, theirs.id, { likes: true });
+      await insertReport(t.app, me, { kind: 'member', member: other });
+      await insertReport(t.app, me, { kind: 'image', image: theirs });
+      return { me, other, theirs };
+    };
+    const rename = async (member: Member) => {
+      const username = uniqueUsername('fled');
+      const response = await t.app.inject({
+        method: 'PATCH',
+        url: '/api/auth/profile',
+        headers: asCookie(member),
+        payload: { username },
+      });
+      expect(response.statusCode).toBe(200);
+      return username;
+    };
+    /** Every JSON file of the archive as text, but those `except` names. */
+    const text = (files: Map<string, UnzippedEntry>, except: string[] = []) =>
+      [...files]
+        .filter(([name]) => name.endsWith('.json') && !except.includes(name))
+        .map(([name, file]) => `${name}: ${file.data.toString('utf8')}`)
+        .join('\n');
+
+    it.each(['the member', 'the other'] as const)(
+      'names the other in no file but blocks.json when %s blocked, and never by a later name',
+      async (blocker) => {
+        const { me, other, theirs } = await entangled();
+        if (blocker === 'the member') await block(t.app, me, other);
+        else await block(t.app, other, me);
+        // A friendship the block did not end, as one written in the moment of it would be.
+        await t.app.db
+          .insertInto('friendships')
+          .values({
+            pair_key: pairKey(me.user.id, other.user.id),
+            requester_id: other.user.id,
+            addressee_id: me.user.id,
+            status: 'accepted',
+            created_at: new Date().toISOString(),
+            updated_at: new Date().toISOString(),
+          })
+          .execute();
+        const renamed = await rename(other);
+
+        const files = unzipByName((await download(t.app, asBearer(me))).rawPayload);
+
+        expect(text(files)).not.toContain(renamed);
+        expect(text(files, ['blocks.json'])).not.toContain(other.username);
+        expect(json(files, 'friends.json')).toEqual({ friends: [], incoming: [], outgoing: [] });
+        const { notifications } = json<{ notifications: { text: string }[] }>(
+          files,
+          'notifications.json',
+        );
+        expect(notifications.map((item) => item.text)).toEqual(['Welcome to Orbit!']);
+        expect(json(files, 'reactions.json')).toEqual({
+          given: [
+            { imageId: theirs.id, owner: null, kind: 'like', at: expect.any(String) as unknown },
+          ],
+          received: [],
+        });
+        const { reports } = json<{ reports: { target: unknown }[] }>(files, 'reports.json');
+        expect(reports.map((item) => item.target)).toEqual([
+          { memberId: other.user.id, username: null },
+          { photoId: theirs.id, owner: null },
+        ]);
+        expect(json<{ blocked: unknown[] }>(files, 'blocks.json').blocked).toEqual(
+          blocker === 'the member'
+            ? [
+                {
+                  id: other.user.id,
+                  username: other.username,
+                  blockedAt: expect.any(String) as unknown,
+                },
+              ]
+            : [],
+        );
+      },
+    );
+
+    it('shows it all again, by the name of now, once the block is lifted', async () => {
+      const { me, other, theirs } = await entangled();
+      await block(t.app, me, other);
+      const renamed = await rename(other);
+      await unblock(t.app, me, other);
+
+      const files = unzipByName((await download(t.app, asBearer(me))).rawPayload);
+
+      const { notifications } = json<{ notifications: { text: string }[] }>(
+        files,
+        'notifications.json',
+      );
+      expect(notifications.map((item) => item.text)).toContain(`@${renamed} liked your photo`);
+      expect(json(files, 'reactions.json')).toMatchObject({
+        given: [{ imageId: theirs.id, owner: renamed }],
+        received: [{ by: renamed }],
+      });
+      const { reports } = json<{ reports: { target: unknown }[] }>(files, 'reports.json');
+      expect(reports.map((item) => item.target)).toEqual([
+        { memberId: other.user.id, username: renamed },
+        { photoId: theirs.id, owner: renamed },
+      ]);
     });
   });
 

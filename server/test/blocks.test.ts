@@ -10,7 +10,7 @@ import type { NotificationPage } from '../../src/contracts/notifications.ts';
 import { BLOCK_SELF, type BlockListResponse } from '../../src/contracts/safety.ts';
 import { insertLikeNotificationOnce } from '../src/features/notifications/repository.ts';
 import { blockedBetween } from '../src/members/blocks.ts';
-import { patchImage, uploadImage } from './gallery-helpers.ts';
+import { jpegPart, patchImage, uploadImage } from './gallery-helpers.ts';
 import {
   FRIEND_ACTIONS,
   type Member,
@@ -21,9 +21,11 @@ import {
   friendAction,
   friendStatus,
   friendshipRows,
+  patchProfileForm,
   postFriend,
   signupMembers,
   signupPair,
+  uniqueUsername,
 } from './helpers.ts';
 import { block, postBlock, unblock } from './safety-helpers.ts';
 
@@ -115,7 +117,6 @@ forEachApp((t) => {
       expect(listed[0]).toEqual({
         id: second.user.id,
         username: second.username,
-        profileImage: second.user.profileImage,
         blockedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
       });
     });
@@ -159,6 +160,73 @@ forEachApp((t) => {
 
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ ok: true });
+    });
+  });
+
+  describe('the block list shows whom one blocked as one knew them', () => {
+    /** `member` takes a new username and a new picture. */
+    const rename = async (member: Member) => {
+      const username = uniqueUsername('gone');
+      const response = await patchProfileForm(t.app, member, {
+        username,
+        profilePic: await jpegPart(),
+      });
+      expect(response.statusCode).toBe(200);
+      return username;
+    };
+
+    it('keeps the username the member had when blocked, and shows no picture of theirs', async () => {
+      const [me, other] = await signupPair(t.app);
+      await block(t.app, me, other);
+
+      const renamed = await rename(other);
+
+      const listed = await blockList(me);
+      expect(listed).toEqual([
+        { id: other.user.id, username: other.username, blockedAt: expect.any(String) as unknown },
+      ]);
+      expect(JSON.stringify(listed)).not.toContain(renamed);
+      expect(JSON.stringify(listed)).not.toContain('/uploads/');
+    });
+
+    it('names nobody for a member who had blocked one first, then renamed, and answers the block as any other', async () => {
+      const [me, blocker, anyone] = (await signupMembers(t.app, 3)) as [Member, Member, Member];
+      await block(t.app, blocker, me);
+      const renamed = await rename(blocker);
+
+      const answers = [
+        await postBlock(t.app, me, blocker.user.id),
+        await postBlock(t.app, me, anyone.user.id),
+      ];
+
+      expect(answers.map((answer) => [answer.statusCode, answer.body])).toEqual([
+        [200, '{"ok":true}'],
+        [200, '{"ok":true}'],
+      ]);
+      const listed = await blockList(me);
+      expect(listed.map((user) => [user.id, user.username])).toEqual([
+        [anyone.user.id, anyone.username],
+        [blocker.user.id, null],
+      ]);
+      expect(JSON.stringify(listed)).not.toContain(renamed);
+      // Lifting it works as for any block.
+      await unblock(t.app, me, blocker);
+      expect((await blockList(me)).map((user) => user.id)).toEqual([anyone.user.id]);
+    });
+
+    it('lets the blocked member block back with the same answer, and lists the blocker nameless, not renamed', async () => {
+      const [blocker, blocked] = await signupPair(t.app);
+      await block(t.app, blocker, blocked);
+      await rename(blocker);
+
+      const back = await postBlock(t.app, blocked, blocker.user.id);
+
+      expect([back.statusCode, back.json()]).toEqual([200, { ok: true }]);
+      expect(await blockList(blocked)).toEqual([
+        { id: blocker.user.id, username: null, blockedAt: expect.any(String) as unknown },
+      ]);
+      // The first blocker's own list keeps the name they saw.
+      expect((await blockList(blocker)).map((user) => user.username)).toEqual([blocked.username]);
     });
   });
 

@@ -20,6 +20,7 @@ const RECORDED = [
   '0010_safety',
   '0011_leaving_lookups',
   '0012_demo_members',
+  '0013_block_names',
 ];
 
 const TABLES = [
@@ -35,6 +36,34 @@ const TABLES = [
   'sessions',
   'users',
 ];
+
+/** A member row as the migrations before 0010 know it, changed last at `updatedAt`. */
+async function insertMember(db: Db, id: string, updatedAt: string): Promise<void> {
+  await db
+    .insertInto('users')
+    .values({
+      id,
+      username: id,
+      username_key: id,
+      email: `${id}@example.com`,
+      email_key: `${id}@example.com`,
+      password_hash: 'x',
+      first_name: '',
+      last_name: '',
+      birthday: '2000-01-01',
+      profile_image: '',
+      interests: '[]',
+      referral: '',
+      referral_code: `code-${id}`,
+      theme: 'normal1',
+      favorite_quote: '',
+      security_question: '',
+      security_answer_hash: '',
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: updatedAt,
+    })
+    .execute();
+}
 
 async function recorded(db: Db): Promise<string[]> {
   const rows = await sql<{
@@ -106,31 +135,7 @@ forEachDialect((dialect) => {
     const migrator = createMigrator(current.db);
     expect((await migrator.migrateTo('0007_relay_lease')).error).toBeUndefined();
     const now = '2026-01-01T00:00:00.000Z';
-    for (const id of ['u1', 'u2'])
-      await current.db
-        .insertInto('users')
-        .values({
-          id,
-          username: id,
-          username_key: id,
-          email: `${id}@example.com`,
-          email_key: `${id}@example.com`,
-          password_hash: 'x',
-          first_name: '',
-          last_name: '',
-          birthday: '2000-01-01',
-          profile_image: '',
-          interests: '[]',
-          referral: '',
-          referral_code: `code-${id}`,
-          theme: 'normal1',
-          favorite_quote: '',
-          security_question: '',
-          security_answer_hash: '',
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+    for (const id of ['u1', 'u2']) await insertMember(current.db, id, now);
     // u1 as two concurrent uploads left it: c and b on one place, shown newest first.
     const images: [string, string, number, string][] = [
       ['d', 'u1', -3, '2026-01-04T00:00:00.000Z'],
@@ -176,5 +181,42 @@ forEachDialect((dialect) => {
     expect(new Set(places).size).toBe(4);
     // A gallery without a shared place keeps its positions as they were.
     expect(rows.find((row) => row.id === 'x')?.position).toBe(-1);
+  });
+
+  it('names the members of blocks made before 0012 as their blockers could have seen them', async () => {
+    const migrator = createMigrator(current.db);
+    expect((await migrator.migrateTo('0011_leaving_lookups')).error).toBeUndefined();
+    const day = (n: number) => `2026-01-0${n}T00:00:00.000Z`;
+    // me blocked plain; fled blocked me, then changed their profile; stayed blocked me and did not.
+    await insertMember(current.db, 'me', day(1));
+    await insertMember(current.db, 'plain', day(5));
+    await insertMember(current.db, 'fled', day(4));
+    await insertMember(current.db, 'stayed', day(1));
+    const blocks: [string, string, string][] = [
+      ['me', 'plain', day(2)],
+      ['fled', 'me', day(2)],
+      ['me', 'fled', day(3)],
+      ['stayed', 'me', day(2)],
+      ['me', 'stayed', day(3)],
+    ];
+    for (const [blocker, blocked, at] of blocks)
+      await sql`insert into blocks (blocker_id, blocked_id, created_at)
+        values (${blocker}, ${blocked}, ${at})`.execute(current.db);
+
+    await migrateToLatest(current.db);
+
+    const rows = await current.db
+      .selectFrom('blocks')
+      .select(['blocker_id', 'blocked_id', 'blocked_username'])
+      .orderBy('blocker_id')
+      .orderBy('blocked_id')
+      .execute();
+    expect(rows.map((row) => [row.blocker_id, row.blocked_id, row.blocked_username])).toEqual([
+      ['fled', 'me', 'me'],
+      ['me', 'fled', null],
+      ['me', 'plain', 'plain'],
+      ['me', 'stayed', 'stayed'],
+      ['stayed', 'me', 'me'],
+    ]);
   });
 });

@@ -128,6 +128,36 @@ forEachDialect((dialect) => {
       expect(response.statusCode).toBe(200);
     });
 
+    const theme = (headers: Record<string, string>) =>
+      t.app.inject({ method: 'PUT', url: '/api/users/theme', payload: { theme: 'dark' }, headers });
+
+    it('refuses a cookie call with Origin: null, whatever its Referer says', async () => {
+      for (const referer of [`${ORIGIN}/settings`, `${EVIL}/page`, undefined]) {
+        const response = await theme({
+          cookie: member.cookie,
+          origin: 'null',
+          ...(referer ? { referer } : {}),
+        });
+
+        expect(response.statusCode, String(referer)).toBe(403);
+        expect(response.json()).toEqual({ error: 'Request origin not allowed.' });
+      }
+    });
+
+    it('refuses a bearer call with Origin: null too', async () => {
+      const response = await theme({ ...asBearer(member), origin: 'null', referer: ORIGIN });
+
+      expect(response.statusCode).toBe(403);
+    });
+
+    it('goes by the Origin alone when there is one', async () => {
+      const foreign = await theme({ cookie: member.cookie, origin: EVIL, referer: ORIGIN });
+      const own = await theme({ cookie: member.cookie, origin: ORIGIN, referer: `${EVIL}/x` });
+      const empty = await theme({ cookie: member.cookie, origin: '', referer: ORIGIN });
+
+      expect([foreign.statusCode, own.statusCode, empty.statusCode]).toEqual([403, 200, 403]);
+    });
+
     it('accepts a bearer call with no Origin', async () => {
       const response = await t.app.inject({
         method: 'PUT',

@@ -18,11 +18,13 @@ export type BlockBody = z.input<typeof BlockBody>;
 export const BlockParams = z.object({ userId: Id });
 export type BlockParams = z.infer<typeof BlockParams>;
 
-/** A member one has blocked, as Settings → Blocked members lists them. */
+/**
+ * A member one has blocked, as Settings → Blocked members lists them: by the username they had when
+ * blocked, or none (null) when they had blocked one first; never their name or picture now.
+ */
 export const BlockedMember = z.object({
   id: z.string(),
-  username: z.string(),
-  profileImage: z.string(),
+  username: z.string().nullable(),
   blockedAt: z.string(),
 });
 export type BlockedMember = z.infer<typeof BlockedMember>;

@@ -128,8 +128,64 @@ describe('display text', () => {
     expect(displayText('\u202e\u202eAd\u2067astra\u2069.')).toBe('Adastra.');
   });
 
-  it('keeps every other letter, right-to-left scripts, emoji and joiners as they are', () => {
-    for (const text of ['Zoë Ørsted', 'שלום עולם', 'مرحبا', '👩‍🚀 in orbit', 'a\u200db', ''])
+  it('keeps every other letter, right-to-left scripts and emoji as they are', () => {
+    for (const text of ['Zoë Ørsted', 'שלום עולם', 'مرحبا', '👩‍🚀 in orbit', 'Ａｄａ', ''])
       expect(displayText(text)).toBe(text);
+  });
+
+  it('drops the zero width space, the word joiner and the byte order mark wherever they are', () => {
+    for (const hidden of ['\u200b', '\u2060', '\ufeff']) {
+      expect(displayText(`Ada${hidden}Lovelace`)).toBe('AdaLovelace');
+      expect(displayText(`${hidden}Ada${hidden}`)).toBe('Ada');
+      expect(displayText(`👩${hidden}🚀 علی${hidden}زاده`)).toBe('👩🚀 علیزاده');
+    }
+  });
+
+  it('drops a joiner where it changes nothing one sees: two names that look alike stay alike', () => {
+    for (const joiner of ['\u200c', '\u200d']) {
+      expect(displayText(`A${joiner}da Love${joiner}lace`)).toBe('Ada Lovelace');
+      expect(displayText(`${joiner}Ада ${joiner}Ἀδα ${joiner}`)).toBe('Ада Ἀδα ');
+      expect(displayText(`Ada${joiner}${joiner}`)).toBe('Ada');
+      expect(displayText(`陈${joiner}静 김${joiner}민 สม${joiner}ชาย 7${joiner}7`)).toBe(
+        '陈静 김민 สมชาย 77',
+      );
+    }
+    // A joiner after an emoji joins it to nothing unless a pictograph follows.
+    expect(displayText('🚀\u200d')).toBe('🚀');
+    expect(displayText('🚀\u200dA')).toBe('🚀A');
+    expect(displayText('🚀\u200c🚀')).toBe('🚀🚀');
+  });
+
+  it('keeps the joiner inside an emoji sequence: a family, a profession, a skin tone, a flag', () => {
+    const sequences = [
+      '👨\u200d👩\u200d👧\u200d👦',
+      '👩🏽\u200d🚀',
+      '🧑🏿\u200d🤝\u200d🧑🏻',
+      '❤\ufe0f\u200d🔥',
+      '🏳\ufe0f\u200d🌈',
+      '🏴\u200d☠\ufe0f',
+      '👨\u200d🦰',
+    ];
+    for (const emoji of sequences) expect(displayText(`Ada ${emoji}`)).toBe(`Ada ${emoji}`);
+  });
+
+  it('keeps the joiners of scripts whose letters they change: Persian, Hindi, Malayalam, Sinhala', () => {
+    const words = [
+      // Persian: the non-joiner keeps "Alizadeh" in two shapes, as it is spelt.
+      'علی\u200cزاده',
+      'می\u200cخواهم',
+      // Arabic: the joiner draws a letter in its joined form alone.
+      'ه\u200d',
+      // Hindi: a half form (क्‍ष) or no conjunct (क्‌ष) instead of क्ष.
+      'क्\u200dष',
+      'क्\u200cष',
+      // Malayalam's chillu written with a joiner, Sinhala's yansaya and rakaransaya.
+      'ന്\u200d',
+      'ශ්\u200dර',
+      // Syriac and Mongolian are cursive too.
+      'ܫܠ\u200cܡ',
+      'ᠮᠣ\u200dᠩ',
+    ];
+    for (const word of words) expect(displayText(word)).toBe(word);
   });
 });

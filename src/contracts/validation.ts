@@ -140,15 +140,46 @@ export function interestsError(interests: readonly string[]): string | null {
 }
 
 /**
- * Invisible characters that reorder the text around them (docs/decisions.md "Display text without
- * bidi controls"): the embeddings and overrides U+202A–U+202E (U+202E shows "gpj.exe" as
- * "exe.jpg"), the isolates U+2066–U+2069, and the marks U+200E, U+200F and U+061C.
+ * Scripts whose letters U+200C and U+200D change (docs/decisions.md "Display text without hidden
+ * characters"): the cursive ones, where they join or part two letters, and those with a virama,
+ * where they choose a conjunct, a half form or none. Only scripts of Unicode 13 or before, which
+ * every browser Orbit runs in knows; a name it does not know would make the pattern fail to load.
  */
-const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+const SHAPING_SCRIPTS = [
+  ...['Arabic', 'Syriac', 'Nko', 'Mongolian', 'Mandaic', 'Manichaean', 'Psalter_Pahlavi'],
+  ...['Adlam', 'Hanifi_Rohingya', 'Sogdian', 'Chorasmian', 'Phags_Pa'],
+  ...['Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada'],
+  ...['Malayalam', 'Sinhala', 'Tibetan', 'Myanmar', 'Tagalog', 'Hanunoo', 'Khmer'],
+  ...['Tai_Tham', 'Balinese', 'Sundanese', 'Batak', 'Tifinagh', 'Syloti_Nagri', 'Saurashtra'],
+  ...['Rejang', 'Javanese', 'Meetei_Mayek', 'Kharoshthi', 'Brahmi', 'Kaithi', 'Chakma', 'Sharada'],
+  ...['Khojki', 'Khudawadi', 'Grantha', 'Newa', 'Tirhuta', 'Siddham', 'Modi', 'Takri', 'Ahom'],
+  ...['Dogra', 'Dives_Akuru', 'Nandinagari', 'Zanabazar_Square', 'Soyombo', 'Bhaiksuki'],
+  ...['Masaram_Gondi', 'Gunjala_Gondi'],
+];
+const SHAPING = `[${SHAPING_SCRIPTS.map((script) => `\\p{Script=${script}}`).join('')}]`;
+/** What may stand before a joiner inside an emoji sequence: a pictograph, a skin tone, U+FE0F. */
+const EMOJI = String.raw`[\p{Extended_Pictographic}\p{Emoji_Modifier}\ufe0f]`;
 
-/** Text members show each other (names, quotes, captions, folders) without bidi controls. */
+/**
+ * Invisible characters members' texts lose (docs/decisions.md "Display text without hidden
+ * characters"):
+ * - those that reorder the text around them: the embeddings and overrides U+202A–U+202E (U+202E
+ *   shows "gpj.exe" as "exe.jpg"), the isolates U+2066–U+2069, and the marks U+200E, U+200F and
+ *   U+061C;
+ * - those that only hide inside it: the zero width space U+200B, the word joiner U+2060 and the
+ *   byte order mark U+FEFF;
+ * - the non-joiner U+200C and the joiner U+200D where they change nothing one sees: kept after a
+ *   letter of a script they shape, and the joiner between two emoji (👩‍🚀, a family).
+ */
+const HIDDEN = new RegExp(
+  String.raw`[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b\u2060\ufeff]` +
+    String.raw`|(?<!${SHAPING})(?:\u200c|(?<!${EMOJI})\u200d|\u200d(?!\p{Extended_Pictographic}))`,
+  'gu',
+);
+
+/** Text members show each other (names, quotes, captions, folders) without hidden characters. */
 export function displayText(value: string): string {
-  return value.replace(BIDI_CONTROLS, '');
+  return value.replace(HIDDEN, '');
 }
 
 /** Optional free-text fields and their upper bounds. */

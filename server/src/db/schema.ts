@@ -144,6 +144,8 @@ export interface BlocksTable {
   blocker_id: string;
   blocked_id: string;
   created_at: string;
+  /** The blocked member's username when the block was made; null if they were hidden already. */
+  blocked_username: string | null;
 }
 
 export type ReportKind = 'image' | 'member';

@@ -61,6 +61,17 @@ export function idVisibleTo(
   >`case when ${column} in ${hiddenFrom(viewerId)} then null else ${column} end`;
 }
 
+/**
+ * `notHiddenFrom` for a column that may be null (a notification without an actor, a member whose
+ * account is gone): null passes, since it names nobody.
+ */
+export function noneOrNotHiddenFrom(
+  column: Expression<string | null>,
+  viewerId: string,
+): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${column} is null or ${column} not in ${hiddenFrom(viewerId)})`;
+}
+
 /** Whether a block exists between the two, either way: one statement, one primary-key probe each way. */
 export async function blockedBetween(db: Db, a: string, b: string): Promise<boolean> {
   if (a === b) return false;

@@ -20,8 +20,8 @@ function parseList(json: string): string[] {
 }
 
 /**
- * A member's name as others see it. Names and texts stored before bidi controls were refused
- * leave without them too (docs/decisions.md "Display text without bidi controls").
+ * A member's name as others see it. Names and texts stored before hidden characters were removed
+ * leave without them too (docs/decisions.md "Display text without hidden characters").
  */
 export function fullNameOf(row: Pick<UserRow, 'first_name' | 'last_name'>): string {
   return displayText([row.first_name, row.last_name].filter(Boolean).join(' '));

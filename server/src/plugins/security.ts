@@ -28,11 +28,16 @@ export function isAllowedOrigin(
   return origin === pageOrigin(raw, policy.trust) || policy.allowed.includes(origin);
 }
 
+/**
+ * The page a request comes from. An `Origin` header is the whole answer when present: `null` (a
+ * sandboxed frame, a redirect from another site, a local file) or an empty one names no page and is
+ * refused, never read past to a Referer that may say otherwise. Without one, the Referer's origin.
+ */
 function originOf(request: FastifyRequest): string | undefined {
   const origin = request.headers.origin;
-  if (origin && origin !== 'null') return origin;
+  if (origin !== undefined) return origin;
   const referer = request.headers.referer;
-  if (!referer) return origin === 'null' ? 'null' : undefined;
+  if (!referer) return undefined;
   try {
     return new URL(referer).origin;
   } catch {

@@ -17,9 +17,9 @@ interface ProfileHeaderProps {
 }
 
 /**
- * The profile header (docs/product.md "Profile"). The name and quote are shown without bidi
- * controls, whatever server or saved copy they came from (docs/decisions.md "Display text without
- * bidi controls").
+ * The profile header (docs/product.md "Profile"). The name and quote are shown without hidden
+ * characters, whatever server or saved copy they came from (docs/decisions.md "Display text
+ * without hidden characters").
  */
 export function ProfileHeader({ user, isOwner, counts }: ProfileHeaderProps) {
   const [editing, setEditing] = useState(false);

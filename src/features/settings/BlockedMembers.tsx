@@ -8,7 +8,12 @@ import { SAVE_MESSAGES } from './saveError.ts';
 
 export const NO_BLOCKS = 'You haven’t blocked anyone.';
 export const BLOCKS_LOAD_FAILED = 'Could not load the members you blocked.';
-export const unblockedToast = (username: string) => `Unblocked @${username}`;
+/** A member the block keeps no name of: they had blocked this member first. */
+export const UNNAMED_BLOCKED = 'A member you blocked';
+export const unblockedToast = (username: string | null) =>
+  username === null ? 'Member unblocked' : `Unblocked @${username}`;
+const unblockLabel = (member: BlockedMember) =>
+  member.username === null ? 'Unblock a member you blocked' : `Unblock @${member.username}`;
 
 type Listing =
   { status: 'loading' } | { status: 'failed' } | { status: 'ready'; users: BlockedMember[] };
@@ -22,7 +27,9 @@ function unblockError(error: unknown): string {
 
 /**
  * Settings → Blocked members (docs/product.md "Blocking"): the members one has blocked, each with
- * Unblock. Unblocking brings back nothing the block ended, so it asks nothing first.
+ * Unblock. Unblocking brings back nothing the block ended, so it asks nothing first. Each is named
+ * as the block kept them, beside the default picture: the block hides their picture as everything
+ * else they show now (docs/decisions.md "The block list names whom one blocked as one knew them").
  */
 export function BlockedMembers({ onToast }: { onToast: (message: string) => void }) {
   const [listing, setListing] = useState<Listing>({ status: 'loading' });
@@ -91,12 +98,14 @@ export function BlockedMembers({ onToast }: { onToast: (message: string) => void
     <ul className="settings-blocked">
       {listing.users.map((member) => (
         <li key={member.id}>
-          <Avatar src={member.profileImage} username={member.username} size={40} decorative />
-          <span className="settings-blocked-name">@{member.username}</span>
+          <Avatar src="" username={member.username ?? ''} size={40} decorative />
+          <span className="settings-blocked-name">
+            {member.username === null ? UNNAMED_BLOCKED : `@${member.username}`}
+          </span>
           <button
             type="button"
             className="button"
-            aria-label={`Unblock @${member.username}`}
+            aria-label={unblockLabel(member)}
             {...needsNetwork(busy.has(member.id))}
             onClick={() => void unblock(member)}
           >

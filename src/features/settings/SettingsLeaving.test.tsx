@@ -3,6 +3,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_AVATAR } from '../../contracts/constants.ts';
 import { EXPORT_INTERVAL_MS, EXPORT_TOO_SOON } from '../../contracts/safety.ts';
 import {
   closeDatabase,
@@ -19,8 +20,10 @@ import { testMember } from './testMember.ts';
 
 const member = testMember();
 const ME = 'https://orbit.test/api/auth/me';
-const vega = { id: 'u2', username: 'vega', profileImage: '', blockedAt: '2026-01-02T03:04:05Z' };
-const lyra = { id: 'u3', username: 'lyra', profileImage: '', blockedAt: '2026-01-01T03:04:05Z' };
+const vega = { id: 'u2', username: 'vega', blockedAt: '2026-01-02T03:04:05Z' };
+const lyra = { id: 'u3', username: 'lyra', blockedAt: '2026-01-01T03:04:05Z' };
+/** A member who had blocked this one before this one blocked them: the block kept no name. */
+const unnamed = { id: 'u4', username: null, blockedAt: '2025-12-31T03:04:05Z' };
 
 const section = (name: string) => within(screen.getByRole('region', { name }));
 
@@ -96,6 +99,28 @@ describe('Settings → Blocked members', () => {
     expect(unblock).toHaveBeenCalledWith('u2');
     expect(blocked.getAllByRole('listitem').map((row) => row.textContent)).toEqual([
       '@lyraUnblock',
+    ]);
+  });
+
+  it('lists a member the block kept no name of as “A member you blocked”, and unblocks them', async () => {
+    vi.spyOn(settingsApi, 'blocks').mockResolvedValue({ users: [vega, unnamed] });
+    const unblock = vi.spyOn(settingsApi, 'unblock').mockResolvedValue({ ok: true });
+    renderSettings();
+    const blocked = section('Blocked members');
+    const rows = await blocked.findAllByRole('listitem');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      '@vegaUnblock',
+      'A member you blockedUnblock',
+    ]);
+    // Nobody's picture: the default one beside every name.
+    for (const row of rows)
+      expect(row.querySelector('img.avatar')?.getAttribute('src')).toBe(DEFAULT_AVATAR);
+
+    fireEvent.click(blocked.getByRole('button', { name: 'Unblock a member you blocked' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Member unblocked'));
+    expect(unblock).toHaveBeenCalledWith('u4');
+    expect(blocked.getAllByRole('listitem').map((row) => row.textContent)).toEqual([
+      '@vegaUnblock',
     ]);
   });
 

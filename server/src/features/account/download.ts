@@ -128,9 +128,9 @@ function reactionsFile(db: Db, userId: string) {
     (row) => row.image_id,
   );
   const received = paged(
-    (after: { imageId: string; userId: string } | undefined) =>
+    (after: readonly [string, string] | undefined) =>
       pages.reactionsReceivedPage(db, userId, after),
-    (row) => ({ imageId: row.image_id, userId: row.user_id }),
+    (row) => [row.image_id, row.user_id] as const,
   );
   return jsonChunks({
     given: mapped(given, (row) => ({
@@ -153,14 +153,17 @@ function reportsFile(db: Db, userId: string) {
     (after: number | undefined) => pages.reportsPage(db, userId, after),
     (row) => row.id,
   );
+  // Named as the API would: not at all while a block hides them, `deleted member` once gone.
+  const named = (row: pages.ReportExportRow) =>
+    row.target_hidden ? null : (row.target_username ?? DELETED_MEMBER);
   return jsonChunks({
     reports: mapped(rows, (row) => ({
       id: String(row.id),
       kind: row.target_kind === 'image' ? 'photo' : 'member',
       target:
         row.target_kind === 'image'
-          ? { photoId: row.target_id, owner: row.target_username ?? DELETED_MEMBER }
-          : { memberId: row.target_id, username: row.target_username ?? DELETED_MEMBER },
+          ? { photoId: row.target_id, owner: named(row) }
+          : { memberId: row.target_id, username: named(row) },
       reason: REPORT_REASON_LABELS[row.reason as ReportReason] ?? row.reason,
       note: row.note,
       status: row.status,
@@ -179,7 +182,7 @@ function blocksFile(db: Db, userId: string) {
   return jsonChunks({
     blocked: mapped(rows, (row) => ({
       id: row.blocked_id,
-      username: row.username,
+      username: row.blocked_username,
       blockedAt: row.created_at,
     })),
   });

@@ -1,11 +1,48 @@
 /**
  * What a member's download reads (docs/product.md "Leaving"): each list a page at a time, after the
- * key of the page before, so however much a member has, the server holds one page of it.
+ * key of the page before, so however much a member has, the server holds one page of it. Every
+ * other member a list names is seen as the API shows them to the member (docs/decisions.md
+ * "Leaving: delete and export"): what one blocked either way with them did is left out, and what
+ * the member did names them not at all.
  */
+import { type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
+import { hiddenFrom, noneOrNotHiddenFrom, notHiddenFrom } from '../../members/blocks.ts';
 
 /** Rows per page of every list. */
 export const EXPORT_PAGE = 500;
+
+type Key = string | number;
+
+/** `keys` after `values` in their order: (a > x) or (a = x and (b > y …)). */
+function after(keys: readonly string[], values: readonly Key[]): RawBuilder<SqlBool> {
+  const [key = '', ...laterKeys] = keys;
+  const [value = '', ...laterValues] = values;
+  const column = sql.ref(key);
+  if (laterKeys.length === 0) return sql<SqlBool>`${column} > ${value}`;
+  return sql<SqlBool>`(${column} > ${value} or (${column} = ${value} and ${after(laterKeys, laterValues)}))`;
+}
+
+/**
+ * One page of a list: the rows of `query` in the order of `keys`, after `from` (the last page's
+ * key: one value, or one per key), at most EXPORT_PAGE.
+ */
+function page<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  keys: readonly string[],
+  from: Key | readonly Key[] | undefined,
+): Promise<O[]> {
+  let ordered = from === undefined ? query : query.where(after(keys, [from].flat()));
+  for (const key of keys) ordered = ordered.orderBy(sql.ref(key));
+  return ordered.limit(EXPORT_PAGE).execute();
+}
+
+/** The username of the member in `id` as `viewerId` may see it: null when hidden by a block. */
+function usernameFor(viewerId: string, id: string, username: string) {
+  return sql<
+    string | null
+  >`case when ${notHiddenFrom(sql.ref(id), viewerId)} then ${sql.ref(username)} end`;
+}
 
 export interface RelationRow {
   pair_key: string;
@@ -18,17 +55,18 @@ export interface RelationRow {
 
 /**
  * The member's friendships and requests on one side: `side` is the column that names the member
- * (`requester_id`: requests they sent), the other member joined from the other column.
+ * (`requester_id`: requests they sent), the other member joined from the other column. A block
+ * ends both, so none is left between blocked members; the friends lists' rule holds here anyway.
  */
 export function relationsPage(
   db: Db,
   userId: string,
   side: 'requester_id' | 'addressee_id',
   status: 'pending' | 'accepted',
-  after: string | undefined,
+  from: string | undefined,
 ): Promise<RelationRow[]> {
   const other = side === 'requester_id' ? 'friendships.addressee_id' : 'friendships.requester_id';
-  let query = db
+  const query = db
     .selectFrom('friendships')
     .innerJoin('users', 'users.id', other)
     .select([
@@ -40,9 +78,9 @@ export function relationsPage(
       'users.username as other_username',
     ])
     .where(`friendships.${side}`, '=', userId)
-    .where('friendships.status', '=', status);
-  if (after !== undefined) query = query.where('friendships.pair_key', '>', after);
-  return query.orderBy('friendships.pair_key').limit(EXPORT_PAGE).execute();
+    .where('friendships.status', '=', status)
+    .where(notHiddenFrom(sql.ref('users.id'), userId));
+  return page(query, ['friendships.pair_key'], from);
 }
 
 export interface NotificationExportRow {
@@ -55,13 +93,13 @@ export interface NotificationExportRow {
   actor_username: string | null;
 }
 
-/** The member's notifications, oldest first. */
+/** The member's notifications, oldest first: those the list shows them, none a hidden member caused. */
 export function notificationsPage(
   db: Db,
   userId: string,
-  after: number | undefined,
+  from: number | undefined,
 ): Promise<NotificationExportRow[]> {
-  let query = db
+  const query = db
     .selectFrom('notifications')
     .leftJoin('users', 'users.id', 'notifications.actor_id')
     .select([
@@ -73,9 +111,9 @@ export function notificationsPage(
       'notifications.created_at',
       'users.username as actor_username',
     ])
-    .where('notifications.recipient_id', '=', userId);
-  if (after !== undefined) query = query.where('notifications.id', '>', after);
-  return query.orderBy('notifications.id').limit(EXPORT_PAGE).execute();
+    .where('notifications.recipient_id', '=', userId)
+    .where(noneOrNotHiddenFrom(sql.ref('notifications.actor_id'), userId));
+  return page(query, ['notifications.id'], from);
 }
 
 export interface ReactionExportRow {
@@ -83,17 +121,17 @@ export interface ReactionExportRow {
   user_id: string;
   kind: 'like' | 'dislike';
   created_at: string;
-  /** The photo's owner (given) or the member who reacted (received). */
-  username: string;
+  /** The photo's owner (given; null when a block hides them) or the member who reacted (received). */
+  username: string | null;
 }
 
-/** Reactions the member gave, by photo, each with the photo's owner. */
+/** Reactions the member gave, by photo, each with the photo's owner unless a block hides them. */
 export function reactionsGivenPage(
   db: Db,
   userId: string,
-  after: string | undefined,
+  from: string | undefined,
 ): Promise<ReactionExportRow[]> {
-  let query = db
+  const query = db
     .selectFrom('image_reactions')
     .innerJoin('gallery_images', 'gallery_images.id', 'image_reactions.image_id')
     .innerJoin('users', 'users.id', 'gallery_images.owner_id')
@@ -102,20 +140,22 @@ export function reactionsGivenPage(
       'image_reactions.user_id',
       'image_reactions.kind',
       'image_reactions.created_at',
-      'users.username',
+      usernameFor(userId, 'users.id', 'users.username').as('username'),
     ])
     .where('image_reactions.user_id', '=', userId);
-  if (after !== undefined) query = query.where('image_reactions.image_id', '>', after);
-  return query.orderBy('image_reactions.image_id').limit(EXPORT_PAGE).execute();
+  return page(query, ['image_reactions.image_id'], from);
 }
 
-/** Reactions to the member's photos, by photo and member, each with who reacted. */
+/**
+ * Reactions to the member's photos, by photo and member, each with who reacted: none of a member
+ * blocked either way, whose reactions the photos' answers leave out.
+ */
 export function reactionsReceivedPage(
   db: Db,
   userId: string,
-  after: { imageId: string; userId: string } | undefined,
+  from: readonly [imageId: string, userId: string] | undefined,
 ): Promise<ReactionExportRow[]> {
-  let query = db
+  const query = db
     .selectFrom('image_reactions')
     .innerJoin('gallery_images', 'gallery_images.id', 'image_reactions.image_id')
     .innerJoin('users', 'users.id', 'image_reactions.user_id')
@@ -126,22 +166,9 @@ export function reactionsReceivedPage(
       'image_reactions.created_at',
       'users.username',
     ])
-    .where('gallery_images.owner_id', '=', userId);
-  if (after !== undefined)
-    query = query.where((eb) =>
-      eb.or([
-        eb('image_reactions.image_id', '>', after.imageId),
-        eb.and([
-          eb('image_reactions.image_id', '=', after.imageId),
-          eb('image_reactions.user_id', '>', after.userId),
-        ]),
-      ]),
-    );
-  return query
-    .orderBy('image_reactions.image_id')
-    .orderBy('image_reactions.user_id')
-    .limit(EXPORT_PAGE)
-    .execute();
+    .where('gallery_images.owner_id', '=', userId)
+    .where(notHiddenFrom(sql.ref('image_reactions.user_id'), userId));
+  return page(query, ['image_reactions.image_id', 'image_reactions.user_id'], from);
 }
 
 export interface ReportExportRow {
@@ -156,15 +183,17 @@ export interface ReportExportRow {
   resolved_at: string | null;
   /** The member reported, or the photo's owner; null once their account is gone. */
   target_username: string | null;
+  /** 1 while a block either way hides that member from the reporter. */
+  target_hidden: number;
 }
 
 /** Reports the member made, oldest first. */
 export function reportsPage(
   db: Db,
   userId: string,
-  after: number | undefined,
+  from: number | undefined,
 ): Promise<ReportExportRow[]> {
-  let query = db
+  const query = db
     .selectFrom('reports')
     .leftJoin('users', 'users.id', 'reports.target_user_id')
     .select([
@@ -178,31 +207,32 @@ export function reportsPage(
       'reports.created_at',
       'reports.resolved_at',
       'users.username as target_username',
+      sql<number>`case when users.id in ${hiddenFrom(userId)} then 1 else 0 end`.as(
+        'target_hidden',
+      ),
     ])
     .where('reports.reporter_id', '=', userId);
-  if (after !== undefined) query = query.where('reports.id', '>', after);
-  return query.orderBy('reports.id').limit(EXPORT_PAGE).execute();
+  return page(query, ['reports.id'], from);
 }
 
 export interface BlockExportRow {
   blocked_id: string;
   created_at: string;
-  username: string;
+  /** As the block kept it (docs/decisions.md "The block list names whom one blocked as one knew them"). */
+  blocked_username: string | null;
 }
 
-/** Members the member blocked. */
+/** Members the member blocked, as the block list shows them. */
 export function blocksPage(
   db: Db,
   userId: string,
-  after: string | undefined,
+  from: string | undefined,
 ): Promise<BlockExportRow[]> {
-  let query = db
+  const query = db
     .selectFrom('blocks')
-    .innerJoin('users', 'users.id', 'blocks.blocked_id')
-    .select(['blocks.blocked_id', 'blocks.created_at', 'users.username'])
-    .where('blocks.blocker_id', '=', userId);
-  if (after !== undefined) query = query.where('blocks.blocked_id', '>', after);
-  return query.orderBy('blocks.blocked_id').limit(EXPORT_PAGE).execute();
+    .select(['blocked_id', 'created_at', 'blocked_username'])
+    .where('blocker_id', '=', userId);
+  return page(query, ['blocked_id'], from);
 }
 
 export interface PhotoExportRow {
@@ -220,9 +250,9 @@ export interface PhotoExportRow {
 export function photosPage(
   db: Db,
   userId: string,
-  after: number | undefined,
+  from: number | undefined,
 ): Promise<PhotoExportRow[]> {
-  let query = db
+  const query = db
     .selectFrom('gallery_images')
     .select([
       'id',
@@ -235,8 +265,7 @@ export function photosPage(
       'created_at',
     ])
     .where('owner_id', '=', userId);
-  if (after !== undefined) query = query.where('position', '>', after);
-  return query.orderBy('position').limit(EXPORT_PAGE).execute();
+  return page(query, ['position'], from);
 }
 
 export async function countPhotos(db: Db, userId: string): Promise<number> {

@@ -26,20 +26,25 @@ friends.json
   "outgoing": friend requests you sent that have not been answered.
 
 notifications.json
-  "notifications": every notification Orbit keeps for you, oldest first: what it said, who it
-  was from, where it led, and whether you had read it.
+  "notifications": every notification Orbit shows you, oldest first: what it said, who it was
+  from, where it led, and whether you had read it. As in the app, none from a member while a
+  block between you (yours or theirs) lasts.
 
 reactions.json
   "given": your likes and dislikes of photos: the photo's id, its owner, which reaction, when.
+  The owner is null while a block between you lasts.
   "received": likes and dislikes of your photos: the photo's id, who reacted, which reaction, when.
+  As in the app, none from a member while a block between you lasts.
 
 reports.json
   "reports": the photos and members you reported to moderators: what you reported, the reason,
-  your note, whether a moderator has dealt with it and how, and when. Reports other members
+  your note, whether a moderator has dealt with it and how, and when. The member is null while a
+  block between you lasts, and "deleted member" once their account is gone. Reports other members
   made about you are not included.
 
 blocks.json
-  "blocked": the members you blocked, and when.
+  "blocked": the members you blocked and when, each named as in Settings: by the username they
+  had when you blocked them, or null when Orbit could not show you their name then.
 
 photos/
   Your photos at the size Orbit shows them, numbered in the order of your gallery

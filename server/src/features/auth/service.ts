@@ -362,7 +362,7 @@ export async function updateProfile(
   for (const [field, column] of texts) {
     const value = patch[field];
     if (value === undefined) continue;
-    // Stored without bidi controls (docs/decisions.md "Display text without bidi controls").
+    // Stored without hidden characters (docs/decisions.md "Display text without hidden characters").
     const text = displayText(value).trim();
     const message = textLengthError(field, text);
     if (message) throw new Invalid(message);

@@ -1,7 +1,13 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import type { FriendshipRow, UserRow } from '../../db/schema.ts';
+import type { BlockRow, FriendshipRow } from '../../db/schema.ts';
 
-/** Writes the block unless it exists already; answers whether it wrote it. */
+/**
+ * Writes the block unless it exists already, keeping the blocked member's username as the blocker
+ * could see it then: none when the member had blocked the blocker first (docs/decisions.md "The
+ * block list names whom one blocked as one knew them"). Answers whether it wrote it; nothing is
+ * written for a member who is gone.
+ */
 export async function insertBlock(
   db: Db,
   blockerId: string,
@@ -10,7 +16,20 @@ export async function insertBlock(
 ): Promise<boolean> {
   const rows = await db
     .insertInto('blocks')
-    .values({ blocker_id: blockerId, blocked_id: blockedId, created_at: now })
+    .columns(['blocker_id', 'blocked_id', 'created_at', 'blocked_username'])
+    .expression(
+      db
+        .selectFrom('users')
+        .select((eb) => [
+          eb.val(blockerId).as('blocker_id'),
+          'users.id as blocked_id',
+          eb.val(now).as('created_at'),
+          sql<string | null>`case when not exists (select 1 from blocks as back
+            where back.blocker_id = users.id and back.blocked_id = ${blockerId})
+            then users.username end`.as('blocked_username'),
+        ])
+        .where('users.id', '=', blockedId),
+    )
     .onConflict((conflict) => conflict.columns(['blocker_id', 'blocked_id']).doNothing())
     .returning('blocker_id')
     .execute();
@@ -37,24 +56,16 @@ export async function deleteFriendship(
     .executeTakeFirst();
 }
 
-export type BlockedRow = Pick<UserRow, 'id' | 'username' | 'profile_image'> & {
-  blocked_at: string;
-};
+export type BlockedRow = Pick<BlockRow, 'blocked_id' | 'blocked_username' | 'created_at'>;
 
-/** The members `blockerId` blocked, newest block first, at most `limit`. */
+/** The members `blockerId` blocked, newest block first, at most `limit`, as the blocks keep them. */
 export function blockedBy(db: Db, blockerId: string, limit: number): Promise<BlockedRow[]> {
   return db
     .selectFrom('blocks')
-    .innerJoin('users', 'users.id', 'blocks.blocked_id')
-    .select([
-      'users.id',
-      'users.username',
-      'users.profile_image',
-      'blocks.created_at as blocked_at',
-    ])
-    .where('blocks.blocker_id', '=', blockerId)
-    .orderBy('blocks.created_at', 'desc')
-    .orderBy('users.id')
+    .select(['blocked_id', 'blocked_username', 'created_at'])
+    .where('blocker_id', '=', blockerId)
+    .orderBy('created_at', 'desc')
+    .orderBy('blocked_id')
     .limit(limit)
     .execute();
 }

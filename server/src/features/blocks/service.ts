@@ -11,7 +11,6 @@ import type { UserRow } from '../../db/schema.ts';
 import { Invalid, NotFound } from '../../errors.ts';
 import type { MediaUrl } from '../../media/index.ts';
 import { lockPair } from '../../members/blocks.ts';
-import { profileImageUrl } from '../../members/mapping.ts';
 import * as notificationRepo from '../notifications/repository.ts';
 import { type NotificationEvents, announceChange } from '../notifications/service.ts';
 import * as repo from './repository.ts';
@@ -89,13 +88,16 @@ export async function unblock(deps: BlockDeps, me: UserRow, userId: string): Pro
   await repo.deleteBlock(deps.db, me.id, userId);
 }
 
-/** The members `me` blocked, newest block first (Settings → Blocked members). */
+/**
+ * The members `me` blocked, newest block first (Settings → Blocked members), each by the name the
+ * block kept: never their name or picture now, which the block hides from `me` as everything else
+ * of theirs (docs/decisions.md "The block list names whom one blocked as one knew them").
+ */
 export async function blocked(deps: BlockDeps, me: UserRow): Promise<BlockedMember[]> {
   const rows = await repo.blockedBy(deps.db, me.id, BLOCK_LIST_MAX);
   return rows.map((row) => ({
-    id: row.id,
-    username: row.username,
-    profileImage: profileImageUrl(row, deps.mediaUrl),
-    blockedAt: row.blocked_at,
+    id: row.blocked_id,
+    username: row.blocked_username,
+    blockedAt: row.created_at,
   }));
 }

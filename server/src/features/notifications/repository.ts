@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { NewNotificationRow, NotificationRow, UserRow } from '../../db/schema.ts';
-import { noBlockBetween, notHiddenFrom } from '../../members/blocks.ts';
+import { noBlockBetween, noneOrNotHiddenFrom } from '../../members/blocks.ts';
 
 /**
  * A notification `recipientId` sees: none caused by a member blocked either way with them
@@ -9,7 +9,7 @@ import { noBlockBetween, notHiddenFrom } from '../../members/blocks.ts';
  * the condition sits in each statement that lists or counts.
  */
 const fromVisibleActor = (recipientId: string) =>
-  sql<boolean>`(notifications.actor_id is null or ${notHiddenFrom(sql.ref('notifications.actor_id'), recipientId)})`;
+  noneOrNotHiddenFrom(sql.ref('notifications.actor_id'), recipientId);
 
 /** Notifications with their actor's name and picture (the actor may be gone). */
 const withActor = (db: Db) =>
