@@ -117,6 +117,13 @@ describe('signup as a whole', () => {
     expect(signupErrors({ ...valid, favoriteQuote: 'x'.repeat(281) }, today)[0]?.[0]).toBe(
       'favoriteQuote',
     ));
+  it.each(['', '   ', '\u200b', '\u2066\u2069', '\ufeff \u2060'])(
+    'asks for the question of an answer when the question shows nothing (%j)',
+    (securityQuestion) =>
+      expect(signupErrors({ ...valid, securityQuestion, securityAnswer: 'Lisbon' }, today)).toEqual(
+        [['securityQuestion', 'Add the question your answer belongs to.']],
+      ),
+  );
 });
 
 describe('display text', () => {

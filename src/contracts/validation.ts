@@ -230,7 +230,8 @@ export function signupErrors(
   for (const field of Object.keys(TEXT_LIMITS) as LimitedField[])
     add(field, textLengthError(field, input[field]));
   add('interests', interestsError(input.interests));
-  if (input.securityAnswer.trim() && !input.securityQuestion.trim()) {
+  // The question as it is stored and shown (docs/decisions.md "Display text without hidden characters").
+  if (input.securityAnswer.trim() && !displayText(input.securityQuestion).trim()) {
     add('securityQuestion', 'Add the question your answer belongs to.');
   }
   if (!input.hasProfilePic) add('profilePic', MESSAGES.profileImageRequired);
