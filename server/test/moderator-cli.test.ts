@@ -172,7 +172,10 @@ forEachDialect((dialect) => {
     it('tells the running servers, so the member’s next session check sees the change', async () => {
       await firstMember(t.app);
       const [member] = (await signupMembers(t.app, 1)) as [Member];
-      await vi.waitFor(() => expect(t.app.sessions.sessionMemory?.cache.serving).toBe(true));
+      // A node serves its cache once it has heard the others for a while (about two seconds).
+      await vi.waitFor(() => expect(t.app.sessions.sessionMemory?.cache.serving).toBe(true), {
+        timeout: 5_000,
+      });
       const isModerator = async () =>
         (await getMe(t.app, asBearer(member))).json<MeResponse>().user?.isModerator;
       expect(await isModerator()).toBe(false);

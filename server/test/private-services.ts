@@ -181,3 +181,64 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     },
   };
 }
+
+export interface CuttableProxy {
+  /** `redis://` to the proxy, for a Redis behind it. */
+  url: string;
+  /**
+   * Stops (true) or starts again (false) carrying bytes either way on every connection, present
+   * and future, while keeping them all open: a network cut that TCP has not noticed yet.
+   */
+  cut(cut: boolean): void;
+  /** Closes every connection it carries now (new ones are carried as before). */
+  drop(): void;
+  close(): Promise<void>;
+}
+
+/** A TCP proxy on a free port to `port` on this machine, that the test can cut off. */
+export async function startCuttableProxy(port: number): Promise<CuttableProxy> {
+  const pairs = new Set<[net.Socket, net.Socket]>();
+  let isCut = false;
+  const carry = (from: net.Socket, to: net.Socket) => {
+    from.on('data', (chunk: Buffer) => {
+      if (!to.write(chunk)) {
+        from.pause();
+        to.once('drain', () => {
+          if (!isCut) from.resume();
+        });
+      }
+    });
+    from.on('close', () => to.destroy());
+    from.on('error', () => to.destroy());
+  };
+  const server = net.createServer((client) => {
+    const upstream = net.connect(port, '127.0.0.1');
+    const pair: [net.Socket, net.Socket] = [client, upstream];
+    pairs.add(pair);
+    client.on('close', () => pairs.delete(pair));
+    carry(client, upstream);
+    carry(upstream, client);
+    if (isCut) for (const socket of pair) socket.pause();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port: own } = server.address() as net.AddressInfo;
+  return {
+    url: `redis://127.0.0.1:${own}`,
+    cut(cut) {
+      isCut = cut;
+      for (const pair of pairs) {
+        for (const socket of pair) {
+          if (cut) socket.pause();
+          else socket.resume();
+        }
+      }
+    },
+    drop() {
+      for (const pair of pairs) for (const socket of pair) socket.destroy();
+    },
+    async close() {
+      for (const pair of pairs) for (const socket of pair) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,20 +1,27 @@
 /**
  * The session cache across server processes on one Redis (docs/decisions.md "Session cache"): a
  * session ended or a member changed on one node is refused or seen fresh by the other within a
- * second, although that node remembered it. Redis at REDIS_TEST_URL is required: when it is
+ * second, although that node remembered it; a logout is refused on the other node as soon as it
+ * answers, right after the nodes start too. Redis at REDIS_TEST_URL is required: when it is
  * unreachable these tests are skipped with a warning, or fail with ORBIT_REQUIRE_ALL=1.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { AuthResponse, MeResponse } from '../../src/contracts/user.ts';
+import { buildApp } from '../src/app.ts';
 import {
+  type Member,
   ORIGIN,
   PASSWORD,
   REDIS_TEST_URL,
+  asBearer,
   describeWithRedis,
   forEachDialect,
+  loginAs,
   sha256,
   signupFields,
+  signupMembers,
   uniqueUsername,
   useTestApp,
 } from './helpers.ts';
@@ -62,10 +69,11 @@ async function within<T>(since: number, ask: () => Promise<T>, done: (value: T) 
 forEachDialect((dialect) => {
   suite('two server processes on one Redis and one database', () => {
     const t = useTestApp(dialect);
-    const servers: ServerProcess[] = [];
+    let servers: ServerProcess[] = [];
     const origin = (index: 0 | 1) => (servers[index] as ServerProcess).origin;
+    let env: Record<string, string> = {};
     beforeAll(async () => {
-      const env = {
+      env = {
         DATA_DIR: t.config.dataDir,
         STATIC_DIR: path.join(t.config.dataDir, 'no-static-build'),
         REDIS_URL: REDIS_TEST_URL,
@@ -75,7 +83,7 @@ forEachDialect((dialect) => {
         SESSION_CACHE_TTL_MS: '300000',
         ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}),
       };
-      servers.push(await startServerProcess(env), await startServerProcess(env));
+      servers = [await startServerProcess(env), await startServerProcess(env)];
     });
     afterAll(async () => {
       await Promise.all(servers.map((server) => server.kill('SIGTERM')));
@@ -104,10 +112,12 @@ forEachDialect((dialect) => {
     }
 
     it('node B remembers a session: its row deleted behind its back is still honoured', async () => {
-      // A node serves from its cache once it hears the revocation channel, soon after it starts.
+      // A node serves from its cache once it has heard every node on the revocation channel for
+      // a moment (about two seconds) after it starts.
       const member = await signupOn(origin(0));
       let honoured = false;
-      for (let tries = 0; tries < 50 && !honoured; tries++) {
+      const until = Date.now() + 10_000;
+      while (!honoured && Date.now() < until) {
         const token = await loginOn(origin(0), member.username);
         expect((await me(origin(1), token))?.id).toBe(member.id);
         await t.app.db.deleteFrom('sessions').where('id', '=', sha256(token)).execute();
@@ -173,6 +183,98 @@ forEachDialect((dialect) => {
         () => me(origin(1), member.token),
         (user) => user?.firstName === 'Grace',
       );
+    });
+
+    it('refuses on node B, as soon as node A answers a logout, from the moment both start', async () => {
+      await Promise.all(servers.map((server) => server.kill('SIGTERM')));
+      servers = [await startServerProcess(env), await startServerProcess(env)];
+      const member = await signupOn(origin(0));
+      // Node B starts serving its cache a moment after it starts; both moments are covered.
+      const until = Date.now() + 6_000;
+      let remembered = 0;
+      while (Date.now() < until) {
+        const [token, probe] = [
+          await loginOn(origin(0), member.username),
+          await loginOn(origin(0), member.username),
+        ];
+        expect((await me(origin(1), token))?.id).toBe(member.id);
+        expect((await me(origin(1), probe))?.id).toBe(member.id);
+        await t.app.db.deleteFrom('sessions').where('id', '=', sha256(probe)).execute();
+        if ((await me(origin(1), probe))?.id === member.id) remembered++;
+
+        const out = await call(origin(0), '/api/auth/logout', { method: 'POST', token });
+        expect(out.status).toBe(200);
+        for (let ask = 0; ask < 5; ask++) expect(await me(origin(1), token)).toBeNull();
+      }
+      // Node B answered from its cache for most of the run: the logouts were refused by it.
+      expect(remembered).toBeGreaterThan(3);
+    });
+  });
+});
+
+forEachDialect((dialect) => {
+  suite('two apps in one process on one Redis and one database', () => {
+    const t = useTestApp(dialect, {
+      REDIS_URL: REDIS_TEST_URL,
+      REDIS_PREFIX: `orbit-sessions-apps-${dialect}-${process.pid}`,
+      SESSION_CACHE_TTL_MS: '300000',
+    });
+    let two: FastifyInstance;
+    beforeAll(async () => {
+      two = await buildApp(t.config);
+      await two.ready();
+    });
+    afterAll(async () => {
+      await two?.close();
+    });
+
+    const meOn = async (node: FastifyInstance, member: Pick<Member, 'token'>) =>
+      (
+        await node.inject({ method: 'GET', url: '/api/auth/me', headers: asBearer(member) })
+      ).json<MeResponse>().user;
+    /** Node two answers the session from its cache. */
+    const remembered = async (member: Member) => {
+      expect((await meOn(two, member))?.id).toBe(member.user.id);
+      expect(two.sessions.sessionMemory?.cache.get(sha256(member.token), Date.now())).toBeDefined();
+    };
+
+    it('has node two refuse a session by the time node one answers its logout, every time', async () => {
+      for (const node of [t.app, two]) {
+        await vi.waitFor(() => expect(node.sessions.sessionMemory?.cache.serving).toBe(true), {
+          timeout: 10_000,
+        });
+      }
+      const [member] = (await signupMembers(t.app, 1)) as [Member];
+      for (let round = 0; round < 20; round++) {
+        const session = await loginAs(t.app, member);
+        await remembered(session);
+
+        const out = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/logout',
+          headers: asBearer(session),
+        });
+
+        expect(out.statusCode).toBe(200);
+        expect(await meOn(two, session)).toBeNull();
+      }
+    });
+
+    it('has node two show a profile edit by the time node one answers it', async () => {
+      const [member] = (await signupMembers(t.app, 1)) as [Member];
+      for (const firstName of ['Grace', 'Katherine', 'Dorothy', 'Mary', 'Annie']) {
+        await remembered(member);
+
+        const edit = await t.app.inject({
+          method: 'PATCH',
+          url: '/api/auth/profile',
+          headers: asBearer(member),
+          payload: { firstName },
+        });
+
+        expect(edit.statusCode).toBe(200);
+        expect((await meOn(two, member))?.firstName).toBe(firstName);
+      }
     });
   });
 });

@@ -198,14 +198,24 @@ describe('the session cache itself', () => {
   });
 
   it('drops every session of a member, and serves nothing while it cannot hear revocations', async () => {
-    const cache = createSessionCache<{ userId: string }>({ size: 10, ttlMs: 60_000 });
+    let hearing = true;
+    const cache = createSessionCache<{ userId: string }>({
+      size: 10,
+      ttlMs: 60_000,
+      serving: () => hearing,
+    });
     await cache.through('a', 0, () => found('u1'));
     await cache.through('b', 0, () => found('u1'));
     await cache.through('c', 0, () => found('u2'));
 
     cache.dropMembers(['u1']);
     expect(cache.size).toBe(1);
-    cache.serving = false;
+    hearing = false;
+    expect(cache.serving).toBe(false);
     expect(cache.get('c', 0)).toBeUndefined();
+    // Nothing read meanwhile is remembered either.
+    await cache.through('d', 0, () => found('u3'));
+    hearing = true;
+    expect(cache.get('d', 0)).toBeUndefined();
   });
 });

@@ -21,6 +21,14 @@ export const FAIL_FAST: RedisOptions = {
 export const CANNOT_COUNT = 'Try again in a moment.';
 
 /**
+ * docs/decisions.md "Rate limits fail closed when Redis is down": a count Redis could not take
+ * refuses the request with 503 `Try again in a moment.`, never a 500 and never a skipped limit.
+ */
+export function cannotCount(): never {
+  throw new Unavailable(CANNOT_COUNT);
+}
+
+/**
  * A Redis connection that reports outages to the log once each (ioredis keeps reconnecting on
  * its own; without a listener it prints every failed attempt to stderr) and that can always be
  * closed, reachable or not.

@@ -21,6 +21,11 @@ export interface SessionCacheOptions {
   ttlMs: number;
   /** The clock entries' ages are measured with (tests move it). */
   now?: () => number;
+  /**
+   * Whether entries may be served now: false while revocations from other nodes might go
+   * unheard. Always, when unset (one node). Nothing is remembered while it is false.
+   */
+  serving?: () => boolean;
 }
 
 interface Entry<T> {
@@ -50,8 +55,8 @@ export interface SessionCache<T> {
   dropMembers(userIds: readonly string[]): void;
   /** Forgets everything (revocations may have been missed). */
   clear(): void;
-  /** Whether entries may be served: false while revocations from other nodes cannot be heard. */
-  serving: boolean;
+  /** Whether entries may be served now (the `serving` option). */
+  readonly serving: boolean;
   readonly size: number;
 }
 
@@ -60,6 +65,7 @@ export function createSessionCache<T>(options: SessionCacheOptions): SessionCach
   // Each member's remembered sessions, so a change to the member drops them all without a scan.
   const byMember = new Map<string, Set<string>>();
   const clockNow = options.now ?? Date.now;
+  const serving = options.serving ?? (() => true);
   let revocations = 0;
 
   const forget = (sessionId: string) => {
@@ -72,12 +78,14 @@ export function createSessionCache<T>(options: SessionCacheOptions): SessionCach
   };
 
   const cache: SessionCache<T> = {
-    serving: true,
+    get serving() {
+      return serving();
+    },
     get size() {
       return entries.size;
     },
     get(sessionId, now) {
-      if (!cache.serving) return undefined;
+      if (!serving()) return undefined;
       const entry = entries.get(sessionId);
       if (!entry) return undefined;
       // The session's own end is checked on every hit, against the caller's clock.
@@ -96,7 +104,7 @@ export function createSessionCache<T>(options: SessionCacheOptions): SessionCach
       const before = revocations;
       const found = await load();
       if (!found) return null;
-      if (options.size > 0 && cache.serving && revocations === before) {
+      if (options.size > 0 && serving() && revocations === before) {
         forget(sessionId);
         entries.set(sessionId, {
           value: found.value,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { TooManyRequests } from '../errors.ts';
+import { cannotCount } from './redis.ts';
 
 /** An upload's place, held from before its body is read until its answer is ready. */
 export type UploadSlot = () => Promise<void>;
@@ -73,7 +74,11 @@ redis.call('PEXPIRE', KEYS[2], hour)
 return {0, 0}
 `;
 
-/** Counted in Redis, so every node shares one budget per member (docs/decisions.md "Uploads are checked and cleaned"). */
+/**
+ * Counted in Redis, so every node shares one budget per member (docs/decisions.md "Uploads are
+ * checked and cleaned"). While Redis cannot count, an upload is refused before its body is read
+ * with 503 `Try again in a moment.` (docs/decisions.md "Rate limits fail closed when Redis is down").
+ */
 export function redisUploadLimits(
   redis: Redis,
   prefix: string,
@@ -86,18 +91,20 @@ export function redisUploadLimits(
       const held = `${prefix}-uploads:${who}:held`;
       const begun = `${prefix}-uploads:${who}:begun`;
       const id = randomUUID();
-      const [verdict, waitMs] = (await redis.eval(
-        BEGIN_SCRIPT,
-        2,
-        held,
-        begun,
-        now(),
-        SLOT_LEASE_MS,
-        settings.atOnce,
-        settings.perHour,
-        HOUR_MS,
-        id,
-      )) as [number, number];
+      const [verdict, waitMs] = (await redis
+        .eval(
+          BEGIN_SCRIPT,
+          2,
+          held,
+          begun,
+          now(),
+          SLOT_LEASE_MS,
+          settings.atOnce,
+          settings.perHour,
+          HOUR_MS,
+          id,
+        )
+        .catch(cannotCount)) as [number, number];
       if (verdict !== 0) throw refusal(verdict, waitMs, settings);
       return async () => {
         // A place that cannot be given back now frees itself when its lease ends.

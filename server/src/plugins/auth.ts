@@ -15,8 +15,9 @@ import {
   type SessionMemory,
   authenticate,
 } from '../features/auth/service.ts';
-import { connectRedis } from '../lib/redis.ts';
-import { type Revocation, createSessionCache, revocationChannel } from '../lib/sessionCache.ts';
+import { type RevocationChannel, openRevocationChannel } from '../lib/revocations.ts';
+import { createSessionCache } from '../lib/sessionCache.ts';
+import { FIRST_CONNECT_MS } from './redis.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -42,70 +43,44 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 /**
  * docs/decisions.md "Session cache": the node's cache, and with REDIS_URL the revocation channel
- * every node publishes on and listens to. Entries are served only while this node hears the
- * channel; a node that lost it forgets everything and reads sessions from the database until it
- * hears again, so a revocation missed while Redis was away is never served.
+ * every node publishes on and listens to. Entries are served only while this node has heard,
+ * within the last seconds, its own heartbeat and every other node's come back through Redis;
+ * otherwise it forgets everything and reads sessions from the database until it hears them again,
+ * so a revocation missed while Redis was away, hung or cut off is never served.
  */
 function sessionMemory(app: FastifyInstance, config: Config): SessionMemory {
-  const cache = createSessionCache<Authenticated>(config.sessionCache);
   const url = config.redisUrl;
   const publisher = app.redis.limits;
-  const channel = revocationChannel(config.redisPrefix);
-  const publish = (revocation: Revocation) => {
-    publisher?.publish(channel, JSON.stringify(revocation)).catch((error: unknown) => {
-      // Other nodes forget this session by the cache's TTL at the latest.
-      app.log.warn({ err: error }, 'could not tell other nodes of a session revocation');
+  let channel: RevocationChannel | undefined;
+  const cache = createSessionCache<Authenticated>({
+    ...config.sessionCache,
+    ...(url ? { serving: () => channel?.trusted() ?? false } : {}),
+  });
+  if (url && publisher) {
+    channel = openRevocationChannel({
+      url,
+      prefix: config.redisPrefix,
+      publisher,
+      cache,
+      ttlMs: config.sessionCache.ttlMs,
+      log: app.log,
     });
-  };
-  const memory: SessionMemory = {
+    const opened = channel;
+    // The other nodes know this one before it revokes anything: they wait for its heartbeats.
+    app.addHook('onReady', () => opened.heardItself(FIRST_CONNECT_MS));
+    app.addHook('onClose', () => opened.close());
+  }
+  return {
     cache,
-    sessionsEnded(sessionIds) {
+    async sessionsEnded(sessionIds) {
       cache.dropSessions(sessionIds);
-      if (url) publish({ sessions: [...sessionIds] });
+      await channel?.publish({ sessions: [...sessionIds] });
     },
-    membersChanged(userIds) {
+    async membersChanged(userIds) {
       cache.dropMembers(userIds);
-      if (url) publish({ members: [...userIds] });
+      await channel?.publish({ members: [...userIds] });
     },
   };
-  if (!url || config.sessionCache.size === 0) return memory;
-
-  cache.serving = false;
-  // A connection of its own: a subscribed connection can do nothing else.
-  const subscriber = connectRedis(url, app.log, 'sessions', { autoResubscribe: false });
-  const { client } = subscriber;
-  client.on('message', (from: string, message: string) => {
-    if (from !== channel) return;
-    try {
-      const revocation = JSON.parse(message) as Revocation;
-      if (Array.isArray(revocation.sessions)) cache.dropSessions(revocation.sessions.map(String));
-      if (Array.isArray(revocation.members)) cache.dropMembers(revocation.members.map(String));
-    } catch {
-      cache.clear();
-    }
-  });
-  const deaf = () => {
-    if (!cache.serving) return;
-    cache.serving = false;
-    cache.clear();
-  };
-  client.on('close', deaf);
-  client.on('error', deaf);
-  // Nothing waits for it: until it is subscribed, sessions are read from the database.
-  client.on('ready', () => {
-    client.subscribe(channel).then(
-      () => {
-        cache.clear();
-        cache.serving = true;
-      },
-      () => deaf(),
-    );
-  });
-  app.addHook('onClose', async () => {
-    deaf();
-    await subscriber.close();
-  });
-  return memory;
 }
 
 /**

@@ -10,7 +10,7 @@ declare module 'fastify' {
 }
 
 /** How long a starting node waits for Redis before it serves without (an outage is not fatal). */
-const FIRST_CONNECT_MS = 2_000;
+export const FIRST_CONNECT_MS = 2_000;
 
 /**
  * Two connections, because the socket adapter holds a blocking read open on its own. Both fail

@@ -72,7 +72,7 @@ export async function deleteAccount(
 /** Everything that follows a committed deletion; none of it can undo or fail the deletion. */
 async function afterDeletion(deps: AccountDeps, userId: string, removed: repo.RemovedAccount) {
   // No node serves a remembered session of theirs from here on, and no socket of theirs stays.
-  deps.sessionMemory?.membersChanged([userId]);
+  await deps.sessionMemory?.membersChanged([userId]);
   deps.disconnectMembers([userId]);
   deps.relayMembersGone([userId]);
 

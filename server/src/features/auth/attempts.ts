@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { TooManyAttempts, Unavailable } from '../../errors.ts';
-import { CANNOT_COUNT } from '../../lib/redis.ts';
+import { TooManyAttempts } from '../../errors.ts';
+import { cannotCount } from '../../lib/redis.ts';
 
 /** `max` attempts per window that opens with the first; then none until it closes. */
 export interface WindowPolicy {
@@ -135,11 +135,6 @@ function memoryStore(capacity: number): Store {
       return Promise.resolve();
     },
   };
-}
-
-/** docs/decisions.md "Rate limits fail closed when Redis is down": no count, no guess. */
-function cannotCount(): never {
-  throw new Unavailable(CANNOT_COUNT);
 }
 
 function redisStore(redis: Redis, prefix: string): Store {

@@ -48,10 +48,17 @@ export interface AuthDeps {
  */
 export interface SessionMemory {
   cache: SessionCache<Authenticated>;
-  /** These sessions were ended (logout): forget them here and on every node. */
-  sessionsEnded(sessionIds: readonly string[]): void;
-  /** These members' records changed or their sessions ended: forget all their sessions everywhere. */
-  membersChanged(userIds: readonly string[]): void;
+  /**
+   * These sessions were ended (logout): forget them here and on every node. Resolves once every
+   * other node has said it forgot them (at most half a second after Redis took the word), or once
+   * Redis could not take it (it then goes with this node's next heartbeat). Never rejects.
+   */
+  sessionsEnded(sessionIds: readonly string[]): Promise<void>;
+  /**
+   * These members' records changed or their sessions ended: forget all their sessions everywhere
+   * (resolves as above).
+   */
+  membersChanged(userIds: readonly string[]): Promise<void>;
 }
 
 /** What the calls that check a secret need besides: the per-account count of attempts. */
@@ -138,8 +145,8 @@ export async function authenticate(deps: AuthDeps, token: string): Promise<Authe
 }
 
 /** The member's record changed: sessions remembered with the old one are forgotten on every node. */
-function memberChanged(deps: AuthDeps, userId: string): void {
-  deps.sessionMemory?.membersChanged([userId]);
+async function memberChanged(deps: AuthDeps, userId: string): Promise<void> {
+  await deps.sessionMemory?.membersChanged([userId]);
 }
 
 async function uniqueReferralCode(db: Db): Promise<string> {
@@ -261,7 +268,7 @@ export async function login(
 
 export async function logout(deps: AuthDeps, sessionId: string): Promise<void> {
   await repo.deleteSession(deps.db, sessionId);
-  deps.sessionMemory?.sessionsEnded([sessionId]);
+  await deps.sessionMemory?.sessionsEnded([sessionId]);
 }
 
 /** Signup form check: `{available}` only (docs/product.md "Session and API calls"). */
@@ -415,7 +422,7 @@ export async function updateProfile(
     if (isUniqueViolation(error)) throw conflictFrom(error);
     throw error;
   }
-  memberChanged(deps, user.id);
+  await memberChanged(deps, user.id);
   if (!row) {
     if (avatar) await deps.media.discard([avatar.key]);
     throw new NotFound();
@@ -431,7 +438,7 @@ export async function updateProfile(
 
 export async function setTheme(deps: AuthDeps, user: UserRow, theme: Theme): Promise<Theme> {
   await repo.updateUser(deps.db, user.id, { theme, updated_at: clock(deps).toISOString() });
-  memberChanged(deps, user.id);
+  await memberChanged(deps, user.id);
   return theme;
 }
 
@@ -453,7 +460,7 @@ export async function changePassword(
   });
   const revoked = await repo.deleteOtherSessions(deps.db, auth.user.id, auth.sessionId);
   // Every session of the member, this one too: the record it remembers holds the old password.
-  memberChanged(deps, auth.user.id);
+  await memberChanged(deps, auth.user.id);
   return revoked;
 }
 
@@ -501,7 +508,7 @@ export async function resetPassword(
   // The member chose the new password: a login backoff from before ends with it.
   await deps.attempts.forget('login', memberAccount(row.id));
   const revoked = await repo.deleteOtherSessions(deps.db, row.id, null);
-  memberChanged(deps, row.id);
+  await memberChanged(deps, row.id);
   return revoked;
 }
 

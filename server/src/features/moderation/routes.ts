@@ -44,7 +44,9 @@ export const moderationRoutes: FastifyPluginCallbackZod = (app, _options, done) 
     media: app.media,
     galleryEvents: app.realtime.galleryEvents,
     notifications: app.notificationEvents,
-    membersChanged: (userIds) => app.sessions.sessionMemory?.membersChanged(userIds),
+    membersChanged: async (userIds) => {
+      await app.sessions.sessionMemory?.membersChanged(userIds);
+    },
     disconnectMembers: (userIds) => app.realtime.disconnectMembers(userIds),
   };
 

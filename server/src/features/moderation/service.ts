@@ -95,7 +95,7 @@ export interface ModerationDeps {
   galleryEvents: GalleryEvents;
   notifications: NotificationEvents;
   /** Every node forgets these members' sessions (the auth plugin's revocation channel). */
-  membersChanged: (userIds: readonly string[]) => void;
+  membersChanged: (userIds: readonly string[]) => Promise<void>;
   /** Every node disconnects these members' sockets. */
   disconnectMembers: (userIds: readonly string[]) => void;
   now?: () => Date;
@@ -337,7 +337,7 @@ export async function suspend(
     await forgetDevicesOf(trx, member.id);
     await endAllSessions(trx, member.id);
   });
-  deps.membersChanged([member.id]);
+  await deps.membersChanged([member.id]);
   deps.disconnectMembers([member.id]);
   return current(deps, id);
 }

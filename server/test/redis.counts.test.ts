@@ -1,0 +1,163 @@
+/**
+ * Every call whose attempts or uploads Redis counts (docs/decisions.md "Rate limits fail closed
+ * when Redis is down"): while Redis holds its connections silent (SIGSTOP) and while it is down,
+ * each answers 503 `Try again in a moment.` within a second, and an upload refused so leaves no
+ * file, no picture and no row. Once Redis is back they go through again. Redis is a private
+ * `redis-server` this file starts, freezes, kills and starts again.
+ */
+import path from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { galleryState, jpegPart, postUpload } from './gallery-helpers.ts';
+import {
+  type FilePart,
+  type Member,
+  ORIGIN,
+  SECURITY_ANSWER,
+  type TestApp,
+  asBearer,
+  buildTestApp,
+  filesUnder,
+  forEachDialect,
+  newDevice,
+  patchProfileForm,
+  postLogin,
+  postPushSubscription,
+  postSignup,
+  signupMembers,
+} from './helpers.ts';
+import {
+  type PrivateRedis,
+  describeUnlessMissing,
+  privateRedisProblem,
+  startPrivateRedis,
+} from './private-services.ts';
+import { postReport } from './safety-helpers.ts';
+
+/** The promised bound is 1 s; the slack is for a busy test machine, not for a retry. */
+const FAST_MS = 1_500;
+const CANNOT_COUNT = { error: 'Try again in a moment.' };
+
+const suite = describeUnlessMissing(privateRedisProblem(), 'The Redis count test');
+
+forEachDialect((dialect) => {
+  suite('every call Redis counts, with Redis hung and then down', () => {
+    let redis: PrivateRedis & { stop(): Promise<void> };
+    let t: TestApp;
+    let member: Member;
+    let other: Member;
+    let photo: FilePart;
+
+    beforeAll(async () => {
+      redis = await startPrivateRedis();
+      t = await buildTestApp({
+        dialect,
+        env: {
+          REDIS_URL: redis.url,
+          RELAY_SECRET: 'relay-secret-for-tests-0123456789',
+          PUSH_ALLOWED_HOSTS: 'push.example.test',
+        },
+      });
+      [member, other] = (await signupMembers(t.app, 2)) as [Member, Member];
+      photo = await jpegPart();
+    });
+    afterAll(async () => {
+      redis?.freeze(false);
+      await t?.close();
+      await redis?.stop();
+    });
+
+    const forgot = (step: 'question' | 'reset', body: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/auth/forgot-password/${step}`,
+        payload: body,
+        headers: { origin: ORIGIN },
+      });
+    const calls: Record<string, () => Promise<LightMyRequestResponse>> = {
+      'gallery upload': () => postUpload(t.app, member, photo),
+      'profile picture': () => patchProfileForm(t.app, member, { profilePic: photo }),
+      signup: () => postSignup(t.app),
+      login: () => postLogin(t.app, { identifier: member.username, password: member.password }),
+      'security question': () => forgot('question', { identifier: member.username }),
+      'password reset': () =>
+        forgot('reset', {
+          identifier: member.username,
+          answer: SECURITY_ANSWER,
+          newPassword: 'Another#Pass2',
+        }),
+      'password change': () =>
+        t.app.inject({
+          method: 'PATCH',
+          url: '/api/auth/password',
+          headers: asBearer(member),
+          payload: { currentPassword: member.password, newPassword: 'Another#Pass3' },
+        }),
+      'username check': () =>
+        t.app.inject({ method: 'GET', url: '/api/check-username?username=free_name' }),
+      'own username check': () =>
+        t.app.inject({
+          method: 'GET',
+          url: '/api/auth/check-username?username=free_name',
+          headers: asBearer(member),
+        }),
+      report: () =>
+        postReport(t.app, member, { kind: 'member', targetId: other.user.id, reason: 'spam' }),
+      'push subscription': () => postPushSubscription(t.app, member, newDevice()),
+    };
+
+    /** What an upload or a counted call could have left behind. */
+    const state = async () => ({
+      ...(await galleryState(t.app, t.config.uploadsDir)),
+      avatars: await filesUnder(path.join(t.config.uploadsDir, 'avatars')),
+      reports: (await t.app.db.selectFrom('reports').select('id').execute()).length,
+      devices: (await t.app.db.selectFrom('push_subscriptions').select('id').execute()).length,
+      members: (await t.app.db.selectFrom('users').select('id').execute()).length,
+    });
+
+    async function expectEveryCallRefused() {
+      const before = await state();
+      for (const [name, call] of Object.entries(calls)) {
+        const started = performance.now();
+        const response = await call();
+        const ms = performance.now() - started;
+        expect({ name, status: response.statusCode, body: response.json<unknown>() }).toEqual({
+          name,
+          status: 503,
+          body: CANNOT_COUNT,
+        });
+        expect(ms, name).toBeLessThan(FAST_MS);
+      }
+      expect(await state()).toEqual(before);
+      expect(before.incoming).toEqual([]);
+    }
+
+    /** An upload goes through again once Redis answers (ioredis reconnects by itself). */
+    async function expectUploadsAgain() {
+      await vi.waitFor(
+        async () => expect((await postUpload(t.app, member, photo)).statusCode).toBe(201),
+        {
+          timeout: 15_000,
+          interval: 100,
+        },
+      );
+    }
+
+    it('answers 503 within a second while Redis holds its connections silent', async () => {
+      redis.freeze(true);
+      try {
+        await expectEveryCallRefused();
+      } finally {
+        redis.freeze(false);
+      }
+      await expectUploadsAgain();
+    });
+
+    it('answers 503 at once while Redis is down', async () => {
+      await redis.kill();
+      await expectEveryCallRefused();
+      await redis.start();
+      await expectUploadsAgain();
+    });
+  });
+});
