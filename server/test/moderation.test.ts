@@ -801,7 +801,7 @@ forEachDialect((dialect) => {
               media: t.app.media,
               galleryEvents: t.app.realtime.galleryEvents,
               notifications: t.app.notificationEvents,
-              membersChanged: () => undefined,
+              membersChanged: () => Promise.resolve(),
               disconnectMembers: () => undefined,
             },
             row,
