@@ -21,12 +21,12 @@ import { proxyTrust } from './lib/proxy.ts';
 import { redisLimitStore } from './lib/redis.ts';
 import { textProblem } from './lib/text.ts';
 import { accountRoutes } from './features/account/routes.ts';
-import { blockedBetween } from './members/blocks.ts';
+import { visibleMemberById } from './members/blocks.ts';
 import { authMemberRoutes, authPublicRoutes } from './features/auth/routes.ts';
 import { blockRoutes } from './features/blocks/routes.ts';
 import { deleteExpiredSessions } from './features/auth/repository.ts';
 import { friendRoutes } from './features/friends/routes.ts';
-import { findImage } from './features/gallery/repository.ts';
+import { visibleImage } from './features/gallery/service.ts';
 import { galleryRoutes } from './features/gallery/routes.ts';
 import { moderationRoutes, reportRoutes } from './features/moderation/routes.ts';
 import { notificationRoutes } from './features/notifications/routes.ts';
@@ -139,8 +139,11 @@ export async function buildApp(
   await app.register(authPlugin);
   await app.register(realtimePlugin, {
     trust,
-    imageOwner: async (imageId) => (await findImage(db, imageId))?.owner_id,
-    blocked: (a, b) => blockedBetween(db, a, b),
+    // docs/decisions.md "A block stops live events at once, on every node": one statement each.
+    watchedOwner: async (viewerId, kind, id) =>
+      kind === 'gallery'
+        ? (await visibleMemberById(db, viewerId, id))?.id
+        : (await visibleImage({ db }, viewerId, id))?.owner_id,
   });
   await app.register(relayPlugin);
   await app.register(notificationsPlugin);

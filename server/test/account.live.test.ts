@@ -1,13 +1,14 @@
 /**
  * What a deletion does to live connections (docs/product.md "Leaving", "Realtime"): the member's
  * sockets end whatever session opened them, watchers see them go offline, and the other side of
- * each friendship, request and notification is told at once.
+ * each friendship, request and notification is told at once, but a member a block hid them from.
  */
 import type { Socket } from 'socket.io-client';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import type { Ack } from '../../src/contracts/realtime.ts';
 import { deleteOwnAccount } from './account-helpers.ts';
+import { patchImage, uploadImage } from './gallery-helpers.ts';
 import {
   type Member,
   forEachDialect,
@@ -16,6 +17,7 @@ import {
   signupMembers,
   useTestApp,
 } from './helpers.ts';
+import { block } from './safety-helpers.ts';
 import { connected, listen, useSockets } from './sockets.ts';
 
 forEachDialect((dialect) => {
@@ -135,6 +137,29 @@ forEachDialect((dialect) => {
     // The welcome notification is still unread.
     expect(await changed).toEqual({ removed: [String(request.id)], unread: 1 });
   });
+
+  it.each(['the member', 'the other'] as const)(
+    'tells a member blocked either way nothing of their notifications going, when %s blocked',
+    async (blocker) => {
+      const [leaver, other, third] = (await signupMembers(t.app, 3)) as [Member, Member, Member];
+      const theirs = await uploadImage(t.app, other);
+      await patchImage(t.app, leaver, theirs.id, { likes: true });
+      if (blocker === 'the member') await block(t.app, leaver, other);
+      else await block(t.app, other, leaver);
+      const tab = await connectAs(other);
+      const seen: string[] = [];
+      tab.onAny((event: string) => seen.push(event));
+      await ack(tab, 'gallery:join', { ownerId: third.user.id });
+
+      expect((await deleteOwnAccount(t.app, leaver)).statusCode).toBe(200);
+      // The third member's upload marks the end: anything sent before it would have come first.
+      const marker = next(tab, 'gallery:image:created');
+      await uploadImage(t.app, third);
+      await marker;
+
+      expect(seen).toEqual(['gallery:image:created']);
+    },
+  );
 
   it('tells nobody anything when the deletion is refused', async () => {
     const [leaver, friend] = (await signupMembers(t.app, 2)) as [Member, Member];

@@ -4,6 +4,7 @@
  * are refused, only the blocker's tabs hear of the block, and nothing the other causes is pushed.
  * The last suite does it across two nodes on one Redis.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'socket.io-client';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -174,6 +175,32 @@ forEachDialect((dialect) => {
       },
     );
 
+    it.each(['the blocked member', 'the blocker'] as const)(
+      'refuses %s a join of the other’s gallery or photo exactly as one of nothing that exists',
+      async (who) => {
+        const { blocker, blocked } = await trio();
+        const [asker, owner] =
+          who === 'the blocked member' ? [blocked, blocker] : [blocker, blocked];
+        const photo = await uploadImage(t.app, owner);
+        await block(t.app, blocker, blocked);
+        const socket = await connectAs(asker);
+        const joins = async (ownerId: string, imageId: string) => [
+          await join(socket, 'gallery:join', { ownerId }),
+          await join(socket, 'image:join', { imageId }),
+        ];
+
+        const hidden = await joins(owner.user.id, photo.id);
+        const absent = await joins(randomUUID(), randomUUID());
+
+        expect(hidden).toEqual(absent);
+        expect(absent).toEqual([
+          { ok: false, error: WATCH_REFUSED.gallery },
+          { ok: false, error: WATCH_REFUSED.image },
+        ]);
+        expect(await socketsOfIn(t.app, galleryRoom(owner.user.id))).not.toContain(asker.user.id);
+      },
+    );
+
     it('answers a join made just before the block with the block’s leave, never the other way round', async () => {
       const { blocker, blocked } = await trio();
       const socket = await connectAs(blocked);
@@ -314,6 +341,30 @@ forEachDialect((dialect) => {
         expect(caught.events).toEqual([]);
         expect(caught.latest).toBe(row.id);
       });
+    });
+  });
+
+  describe('a node that lost its database', () => {
+    const t = useTestApp(dialect);
+
+    it('refuses a watch it cannot check instead of joining unchecked', async () => {
+      const [owner, asker] = (await signupMembers(t.app, 2)) as [Member, Member];
+      const photo = await uploadImage(t.app, owner);
+      const socket = await connected(
+        openSocket(await listen(t.app), { auth: { token: asker.token } }),
+      );
+      await t.app.db.destroy();
+
+      for (const [event, payload, room] of [
+        ['gallery:join', { ownerId: owner.user.id }, galleryRoom(owner.user.id)],
+        ['image:join', { imageId: photo.id }, imageRoom(photo.id)],
+      ] as const) {
+        expect(await join(socket, event, payload)).toEqual({
+          ok: false,
+          error: 'Could not watch that now. Try again.',
+        });
+        expect(await socketsOfIn(t.app, room)).toEqual([]);
+      }
     });
   });
 

@@ -437,6 +437,40 @@ forEachApp((t) => {
       },
     );
 
+    it.each(BOTH_SIDES)(
+      'lets %s neither read nor remove what the other caused, as if it did not exist, and shows it again unread once lifted',
+      async (side) => {
+        const [a, b] = await signupPair(t.app);
+        const photo = await uploadImage(t.app, a);
+        await patchImage(t.app, b, photo.id, { likes: true });
+        const like = (await notifications(a)).notifications.find((n) => n.type === 'like');
+        if (!like) throw new Error('no like notification');
+        const [blocker, blocked] = side === 'the blocker' ? [a, b] : [b, a];
+        await block(t.app, blocker, blocked);
+        const call = (method: 'POST' | 'DELETE', url: string, payload?: object) =>
+          t.app.inject({ method, url, headers: asBearer(a), ...(payload ? { payload } : {}) });
+        const absent = String(Number(like._id) + 1_000_000);
+
+        for (const id of [like._id, absent]) {
+          const removed = await call('DELETE', `/api/notifications/${id}`);
+          expect([removed.statusCode, removed.json()]).toEqual([
+            404,
+            { error: 'No such notification.' },
+          ]);
+        }
+        expect((await call('POST', '/api/notifications/read', { ids: [like._id] })).json()).toEqual(
+          { ok: true, unread: 1 },
+        );
+        await call('POST', '/api/notifications/read', { all: true });
+        expect((await call('DELETE', '/api/notifications')).statusCode).toBe(204);
+        await unblock(t.app, blocker, blocked);
+
+        const after = await notifications(a);
+        expect(after.notifications.map((n) => [n._id, n.read])).toEqual([[like._id, false]]);
+        expect(after.unread).toBe(1);
+      },
+    );
+
     it('writes no like notification between a blocked pair, even from a like that raced the block', async () => {
       const [a, b] = await signupPair(t.app);
       const photo = await uploadImage(t.app, a);

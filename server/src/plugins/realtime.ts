@@ -134,11 +134,21 @@ export interface RealtimeOptions {
   redis?: Redis | undefined;
   /** Called when a member's first tab joins presence or their last one leaves. */
   onPresenceChange?: (userId: string, online: boolean) => void;
-  /** Whose image this is, so image:join can answer the owner's presence. */
-  imageOwner?: (imageId: string) => Promise<string | undefined>;
-  /** Whether two members are blocked either way: such a pair may not watch each other. */
-  blocked?: (a: string, b: string) => Promise<boolean>;
+  /**
+   * The owner of the gallery (named by its owner's id) or the image a member asks to watch, as
+   * that member may see them: undefined when there is no such member or image, or when its owner
+   * and the member are blocked either way, alike. Without it a gallery's owner is the id given
+   * and no image is found.
+   * docs/decisions.md "A block stops live events at once, on every node"
+   */
+  watchedOwner?: WatchedOwner;
 }
+
+export type WatchedOwner = (
+  viewerId: string,
+  kind: keyof typeof WATCH_REFUSED,
+  id: string,
+) => Promise<string | undefined>;
 
 /**
  * What this node keeps of each of its own sockets: the owner of every image room it watches (so a
@@ -151,7 +161,10 @@ interface LocalSocket {
   serial: (work: () => Promise<void>) => Promise<void>;
 }
 
-/** The refusal of a watch between members blocked either way: as if there were nothing there. */
+/**
+ * The refusal of a watch of what does not exist, and of what a block hides, in the same words: a
+ * socket cannot tell one from the other.
+ */
 export const WATCH_REFUSED = {
   gallery: 'No such gallery.',
   image: 'No such image.',
@@ -207,7 +220,9 @@ export async function registerRealtime(
     );
   });
 
-  const blocked = options.blocked ?? (() => Promise.resolve(false));
+  const watchedOwner: WatchedOwner =
+    options.watchedOwner ??
+    ((_viewerId, kind, id) => Promise.resolve(kind === 'gallery' ? id : undefined));
   const local = new Map<string, LocalSocket>();
 
   /** This node's sockets of `userId` leave `otherId`'s gallery room and image rooms. */
@@ -304,20 +319,21 @@ export async function registerRealtime(
     });
 
     /**
-     * Anyone signed in may watch a gallery or an image, except one whose owner and they are
-     * blocked either way (docs/product.md "Blocking"); a socket watches a bounded number of rooms.
-     * The check and the join run in the socket's queue; the owner's presence is asked after it.
+     * Anyone signed in may watch a gallery or an image that exists, except one whose owner and
+     * they are blocked either way (docs/product.md "Blocking"), refused alike; a socket watches a
+     * bounded number of rooms. The lookup (one statement, the block inside it) and the join run in
+     * the socket's queue; the owner's presence is asked after it.
      */
     const watch = (
       kind: keyof typeof WATCH_REFUSED,
-      room: string | null,
+      id: string | null,
       ack: unknown,
-      ownerOf: () => Promise<string | undefined>,
-      onJoin?: (ownerId: string | undefined) => void,
+      onJoin?: (ownerId: string) => void,
     ) => {
-      if (!room) return reply(ack, { ok: false, error: 'Name the gallery or image to watch.' });
+      if (!id) return reply(ack, { ok: false, error: 'Name the gallery or image to watch.' });
+      const room = kind === 'gallery' ? galleryRoom(id) : imageRoom(id);
       let ownerId: string | undefined;
-      // Until the join is done, the answer is a failure (the block check could not be made).
+      // Until the join is done, the answer is a failure (a lookup that failed included).
       let refusal: string | null = 'Could not watch that now. Try again.';
       void state
         .serial(async () => {
@@ -325,8 +341,9 @@ export async function registerRealtime(
             refusal = 'Watching too many galleries at once.';
             return;
           }
-          ownerId = await ownerOf().catch(() => undefined);
-          if (ownerId && ownerId !== userId && (await blocked(userId, ownerId))) {
+          ownerId =
+            kind === 'gallery' && id === userId ? userId : await watchedOwner(userId, kind, id);
+          if (!ownerId) {
             refusal = WATCH_REFUSED[kind];
             return;
           }
@@ -341,23 +358,13 @@ export async function registerRealtime(
         });
     };
     socket.on('gallery:join', (payload, ack) => {
-      const ownerId = payloadOf('gallery:join', payload)?.ownerId ?? null;
-      watch('gallery', ownerId && galleryRoom(ownerId), ack, () =>
-        Promise.resolve(ownerId ?? undefined),
-      );
+      watch('gallery', payloadOf('gallery:join', payload)?.ownerId ?? null, ack);
     });
     socket.on('image:join', (payload, ack) => {
       const imageId = payloadOf('image:join', payload)?.imageId ?? null;
-      const ownerOf = options.imageOwner;
-      watch(
-        'image',
-        imageId && imageRoom(imageId),
-        ack,
-        () => (imageId && ownerOf ? ownerOf(imageId) : Promise.resolve(undefined)),
-        (ownerId) => {
-          if (imageId && ownerId) state.imageOwners.set(imageId, ownerId);
-        },
-      );
+      watch('image', imageId, ack, (ownerId) => {
+        if (imageId) state.imageOwners.set(imageId, ownerId);
+      });
     });
     socket.on('gallery:leave', (payload, ack) => {
       const ownerId = payloadOf('gallery:leave', payload)?.ownerId;
@@ -445,7 +452,7 @@ export async function registerRealtime(
 }
 
 /** socket.io for the app's members, created once the sessions and Redis are there. */
-export const realtimePlugin = fp<Pick<RealtimeOptions, 'trust' | 'imageOwner' | 'blocked'>>(
+export const realtimePlugin = fp<Pick<RealtimeOptions, 'trust' | 'watchedOwner'>>(
   async (app, options) => {
     const events = app.redis.events;
     await registerRealtime(app, app.sessions, app.config, {

@@ -1,7 +1,8 @@
-import type { Transaction } from 'kysely';
+import { type Transaction, sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { galleryKey } from '../../media/index.ts';
+import { idVisibleTo } from '../../members/blocks.ts';
 
 /** A friendship or request the deleted member was part of, seen from the other side. */
 export interface EndedRelation {
@@ -16,7 +17,10 @@ export interface RemovedAccount {
   /** The member's sessions (for the caches of every node). */
   sessions: string[];
   relations: EndedRelation[];
-  /** Notifications of other members that went with the account, per recipient. */
+  /**
+   * Notifications of other members that went with the account, per recipient: none of a member
+   * blocked either way with the one leaving, whose list never showed them.
+   */
   othersNotifications: Map<string, number[]>;
   /** Every picture the member's rows named: both sizes of each photo, and the avatar. */
   pictures: string[];
@@ -35,30 +39,23 @@ export async function deleteAccountRows(
   const theirImages = trx.selectFrom('gallery_images').select('id').where('owner_id', '=', userId);
 
   // To them, from them, and about their photos (whoever they were sent to): one statement each,
-  // so each finds its rows through its own index.
-  const notifications = [
-    ...(await trx
-      .deleteFrom('notifications')
-      .where('recipient_id', '=', userId)
-      .returning(['id', 'recipient_id'])
-      .execute()),
-    ...(await trx
-      .deleteFrom('notifications')
-      .where('actor_id', '=', userId)
-      .returning(['id', 'recipient_id'])
-      .execute()),
-    ...(await trx
-      .deleteFrom('notifications')
-      .where('image_id', 'in', theirImages)
-      .returning(['id', 'recipient_id'])
-      .execute()),
-  ];
+  // so each finds its rows through its own index. Each names its recipient only where the list
+  // showed it: the blocks are still there (docs/decisions.md "Leaving: delete and export").
+  const removed = [
+    trx.deleteFrom('notifications').where('recipient_id', '=', userId),
+    trx.deleteFrom('notifications').where('actor_id', '=', userId),
+    trx.deleteFrom('notifications').where('image_id', 'in', theirImages),
+  ].map((statement) =>
+    statement.returning(['id', idVisibleTo(sql.ref('recipient_id'), userId).as('told')]),
+  );
+  const notifications = [];
+  for (const statement of removed) notifications.push(...(await statement.execute()));
   const othersNotifications = new Map<string, number[]>();
   for (const row of notifications) {
-    if (row.recipient_id === userId) continue;
-    const ids = othersNotifications.get(row.recipient_id) ?? [];
+    if (row.told === null || row.told === userId) continue;
+    const ids = othersNotifications.get(row.told) ?? [];
     ids.push(row.id);
-    othersNotifications.set(row.recipient_id, ids);
+    othersNotifications.set(row.told, ids);
   }
 
   // Reactions they gave, and reactions on their photos: two statements, each on its own index.

@@ -67,6 +67,20 @@ async function insertUnlocked(db: Db, image: NewImage): Promise<void> {
     .execute();
 }
 
+/** A photo as `viewerId` may see it: none when absent or when its owner is blocked either way. */
+export function visibleImage(
+  db: Db,
+  viewerId: string,
+  imageId: string,
+): Promise<Pick<GalleryImageRow, 'id' | 'owner_id'> | undefined> {
+  return db
+    .selectFrom('gallery_images')
+    .select(['id', 'owner_id'])
+    .where('id', '=', imageId)
+    .where(noBlockBetween(sql.ref('gallery_images.owner_id'), viewerId))
+    .executeTakeFirst();
+}
+
 export function findImage(db: Db, id: string): Promise<GalleryImageRow | undefined> {
   return db.selectFrom('gallery_images').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -394,6 +394,18 @@ export async function deleteImage(deps: GalleryDeps, me: UserRow, ref: string): 
   if (!(await removeImage(deps, row))) throw new NotFound(GALLERY_MESSAGES.notFound);
 }
 
+/**
+ * An image's id and owner as `viewerId` may see it (docs/product.md "Blocking"): none when there is
+ * no such image or its owner and the viewer are blocked either way, alike. One statement.
+ */
+export function visibleImage(
+  deps: Pick<GalleryDeps, 'db'>,
+  viewerId: string,
+  imageId: string,
+): Promise<Pick<GalleryImageRow, 'id' | 'owner_id'> | undefined> {
+  return repo.visibleImage(deps.db, viewerId, imageId);
+}
+
 /** An image's row by its id, whoever owns it (moderation reads the photo a report names). */
 export function imageById(
   deps: Pick<GalleryDeps, 'db'>,

@@ -1,13 +1,6 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { PostgresAdapter } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import type {
-  GalleryImageRow,
-  ReportKind,
-  ReportResolution,
-  ReportRow,
-  UserRow,
-} from '../../db/schema.ts';
-import { noBlockBetween } from '../../members/blocks.ts';
+import type { ReportKind, ReportResolution, ReportRow, UserRow } from '../../db/schema.ts';
 
 export interface NewReport {
   reporterId: string;
@@ -34,20 +27,6 @@ export async function insertReport(db: Db, report: NewReport): Promise<void> {
       created_at: report.now,
     })
     .execute();
-}
-
-/** A photo as `viewerId` may see it: none when absent or when its owner is blocked either way. */
-export function visibleImage(
-  db: Db,
-  viewerId: string,
-  imageId: string,
-): Promise<Pick<GalleryImageRow, 'id' | 'owner_id'> | undefined> {
-  return db
-    .selectFrom('gallery_images')
-    .select(['id', 'owner_id'])
-    .where('id', '=', imageId)
-    .where(noBlockBetween(sql.ref('gallery_images.owner_id'), viewerId))
-    .executeTakeFirst();
 }
 
 /**

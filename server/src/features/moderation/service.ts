@@ -26,7 +26,7 @@ import { Conflict, Forbidden, Invalid, NotFound } from '../../errors.ts';
 import { type Media, type MediaUrl, galleryKey } from '../../media/index.ts';
 import { visibleMemberById } from '../../members/blocks.ts';
 import { endAllSessions } from '../auth/service.ts';
-import { type GalleryEvents, imageById, removeImage } from '../gallery/service.ts';
+import { type GalleryEvents, imageById, removeImage, visibleImage } from '../gallery/service.ts';
 import {
   type Announce,
   type NotificationEvents,
@@ -59,7 +59,7 @@ export async function createReport(
 ): Promise<void> {
   let targetUserId: string;
   if (body.kind === 'image') {
-    const image = await repo.visibleImage(deps.db, me.id, body.targetId);
+    const image = await visibleImage(deps, me.id, body.targetId);
     if (!image) throw new NotFound(NO_SUCH_PHOTO);
     if (image.owner_id === me.id) throw new Invalid(REPORT_SELF);
     targetUserId = image.owner_id;

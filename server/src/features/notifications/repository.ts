@@ -6,7 +6,9 @@ import { noBlockBetween, noneOrNotHiddenFrom } from '../../members/blocks.ts';
 /**
  * A notification `recipientId` sees: none caused by a member blocked either way with them
  * (docs/product.md "Blocking"); a notification without an actor always. Hidden, not deleted:
- * the condition sits in each statement that lists or counts.
+ * the condition sits in each statement that lists, counts, marks read or removes, so a hidden one
+ * is to the member as one that does not exist.
+ * docs/decisions.md "Blocks are enforced inside the statements"
  */
 const fromVisibleActor = (recipientId: string) =>
   noneOrNotHiddenFrom(sql.ref('notifications.actor_id'), recipientId);
@@ -77,7 +79,10 @@ export async function unreadCount(db: Db, recipientId: string): Promise<number> 
   return Number(row.n);
 }
 
-/** Marks some (or all, with ids null) of a member's notifications read; answers the ids it changed. */
+/**
+ * Marks some (or all, with ids null) of the notifications a member sees read; answers the ids it
+ * changed.
+ */
 export async function markRead(
   db: Db,
   recipientId: string,
@@ -88,7 +93,8 @@ export async function markRead(
     .updateTable('notifications')
     .set({ read_at: now })
     .where('recipient_id', '=', recipientId)
-    .where('read_at', 'is', null);
+    .where('read_at', 'is', null)
+    .where(fromVisibleActor(recipientId));
   if (ids) {
     if (ids.length === 0) return [];
     query = query.where('id', 'in', ids);
@@ -97,9 +103,12 @@ export async function markRead(
   return rows.map((row) => row.id);
 }
 
-/** Removes some (or all, with ids null) of a member's notifications; answers the ids removed. */
+/** Removes some (or all, with ids null) of the notifications a member sees; answers the ids removed. */
 export async function remove(db: Db, recipientId: string, ids: number[] | null): Promise<number[]> {
-  let query = db.deleteFrom('notifications').where('recipient_id', '=', recipientId);
+  let query = db
+    .deleteFrom('notifications')
+    .where('recipient_id', '=', recipientId)
+    .where(fromVisibleActor(recipientId));
   if (ids) {
     if (ids.length === 0) return [];
     query = query.where('id', 'in', ids);
