@@ -98,6 +98,26 @@ function docHeadings(path: string) {
   return headingCache.get(path);
 }
 
+/** A citation that a line break cuts: `docs/x.md` ending the line, or its heading's quote left open. */
+const CUT_CITATION = /\bdocs\/[\w.-]+\.md(?:(?: "[^"]+",?)* "[^"]*| ?)$/;
+/** What a continued comment line starts with: its indent and `*`, `//` or `#`. */
+const CONTINUATION = /^\s*(?:\*(?!\/)|\/\/|#)?\s*/;
+
+/**
+ * The problems of one line of a file, with a citation that runs onto the next line read whole:
+ * its part on this line joined to the next line's text.
+ */
+function problemsAt(lines: readonly string[], index: number, headings: Headings): string[] {
+  const line = lines[index] ?? '';
+  const cut = CUT_CITATION.exec(line);
+  const next = lines[index + 1];
+  if (!cut || next === undefined) return problemsIn(line, headings);
+  const before = problemsIn(line.slice(0, cut.index), headings);
+  const joined = `${cut[0].trimEnd()} ${next.replace(CONTINUATION, '')}`;
+  const first = [...joined.matchAll(DOC_CITATION)][0]?.[0] ?? '';
+  return [...before, ...problemsIn(first, headings)];
+}
+
 /** Every offending line of the source folders, as `file:line: problem`. */
 function sourceOffenders(): string[] {
   const self = fileURLToPath(import.meta.url);
@@ -109,8 +129,8 @@ function sourceOffenders(): string[] {
     .flatMap((file) =>
       readFileSync(file, 'utf8')
         .split('\n')
-        .flatMap((line, index) =>
-          problemsIn(line, (doc) => docHeadings(join(ROOT, 'docs', doc))).map(
+        .flatMap((_line, index, lines) =>
+          problemsAt(lines, index, (doc) => docHeadings(join(ROOT, 'docs', doc))).map(
             (problem) => `${relative(ROOT, file)}:${index + 1}: ${problem}`,
           ),
         ),
@@ -176,6 +196,21 @@ describe('doc references', () => {
     ]);
     expect(problemsIn('// docs/nowhere.md "Uploads"', docs)).toEqual([
       'cites docs/nowhere.md, which does not exist',
+    ]);
+  });
+
+  it('reads a citation that a line break cuts as one', () => {
+    const at = (text: string) => problemsAt(text.split('\n'), 0, docs);
+    expect(at(' * Kept (docs/product.md "Image\n * viewer").')).toEqual([]);
+    expect(at(' * Kept (docs/product.md\n * "Uploads", "Image viewer").')).toEqual([]);
+    expect(at('// see docs/product.md "Up\n// loads"')).toEqual([
+      'cites docs/product.md "Up loads", which has no such heading',
+    ]);
+    expect(at(' * Kept (docs/product.md\n * "Viewer").')).toEqual([
+      'cites docs/product.md "Viewer", which has no such heading',
+    ]);
+    expect(at('// docs/product.md "Uploads" and docs/product.md "Nope\n// here"')).toEqual([
+      'cites docs/product.md "Nope here", which has no such heading',
     ]);
   });
 
