@@ -3,6 +3,8 @@ import { CHANNELS, STORAGE_KEYS, WINDOW_EVENTS } from '../../contracts/constants
 import type { LoginBody } from '../../contracts/auth.ts';
 import { openChannel } from '../../lib/crossTab.ts';
 import { HttpError } from '../../lib/http.ts';
+import { memberStateSettled, resetMemberState } from '../../lib/memberState.ts';
+import { onUnauthorized } from '../../lib/serverState.ts';
 import { clearToken, storeToken } from '../../lib/storage.ts';
 import { authApi } from './api.ts';
 import { type CurrentUser, normaliseUser } from './user.ts';
@@ -120,8 +122,38 @@ export const useSession = create<SessionState>()((set, get) => ({
     set({ ...signedOut, error: null });
     broadcast({ type: 'logout' });
     window.dispatchEvent(new Event(WINDOW_EVENTS.logout));
+    // Answers once nothing of the member is left here (the stores, their saved copies).
+    await memberStateSettled();
   },
 }));
+
+/**
+ * One reset (docs/decisions.md "One reset"): whenever the member signed in here stops being the one
+ * signed in (logout here or in another tab, the account deleted, a suspension or any other end of
+ * the session the server reports), every store of member state empties at once, before anything
+ * renders for whoever comes next. Their saved copies go too unless the server merely could not be
+ * reached.
+ */
+useSession.subscribe((state, previous) => {
+  const left = previous.user;
+  if (!left || state.user?.id === left.id) return;
+  void resetMemberState({
+    memberId: left.id,
+    ended: state.user !== null || state.error === null,
+  });
+});
+
+/** A call answered 401: the session may have ended; the session check says whether it did. */
+let checking: Promise<void> | null = null;
+onUnauthorized(() => {
+  if (useSession.getState().status !== 'signedIn') return;
+  checking ??= useSession
+    .getState()
+    .load()
+    .finally(() => {
+      checking = null;
+    });
+});
 
 /** Applies what another tab said; never echoes it back. */
 export function receiveAuthMessage(data: unknown) {
