@@ -1,10 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from './http.ts';
+import { resetMemberState } from './memberState.ts';
 import {
   type Entry,
   type Page,
   type PagedList,
   createEntries,
+  createEntryStore,
   createPager,
   createServerState,
   createThrottle,
@@ -459,5 +461,19 @@ describe('a 401', () => {
       .catch(() => undefined);
     expect(heard).toHaveBeenCalledTimes(4);
     stop();
+  });
+});
+
+describe('a store of entries', () => {
+  it('holds each kind apart, and empties with the member', async () => {
+    const store = createEntryStore<{ names: string; counts: number }>('test-entries', {
+      names: { fetch: (key) => Promise.resolve(key.toUpperCase()) },
+      counts: { fetch: (key) => Promise.resolve(key.length) },
+    });
+    await Promise.all([store.entries.names.load('vega'), store.entries.counts.load('vega')]);
+    expect(store.use.getState().names.vega?.value).toBe('VEGA');
+    expect(store.use.getState().counts.vega?.value).toBe(4);
+    await resetMemberState({ memberId: 'u1', ended: true });
+    expect(store.use.getState()).toMatchObject({ names: {}, counts: {} });
   });
 });

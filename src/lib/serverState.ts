@@ -6,7 +6,9 @@
  * store makes one `createServerState()` and resets it with the member (src/lib/memberState.ts):
  * its timers stop, and no request started before the reset answers into the store afterwards.
  */
+import { type StoreApi, type UseBoundStore, create } from 'zustand';
 import { HttpError } from './http.ts';
+import { joinMemberState } from './memberState.ts';
 
 /** The result of `optimistic`: whether the server agreed, and its answer when it did. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -378,6 +380,47 @@ export function createEntries<V>(server: ServerState, options: EntriesOptions<V>
       };
     },
   };
+}
+
+/** A store's records of entries, one per kind, and the reset that empties them. */
+export type EntryState<T extends Record<string, unknown>> = {
+  [K in keyof T]: Record<string, Entry<T[K]>>;
+} & { reset: () => void };
+
+/**
+ * A zustand store holding keyed entries of each kind in `fetchers`, its entries (`createEntries`)
+ * and a reset that joins the member-state registry under `name`.
+ */
+export function createEntryStore<T extends Record<string, unknown>>(
+  name: string,
+  fetchers: { [K in keyof T]: Omit<EntriesOptions<T[K]>, 'get' | 'set'> },
+): { use: UseBoundStore<StoreApi<EntryState<T>>>; entries: { [K in keyof T]: Entries<T[K]> } } {
+  const server = createServerState();
+  const kinds = Object.keys(fetchers) as (keyof T & string)[];
+  const empty = () =>
+    Object.fromEntries(kinds.map((kind) => [kind, {}])) as unknown as Partial<EntryState<T>>;
+  const use = create<EntryState<T>>()(
+    (set) =>
+      ({
+        ...empty(),
+        reset() {
+          server.reset();
+          set(empty());
+        },
+      }) as EntryState<T>,
+  );
+  const entries = Object.fromEntries(
+    kinds.map((kind) => [
+      kind,
+      createEntries(server, {
+        ...fetchers[kind],
+        get: () => use.getState()[kind],
+        set: (records) => use.setState({ [kind]: records } as Partial<EntryState<T>>),
+      }),
+    ]),
+  ) as unknown as { [K in keyof T]: Entries<T[K]> };
+  joinMemberState(name, () => use.getState().reset());
+  return { use, entries };
 }
 
 // Paged lists.

@@ -92,7 +92,8 @@ describe('the gallery store', () => {
   });
 
   describe('deleting', () => {
-    it('counts a delete once when its event comes after the answer', async () => {
+    /** The first page of a gallery of ten: a and b loaded. */
+    const seedFirstPage = () =>
       useGallery.setState({
         galleries: {
           owner: {
@@ -104,6 +105,9 @@ describe('the gallery store', () => {
           },
         },
       });
+
+    it('counts a delete once when its event comes after the answer', async () => {
+      seedFirstPage();
       fetchMock.mockResolvedValueOnce(new Response(null, { status: 204 }));
       await expect(useGallery.getState().remove('owner', 'b')).resolves.toBe(true);
       expect(useGallery.getState().galleries.owner?.total).toBe(9);
@@ -114,17 +118,7 @@ describe('the gallery store', () => {
     });
 
     it('counts a delete once when its event comes before the answer', async () => {
-      useGallery.setState({
-        galleries: {
-          owner: {
-            status: 'ready',
-            items: [galleryImage('a'), galleryImage('b')],
-            nextCursor: 'c1',
-            total: 10,
-            folders: ['All'],
-          },
-        },
-      });
+      seedFirstPage();
       let answer: (response: Response) => void = () => undefined;
       fetchMock.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
       const done = useGallery.getState().remove('owner', 'b');

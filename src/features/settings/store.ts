@@ -3,44 +3,22 @@
  * member afresh when the page opens, and the members they blocked, through the server-state helper.
  * Both are read when shown and again when the connection comes back.
  */
-import { create } from 'zustand';
 import type { BlockedMember } from '../../contracts/safety.ts';
-import { joinMemberState } from '../../lib/memberState.ts';
-import { type Entry, createEntries, createServerState } from '../../lib/serverState.ts';
+import { createEntryStore } from '../../lib/serverState.ts';
 import { type CurrentUser, normaliseUser } from '../auth/user.ts';
 import { settingsApi } from './api.ts';
 
 /** The one key of each entry: the signed-in member's own. */
 export const OWN = 'me';
 
-interface SettingsStore {
+const store = createEntryStore<{
   /** GET /api/auth/me as the page opened; null when it named nobody. */
-  member: Record<string, Entry<CurrentUser | null>>;
-  blocks: Record<string, Entry<BlockedMember[]>>;
-  reset: () => void;
-}
-
-const server = createServerState();
-
-export const useSettingsData = create<SettingsStore>()((set) => ({
-  member: {},
-  blocks: {},
-  reset() {
-    server.reset();
-    set({ member: {}, blocks: {} });
-  },
-}));
-
-export const freshMember = createEntries<CurrentUser | null>(server, {
-  get: () => useSettingsData.getState().member,
-  set: (member) => useSettingsData.setState({ member }),
-  fetch: async () => normaliseUser(await settingsApi.me()),
+  member: CurrentUser | null;
+  blocks: BlockedMember[];
+}>('settings', {
+  member: { fetch: async () => normaliseUser(await settingsApi.me()) },
+  blocks: { fetch: async () => (await settingsApi.blocks()).users },
 });
 
-export const blockList = createEntries<BlockedMember[]>(server, {
-  get: () => useSettingsData.getState().blocks,
-  set: (blocks) => useSettingsData.setState({ blocks }),
-  fetch: async () => (await settingsApi.blocks()).users,
-});
-
-joinMemberState('settings', () => useSettingsData.getState().reset());
+export const useSettingsData = store.use;
+export const { member: freshMember, blocks: blockList } = store.entries;
