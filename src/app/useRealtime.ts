@@ -4,7 +4,7 @@ import { useSession } from '../features/auth/store.ts';
 import { receiveFriendEvent, scheduleCounts } from '../features/friends/store.ts';
 import { connectNotifications } from '../features/notifications/store.ts';
 import { onBackOnline } from '../features/offline/store.ts';
-import { refetchShown, whileShown } from '../lib/serverState.ts';
+import { onUnauthorized, refetchShown, whileShown } from '../lib/serverState.ts';
 import {
   connectSocket,
   disconnectSocket,
@@ -13,6 +13,21 @@ import {
   onSocketEvent,
   reconnectSocket,
 } from '../lib/socket.ts';
+
+let checking: Promise<void> | null = null;
+/**
+ * A call answered 401: the session may have ended, and the session check says whether it did
+ * (docs/decisions.md "One reset"). Exported for the tests of the reset.
+ */
+export function checkSessionAfter401(): void {
+  if (useSession.getState().status !== 'signedIn') return;
+  checking ??= useSession
+    .getState()
+    .load()
+    .finally(() => {
+      checking = null;
+    });
+}
 
 /**
  * With a member present the socket is connected and friend events flow into the store; without, it
@@ -69,6 +84,9 @@ export function useRealtime() {
       for (const stop of unsubscribe) stop();
     };
   }, [userId, username]);
+
+  // A call refused with 401 asks who is signed in; the answer may end the session here.
+  useEffect(() => onUnauthorized(checkSessionAfter401), []);
 
   useEffect(() => () => disconnectSocket(), []);
 }

@@ -1,20 +1,22 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  type MemberState,
   joinMemberState,
-  memberStateNames,
+  leaveMemberState,
   memberStateSettled,
   resetMemberState,
 } from './memberState.ts';
 
 const leaving = { memberId: 'u1', ended: true };
 const stops: (() => void)[] = [];
-const join = (...args: Parameters<typeof joinMemberState>) => {
-  const stop = joinMemberState(...args);
+const join = (name: string, store: MemberState | MemberState['reset']) => {
+  const stop = joinMemberState(name, typeof store === 'function' ? { reset: store } : store);
   stops.push(stop);
   return stop;
 };
 afterEach(() => {
   for (const stop of stops.splice(0)) stop();
+  vi.useRealTimers();
 });
 
 describe('the member-state registry', () => {
@@ -23,7 +25,6 @@ describe('the member-state registry', () => {
     const second = vi.fn();
     join('test-first', first);
     join('test-second', second);
-    expect(memberStateNames()).toEqual(expect.arrayContaining(['test-first', 'test-second']));
     await resetMemberState(leaving);
     expect(first).toHaveBeenCalledWith(leaving);
     expect(second).toHaveBeenCalledWith(leaving);
@@ -69,5 +70,21 @@ describe('the member-state registry', () => {
     finish();
     await vi.waitFor(() => expect(settled).toBe(true));
     expect(console.warn).toHaveBeenCalledTimes(2);
+  });
+
+  it('runs each store’s work before a logout, and waits for it 3 s at most', async () => {
+    vi.useFakeTimers();
+    const forget = vi.fn(() => new Promise<void>(() => undefined));
+    const reset = vi.fn();
+    join('test-push', { beforeLogout: forget, reset });
+    join('test-plain', () => undefined);
+    let done = false;
+    void leaveMemberState('u1').then(() => (done = true));
+    expect(forget).toHaveBeenCalledWith('u1');
+    expect(reset).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(done).toBe(true);
   });
 });

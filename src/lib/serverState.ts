@@ -419,7 +419,7 @@ export function createEntryStore<T extends Record<string, unknown>>(
       }),
     ]),
   ) as unknown as { [K in keyof T]: Entries<T[K]> };
-  joinMemberState(name, () => use.getState().reset());
+  joinMemberState(name, { reset: () => use.getState().reset() });
   return { use, entries };
 }
 

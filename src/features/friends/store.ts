@@ -220,4 +220,4 @@ export function receiveFriendEvent(event: FriendEvent, payload: FriendEventPaylo
   scheduleCounts();
 }
 
-joinMemberState('friends', () => useFriends.getState().reset());
+joinMemberState('friends', { reset: () => useFriends.getState().reset() });

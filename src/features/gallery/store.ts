@@ -306,7 +306,7 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
   };
 });
 
-joinMemberState('gallery', () => useGallery.getState().reset());
+joinMemberState('gallery', { reset: () => useGallery.getState().reset() });
 
 /**
  * Reads a folder's first page unless it is loaded or on its way: the grid and the manager both ask

@@ -136,4 +136,4 @@ export const useModeration = create<ModerationState>()((set, get) => {
   };
 });
 
-joinMemberState('moderation', () => useModeration.getState().reset());
+joinMemberState('moderation', { reset: () => useModeration.getState().reset() });

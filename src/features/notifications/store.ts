@@ -384,7 +384,7 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
   };
 });
 
-joinMemberState('notifications', () => useNotifications.getState().reset());
+joinMemberState('notifications', { reset: () => useNotifications.getState().reset() });
 
 /**
  * Live updates for the signed-in member: notification and friend events patch the store, and the

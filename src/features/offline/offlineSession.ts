@@ -35,9 +35,9 @@ function follow(state: SessionView, previous: SessionView | null) {
 export function connectOfflineSession(): () => void {
   follow(useSession.getState(), null);
   const unsubscribe = useSession.subscribe((state, previous) => follow(state, previous));
-  const leave = joinMemberState('offline copies', ({ memberId, ended }) =>
-    ended ? wipeMember(memberId) : undefined,
-  );
+  const leave = joinMemberState('offline copies', {
+    reset: ({ memberId, ended }) => (ended ? wipeMember(memberId) : undefined),
+  });
   return () => {
     unsubscribe();
     leave();

@@ -157,4 +157,8 @@ export const usePush = create<PushState>()((set, get) => ({
   reset: () => set(INITIAL),
 }));
 
-joinMemberState('push', () => usePush.getState().reset());
+// At logout the server forgets the device while the session still holds; then the state empties.
+joinMemberState('push', {
+  beforeLogout: () => usePush.getState().forget(),
+  reset: () => usePush.getState().reset(),
+});

@@ -5,23 +5,24 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { closeDatabase, readCurrentMember, readResponse, saveResponse } from '../../lib/idb.ts';
-import { memberStateNames } from '../../lib/memberState.ts';
-import { useFriends } from '../friends/store.ts';
-import { useGallery } from '../gallery/store.ts';
-import { galleryImage } from '../gallery/testImages.ts';
-import { useModeration } from '../moderation/store.ts';
-import { report } from '../moderation/testReports.ts';
-import { useNotifications } from '../notifications/store.ts';
-import { note } from '../notifications/testData.ts';
-import { connectOfflineSession } from '../offline/offlineSession.ts';
-import { useProfiles } from '../profile/store.ts';
-import { usePush } from '../push/store.ts';
-import { useSearch } from '../search/store.ts';
-import { endDeletedAccount } from '../settings/leaving.ts';
-import { useSettingsData } from '../settings/store.ts';
-import { receiveAuthMessage, useSession } from './store.ts';
-import type { CurrentUser } from './user.ts';
+import { closeDatabase, readCurrentMember, readResponse, saveResponse } from '../lib/idb.ts';
+import { useFriends } from '../features/friends/store.ts';
+import { useGallery } from '../features/gallery/store.ts';
+import { galleryImage } from '../features/gallery/testImages.ts';
+import { useModeration } from '../features/moderation/store.ts';
+import { report } from '../features/moderation/testReports.ts';
+import { useNotifications } from '../features/notifications/store.ts';
+import { note } from '../features/notifications/testData.ts';
+import { connectOfflineSession } from '../features/offline/offlineSession.ts';
+import { useProfiles } from '../features/profile/store.ts';
+import { usePush } from '../features/push/store.ts';
+import { useSearch } from '../features/search/store.ts';
+import { endDeletedAccount } from '../features/settings/leaving.ts';
+import { useSettingsData } from '../features/settings/store.ts';
+import { onUnauthorized } from '../lib/serverState.ts';
+import { checkSessionAfter401 } from './useRealtime.ts';
+import { receiveAuthMessage, useSession } from '../features/auth/store.ts';
+import type { CurrentUser } from '../features/auth/user.ts';
 
 const alice = { id: 'alice-id', username: 'alice' } as CurrentUser;
 const bob = { id: 'bob-id', username: 'bob' } as CurrentUser;
@@ -120,22 +121,6 @@ afterEach(async () => {
 });
 
 describe('one reset of the member’s state', () => {
-  it('is joined by every store that holds member state', () => {
-    expect(memberStateNames()).toEqual(
-      expect.arrayContaining([
-        'friends',
-        'notifications',
-        'gallery',
-        'moderation',
-        'profiles',
-        'search',
-        'settings',
-        'push',
-        'offline copies',
-      ]),
-    );
-  });
-
   it('runs at logout, before logout answers', async () => {
     server(null);
     await useSession.getState().logout();
@@ -161,10 +146,13 @@ describe('one reset of the member’s state', () => {
   });
 
   it('runs when a call answers 401 and the session check finds the session ended', async () => {
+    // As the shell wires it (src/app/useRealtime.ts).
+    const stop = onUnauthorized(checkSessionAfter401);
     server(null);
     await expect(useFriends.getState().fetchStatus('someone')).rejects.toThrow();
     await vi.waitFor(() => expect(useSession.getState().status).toBe('signedOut'));
     await expectNothingOfAlice();
+    stop();
   });
 
   it('runs when another member signs in here', async () => {
