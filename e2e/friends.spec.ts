@@ -1,6 +1,7 @@
 import { type Page, expect } from '@playwright/test';
 import { expectRoundAvatars } from './avatars.ts';
-import { createMember, signedIn, test } from './helpers.ts';
+import { createMember, logIn, signedIn, test } from './helpers.ts';
+import { apiAs, sendFriendRequest } from './pwa-helpers.ts';
 
 const searchBox = (page: Page) => page.getByRole('combobox', { name: 'Search members' });
 
@@ -93,4 +94,39 @@ test('the search says so when nothing matches, and Escape closes it', async ({
   await page.route('**/api/users/search**', (route) => route.fulfill({ status: 500, body: '' }));
   await searchBox(page).fill('someone');
   await expect(page.getByText('Search error. Try again.')).toBeVisible();
+});
+
+test("a request sent while the other member's socket is still connecting shows on their open profile without a reload", async ({
+  browser,
+  playwright,
+  request,
+  baseURL,
+}) => {
+  const alice = await createMember(request, baseURL ?? '');
+  const bob = await createMember(request, baseURL ?? '');
+  // Bob's tab: its socket reaches the server only once the gate opens.
+  const context = await browser.newContext();
+  let open: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  await context.routeWebSocket(/\/socket\.io\//, async (socket) => {
+    await gate;
+    socket.connectToServer();
+  });
+  const b = await context.newPage();
+  await logIn(b, bob);
+  await expect(b).toHaveURL(`/profile/${bob.username}`);
+  await b.goto(`/profile/${alice.username}`);
+  await expect(b.getByRole('button', { name: 'Add', exact: true })).toBeVisible();
+
+  // Alice asks while Bob's socket has not joined his room: no event can tell his tab.
+  const aliceApi = await apiAs(playwright, baseURL ?? '', alice);
+  const bobApi = await apiAs(playwright, baseURL ?? '', bob);
+  await sendFriendRequest(aliceApi, bobApi);
+  await expect(b.getByRole('button', { name: 'Add', exact: true })).toBeVisible();
+
+  // The socket connects: the profile on screen catches up, no reload.
+  open();
+  await expect(b.getByRole('button', { name: 'Accept' })).toBeVisible({ timeout: 15_000 });
+  await expect(b.getByRole('button', { name: 'Decline' })).toBeVisible();
+  await Promise.all([aliceApi.request.dispose(), bobApi.request.dispose(), context.close()]);
 });

@@ -1,48 +1,69 @@
 import { useEffect } from 'react';
 import { FRIEND_EVENTS } from '../contracts/realtime.ts';
 import { useSession } from '../features/auth/store.ts';
-import {
-  connectFriendsAcrossTabs,
-  receiveFriendEvent,
-  scheduleCounts,
-  useFriends,
-} from '../features/friends/store.ts';
-import { connectNotifications, useNotifications } from '../features/notifications/store.ts';
+import { receiveFriendEvent, scheduleCounts } from '../features/friends/store.ts';
+import { connectNotifications } from '../features/notifications/store.ts';
 import { onBackOnline } from '../features/offline/store.ts';
+import { onUnauthorized, refetchShown, whileShown } from '../lib/serverState.ts';
 import {
   connectSocket,
   disconnectSocket,
+  onSocketConnect,
   onSocketEnded,
   onSocketEvent,
   reconnectSocket,
 } from '../lib/socket.ts';
 
+let checking: Promise<void> | null = null;
+/**
+ * A call answered 401: the session may have ended, and the session check says whether it did
+ * (docs/decisions.md "One reset"). Exported for the tests of the reset.
+ */
+export function checkSessionAfter401(): void {
+  if (useSession.getState().status !== 'signedIn') return;
+  checking ??= useSession
+    .getState()
+    .load()
+    .finally(() => {
+      checking = null;
+    });
+}
+
 /**
  * With a member present the socket is connected and friend events flow into the store; without, it
- * is closed. Back online or back from the back/forward cache, it connects again and the friend
- * counts are fetched afresh.
+ * is closed. What is on screen is read again at every (re)connect, once the rooms are joined, when
+ * socket events keep it current (an event sent before the socket joined is never heard), and
+ * everything shown when the connection comes back, which also connects the socket again
+ * (docs/architecture.md "Client state"). Whatever the tab holds of a member goes with them through
+ * src/lib/memberState.ts, not here.
  */
 export function useRealtime() {
   const userId = useSession((state) => state.user?.id);
   const username = useSession((state) => state.user?.username ?? '');
 
-  useEffect(() => connectFriendsAcrossTabs(), []);
-
   useEffect(() => {
     if (!userId) {
       disconnectSocket();
-      useFriends.getState().reset();
-      useNotifications.getState().reset();
       return;
     }
     const unsubscribe = FRIEND_EVENTS.map((event) =>
       onSocketEvent(event, (payload) => receiveFriendEvent(event, payload, userId)),
     );
     unsubscribe.push(connectNotifications(userId));
+    // The counts are shown wherever a member is (the bell, their profile).
+    unsubscribe.push(whileShown(scheduleCounts, { live: true }));
+    // After the handlers that join rooms again: a read sent before a join could miss an event.
+    let registering = true;
+    unsubscribe.push(
+      onSocketConnect(() => {
+        if (!registering) setTimeout(() => refetchShown('connect'), 0);
+      }),
+    );
+    registering = false;
     unsubscribe.push(
       onBackOnline(() => {
         reconnectSocket();
-        scheduleCounts();
+        refetchShown('online');
       }),
     );
     // The server ended the socket with its session: ask who is signed in; still this member
@@ -57,26 +78,15 @@ export function useRealtime() {
           });
       }),
     );
-    // Shown again from the back/forward cache: the socket opens again (src/lib/socket.ts) and
-    // what changed meanwhile is fetched, as after a time offline.
-    const restored = (event: PageTransitionEvent) => {
-      if (event.persisted) scheduleCounts();
-    };
-    window.addEventListener('pageshow', restored);
-    unsubscribe.push(() => window.removeEventListener('pageshow', restored));
     connectSocket({ id: userId, username });
     scheduleCounts();
     return () => {
       for (const stop of unsubscribe) stop();
-      // Signed out: the shell goes with the session, so the branch above never runs. The stores
-      // forget the member here, or a load still under way would save their friend requests again
-      // after the logout wiped them.
-      if (useSession.getState().user?.id !== userId) {
-        useFriends.getState().reset();
-        useNotifications.getState().reset();
-      }
     };
   }, [userId, username]);
+
+  // A call refused with 401 asks who is signed in; the answer may end the session here.
+  useEffect(() => onUnauthorized(checkSessionAfter401), []);
 
   useEffect(() => () => disconnectSocket(), []);
 }

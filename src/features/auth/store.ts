@@ -3,6 +3,7 @@ import { CHANNELS, STORAGE_KEYS, WINDOW_EVENTS } from '../../contracts/constants
 import type { LoginBody } from '../../contracts/auth.ts';
 import { openChannel } from '../../lib/crossTab.ts';
 import { HttpError } from '../../lib/http.ts';
+import { leaveMemberState, memberStateSettled, resetMemberState } from '../../lib/memberState.ts';
 import { clearToken, storeToken } from '../../lib/storage.ts';
 import { authApi } from './api.ts';
 import { type CurrentUser, normaliseUser } from './user.ts';
@@ -25,33 +26,6 @@ interface SessionState {
 }
 
 type AuthMessage = { type: 'user'; user: CurrentUser } | { type: 'logout' };
-
-/** Work that must happen while the member is still signed in (push unsubscribe, cache wipe). */
-type LogoutTask = (user: CurrentUser) => Promise<void> | void;
-const logoutTasks = new Set<LogoutTask>();
-const LOGOUT_TASKS_MAX_MS = 3_000;
-
-/** Runs `task` at every logout from this tab, before the session ends; answers an unregister. */
-export function onLogout(task: LogoutTask): () => void {
-  logoutTasks.add(task);
-  return () => logoutTasks.delete(task);
-}
-
-async function runLogoutTasks(user: CurrentUser | null) {
-  if (!user || logoutTasks.size === 0) return;
-  const tasks = [...logoutTasks].map(async (task) => {
-    try {
-      await task(user);
-    } catch (error) {
-      console.warn('A logout task failed', error);
-    }
-  });
-  // A task that hangs (no network) must not keep the member signed in.
-  await Promise.race([
-    Promise.all(tasks),
-    new Promise((resolve) => setTimeout(resolve, LOGOUT_TASKS_MAX_MS)),
-  ]);
-}
 
 let channel: ReturnType<typeof openChannel> | null = null;
 function broadcast(message: AuthMessage) {
@@ -114,14 +88,31 @@ export const useSession = create<SessionState>()((set, get) => ({
   },
 
   async logout() {
-    await runLogoutTasks(get().user);
+    // What needs the session still (the push device forgotten on the server) goes first.
+    const user = get().user;
+    if (user) await leaveMemberState(user.id);
     await authApi.logout().catch(() => undefined);
     clearToken();
     set({ ...signedOut, error: null });
     broadcast({ type: 'logout' });
     window.dispatchEvent(new Event(WINDOW_EVENTS.logout));
+    // Answers once nothing of the member is left here (the stores, their saved copies).
+    await memberStateSettled();
   },
 }));
+
+/**
+ * One reset (docs/decisions.md "One reset"): whenever the member signed in here stops being the one
+ * signed in (logout here or in another tab, the account deleted, a suspension or any other end of
+ * the session the server reports), every store of member state empties at once, before anything
+ * renders for whoever comes next. Their saved copies go too unless the server merely could not be
+ * reached.
+ */
+useSession.subscribe((state, previous) => {
+  const left = previous.user;
+  if (!left || state.user?.id === left.id) return;
+  void resetMemberState({ memberId: left.id, ended: state.error === null });
+});
 
 /** Applies what another tab said; never echoes it back. */
 export function receiveAuthMessage(data: unknown) {

@@ -3,7 +3,7 @@ import { PROFILE_TOAST_MS } from '../../contracts/constants.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { Toast } from '../../components/Toast.tsx';
 import { useToast } from '../../components/useToast.ts';
-import { useNeedsNetwork, useReconnects } from '../offline/store.ts';
+import { useNeedsNetwork } from '../offline/store.ts';
 import type { FriendAction } from './api.ts';
 import { FriendActions } from './FriendActions.tsx';
 import { PROFILE_TOASTS } from './messages.ts';
@@ -14,19 +14,14 @@ import './FriendButtons.css';
 export function FriendButtons({ userId, username }: { userId: string; username: string }) {
   const status = useFriends((state) => state.statuses[userId]?.status);
   const busy = useFriends((state) => Boolean(state.busy[userId]));
-  const fetchStatus = useFriends((state) => state.fetchStatus);
+  const show = useFriends((state) => state.show);
   const act = useFriends((state) => state.act);
   const [toast, showToast] = useToast(PROFILE_TOAST_MS);
   const [confirming, setConfirming] = useState(false);
   const needsNetwork = useNeedsNetwork();
-  const reconnects = useReconnects();
 
-  // Back online, the status shown from before may be stale: ask again.
-  useEffect(() => {
-    fetchStatus(userId, { force: reconnects > 0 }).catch((error: unknown) =>
-      console.warn('Could not load friend status', error),
-    );
-  }, [fetchStatus, userId, reconnects]);
+  // Read now, and again whenever an event about this member may have been missed.
+  useEffect(() => show(userId), [show, userId]);
 
   const run = async (action: FriendAction) => {
     const ok = await act(action, userId, username);

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { receiveFriendChange, receiveFriendEvent, statusAfterEvent, useFriends } from './store.ts';
+import { refetchShown } from '../../lib/serverState.ts';
+import { receiveFriendEvent, statusAfterEvent, useFriends } from './store.ts';
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -88,7 +89,6 @@ describe('the friends store', () => {
     );
     await useFriends.getState().act('accept', 'u2');
     useFriends.getState().applyRemote('u2', 'none');
-    receiveFriendChange({ type: 'accepted', userId: 'u3' });
     receiveFriendEvent(
       'friend:removed',
       { fromUserId: 'u4', toUserId: 'me', pairKey: 'me:u4' },
@@ -120,21 +120,31 @@ describe('the friends store', () => {
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 
-  it('re-fetches a member’s status 300 ms after another tab changed it', async () => {
-    fetchMock.mockResolvedValue(json({ status: 'friends' }));
-    receiveFriendChange({ type: 'accepted', userId: 'u2' });
-    await vi.advanceTimersByTimeAsync(299);
-    expect(fetchMock).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(1);
-    expect(fetchMock.mock.calls[0]?.[0]).toContain('/api/users/friends/status?userId=u2');
-    await vi.waitFor(() => expect(statusOf('u2')).toBe('friends'));
+  it('reads the status of a member on screen again at every (re)connect, and stops when hidden', async () => {
+    fetchMock
+      .mockResolvedValueOnce(json({ status: 'none' }))
+      .mockResolvedValueOnce(json({ status: 'received' }));
+    const hide = useFriends.getState().show('u2');
+    await vi.waitFor(() => expect(statusOf('u2')).toBe('none'));
+    // A request sent before this tab's socket joined its room: no event will tell of it.
+    refetchShown('connect');
+    await vi.waitFor(() => expect(statusOf('u2')).toBe('incoming'));
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    hide();
+    refetchShown('connect');
+    refetchShown('online');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 
-  it('ignores cross-tab messages without a member', () => {
-    receiveFriendChange({ type: 'accepted' });
-    receiveFriendChange(null);
-    vi.advanceTimersByTime(1_000);
-    expect(fetchMock).not.toHaveBeenCalled();
+  it('drops an answer that comes after the reset (the member left)', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    fetchMock.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
+    const asked = useFriends.getState().fetchStatus('u2');
+    useFriends.getState().reset();
+    answer(json({ status: 'friends' }));
+    await asked;
+    expect(useFriends.getState().statuses).toEqual({});
   });
 
   it('refreshes counts once, 350 ms after a burst of events', async () => {

@@ -1,11 +1,13 @@
+/**
+ * Friend statuses and counts (docs/product.md "Friends"). The acting tab learns a change from the
+ * call's answer; every tab of both members, this one included, from the friend event
+ * (docs/architecture.md "Client state").
+ */
 import { create } from 'zustand';
 import {
-  CHANNELS,
   COUNTS_REFRESH_DEBOUNCE_MS,
-  CROSS_TAB_REFETCH_MS,
   FRIEND_STATUS_CACHE_MS,
   OPTIMISTIC_GUARD_MS,
-  WINDOW_EVENTS,
 } from '../../contracts/constants.ts';
 import {
   FRIEND_STATUS_RANK,
@@ -13,20 +15,13 @@ import {
   type FriendStatus,
 } from '../../contracts/friends.ts';
 import type { FriendEvent, FriendEventPayload } from '../../contracts/realtime.ts';
-import { openChannel } from '../../lib/crossTab.ts';
-import { createServerState } from '../../lib/serverState.ts';
+import { joinMemberState } from '../../lib/memberState.ts';
+import { createServerState, whileShown } from '../../lib/serverState.ts';
 import { type FriendAction, friendsApi } from './api.ts';
 
 interface Known {
   status: FriendStatus;
   fetchedAt: number;
-}
-
-/** What the other tabs hear after a friend action here (docs/product.md "Friends"). */
-export type FriendChangeType = 'requested' | 'canceled' | 'accepted' | 'declined' | 'removed';
-export interface FriendChange {
-  type: FriendChangeType;
-  userId: string;
 }
 
 interface FriendsState {
@@ -38,6 +33,12 @@ interface FriendsState {
   counts: FriendCounts;
   /** The member's status, from the 30 s cache or the server. */
   fetchStatus: (userId: string, options?: { force?: boolean }) => Promise<FriendStatus>;
+  /**
+   * The member's status while it is on screen: read now (from the cache while fresh) and again at
+   * every (re)connect, since a friend event sent before the socket joined is never heard; answers
+   * the function that stops.
+   */
+  show: (userId: string) => () => void;
   /** Remembers statuses learnt elsewhere (search rows), without overriding a guarded one. */
   learn: (statuses: Record<string, FriendStatus>) => void;
   /** Optimistic friend action; answers whether the server agreed. */
@@ -55,18 +56,11 @@ const OPTIMISTIC: Record<FriendAction, FriendStatus> = {
   decline: 'none',
   unfriend: 'none',
 };
-const CHANGE_OF: Record<FriendAction, FriendChangeType> = {
-  request: 'requested',
-  cancel: 'canceled',
-  accept: 'accepted',
-  decline: 'declined',
-  unfriend: 'removed',
-};
-
 const EMPTY_COUNTS: FriendCounts = { incoming: 0, outgoing: 0, friends: 0 };
 /** Status requests, re-checks and the counts refresh; reset() cancels them all. */
 const server = createServerState();
-let channel: ReturnType<typeof openChannel> | null = null;
+/** Current until the store resets: an answer for the member who left is dropped. */
+const untilReset = () => server.current('member');
 
 export const useFriends = create<FriendsState>()((set, get) => ({
   statuses: {},
@@ -79,10 +73,21 @@ export const useFriends = create<FriendsState>()((set, get) => ({
     if (!options.force && known && server.isFresh(known.fetchedAt, FRIEND_STATUS_CACHE_MS))
       return known.status;
     return server.dedupe(userId, async () => {
+      const ticket = untilReset();
       const status = await friendsApi.status(userId);
+      if (!ticket.current) return status;
       if (!get().busy[userId]) get().applyRemote(userId, status);
       return get().statuses[userId]?.status ?? status;
     });
+  },
+
+  show(userId) {
+    const read = (force: boolean) =>
+      get()
+        .fetchStatus(userId, { force })
+        .catch((error: unknown) => console.warn('Could not load friend status', error));
+    void read(false);
+    return whileShown(() => void read(true), { live: true });
   },
 
   learn(statuses) {
@@ -92,6 +97,7 @@ export const useFriends = create<FriendsState>()((set, get) => ({
   async act(action, userId, username) {
     if (get().busy[userId]) return false;
     set((state) => ({ busy: { ...state.busy, [userId]: true } }));
+    const ticket = untilReset();
     const outcome = await server.optimistic(
       () => {
         const previous = get().statuses[userId];
@@ -112,6 +118,7 @@ export const useFriends = create<FriendsState>()((set, get) => ({
       },
       () => friendsApi.act(action, userId, username),
     );
+    if (!ticket.current) return false;
     set((state) => {
       const busy = { ...state.busy };
       delete busy[userId];
@@ -128,7 +135,6 @@ export const useFriends = create<FriendsState>()((set, get) => ({
       };
     });
     if (!outcome.ok) return false;
-    announce({ type: CHANGE_OF[action], userId });
     scheduleCounts();
     return true;
   },
@@ -153,8 +159,10 @@ export const useFriends = create<FriendsState>()((set, get) => ({
   },
 
   async refreshCounts() {
+    const ticket = untilReset();
     try {
-      set({ counts: await friendsApi.counts() });
+      const counts = await friendsApi.counts();
+      if (ticket.current) set({ counts });
     } catch (error) {
       console.warn('Could not refresh friend counts', error);
     }
@@ -212,29 +220,4 @@ export function receiveFriendEvent(event: FriendEvent, payload: FriendEventPaylo
   scheduleCounts();
 }
 
-function announce(change: FriendChange) {
-  channel?.post(change);
-  window.dispatchEvent(new CustomEvent(WINDOW_EVENTS.friendsChanged, { detail: change }));
-}
-
-/** Another tab changed a relation: ask the server again a moment later (docs/product.md "Friends": 300 ms). */
-export function receiveFriendChange(data: unknown) {
-  const change = data as Partial<FriendChange> | null;
-  if (!change || typeof change.userId !== 'string') return;
-  const { userId } = change;
-  server.later(() => {
-    void useFriends
-      .getState()
-      .fetchStatus(userId, { force: true })
-      .catch(() => undefined);
-    scheduleCounts();
-  }, CROSS_TAB_REFETCH_MS);
-}
-
-export function connectFriendsAcrossTabs(): () => void {
-  channel = openChannel(CHANNELS.friends, receiveFriendChange);
-  return () => {
-    channel?.close();
-    channel = null;
-  };
-}
+joinMemberState('friends', { reset: () => useFriends.getState().reset() });

@@ -46,7 +46,7 @@ export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManag
   useEffect(() => {
     if (!folderRead) readFolder(owner, folder);
   }, [owner, folder, folderRead]);
-  const images = list?.images ?? NO_IMAGES;
+  const images = list?.items ?? NO_IMAGES;
   const total = totalOf(list);
   const [page, setPage] = useState({ folder, count: MANAGER_PAGE });
   const count = page.folder === folder ? page.count : MANAGER_PAGE;

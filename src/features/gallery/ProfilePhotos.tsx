@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { useShallow } from 'zustand/react/shallow';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import { Toast } from '../../components/Toast.tsx';
-import { useBackOnline } from '../offline/store.ts';
+import { whileShown } from '../../lib/serverState.ts';
 import { FolderSelect } from './FolderSelect.tsx';
 import { PhotoGrid } from './PhotoGrid.tsx';
 import { UploadButton, UploadStatus } from './UploadButton.tsx';
@@ -86,21 +86,30 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
   useEffect(() => {
     if (folder !== DEFAULT_FOLDER && !folderRead) readFolder(owner, folder);
   }, [owner, folder, folderRead]);
-  // What was shown offline came from the cache: load it fresh once the connection is back.
-  useBackOnline(() => {
-    void load(owner);
-    if (folder !== DEFAULT_FOLDER) void load(owner, folder);
-    void loadFolders(owner);
-  });
+  // Read again whenever what is shown may be stale: at every (re)connect, since an event sent
+  // before the gallery's room was joined is never heard, and back online, since what was shown
+  // offline came from the saved copies.
+  useEffect(
+    () =>
+      whileShown(
+        () => {
+          void load(owner);
+          if (folder !== DEFAULT_FOLDER) void load(owner, folder);
+          void loadFolders(owner);
+        },
+        { live: true },
+      ),
+    [owner, folder, load, loadFolders],
+  );
 
   const list = pagesOf(gallery, folder);
-  const images = list?.images ?? NO_IMAGES;
+  const images = list?.items ?? NO_IMAGES;
   // A shared link may name an image outside the chosen folder: then the viewer pages through all,
   // and through pages not read yet when the image is further on.
   const viewerList = viewing && !images.some((image) => image.id === viewing) ? gallery : list;
   const viewerFolder = viewerList === list ? folder : DEFAULT_FOLDER;
   const linked =
-    viewing !== null && (viewerList?.images.some((image) => image.id === viewing) ?? false);
+    viewing !== null && (viewerList?.items.some((image) => image.id === viewing) ?? false);
   // The viewer opens on an image loaded here; a link to one further on first reads pages until it
   // is there (the store's seek), and opens without it if it is not, which closes the viewer.
   const ready = gallery?.status === 'ready';
@@ -131,7 +140,7 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
         Loading…
       </p>
     );
-  } else if (list.status === 'error' && list.images.length === 0) {
+  } else if (list.status === 'error' && list.items.length === 0) {
     content = (
       <p className="gallery-empty" role="alert">
         Could not load photos.{' '}
@@ -202,7 +211,7 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
         {viewing && ready && viewerList && viewerShown && (
           <GalleryViewer
             ownerId={ownerId}
-            images={viewerList.images}
+            images={viewerList.items}
             total={totalOf(viewerList)}
             more={hasMore(viewerList) ? (viewerList.more ?? 'idle') : null}
             onLoadMore={loadViewerPage}

@@ -13,6 +13,10 @@ const failed = (change: Partial<PendingUpload>): PendingUpload => ({
   phase: 'failed',
   error: 'Failed a.png: You’re uploading too much at once. Wait for the others to finish.',
   canRetry: true,
+  file: new File([], 'a.png'),
+  owner: { id: 'me', username: 'vega' },
+  fields: {},
+  checked: true,
   ...change,
 });
 

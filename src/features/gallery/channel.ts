@@ -1,25 +1,35 @@
-/** Gallery changes shared with this member's other tabs over BroadcastChannel `orbit:gallery` (docs/product.md "Realtime"). */
+/**
+ * A reorder shared with this member's other tabs over BroadcastChannel `orbit:gallery`: the one
+ * gallery change no socket event carries (docs/architecture.md "Client state").
+ */
 import { CHANNELS } from '../../contracts/constants.ts';
-import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
 import { openChannel } from '../../lib/crossTab.ts';
 
-export type GalleryChange =
-  | { type: 'image'; image: GalleryImage }
-  | { type: 'deleted'; ownerId: string; id: string }
-  | { type: 'order'; ownerId: string; order: string[] };
+export interface GalleryChange {
+  ownerId: string;
+  order: string[];
+}
 
 let channel: ReturnType<typeof openChannel> | null = null;
 
-export function postGalleryChange(change: GalleryChange): void {
+export function postGalleryOrder(change: GalleryChange): void {
   channel?.post(change);
 }
 
-/** Listens while a gallery is on screen; changes made here are posted to the other tabs meanwhile. */
+const isChange = (data: unknown): data is GalleryChange => {
+  const change = data as Partial<GalleryChange> | null;
+  return (
+    typeof change?.ownerId === 'string' &&
+    Array.isArray(change.order) &&
+    change.order.every((id) => typeof id === 'string')
+  );
+};
+
+/** Listens while a gallery is on screen; reorders made here are posted to the other tabs meanwhile. */
 export function connectGalleryAcrossTabs(onChange: (change: GalleryChange) => void): () => void {
   channel?.close();
   const opened = openChannel(CHANNELS.gallery, (data) => {
-    const change = data as Partial<GalleryChange> | null;
-    if (change && typeof change.type === 'string') onChange(change as GalleryChange);
+    if (isChange(data)) onChange(data);
   });
   channel = opened;
   return () => {

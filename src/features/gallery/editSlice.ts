@@ -3,7 +3,7 @@ import type { StateCreator } from 'zustand';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
 import { deleteFailureText, galleryApi, saveFailureText } from './api.ts';
-import { postGalleryChange } from './channel.ts';
+import { postGalleryOrder } from './channel.ts';
 import {
   type Reaction,
   reorderWithin,
@@ -13,7 +13,7 @@ import {
   toggleReaction,
 } from './images.ts';
 import { memberId } from './member.ts';
-import { type ImagePages, loadedLikes, totalOf } from './pages.ts';
+import { type ImagePages, galleryServer, loadedLikes, totalOf } from './pages.ts';
 import type { GalleryState } from './store.ts';
 
 /** How long a failed delete's message stays (docs/product.md "Errors" gives no figure). */
@@ -33,18 +33,6 @@ export interface EditSlice {
   showNotice: (ownerId: string, text: string) => void;
 }
 
-/** Images being deleted stay hidden even if a reload or an event brings them back meanwhile. */
-export const deleting = new Set<string>();
-const reactionRound = new Map<string, number>();
-const noticeTimers = new Map<string, ReturnType<typeof setTimeout>>();
-
-export function resetEdits() {
-  for (const timer of noticeTimers.values()) clearTimeout(timer);
-  noticeTimers.clear();
-  deleting.clear();
-  reactionRound.clear();
-}
-
 type SetState = Parameters<StateCreator<GalleryState>>[0];
 type GetState = Parameters<StateCreator<GalleryState>>[1];
 
@@ -53,13 +41,13 @@ type GetState = Parameters<StateCreator<GalleryState>>[1];
  * total moves with what the change added or took away.
  */
 function changeList<T extends ImagePages>(list: T, change: ListChange, folder?: string): T {
-  let images = change(list.images, folder ?? DEFAULT_FOLDER);
-  if (folder !== undefined) images = images.filter((image) => image.folder === folder);
-  if (images === list.images) return list;
-  const total = Math.max(totalOf(list) + images.length - list.images.length, images.length);
+  let items = change(list.items, folder ?? DEFAULT_FOLDER);
+  if (folder !== undefined) items = items.filter((image) => image.folder === folder);
+  if (items === list.items) return list;
+  const total = Math.max(totalOf(list) + items.length - list.items.length, items.length);
   return list.total === undefined && list.nextCursor == null
-    ? { ...list, images }
-    : { ...list, images, total };
+    ? { ...list, items }
+    : { ...list, items, total };
 }
 
 /** A change to one list's images; `folder` says which list ('All' for the whole gallery). */
@@ -88,7 +76,7 @@ export function imageUpdaters(set: SetState, get: GetState) {
   const find = (ownerId: string, imageId: string) => {
     const gallery = get().galleries[ownerId];
     for (const list of [gallery, ...Object.values(gallery?.byFolder ?? {})]) {
-      const image = list?.images.find((item) => item.id === imageId);
+      const image = list?.items.find((item) => item.id === imageId);
       if (image) return image;
     }
     return undefined;
@@ -116,7 +104,12 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
       if (!image) return false;
       // Where it was in each list, to put it back there if the server refuses.
       const places = new Map<string, number>();
-      deleting.add(imageId);
+      const mark = (deleting: boolean) =>
+        set((state) => {
+          const { [imageId]: _was, ...others } = state.deleting;
+          return { deleting: deleting ? { ...others, [imageId]: true } : others };
+        });
+      mark(true);
       update(ownerId, (list, folder) => {
         places.set(
           folder,
@@ -124,20 +117,22 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
         );
         return list.filter((item) => item.id !== imageId);
       });
-      try {
-        await galleryApi.remove(image, memberId());
-        postGalleryChange({ type: 'deleted', ownerId, id: imageId });
-        return true;
-      } catch (error) {
-        update(ownerId, (list, folder) => {
-          const index = places.get(folder) ?? -1;
-          return index === -1 ? list : restoreAt(list, image, index);
-        });
-        get().showNotice(ownerId, deleteFailureText(error));
-        return false;
-      } finally {
-        deleting.delete(imageId);
-      }
+      const ticket = galleryServer.current('member');
+      const outcome = await galleryServer.optimistic(
+        () => () =>
+          update(ownerId, (list, folder) => {
+            const index = places.get(folder) ?? -1;
+            return index === -1 ? list : restoreAt(list, image, index);
+          }),
+        () => galleryApi.remove(image, memberId()),
+      );
+      if (!ticket.current) return outcome.ok;
+      // Seen as gone while still marked as being deleted, so it counts once: the deletion's event
+      // reaches this tab too, and finds it gone already.
+      if (outcome.ok) get().receiveDeleted(ownerId, imageId);
+      else get().showNotice(ownerId, deleteFailureText(outcome.error));
+      mark(false);
+      return outcome.ok;
     },
 
     async react(ownerId, imageId, kind) {
@@ -147,18 +142,16 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
       const optimistic = toggleReaction(before, kind, me);
       replace(ownerId, optimistic);
       // Only the latest of several quick toggles may write the server's answer back.
-      const round = (reactionRound.get(imageId) ?? 0) + 1;
-      reactionRound.set(imageId, round);
+      const ticket = galleryServer.claim(`react:${imageId}`);
       try {
         const image = await galleryApi.patch(imageId, {
           accountId: me,
           [kind]: optimistic[kind].includes(me),
         });
-        if (reactionRound.get(imageId) !== round) return;
+        if (!ticket.current) return;
         replace(ownerId, image);
-        postGalleryChange({ type: 'image', image });
       } catch (error) {
-        if (reactionRound.get(imageId) !== round) return;
+        if (!ticket.current) return;
         const current = find(ownerId, imageId);
         if (current)
           replace(ownerId, {
@@ -176,7 +169,6 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
       try {
         const image = await galleryApi.patch(imageId, { accountId: memberId(), caption });
         replace(ownerId, image);
-        postGalleryChange({ type: 'image', image });
       } catch (error) {
         throw new Error(saveFailureText(error));
       }
@@ -187,7 +179,7 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
         const image = await galleryApi.patch(imageId, { accountId: memberId(), folder });
         replace(ownerId, image);
         forgetFolder(ownerId, folder);
-        postGalleryChange({ type: 'image', image });
+        // The answer does not say which folders are left: the list of them is read.
         void get().loadFolders({ id: ownerId, username: image.user.username });
         return true;
       } catch (error) {
@@ -201,9 +193,9 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
       const gallery = get().galleries[ownerId];
       const named = new Set(part);
       const holder = [gallery, ...Object.values(gallery?.byFolder ?? {})].find(
-        (list) => list && part.every((id) => list.images.some((image) => image.id === id)),
+        (list) => list && part.every((id) => list.items.some((image) => image.id === id)),
       );
-      const before = (holder?.images ?? []).map((image) => image.id).filter((id) => named.has(id));
+      const before = (holder?.items ?? []).map((image) => image.id).filter((id) => named.has(id));
       update(ownerId, (list) =>
         sortByOrder(
           list,
@@ -223,24 +215,24 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
           userId: ownerId,
           ...(move ?? { order: part }),
         });
-        postGalleryChange({ type: 'order', ownerId, order: part });
+        // No socket event carries an order: this browser's other tabs hear of it here.
+        postGalleryOrder({ ownerId, order: part });
       } catch (error) {
         console.warn('Could not save the new order', error);
       }
     },
 
     showNotice(ownerId, text) {
-      clearTimeout(noticeTimers.get(ownerId));
       set((state) => ({ notice: { ...state.notice, [ownerId]: text } }));
-      noticeTimers.set(
-        ownerId,
-        setTimeout(() => {
+      galleryServer.debounce(
+        `notice:${ownerId}`,
+        () =>
           set((state) => {
             const notice = { ...state.notice };
             delete notice[ownerId];
             return { notice };
-          });
-        }, NOTICE_MS),
+          }),
+        NOTICE_MS,
       );
     },
   };

@@ -1,22 +1,15 @@
 /** The paged lists of a gallery (docs/decisions.md "A paged gallery"). */
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
+import { type PagedList, createServerState } from '../../lib/serverState.ts';
 
 /**
  * One folder's images as far as they are loaded (docs/decisions.md "A paged gallery"): the pages
  * read so far in the saved order, where the next page starts and how many there are in all. A list
- * set without the paging fields is complete.
+ * set without the paging fields is complete. `missing`: the server has no such gallery for this
+ * member (gone, or a block).
  */
-export interface ImagePages {
-  status: 'loading' | 'ready' | 'error';
-  images: GalleryImage[];
-  /** Where the next page starts; null or absent once every image is here. */
-  nextCursor?: string | null;
-  /** How many images the folder has on the server; absent means `images.length`. */
-  total?: number;
-  /** A further page on its way, or the last one failed (never tried again on its own). */
-  more?: 'idle' | 'loading' | 'error';
-}
+export type ImagePages = PagedList<GalleryImage>;
 
 /** An owner's gallery: the `All` pages, the folder list and, once chosen, each folder's own pages. */
 export interface OwnerGallery extends ImagePages {
@@ -31,13 +24,19 @@ export interface OwnerGallery extends ImagePages {
   likes?: number;
 }
 
+/**
+ * The gallery store's requests, timers and claims (src/lib/serverState.ts), shared by its slices;
+ * the store's reset() resets it.
+ */
+export const galleryServer = createServerState();
+
 /** The likes on the images loaded here (each image once, whichever lists hold it). */
 export function loadedLikes(gallery: OwnerGallery | undefined): number {
   if (!gallery) return 0;
   const seen = new Set<string>();
   let likes = 0;
   for (const list of [gallery, ...Object.values(gallery.byFolder ?? {})]) {
-    for (const image of list.images) {
+    for (const image of list.items) {
       if (seen.has(image.id)) continue;
       seen.add(image.id);
       likes += image.likeCount;
@@ -48,7 +47,7 @@ export function loadedLikes(gallery: OwnerGallery | undefined): number {
 
 /** How many images a list has on the server. */
 export const totalOf = (list: ImagePages | undefined): number =>
-  list ? Math.max(list.total ?? 0, list.images.length) : 0;
+  list ? Math.max(list.total ?? 0, list.items.length) : 0;
 
 /** Whether the server has more of the list than is loaded. */
 export const hasMore = (list: ImagePages | undefined): boolean => Boolean(list?.nextCursor);

@@ -7,13 +7,15 @@ import { galleryImage, json } from './testImages.ts';
 
 type FetchMock = ReturnType<typeof vi.fn<(url: string, init?: RequestInit) => Promise<Response>>>;
 
-const ids = () => useGallery.getState().galleries.owner?.images.map((image) => image.id);
+const ids = () => useGallery.getState().galleries.owner?.items.map((image) => image.id);
 const imageOf = (id: string) =>
-  useGallery.getState().galleries.owner?.images.find((image) => image.id === id);
+  useGallery.getState().galleries.owner?.items.find((image) => image.id === id);
 const pathOf = (call: unknown[]) => decodeURIComponent(new URL(call[0] as string).pathname);
 
 function seed(images = [galleryImage('a'), galleryImage('b'), galleryImage('c')]) {
-  useGallery.setState({ galleries: { owner: { status: 'ready', images, folders: ['All'] } } });
+  useGallery.setState({
+    galleries: { owner: { status: 'ready', items: images, folders: ['All'] } },
+  });
 }
 
 describe('the gallery store', () => {
@@ -58,7 +60,78 @@ describe('the gallery store', () => {
     });
   });
 
+  describe('a gallery the server no longer has for this member', () => {
+    it('is emptied when a refresh answers 404, as after a block', async () => {
+      seed();
+      useGallery.setState((state) => ({
+        galleries: {
+          owner: {
+            ...state.galleries.owner!,
+            likes: 4,
+            byFolder: { Trips: { status: 'ready', items: [galleryImage('t')] } },
+          },
+        },
+      }));
+      fetchMock.mockResolvedValueOnce(json({ error: 'No such gallery.' }, 404));
+      await useGallery.getState().load({ id: 'owner', username: 'vega' });
+      expect(useGallery.getState().galleries.owner).toEqual({
+        status: 'missing',
+        items: [],
+        folders: ['All'],
+      });
+    });
+
+    it('is emptied when the folders answer 404 too, and asked for afresh once forgotten', async () => {
+      seed();
+      fetchMock.mockResolvedValueOnce(json({ error: 'No such gallery.' }, 404));
+      await useGallery.getState().loadFolders({ id: 'owner', username: 'vega' });
+      expect(useGallery.getState().galleries.owner?.status).toBe('missing');
+      useGallery.getState().forgetMissing('owner');
+      expect(useGallery.getState().galleries.owner).toBeUndefined();
+    });
+  });
+
   describe('deleting', () => {
+    /** The first page of a gallery of ten: a and b loaded. */
+    const seedFirstPage = () =>
+      useGallery.setState({
+        galleries: {
+          owner: {
+            status: 'ready',
+            items: [galleryImage('a'), galleryImage('b')],
+            nextCursor: 'c1',
+            total: 10,
+            folders: ['All'],
+          },
+        },
+      });
+
+    it('counts a delete once when its event comes after the answer', async () => {
+      seedFirstPage();
+      fetchMock.mockResolvedValueOnce(new Response(null, { status: 204 }));
+      await expect(useGallery.getState().remove('owner', 'b')).resolves.toBe(true);
+      expect(useGallery.getState().galleries.owner?.total).toBe(9);
+      // The deletion's event reaches the tab that made it too.
+      useGallery.getState().receiveDeleted('owner', 'b');
+      expect(useGallery.getState().galleries.owner?.total).toBe(9);
+      expect(ids()).toEqual(['a']);
+    });
+
+    it('counts a delete once when its event comes before the answer', async () => {
+      seedFirstPage();
+      let answer: (response: Response) => void = () => undefined;
+      fetchMock.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
+      const done = useGallery.getState().remove('owner', 'b');
+      useGallery.getState().receiveDeleted('owner', 'b');
+      answer(new Response(null, { status: 204 }));
+      await expect(done).resolves.toBe(true);
+      useGallery.getState().receiveDeleted('owner', 'b');
+      expect(useGallery.getState().galleries.owner?.total).toBe(9);
+      // A late event about the deleted image does not bring it back.
+      useGallery.getState().receiveImage(galleryImage('b'), { created: true });
+      expect(ids()).toEqual(['a']);
+    });
+
     it('hides the image at once and keeps it hidden when the server agrees', async () => {
       seed();
       fetchMock.mockResolvedValueOnce(new Response(null, { status: 204 }));
@@ -307,13 +380,10 @@ describe('the gallery store', () => {
       useGallery.getState().receiveImage(galleryImage('zz'));
       expect(ids()).toEqual(['a']);
     });
-    it('applies what another tab changed', () => {
+    it('applies another tab’s new order', () => {
       seed();
-      receiveGalleryChange({ type: 'image', image: galleryImage('a', { caption: 'elsewhere' }) });
-      receiveGalleryChange({ type: 'order', ownerId: 'owner', order: ['c', 'a', 'b'] });
-      receiveGalleryChange({ type: 'deleted', ownerId: 'owner', id: 'b' });
-      expect(ids()).toEqual(['c', 'a']);
-      expect(imageOf('a')?.caption).toBe('elsewhere');
+      receiveGalleryChange({ ownerId: 'owner', order: ['c', 'a', 'b'] });
+      expect(ids()).toEqual(['c', 'a', 'b']);
     });
     it('follows the owner’s presence', () => {
       useGallery.getState().setOnline('owner', true);

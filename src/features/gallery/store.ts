@@ -10,15 +10,11 @@ import {
   type GalleryImageView as GalleryImage,
   type OwnReaction,
 } from '../../contracts/gallery.ts';
+import { joinMemberState } from '../../lib/memberState.ts';
+import { createPager, isMissing } from '../../lib/serverState.ts';
 import { type GalleryOwnerRef, galleryApi } from './api.ts';
 import type { GalleryChange } from './channel.ts';
-import {
-  type EditSlice,
-  createEditSlice,
-  deleting,
-  imageUpdaters,
-  resetEdits,
-} from './editSlice.ts';
+import { type EditSlice, createEditSlice, imageUpdaters } from './editSlice.ts';
 import {
   normaliseImage,
   ownerIdOf,
@@ -28,7 +24,7 @@ import {
   withLiveUpdate,
 } from './images.ts';
 import { memberId } from './member.ts';
-import { type ImagePages, type OwnerGallery, pagesOf, totalOf } from './pages.ts';
+import { type ImagePages, type OwnerGallery, galleryServer, pagesOf, totalOf } from './pages.ts';
 import { type UploadSlice, createUploadSlice } from './uploadSlice.ts';
 
 export {
@@ -51,9 +47,14 @@ export interface GalleryState extends UploadSlice, EditSlice {
   selectedFolder: Record<string, string>;
   /** Whether each gallery's owner is online (gallery:join / image:join acks, presence:update). */
   online: Record<string, boolean>;
+  /** Images being deleted here: left out of every answer until the server has answered. */
+  deleting: Record<string, true>;
+  /** Images whose deletion was seen (made here or heard of): seeing it again changes nothing. */
+  gone: Record<string, true>;
   /**
    * The first page of a folder ('All' when none is named). A list already read further keeps its
-   * later pages after the fresh first one, so a refresh does not lose the member's place.
+   * later pages after the fresh first one, so a refresh does not lose the member's place. A 404
+   * empties the whole gallery: the owner is gone, or hidden by a block.
    */
   load: (owner: GalleryOwnerRef, folder?: string) => Promise<void>;
   /** The next page of a folder, if there is one and none is on its way; answers whether one came. */
@@ -65,27 +66,27 @@ export interface GalleryState extends UploadSlice, EditSlice {
   /** A folder typed by the owner: listed and selected before any image is in it. */
   addFolder: (ownerId: string, name: string) => void;
   /**
-   * An image from the server or another tab. A live one (a socket event) carries counts and no ids:
-   * the ids held stay, the member's own reaction set from `mine` when the event tells it.
+   * An image from the server, an event or another tab; the same image twice changes nothing more
+   * than once. A live one (a socket event) carries counts and no ids: the ids held stay, the
+   * member's own reaction set from `mine` when the event tells it.
    */
   receiveImage: (
     image: GalleryImage,
     options?: { created?: boolean; live?: { mine?: OwnReaction | undefined } },
   ) => void;
+  /** A deletion, made here or heard of; the same deletion twice counts once. */
   receiveDeleted: (ownerId: string, imageId: string) => void;
   receiveOrder: (ownerId: string, order: string[]) => void;
   setOnline: (userId: string, online: boolean) => void;
+  /** Drops the owner's gallery if the server said it is missing, so it is asked for afresh. */
+  forgetMissing: (ownerId: string) => void;
   reset: () => void;
 }
 
-/** The latest first-page load of each list; a page answered after a newer load is dropped. */
-const latestLoad = new Map<string, number>();
-/** Deletes heard of or made here, so each takes one off a total once. */
-const gone = new Set<string>();
-
-const listKey = (ownerId: string, folder: string) => `${ownerId}\u0000${folder}`;
-
 type Change = (list: ImagePages | undefined) => ImagePages | undefined;
+
+/** A gallery the server says is not there for this member: nothing of it is kept. */
+const MISSING: OwnerGallery = { status: 'missing', items: [], folders: [DEFAULT_FOLDER] };
 
 /** The state with one folder's list of one owner changed (the gallery is made if it is new). */
 function setList(
@@ -98,9 +99,10 @@ function setList(
   const before = pagesOf(gallery, folder);
   const after = change(before);
   if (after === before || !after) return {};
+  if (after.status === 'missing') return { galleries: { ...state.galleries, [ownerId]: MISSING } };
   const base: OwnerGallery = gallery ?? {
     status: 'loading',
-    images: [],
+    items: [],
     folders: [DEFAULT_FOLDER],
   };
   const next: OwnerGallery =
@@ -121,8 +123,41 @@ function waitForPage(ownerId: string): Promise<void> {
   });
 }
 
+/** A pager key names the owner (id and username, for the request) and the folder. */
+type ListRef = [owner: GalleryOwnerRef, folder: string];
+const listKey = (owner: GalleryOwnerRef, folder: string) =>
+  JSON.stringify([owner, folder] satisfies ListRef);
+const listOf = (key: string) => JSON.parse(key) as ListRef;
+
 export const useGallery = create<GalleryState>()((set, get, store) => {
   const { update } = imageUpdaters(set, get);
+  const pages = createPager<GalleryImage>(galleryServer, {
+    read: (key) => {
+      const [owner, folder] = listOf(key);
+      return pagesOf(get().galleries[owner.id], folder);
+    },
+    write: (key, list) => {
+      const [owner, folder] = listOf(key);
+      set((state) => setList(state, owner.id, folder, () => list));
+    },
+    fetch: async (key, cursor, limit) => {
+      const [owner, folder] = listOf(key);
+      try {
+        const page = await galleryApi.page(owner, {
+          folder,
+          ...(cursor ? { cursor } : {}),
+          ...(limit ? { limit } : {}),
+        });
+        return { items: page.images, nextCursor: page.nextCursor, total: page.total };
+      } catch (error) {
+        console.warn('Could not load the gallery', error);
+        throw error;
+      }
+    },
+    idOf: (image) => image.id,
+    hide: (id) => Boolean(get().deleting[id]),
+    keep: true,
+  });
 
   return {
     ...createUploadSlice(set, get, store),
@@ -130,103 +165,16 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
     galleries: {},
     selectedFolder: {},
     online: {},
+    deleting: {},
+    gone: {},
 
-    async load(owner, folder = DEFAULT_FOLDER) {
-      const key = listKey(owner.id, folder);
-      const round = (latestLoad.get(key) ?? 0) + 1;
-      latestLoad.set(key, round);
-      set((state) => {
-        if (pagesOf(state.galleries[owner.id], folder)) return {};
-        return setList(state, owner.id, folder, () => ({ status: 'loading', images: [] }));
-      });
-      try {
-        const page = await galleryApi.page(owner, { folder });
-        if (latestLoad.get(key) !== round) return;
-        const first = page.images.filter((image) => !deleting.has(image.id));
-        set((state) =>
-          setList(state, owner.id, folder, (list) => {
-            const fresh = new Set(first.map((image) => image.id));
-            // Pages read past the first stay, after it, with their own cursor (when the first
-            // page is not the whole gallery).
-            const further =
-              list?.status === 'ready' &&
-              page.nextCursor !== null &&
-              list.images.length > page.images.length
-                ? list.images.filter((image) => !fresh.has(image.id))
-                : [];
-            const images = [...first, ...further];
-            return {
-              status: 'ready',
-              images,
-              nextCursor: further.length > 0 ? (list?.nextCursor ?? null) : page.nextCursor,
-              total: Math.max(page.total - (page.images.length - first.length), images.length),
-              more: 'idle',
-            };
-          }),
-        );
-      } catch (error) {
-        if (latestLoad.get(key) !== round) return;
-        console.warn('Could not load the gallery', error);
-        set((state) =>
-          setList(state, owner.id, folder, (list) =>
-            !list || list.status === 'ready' ? list : { ...list, status: 'error' },
-          ),
-        );
-      }
-    },
+    load: (owner, folder = DEFAULT_FOLDER) => pages.first(listKey(owner, folder)),
 
-    async loadMore(owner, folder = DEFAULT_FOLDER, limit) {
-      const key = listKey(owner.id, folder);
-      const list = pagesOf(get().galleries[owner.id], folder);
-      if (!list || list.status !== 'ready' || !list.nextCursor || list.more === 'loading')
-        return false;
-      const round = latestLoad.get(key) ?? 0;
-      const cursor = list.nextCursor;
-      const mark = (more: 'loading' | 'error') =>
-        set((state) =>
-          setList(state, owner.id, folder, (current) =>
-            current?.nextCursor === cursor ? { ...current, more } : current,
-          ),
-        );
-      mark('loading');
-      try {
-        const page = await galleryApi.page(owner, {
-          folder,
-          cursor,
-          ...(limit ? { limit } : {}),
-        });
-        // A fresh first page meanwhile has its own cursor; this page may not follow it.
-        if ((latestLoad.get(key) ?? 0) !== round) return false;
-        let added = false;
-        set((state) =>
-          setList(state, owner.id, folder, (current) => {
-            if (current?.nextCursor !== cursor) return current;
-            const known = new Set(current.images.map((image) => image.id));
-            const next = page.images.filter(
-              (image) => !known.has(image.id) && !deleting.has(image.id),
-            );
-            added = next.length > 0;
-            const images = [...current.images, ...next];
-            return {
-              ...current,
-              images,
-              nextCursor: page.nextCursor,
-              total: Math.max(page.total, images.length),
-              more: 'idle',
-            };
-          }),
-        );
-        return added;
-      } catch (error) {
-        console.warn('Could not load more of the gallery', error);
-        mark('error');
-        return false;
-      }
-    },
+    loadMore: (owner, folder = DEFAULT_FOLDER, limit) => pages.next(listKey(owner, folder), limit),
 
     async seek(owner, imageId) {
       const has = () =>
-        get().galleries[owner.id]?.images.some((image) => image.id === imageId) ?? false;
+        get().galleries[owner.id]?.items.some((image) => image.id === imageId) ?? false;
       for (let page = 0; !has() && page < SEEK_PAGES; page++) {
         const list = get().galleries[owner.id];
         if (!list?.nextCursor || list.more === 'error') break;
@@ -237,14 +185,16 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
     },
 
     async loadFolders(owner) {
+      const ticket = galleryServer.claim(`folders:${owner.id}`);
       try {
         const { folders, likes } = await galleryApi.folders(owner);
+        if (!ticket.current) return;
         const selected = get().selectedFolder[owner.id];
         if (selected && !folders.includes(selected)) folders.push(selected);
         set((state) => {
           const gallery = state.galleries[owner.id] ?? {
             status: 'loading' as const,
-            images: [],
+            items: [],
             folders,
           };
           return {
@@ -255,7 +205,10 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
           };
         });
       } catch (error) {
+        if (!ticket.current) return;
         console.warn('Could not load the gallery folders', error);
+        if (isMissing(error))
+          set((state) => ({ galleries: { ...state.galleries, [owner.id]: MISSING } }));
       }
     },
 
@@ -281,7 +234,7 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
 
     receiveImage(image, options = {}) {
       const ownerId = ownerIdOf(image);
-      if (deleting.has(image.id)) return;
+      if (get().deleting[image.id] || get().gone[image.id]) return;
       const { live } = options;
       update(ownerId, (images) => {
         const held = images.find((item) => item.id === image.id);
@@ -294,19 +247,20 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
     },
 
     receiveDeleted(ownerId, imageId) {
+      if (get().gone[imageId]) return;
       const gallery = get().galleries[ownerId];
       const lists = [gallery, ...Object.values(gallery?.byFolder ?? {})];
-      const loaded = lists.some((list) => list?.images.some((image) => image.id === imageId));
+      const loaded = lists.some((list) => list?.items.some((image) => image.id === imageId));
       if (loaded) update(ownerId, (images) => images.filter((image) => image.id !== imageId));
-      else if (gallery && !gone.has(imageId) && !deleting.has(imageId)) {
+      else if (gallery && !get().deleting[imageId]) {
         // Not loaded here: it was on a later page of 'All' (its folder is unknown).
         set((state) =>
           setList(state, ownerId, DEFAULT_FOLDER, (list) =>
-            list ? { ...list, total: Math.max(totalOf(list) - 1, list.images.length) } : list,
+            list ? { ...list, total: Math.max(totalOf(list) - 1, list.items.length) } : list,
           ),
         );
       }
-      gone.add(imageId);
+      set((state) => ({ gone: { ...state.gone, [imageId]: true } }));
     },
 
     receiveOrder(ownerId, order) {
@@ -327,15 +281,23 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
       );
     },
 
+    forgetMissing(ownerId) {
+      set((state) => {
+        if (state.galleries[ownerId]?.status !== 'missing') return {};
+        const { [ownerId]: _missing, ...galleries } = state.galleries;
+        return { galleries };
+      });
+    },
+
     reset() {
-      resetEdits();
-      latestLoad.clear();
-      gone.clear();
       get().cancelAllUploads();
+      galleryServer.reset();
       set({
         galleries: {},
         selectedFolder: {},
         online: {},
+        deleting: {},
+        gone: {},
         notice: {},
         uploads: [],
         uploadStatus: {},
@@ -343,6 +305,8 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
     },
   };
 });
+
+joinMemberState('gallery', { reset: () => useGallery.getState().reset() });
 
 /**
  * Reads a folder's first page unless it is loaded or on its way: the grid and the manager both ask
@@ -353,20 +317,9 @@ export function readFolder(owner: GalleryOwnerRef, folder: string): void {
   if (!pagesOf(state.galleries[owner.id], folder)) void state.load(owner, folder);
 }
 
-/** Another tab changed a gallery this tab may show. */
+/** Another tab of this browser reordered a gallery this tab may show. */
 export function receiveGalleryChange(change: GalleryChange) {
-  const state = useGallery.getState();
-  switch (change.type) {
-    case 'image':
-      state.receiveImage(change.image);
-      break;
-    case 'deleted':
-      state.receiveDeleted(change.ownerId, change.id);
-      break;
-    case 'order':
-      state.receiveOrder(change.ownerId, change.order);
-      break;
-  }
+  useGallery.getState().receiveOrder(change.ownerId, change.order);
 }
 
 /**

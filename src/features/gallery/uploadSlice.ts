@@ -3,23 +3,24 @@
  * order picked; each file checked in the browser, then sent, three at a time; each outcome on its
  * own tile (gone into the grid, or an error kept until dismissed, with Retry); one status line.
  */
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { StateCreator } from 'zustand';
 import { DEFAULT_FOLDER, UPLOAD_STATUS_CLEAR_MS } from '../../contracts/constants.ts';
 import type { GalleryOwnerRef } from './api.ts';
-import { postGalleryChange } from './channel.ts';
 import { checkImage, rejectedTooLarge, tooLarge } from './checkImage.ts';
 import { readImage } from './images.ts';
 import { memberId } from './member.ts';
+import { galleryServer } from './pages.ts';
 import type { GalleryState } from './store.ts';
 import { UploadError, uploadFailureMessage, uploadFile } from './upload.ts';
 
 /**
- * Files sent at once. One shared uplink gains little from more; three keep the link busy while
- * the server works on one file and the next starts.
+ * Files sent at once, the server's UPLOADS_AT_ONCE. One shared uplink gains little from more;
+ * three keep the link busy while the server works on one file and the next starts.
  */
 export const UPLOAD_CONCURRENCY = 3;
 
-/** A file's tile until its photo joins the grid. */
+/** A file's tile until its photo joins the grid; it keeps what sending it (again) needs. */
 export interface PendingUpload {
   key: string;
   ownerId: string;
@@ -36,6 +37,12 @@ export interface PendingUpload {
   canRetry?: boolean | undefined;
   /** When the server said to try again (a 429 or 503's Retry-After, epoch ms): Retry waits until then. */
   retryAt?: number | undefined;
+  file: File;
+  owner: GalleryOwnerRef;
+  /** accountId, userId, username and the folder: docs/product.md "Uploads". */
+  fields: Record<string, string>;
+  /** Whether the browser's checks have passed already (a retry skips them). */
+  checked: boolean;
 }
 
 export interface UploadOptions {
@@ -62,119 +69,115 @@ export interface UploadSlice {
 export const NOT_ALLOWED = 'Not allowed to upload here.';
 export const NO_FILES = 'No files selected.';
 
-/** What a tile needs to be sent (again); kept out of the store, a File is not state. */
-interface Job {
-  file: File;
-  owner: GalleryOwnerRef;
-  fields: Record<string, string>;
-  /** Whether the browser's checks have passed already (a retry skips them). */
-  checked: boolean;
-}
-
-/** One gallery's work: what waits, how many are on the wire, and the `n of m` of the status. */
+/**
+ * One gallery's sending: at most three files on the wire through `p-limit`, what stops them, and
+ * the `n of m` of the status line.
+ */
 interface Run {
+  limit: LimitFunction;
   controller: AbortController;
-  queue: string[];
-  active: number;
   /** Files of this run, and how many of them have an outcome. */
   total: number;
   settled: number;
-  /** The status text of the latest outcome, shown once everything is settled. */
-  last: string;
+  /** Files given to the limit and not settled yet. */
+  going: number;
   idle: (() => void)[];
   /**
    * No file starts before this time (epoch ms): the server asked to wait (429 or 503 with
    * Retry-After), and the files behind would only be refused the same way.
    */
   pausedUntil: number;
-  resume: ReturnType<typeof setTimeout> | undefined;
-}
-
-const jobs = new Map<string, Job>();
-const runs = new Map<string, Run>();
-const clearTimers = new Map<string, ReturnType<typeof setTimeout>>();
-let nextKey = 0;
-
-function runOf(ownerId: string): Run {
-  let run = runs.get(ownerId);
-  if (!run) {
-    run = {
-      controller: new AbortController(),
-      queue: [],
-      active: 0,
-      total: 0,
-      settled: 0,
-      last: '',
-      idle: [],
-      pausedUntil: 0,
-      resume: undefined,
-    };
-    runs.set(ownerId, run);
-  }
-  return run;
 }
 
 /** Resolves once the run has nothing waiting or on the wire (or was cancelled). */
 function whenIdle(run: Run): Promise<void> {
-  if (run.active === 0 && run.queue.length === 0) return Promise.resolve();
+  if (run.going === 0) return Promise.resolve();
   return new Promise((resolve) => run.idle.push(resolve));
 }
 
+/** Waits until `at` (epoch ms), or less when `signal` aborts. */
+function waitUntil(at: number, signal: AbortSignal): Promise<void> {
+  const ms = at - Date.now();
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> = (set, get) => {
-  /** Lets the status text go 2.2 s from now. */
-  const clearLater = (ownerId: string) => {
-    clearTimeout(clearTimers.get(ownerId));
-    clearTimers.set(
-      ownerId,
-      setTimeout(() => {
+  /** Each gallery's sending; a gallery's run ends when its last file has an outcome. */
+  const runs: Record<string, Run> = {};
+  let nextKey = 0;
+
+  const statusKey = (ownerId: string) => `upload-status:${ownerId}`;
+  /** Shows a status text; `clear` lets it go 2.2 s later, otherwise it stays while files are working. */
+  const say = (ownerId: string, text: string, clear: boolean) => {
+    galleryServer.cancel(statusKey(ownerId));
+    set((state) => ({ uploadStatus: { ...state.uploadStatus, [ownerId]: text } }));
+    if (!clear) return;
+    galleryServer.debounce(
+      statusKey(ownerId),
+      () =>
         set((state) => {
           const uploadStatus = { ...state.uploadStatus };
           delete uploadStatus[ownerId];
           return { uploadStatus };
-        });
-      }, UPLOAD_STATUS_CLEAR_MS),
+        }),
+      UPLOAD_STATUS_CLEAR_MS,
     );
-  };
-  /** Shows a status text; `clear` lets it go 2.2 s later, otherwise it stays while files are working. */
-  const say = (ownerId: string, text: string, clear: boolean) => {
-    clearTimeout(clearTimers.get(ownerId));
-    set((state) => ({ uploadStatus: { ...state.uploadStatus, [ownerId]: text } }));
-    if (clear) clearLater(ownerId);
   };
   /** `Uploading n of m…`: n is the file that finishes next (those with an outcome, plus one). */
   const sayProgress = (ownerId: string, run: Run) =>
     say(ownerId, `Uploading ${Math.min(run.settled + 1, run.total)} of ${run.total}…`, false);
 
+  const tile = (key: string) => get().uploads.find((item) => item.key === key);
   const patch = (key: string, change: Partial<PendingUpload>) =>
     set((state) => ({
       uploads: state.uploads.map((item) => (item.key === key ? { ...item, ...change } : item)),
     }));
-  const drop = (key: string) => {
-    jobs.delete(key);
+  const drop = (key: string) =>
     set((state) => ({ uploads: state.uploads.filter((item) => item.key !== key) }));
-  };
   const fail = (key: string, error: string, canRetry: boolean, retryAt?: number) =>
     patch(key, { phase: 'failed', error, canRetry, loaded: 0, retryAt });
+
+  const runOf = (ownerId: string): Run =>
+    (runs[ownerId] ??= {
+      limit: pLimit(UPLOAD_CONCURRENCY),
+      controller: new AbortController(),
+      total: 0,
+      settled: 0,
+      going: 0,
+      idle: [],
+      pausedUntil: 0,
+    });
 
   /** One file's outcome: counted, and the status moves on or, when all is settled, says the last. */
   const settle = (ownerId: string, run: Run, text: string) => {
     run.settled += 1;
-    run.last = text;
-    if (run.active > 0 || run.queue.length > 0) {
+    run.going -= 1;
+    if (run.going > 0) {
       sayProgress(ownerId, run);
       return;
     }
-    runs.delete(ownerId);
+    delete runs[ownerId];
     say(ownerId, text, true);
     for (const resolve of run.idle.splice(0)) resolve();
   };
 
   /** Checks (once) and sends one file; its tile ends up gone or failed. */
   const send = async (key: string, run: Run): Promise<string> => {
-    const job = jobs.get(key);
-    if (!job) return '';
-    const { file, owner, fields } = job;
     const { signal } = run.controller;
+    // The server asked to wait: a file does not start before then.
+    await waitUntil(run.pausedUntil, signal);
+    const job = tile(key);
+    if (!job || signal.aborted) return '';
+    const { file, owner, fields } = job;
     if (!job.checked) {
       const check = await checkImage(file);
       if (signal.aborted) return '';
@@ -182,8 +185,7 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
         fail(key, check.reason, false);
         return check.reason;
       }
-      job.checked = true;
-      if (check.preview) patch(key, { preview: file });
+      patch(key, { checked: true, ...(check.preview ? { preview: file } : {}) });
     }
     patch(key, { phase: 'sending', loaded: 0, total: file.size });
     sayProgress(owner.id, run);
@@ -194,14 +196,11 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
         signal,
         onProgress: (loaded, total) => patch(key, { loaded, total }),
       });
+      // The answer carries the new photo; the event the server sends every watching tab, this one
+      // too, brings the same photo and changes nothing more.
       const image = readImage(body);
-      if (image) {
-        get().receiveImage(image, { created: true });
-        postGalleryChange({ type: 'image', image });
-      }
+      if (image) get().receiveImage(image, { created: true });
       drop(key);
-      void get().load(owner);
-      void get().loadFolders(owner);
       return `Uploaded ${file.name}`;
     } catch (error) {
       if (signal.aborted) return '';
@@ -214,26 +213,15 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
     }
   };
 
-  /** Starts waiting files while fewer than three are on the wire, unless the server asked to wait. */
-  const pump = (ownerId: string, run: Run) => {
-    const wait = run.pausedUntil - Date.now();
-    if (wait > 0 && run.queue.length > 0) {
-      clearTimeout(run.resume);
-      run.resume = setTimeout(() => {
-        run.resume = undefined;
-        if (!run.controller.signal.aborted) pump(ownerId, run);
-      }, wait);
-      return;
-    }
-    while (run.active < UPLOAD_CONCURRENCY && run.queue.length > 0) {
-      const key = run.queue.shift() as string;
-      run.active += 1;
-      void send(key, run).then((text) => {
-        if (run.controller.signal.aborted) return;
-        run.active -= 1;
-        pump(ownerId, run);
-        settle(ownerId, run, text);
-      });
+  /** Hands files to the run's limit, three on the wire at once. */
+  const enqueue = (ownerId: string, run: Run, keys: readonly string[]) => {
+    run.going += keys.length;
+    for (const key of keys) {
+      void run
+        .limit(() => send(key, run))
+        .then((text) => {
+          if (!run.controller.signal.aborted) settle(ownerId, run, text);
+        });
     }
   };
 
@@ -259,18 +247,21 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
 
       // Every file gets its tile at once, in the order picked; one over 20 MB is refused on it.
       const tiles: PendingUpload[] = files.map((file) => {
-        const key = `upload-${nextKey++}`;
-        jobs.set(key, { file, owner, fields, checked: false });
-        const base = { key, ownerId: owner.id, name: file.name, loaded: 0, total: file.size };
+        const base = {
+          key: `upload-${nextKey++}`,
+          ownerId: owner.id,
+          name: file.name,
+          loaded: 0,
+          total: file.size,
+          preview: null,
+          file,
+          owner,
+          fields,
+          checked: false,
+        };
         return tooLarge(file)
-          ? {
-              ...base,
-              preview: null,
-              phase: 'failed',
-              error: rejectedTooLarge(file.name),
-              canRetry: false,
-            }
-          : { ...base, preview: null, phase: 'waiting' };
+          ? { ...base, phase: 'failed', error: rejectedTooLarge(file.name), canRetry: false }
+          : { ...base, phase: 'waiting' };
       });
       const run = runOf(owner.id);
       set((state) => ({
@@ -280,32 +271,29 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
           ...state.uploads.filter((item) => item.ownerId !== owner.id),
         ],
       }));
-      const waiting = tiles.filter((tile) => tile.phase === 'waiting').map((tile) => tile.key);
+      const waiting = tiles.filter((item) => item.phase === 'waiting').map((item) => item.key);
       run.total += files.length;
       run.settled += files.length - waiting.length;
       if (waiting.length === 0) {
         // Nothing to send: the refusal is the outcome, unless other files are still going.
-        if (run.active > 0) sayProgress(owner.id, run);
+        if (run.going > 0) sayProgress(owner.id, run);
         else {
-          runs.delete(owner.id);
+          delete runs[owner.id];
           say(owner.id, tiles.at(-1)?.error ?? '', true);
         }
         return whenIdle(run);
       }
       say(owner.id, `Selected ${files.length} file(s)…`, false);
-      run.queue.push(...waiting);
-      pump(owner.id, run);
+      enqueue(owner.id, run, waiting);
       return whenIdle(run);
     },
 
     retryUpload(key) {
-      const item = get().uploads.find((upload) => upload.key === key);
-      const job = jobs.get(key);
-      if (!item || !job || item.phase !== 'failed' || !item.canRetry) return Promise.resolve();
+      const item = tile(key);
+      if (!item || item.phase !== 'failed' || !item.canRetry) return Promise.resolve();
       // Before the server's Retry-After has passed, sending again would only be refused again.
       if (item.retryAt !== undefined && Date.now() < item.retryAt) return Promise.resolve();
-      const { id } = job.owner;
-      const run = runOf(id);
+      const run = runOf(item.ownerId);
       patch(key, {
         phase: 'waiting',
         loaded: 0,
@@ -314,28 +302,22 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
         retryAt: undefined,
       });
       run.total += 1;
-      run.queue.push(key);
-      sayProgress(id, run);
-      pump(id, run);
+      sayProgress(item.ownerId, run);
+      enqueue(item.ownerId, run, [key]);
       return whenIdle(run);
     },
 
     dismissUpload(key) {
-      const item = get().uploads.find((upload) => upload.key === key);
-      if (item?.phase === 'failed') drop(key);
+      if (tile(key)?.phase === 'failed') drop(key);
     },
 
     cancelUploads(ownerId) {
-      const run = runs.get(ownerId);
-      runs.delete(ownerId);
+      const run = runs[ownerId];
+      delete runs[ownerId];
       run?.controller.abort();
-      clearTimeout(run?.resume);
-      clearTimeout(clearTimers.get(ownerId));
+      run?.limit.clearQueue();
+      galleryServer.cancel(statusKey(ownerId));
       set((state) => {
-        for (const item of state.uploads) {
-          if (item.ownerId !== ownerId) continue;
-          jobs.delete(item.key);
-        }
         const uploadStatus = { ...state.uploadStatus };
         delete uploadStatus[ownerId];
         return { uploads: state.uploads.filter((item) => item.ownerId !== ownerId), uploadStatus };
@@ -344,10 +326,8 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
     },
 
     cancelAllUploads() {
-      const owners = new Set([...runs.keys(), ...get().uploads.map((item) => item.ownerId)]);
+      const owners = new Set([...Object.keys(runs), ...get().uploads.map((item) => item.ownerId)]);
       for (const ownerId of owners) get().cancelUploads(ownerId);
-      for (const timer of clearTimers.values()) clearTimeout(timer);
-      clearTimers.clear();
     },
   };
 };

@@ -1,4 +1,8 @@
-/** Live gallery updates while a gallery is on screen (docs/product.md "Realtime"): socket rooms and the other tabs. */
+/**
+ * Live gallery updates while a gallery is on screen (docs/product.md "Realtime"): the socket's
+ * events patch the store; reorders, which no event carries, come from this browser's other tabs
+ * (docs/architecture.md "Client state").
+ */
 import { useEffect } from 'react';
 import { Ack } from '../../contracts/realtime.ts';
 import { currentSocket, onSocketConnect, onSocketEvent } from '../../lib/socket.ts';

@@ -3,7 +3,8 @@ import { Tabs, tabId } from '../../components/Tabs.tsx';
 import type { ModerationReport, ReportStatus } from '../../contracts/safety.ts';
 import { useSession } from '../auth/store.ts';
 import { useNow } from '../notifications/hooks.ts';
-import { useBackOnline } from '../offline/store.ts';
+import { whileShown } from '../../lib/serverState.ts';
+import { loadErrorMessage } from '../notifications/logic.ts';
 import { ReportCard } from './ReportItem.tsx';
 import { type ActionOutcome, useModeration } from './store.ts';
 import { SuspendDialog } from './SuspendDialog.tsx';
@@ -49,8 +50,9 @@ function ReportsBoard() {
 
   useEffect(() => {
     void load(tab);
+    // Back online, the list may have been a saved copy: it is read again.
+    return whileShown(() => void load(tab), { live: false });
   }, [tab, load]);
-  useBackOnline(() => void load(tab));
 
   const select = (next: ReportStatus) => {
     // The tab already shown is read again.
@@ -85,17 +87,17 @@ function ReportsBoard() {
         tabIndex={-1}
         ref={panel}
       >
-        {list.state === 'loading' || list.state === 'idle' ? (
+        {!list || list.status === 'loading' ? (
           <p role="status">Loading…</p>
-        ) : list.state === 'error' ? (
+        ) : list.status === 'error' || list.status === 'missing' ? (
           <p className="form-error" role="alert">
-            Error: {list.error}
+            Error: {loadErrorMessage(list.error)}
           </p>
-        ) : list.reports.length === 0 ? (
+        ) : list.items.length === 0 ? (
           <p className="moderation-empty">{EMPTY[tab]}</p>
         ) : (
           <ul className="report-list" aria-label={LIST_LABELS[tab]}>
-            {list.reports.map((report) => (
+            {list.items.map((report) => (
               <ReportCard
                 key={report.id}
                 report={report}
@@ -106,19 +108,19 @@ function ReportsBoard() {
             ))}
           </ul>
         )}
-        {list.state === 'loaded' && list.error && (
+        {list?.status === 'ready' && list.more === 'error' && (
           <p className="form-error" role="alert">
-            Error: {list.error}
+            Error: {loadErrorMessage(list.error)}
           </p>
         )}
-        {list.state === 'loaded' && list.nextCursor && (
+        {list?.status === 'ready' && list.nextCursor && (
           <button
             type="button"
             className="button ghost wide"
-            disabled={list.loadingMore}
+            disabled={list.more === 'loading'}
             onClick={() => void loadMore(tab)}
           >
-            {list.loadingMore ? 'Loading…' : 'Load more'}
+            {list.more === 'loading' ? 'Loading…' : 'Load more'}
           </button>
         )}
       </div>

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REPORT_RESOLVED } from '../../contracts/safety.ts';
 import { HttpError } from '../../lib/http.ts';
+import { loadErrorMessage } from '../notifications/logic.ts';
 import { member, report, resolved } from './testReports.ts';
 
 const api = vi.hoisted(() => ({
@@ -14,7 +15,7 @@ vi.mock('./api.ts', () => ({ moderationApi: api }));
 const { ACTION_FAILED, useModeration } = await import('./store.ts');
 
 const state = () => useModeration.getState();
-const ids = (status: 'open' | 'resolved') => state().lists[status].reports.map((r) => r.id);
+const ids = (status: 'open' | 'resolved') => state().lists[status]?.items.map((r) => r.id);
 
 /** A promise to answer by hand, for answers that arrive out of order. */
 function deferred<T>() {
@@ -34,7 +35,7 @@ describe('the moderation store', () => {
     await state().load('open');
     expect(api.page).toHaveBeenCalledWith('open', null);
     expect(ids('open')).toEqual(['3', '2']);
-    expect(state().lists.open).toMatchObject({ state: 'loaded', nextCursor: 'bzI' });
+    expect(state().lists.open).toMatchObject({ status: 'ready', nextCursor: 'bzI' });
   });
 
   it('asks for the next page with nextCursor as it came and adds it after the first', async () => {
@@ -56,7 +57,7 @@ describe('the moderation store', () => {
     first.resolve({ reports: [report('1')], nextCursor: 'x' });
     await older;
     expect(ids('open')).toEqual(['9']);
-    expect(state().lists.open.nextCursor).toBeNull();
+    expect(state().lists.open?.nextCursor).toBeNull();
   });
 
   it('says so when the server answers that the member does not moderate', async () => {
@@ -68,7 +69,8 @@ describe('the moderation store', () => {
   it('shows the error of a first page that failed', async () => {
     api.page.mockRejectedValueOnce(new HttpError(500, '500', 'Something broke.'));
     await state().load('resolved');
-    expect(state().lists.resolved).toMatchObject({ state: 'error', error: 'Something broke.' });
+    expect(state().lists.resolved).toMatchObject({ status: 'error' });
+    expect(loadErrorMessage(state().lists.resolved?.error)).toBe('Something broke.');
   });
 
   it('takes a dismissed report out of the open list and reads the resolved list afresh', async () => {
@@ -80,7 +82,7 @@ describe('the moderation store', () => {
     expect(await pending).toBe('done');
     expect(api.dismiss).toHaveBeenCalledWith('3');
     expect(ids('open')).toEqual(['2']);
-    expect(state().lists.resolved.state).toBe('idle');
+    expect(state().lists.resolved).toBeUndefined();
     expect(state().busy).toEqual({});
     expect(state().notice).toBeNull();
   });

@@ -1,27 +1,21 @@
 import { create } from 'zustand';
 import type { ModerationReport, ReportStatus } from '../../contracts/safety.ts';
 import { HttpError } from '../../lib/http.ts';
-import { loadErrorMessage } from '../notifications/logic.ts';
+import { joinMemberState } from '../../lib/memberState.ts';
+import { type PagedList, createPager, createServerState } from '../../lib/serverState.ts';
 import { moderationApi } from './api.ts';
-import { resolvedTogether, withPage } from './logic.ts';
+import { resolvedTogether } from './logic.ts';
 
 export type ModerationAction = 'dismiss' | 'removePhoto' | 'suspend';
 
 /** How an action ended: done, refused by the server, or the server was not reached. */
 export type ActionOutcome = 'done' | 'refused' | 'unreachable';
 
-export interface ReportList {
-  reports: ModerationReport[];
-  nextCursor: string | null;
-  /** `idle` until first asked for; `loading` covers the first page only. */
-  state: 'idle' | 'loading' | 'loaded' | 'error';
-  /** A later page is on its way. */
-  loadingMore: boolean;
-  error: string | null;
-}
+/** One list of reports, paged as the server hands it out; absent until first asked for. */
+export type ReportList = PagedList<ModerationReport>;
 
 interface ModerationState {
-  lists: Record<ReportStatus, ReportList>;
+  lists: Partial<Record<ReportStatus, ReportList>>;
   /** The server says this member does not moderate (any more). */
   forbidden: boolean;
   /** Why the last action failed, shown above the list. */
@@ -41,19 +35,6 @@ interface ModerationState {
   reset: () => void;
 }
 
-const emptyList = (): ReportList => ({
-  reports: [],
-  nextCursor: null,
-  state: 'idle',
-  loadingMore: false,
-  error: null,
-});
-
-const emptyLists = (): Record<ReportStatus, ReportList> => ({
-  open: emptyList(),
-  resolved: emptyList(),
-});
-
 /** What the moderator reads when an action fails: the server's words when it gave some. */
 export const ACTION_FAILED = 'Something went wrong. Try again.';
 
@@ -64,10 +45,10 @@ function actionErrorText(error: unknown): string {
 const isForbidden = (error: unknown) => error instanceof HttpError && error.status === 403;
 
 /**
- * Each list's latest request: an answer to an older one (a tab chosen again, a refresh after an
- * action) is dropped, so pages of two loads never mix.
+ * The lists' requests: an answer to an older one (a tab chosen again, a refresh after an action)
+ * is dropped, so pages of two loads never mix, and none lands after the reset.
  */
-const generation: Record<ReportStatus, number> = { open: 0, resolved: 0 };
+const server = createServerState();
 
 const CALLS = {
   dismiss: (report: ModerationReport) => moderationApi.dismiss(report.id),
@@ -77,74 +58,63 @@ const CALLS = {
 
 /** Reports for moderators (docs/product.md "Moderation"): the open and resolved lists, paged. */
 export const useModeration = create<ModerationState>()((set, get) => {
-  const patchList = (status: ReportStatus, patch: Partial<ReportList>) =>
-    set((state) => ({
-      lists: { ...state.lists, [status]: { ...state.lists[status], ...patch } },
-    }));
-
-  const fetchPage = async (status: ReportStatus, before: string | null) => {
-    const ticket = ++generation[status];
-    try {
-      const page = await moderationApi.page(status, before);
-      if (ticket !== generation[status]) return;
-      const reports = before ? withPage(get().lists[status].reports, page.reports) : page.reports;
-      patchList(status, {
-        reports,
-        nextCursor: page.nextCursor,
-        state: 'loaded',
-        loadingMore: false,
-        error: null,
-      });
-      set({ forbidden: false });
-    } catch (error) {
-      if (ticket !== generation[status]) return;
-      if (isForbidden(error)) set({ forbidden: true });
-      // A failed later page keeps what is shown; a failed first page shows the error instead.
-      patchList(
-        status,
-        before
-          ? { loadingMore: false, error: loadErrorMessage(error) }
-          : { state: 'error', loadingMore: false, error: loadErrorMessage(error) },
-      );
-    }
-  };
+  const pages = createPager<ModerationReport>(server, {
+    read: (status) => get().lists[status as ReportStatus],
+    write: (status, list) => set((state) => ({ lists: { ...state.lists, [status]: list } })),
+    fetch: async (status, before) => {
+      const ticket = server.current('member');
+      try {
+        const page = await moderationApi.page(status as ReportStatus, before);
+        if (ticket.current) set({ forbidden: false });
+        return { items: page.reports, nextCursor: page.nextCursor };
+      } catch (error) {
+        if (ticket.current && isForbidden(error)) set({ forbidden: true });
+        throw error;
+      }
+    },
+    idOf: (report) => report.id,
+  });
 
   return {
-    lists: emptyLists(),
+    lists: {},
     forbidden: false,
     notice: null,
     busy: {},
 
-    async load(status) {
-      patchList(status, {
-        state: get().lists[status].state === 'loaded' ? 'loaded' : 'loading',
-        loadingMore: false,
-      });
-      await fetchPage(status, null);
-    },
+    load: (status) => pages.first(status),
 
     async loadMore(status) {
-      const list = get().lists[status];
-      if (!list.nextCursor || list.loadingMore || list.state !== 'loaded') return;
-      patchList(status, { loadingMore: true, error: null });
-      await fetchPage(status, list.nextCursor);
+      await pages.next(status);
     },
 
     async act(action, report, reason = '') {
       if (get().busy[report.id]) return 'refused';
       set((state) => ({ busy: { ...state.busy, [report.id]: true }, notice: null }));
+      const ticket = server.current('member');
       let outcome: ActionOutcome;
       try {
         const { report: resolved } = await CALLS[action](report, reason);
+        if (!ticket.current) return 'done';
         const open = get().lists.open;
-        patchList('open', {
-          reports: open.reports.filter((other) => !resolvedTogether(resolved, report, other)),
-        });
         // Read afresh when next shown: it now starts with this one.
-        generation.resolved++;
-        patchList('resolved', emptyList());
+        pages.forget('resolved');
+        set((state) => {
+          const { resolved: _stale, ...lists } = state.lists;
+          return {
+            lists: open
+              ? {
+                  ...lists,
+                  open: {
+                    ...open,
+                    items: open.items.filter((other) => !resolvedTogether(resolved, report, other)),
+                  },
+                }
+              : lists,
+          };
+        });
         outcome = 'done';
       } catch (error) {
+        if (!ticket.current) return 'refused';
         if (isForbidden(error)) set({ forbidden: true });
         set({ notice: actionErrorText(error) });
         outcome = error instanceof HttpError && error.status === 0 ? 'unreachable' : 'refused';
@@ -160,9 +130,10 @@ export const useModeration = create<ModerationState>()((set, get) => {
     },
 
     reset() {
-      generation.open++;
-      generation.resolved++;
-      set({ lists: emptyLists(), forbidden: false, notice: null, busy: {} });
+      server.reset();
+      set({ lists: {}, forbidden: false, notice: null, busy: {} });
     },
   };
 });
+
+joinMemberState('moderation', { reset: () => useModeration.getState().reset() });

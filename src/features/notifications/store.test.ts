@@ -121,6 +121,48 @@ describe('notifications store', () => {
     expect(useNotifications.getState().items.map((item) => item._id)).toEqual(['fr:u1:u2', '1']);
   });
 
+  it('counts a notification heard twice once', async () => {
+    useNotifications.getState().start('u2');
+    await settle();
+    const follow = { ...welcome, _id: '9', type: 'follow' as const };
+    useNotifications.getState().receiveNew(follow);
+    useNotifications.getState().receiveNew(follow);
+    expect(useNotifications.getState().items.filter((item) => item._id === '9')).toHaveLength(1);
+    expect(useNotifications.getState().unread).toBe(3);
+  });
+
+  it('takes an ended request out of every list from its event alone, reading nothing', async () => {
+    useNotifications.getState().start('u2');
+    await settle();
+    await useNotifications.getState().refreshRequests();
+    await vi.advanceTimersByTimeAsync(1_200);
+    const asked = [api.page.mock.calls.length, friends.incoming.mock.calls.length];
+    useNotifications.getState().receiveFriendEvent('friend:request:canceled', {
+      fromUserId: 'u1',
+      toUserId: 'u2',
+      pairKey: 'u1:u2',
+    });
+    await settle();
+    expect(useNotifications.getState().incoming).toEqual([]);
+    expect(useNotifications.getState().items.map((item) => item._id)).toEqual(['1']);
+    expect([api.page.mock.calls.length, friends.incoming.mock.calls.length]).toEqual(asked);
+  });
+
+  it('reads a new request, whose event names only the pair', async () => {
+    friends.incoming.mockResolvedValue([]);
+    useNotifications.getState().start('u2');
+    await settle();
+    await vi.advanceTimersByTimeAsync(1_200);
+    friends.incoming.mockResolvedValue([incoming]);
+    useNotifications.getState().receiveFriendEvent('friend:request:created', {
+      fromUserId: 'u1',
+      toUserId: 'u2',
+      pairKey: 'u1:u2',
+    });
+    await settle();
+    expect(useNotifications.getState().items.map((item) => item._id)).toEqual(['fr:u1:u2', '1']);
+  });
+
   it("reports 'Failed to load' for a request list failing with no body", async () => {
     friends.incoming.mockRejectedValueOnce(
       Object.assign(new Error('500 '), { status: 500, body: '', serverMessage: null }),

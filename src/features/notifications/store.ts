@@ -1,13 +1,33 @@
+/**
+ * The member's notifications and friend requests (docs/product.md "Notification state"): the
+ * server's first page, the requests synthesised from incoming ones, and the Requests lists. Events
+ * patch them; a friend request, whose event names only the pair, is read (docs/architecture.md
+ * "Client state").
+ */
 import { create } from 'zustand';
 import { NOTIFICATION_REFRESH_THROTTLE_MS } from '../../contracts/constants.ts';
 import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
-import type { Notification, NotificationsChanged } from '../../contracts/notifications.ts';
-import { FRIEND_EVENTS } from '../../contracts/realtime.ts';
+import type {
+  Notification,
+  NotificationPage,
+  NotificationsChanged,
+} from '../../contracts/notifications.ts';
+import {
+  FRIEND_EVENTS,
+  type FriendEvent,
+  type FriendEventPayload,
+} from '../../contracts/realtime.ts';
 import { deleteFriendRequests, readFriendRequests, writeFriendRequests } from '../../lib/idb.ts';
-import { createServerState } from '../../lib/serverState.ts';
-import { onSocketConnect, onSocketEvent } from '../../lib/socket.ts';
+import { joinMemberState } from '../../lib/memberState.ts';
+import {
+  type PagedList,
+  createPager,
+  createServerState,
+  whileShown,
+} from '../../lib/serverState.ts';
+import { onSocketEvent } from '../../lib/socket.ts';
 import { type FriendAction, friendsApi } from '../friends/api.ts';
-import { useFriends } from '../friends/store.ts';
+import { otherMember, useFriends } from '../friends/store.ts';
 import { notificationsApi } from './api.ts';
 import {
   extraSynthesised,
@@ -22,8 +42,8 @@ export type ListStatus = 'idle' | 'loading' | 'ready' | 'error';
 
 interface NotificationsState {
   userId: string | null;
-  /** The server's notifications (first page) and its total unread count. */
-  server: Notification[];
+  /** The server's notifications (its first page) and its total unread count. */
+  server: PagedList<Notification>;
   serverUnread: number;
   /** Friend-request notifications synthesised from incoming requests (docs/product.md "Notification state"). */
   synthesised: Notification[];
@@ -51,22 +71,26 @@ interface NotificationsState {
   answer: (action: FriendAction, userId: string, username: string) => Promise<void>;
   receiveNew: (notification: Notification) => void;
   receiveChanged: (change: NotificationsChanged) => void;
+  /** A friend event: what it ended leaves the lists; a new request is read. */
+  receiveFriendEvent: (event: FriendEvent, payload: FriendEventPayload) => void;
 }
 
 type Core = Pick<NotificationsState, 'server' | 'serverUnread' | 'synthesised' | 'dismissed'>;
 
 function derive(core: Core): Pick<NotificationsState, 'items' | 'unread'> {
   const visible = core.synthesised.filter((item) => !core.dismissed.includes(item.requestId ?? ''));
-  const extra = extraSynthesised(core.server, visible);
+  const extra = extraSynthesised(core.server.items, visible);
   return {
-    items: mergeNotifications(core.server, visible),
+    items: mergeNotifications(core.server.items, visible),
     unread: core.serverUnread + extra.filter((item) => !item.read).length,
   };
 }
 
+const NONE: PagedList<Notification> = { status: 'loading', items: [] };
+
 const EMPTY = {
   userId: null,
-  server: [],
+  server: NONE,
   serverUnread: 0,
   synthesised: [],
   dismissed: [],
@@ -81,6 +105,8 @@ const EMPTY = {
 
 /** The refresh throttle (docs/product.md "Notification state"); reset() cancels its waiting run. */
 const calls = createServerState();
+/** Current until the store resets: an answer for the member who left is dropped. */
+const untilReset = () => calls.current('member');
 
 export const useNotifications = create<NotificationsState>()((set, get) => {
   /** Sets core fields and recomputes the merged list. */
@@ -100,15 +126,29 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
 
   const refresher = calls.throttle(() => void load(), NOTIFICATION_REFRESH_THROTTLE_MS);
 
+  /** The server's notifications, as a paged list of which the first page is read. */
+  const pages = createPager<Notification, NotificationPage & { items: Notification[] }>(calls, {
+    read: () => get().server,
+    write: (_key, server, page) =>
+      update({ server, ...(page ? { serverUnread: page.unread, loaded: true } : {}) }),
+    fetch: async (_key, cursor) => {
+      const page = await notificationsApi.page(cursor ?? undefined);
+      return { ...page, items: page.notifications };
+    },
+    idOf: (item) => item._id,
+    keep: true,
+  });
+
   async function load() {
     const userId = get().userId;
     if (!userId) return;
-    const [page, incoming, cached] = await Promise.all([
-      notificationsApi.page().catch(() => null),
+    const ticket = untilReset();
+    const [incoming, cached] = await Promise.all([
       friendsApi.incoming().catch(() => null),
       readFriendRequests(userId),
+      pages.first('all'),
     ]);
-    if (get().userId !== userId) return;
+    if (!ticket.current || get().userId !== userId) return;
     const fresh = incoming ? incoming.map(synthesise) : null;
     const synthesised = fresh
       ? mergeCached(cached?.items ?? get().synthesised, fresh)
@@ -122,11 +162,13 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
       synthesised,
       dismissed,
       loaded: true,
-      ...(page ? { server: page.notifications, serverUnread: page.unread } : {}),
       ...(incoming && get().requestsStatus !== 'loading' ? { incoming } : {}),
     });
     persist();
   }
+
+  /** The server's items changed here (read, cleared): the list keeps its paging. */
+  const setServer = (items: Notification[]) => ({ server: { ...get().server, items } });
 
   return {
     ...EMPTY,
@@ -151,15 +193,17 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
     },
 
     async refreshRequests() {
+      const ticket = calls.claim('requests');
       set({ requestsStatus: 'loading', requestsError: '' });
       try {
         const [incoming, outgoing] = await Promise.all([
           friendsApi.incoming(),
           friendsApi.outgoing(),
         ]);
-        set({ incoming, outgoing, requestsStatus: 'ready' });
+        if (ticket.current) set({ incoming, outgoing, requestsStatus: 'ready' });
       } catch (error) {
-        set({ requestsStatus: 'error', requestsError: loadErrorMessage(error) });
+        if (ticket.current)
+          set({ requestsStatus: 'error', requestsError: loadErrorMessage(error) });
       }
     },
 
@@ -178,7 +222,9 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
       const outcome = await calls.optimistic(
         () => {
           update({
-            server: get().server.map((item) => (item._id === id ? { ...item, read: true } : item)),
+            ...setServer(
+              get().server.items.map((item) => (item._id === id ? { ...item, read: true } : item)),
+            ),
             serverUnread: Math.max(0, get().serverUnread - 1),
           });
           return reask;
@@ -192,7 +238,7 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
       const outcome = await calls.optimistic(
         () => {
           update({
-            server: get().server.map((item) => ({ ...item, read: true })),
+            ...setServer(get().server.items.map((item) => ({ ...item, read: true }))),
             serverUnread: 0,
             synthesised: get().synthesised.map((item) => ({ ...item, read: true })),
           });
@@ -209,7 +255,7 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
       if (!target) return;
       const requestId = target.type === 'friend_request' ? target.requestId : null;
       update({
-        server: get().server.filter((item) => item._id !== id),
+        ...setServer(get().server.items.filter((item) => item._id !== id)),
         serverUnread:
           !isSynthesised(target) && !target.read
             ? Math.max(0, get().serverUnread - 1)
@@ -237,7 +283,7 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
             .filter(Boolean),
         ]),
       ];
-      update({ server: [], serverUnread: 0, synthesised: [], dismissed });
+      update({ ...setServer([]), serverUnread: 0, synthesised: [], dismissed });
       useFriends.setState((state) => ({ counts: { ...state.counts, incoming: 0 } }));
       const userId = get().userId;
       if (userId) {
@@ -255,12 +301,12 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
       const synthesised = get().synthesised.filter(
         (item) => item.actor?._id !== userId || action === 'cancel',
       );
-      const server = get().server.map((item) =>
+      const server = get().server.items.map((item) =>
         item.type === 'friend_request' && item.actor?._id === userId && action !== 'cancel'
           ? { ...item, read: true }
           : item,
       );
-      update({ synthesised, server });
+      update({ synthesised, ...setServer(server) });
       persist();
       await calls.optimistic(
         () => {
@@ -278,15 +324,21 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
     },
 
     receiveNew(notification) {
+      // Idempotent: a notification already held is not counted twice.
+      const held = get().server.items.some((item) => item._id === notification._id);
       const server = [
         notification,
-        ...get().server.filter((item) => item._id !== notification._id),
+        ...get().server.items.filter((item) => item._id !== notification._id),
       ];
-      update({ server, serverUnread: get().serverUnread + (notification.read ? 0 : 1) });
+      update({
+        ...setServer(server),
+        serverUnread: get().serverUnread + (notification.read || held ? 0 : 1),
+      });
     },
 
     receiveChanged(change) {
-      let { server, synthesised, dismissed } = get();
+      let { synthesised, dismissed } = get();
+      let server = get().server.items;
       const { read, removed } = change;
       if (read === 'all') {
         server = server.map((item) => ({ ...item, read: true }));
@@ -306,13 +358,38 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
       } else if (removed) {
         server = server.filter((item) => !removed.includes(item._id));
       }
-      update({ server, synthesised, dismissed, serverUnread: change.unread });
+      update({ ...setServer(server), synthesised, dismissed, serverUnread: change.unread });
+      persist();
+    },
+
+    receiveFriendEvent(event, payload) {
+      const userId = get().userId;
+      const other = userId ? otherMember(payload, userId) : null;
+      if (!other) return;
+      if (event === 'friend:request:created') {
+        // The event names the pair only: the sender's name and picture come with a read.
+        get().refresh();
+        if (get().requestsStatus !== 'idle') void get().refreshRequests();
+        return;
+      }
+      // The request between the two is over, whichever way: it leaves every list.
+      const { incoming, outgoing, synthesised } = get();
+      update({
+        incoming: incoming.filter((item) => item.fromUserId !== other),
+        outgoing: outgoing.filter((item) => item.toUserId !== other),
+        synthesised: synthesised.filter((item) => item.actor?._id !== other),
+      });
       persist();
     },
   };
 });
 
-/** Live updates for the signed-in member: notification events, friend events, reconnects. */
+joinMemberState('notifications', { reset: () => useNotifications.getState().reset() });
+
+/**
+ * Live updates for the signed-in member: notification and friend events patch the store, and the
+ * lists, always on screen in the bell, are read again at every (re)connect.
+ */
 export function connectNotifications(userId: string): () => void {
   const store = useNotifications.getState();
   store.start(userId);
@@ -328,8 +405,12 @@ export function connectNotifications(userId: string): () => void {
     onSocketEvent('notification:changed', (change) =>
       useNotifications.getState().receiveChanged(change),
     ),
-    ...FRIEND_EVENTS.map((event) => onSocketEvent(event, refreshAll)),
-    onSocketConnect(() => useNotifications.getState().refresh()),
+    ...FRIEND_EVENTS.map((event) =>
+      onSocketEvent(event, (payload) =>
+        useNotifications.getState().receiveFriendEvent(event, payload),
+      ),
+    ),
+    whileShown(refreshAll, { live: true }),
   ];
   return () => {
     for (const stop of stops) stop();

@@ -1,12 +1,14 @@
 /**
  * Tells the service worker (through IndexedDB) who the current member is, so it saves and serves
- * only their copies, and removes those copies when their session ends: at logout here, at logout
- * in another tab, or when the server says nobody is signed in. A server that cannot be reached
- * ends nothing: the saved copies are what the member sees offline.
+ * only their copies. Their copies go when their session ends, with the rest of the member's state
+ * (src/lib/memberState.ts): at logout here or in another tab, or when the server says nobody is
+ * signed in. A server that cannot be reached ends nothing: the saved copies are what the member
+ * sees offline. A tab that starts with nobody signed in ends whoever the copies were saved for.
  */
-import { onLogout, useSession } from '../auth/store.ts';
+import { useSession } from '../auth/store.ts';
 import type { CurrentUser } from '../auth/user.ts';
 import { endCurrentMember, setCurrentMember, wipeMember } from '../../lib/idb.ts';
+import { joinMemberState } from '../../lib/memberState.ts';
 
 interface SessionView {
   status: string;
@@ -22,7 +24,8 @@ function follow(state: SessionView, previous: SessionView | null) {
   } else if (
     state.status === 'signedOut' &&
     state.error === null &&
-    previous?.status !== 'signedOut'
+    previous?.status !== 'signedOut' &&
+    !previous?.user
   ) {
     void endCurrentMember();
   }
@@ -32,11 +35,11 @@ function follow(state: SessionView, previous: SessionView | null) {
 export function connectOfflineSession(): () => void {
   follow(useSession.getState(), null);
   const unsubscribe = useSession.subscribe((state, previous) => follow(state, previous));
-  const unregister = onLogout(async (user) => {
-    await wipeMember(user.id);
+  const leave = joinMemberState('offline copies', {
+    reset: ({ memberId, ended }) => (ended ? wipeMember(memberId) : undefined),
   });
   return () => {
     unsubscribe();
-    unregister();
+    leave();
   };
 }

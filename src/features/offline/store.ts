@@ -2,7 +2,6 @@
  * Whether the server can be reached (docs/product.md "Offline, install and push"): the browser's own
  * online/offline events, and what the HTTP client learns from each request it makes.
  */
-import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
 import type { OfflineNote } from '../../components/ActionMenu.tsx';
 import { onConnection } from '../../lib/http.ts';
@@ -16,7 +15,10 @@ export const OFFLINE_REASON_ID = 'orbit-offline-reason';
 interface NetworkState {
   /** `navigator.onLine`, and false after a request failed to reach the server. */
   online: boolean;
-  /** Counts the returns to online, so views can load again what they showed from the cache. */
+  /**
+   * Counts the returns to online; src/app/useRealtime.ts then reads again what is shown, which
+   * may have come from the saved copies (docs/architecture.md "Client state").
+   */
   reconnects: number;
   markOffline: () => void;
   markOnline: () => void;
@@ -45,12 +47,7 @@ export function useOffline(): boolean {
   return useNetwork((state) => !state.online);
 }
 
-/** For effects that load from the server: changes each time the connection comes back. */
-export function useReconnects(): number {
-  return useNetwork((state) => state.reconnects);
-}
-
-/** Runs `handler` each time the connection comes back (stores and the socket, outside React). */
+/** Runs `handler` each time the connection comes back (the socket and what is on screen). */
 export function onBackOnline(handler: () => void): () => void {
   return useNetwork.subscribe((state, previous) => {
     if (state.reconnects !== previous.reconnects) handler();
@@ -94,12 +91,3 @@ export function useOfflineNote(): OfflineNote | null {
   return useOffline() ? OFFLINE_NOTE : null;
 }
 const OFFLINE_NOTE: OfflineNote = { title: OFFLINE_REASON, describedBy: OFFLINE_REASON_ID };
-
-/** Runs `refresh` each time the connection comes back while the component is shown. */
-export function useBackOnline(refresh: () => void) {
-  const latest = useRef(refresh);
-  useEffect(() => {
-    latest.current = refresh;
-  });
-  useEffect(() => onBackOnline(() => latest.current()), []);
-}

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Navigate, useParams } from 'react-router-dom';
 import { Toast } from '../../components/Toast.tsx';
 import { useSession } from '../auth/store.ts';
@@ -43,7 +43,7 @@ function ProfileContent({
   const friends = useOwnerFriends(user.username, refreshKey);
   // The Photos section loads the owner's first page and counts into the gallery store; the
   // counters read them there.
-  const images = useGallery((state) => state.galleries[user.id]?.images ?? NO_IMAGES);
+  const images = useGallery((state) => state.galleries[user.id]?.items ?? NO_IMAGES);
   const photos = useGallery((state) => totalOf(state.galleries[user.id]));
   const likes = useGallery((state) => state.galleries[user.id]?.likes);
   const counts = useMemo(
@@ -72,8 +72,14 @@ export function ProfilePage() {
   const { username = '' } = useParams();
   const me = useSession((state) => state.user);
   const profile = useProfile(username, me);
+  // The gallery answering 404 means the same as the profile doing so: gone, or hidden by a block.
+  const ownerId = profile.state === 'found' ? profile.user.id : '';
+  const galleryGone = useGallery((state) => state.galleries[ownerId]?.status === 'missing');
+  const state = galleryGone ? 'missing' : profile.state;
+  // Leaving the page, a gallery found missing is forgotten: the next visit asks again.
+  useEffect(() => () => useGallery.getState().forgetMissing(ownerId), [ownerId]);
 
-  if (profile.state === 'loading') {
+  if (state === 'loading') {
     return (
       <main className="profile-page" id="main">
         <div className="profile-inner">
@@ -82,15 +88,13 @@ export function ProfilePage() {
       </main>
     );
   }
-  if (profile.state !== 'found') {
+  if (state !== 'found' || profile.state !== 'found') {
     return (
       <main className="profile-page" id="main">
         <section className="profile-missing" role="alert">
-          <h1>
-            {profile.state === 'missing' ? 'Member not found' : 'Could not load this profile'}
-          </h1>
+          <h1>{state === 'missing' ? 'Member not found' : 'Could not load this profile'}</h1>
           <p>
-            {profile.state === 'missing'
+            {state === 'missing'
               ? `No member is called @${username}.`
               : 'Check your connection and try again.'}
           </p>

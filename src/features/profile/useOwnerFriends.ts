@@ -1,42 +1,31 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
-import { friendsApi } from '../friends/api.ts';
-import { useReconnects } from '../offline/store.ts';
+import { ownerFriends, useProfiles } from './store.ts';
 
 export type OwnerFriends =
   | { status: 'loading'; items: FriendListItem[] }
   | { status: 'ready'; items: FriendListItem[] }
   | { status: 'error'; items: FriendListItem[] };
 
+const NONE: FriendListItem[] = [];
+
 /**
- * The owner's friends; fetched again whenever `refreshKey` changes (a friend action on this page)
+ * The owner's friends; read again whenever `refreshKey` changes (a friend action on this page)
  * and when the connection comes back.
  */
 export function useOwnerFriends(username: string, refreshKey: string): OwnerFriends {
-  const [result, setResult] = useState<{ for: string; value: OwnerFriends }>({
-    for: '',
-    value: { status: 'loading', items: [] },
-  });
-  const reconnects = useReconnects();
-  useEffect(() => {
-    let live = true;
-    friendsApi.list(username).then(
-      (items) => {
-        if (live) setResult({ for: username, value: { status: 'ready', items } });
-      },
-      () => {
-        if (live)
-          setResult((current) => ({
-            for: username,
-            value: { status: 'error', items: current.for === username ? current.value.items : [] },
-          }));
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [username, refreshKey, reconnects]);
-  return result.for === username ? result.value : { status: 'loading', items: [] };
+  const entry = useProfiles((state) => state.friends[username]);
+  useEffect(() => ownerFriends.show(username), [username, refreshKey]);
+  switch (entry?.status) {
+    case undefined:
+    case 'loading':
+      return { status: 'loading', items: NONE };
+    case 'ready':
+      return { status: 'ready', items: entry.value ?? NONE };
+    case 'error':
+    case 'missing':
+      return { status: 'error', items: NONE };
+  }
 }
 
 /** The friend a list entry names: the nested user when present, else the flat fields. */

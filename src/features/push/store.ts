@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { PushSubscriptionBody } from '../../contracts/pushSubscription.ts';
 import { HttpError } from '../../lib/http.ts';
+import { joinMemberState } from '../../lib/memberState.ts';
 import { pushApi } from './api.ts';
 import { currentEnvironment, keyBytes, pushSupport, sameKey } from './support.ts';
 
@@ -155,3 +156,9 @@ export const usePush = create<PushState>()((set, get) => ({
 
   reset: () => set(INITIAL),
 }));
+
+// At logout the server forgets the device while the session still holds; then the state empties.
+joinMemberState('push', {
+  beforeLogout: () => usePush.getState().forget(),
+  reset: () => usePush.getState().reset(),
+});

@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { PushNavigateMessage } from '../../contracts/push.ts';
-import { onLogout } from '../auth/store.ts';
 import { usePush } from './store.ts';
 
 /** A notification click in the service worker moves this window without reloading it. */
@@ -35,13 +34,15 @@ function useClearAppBadge() {
   }, []);
 }
 
-/** Push for the signed-in member: the device is checked on load and forgotten at logout. */
+/**
+ * Push for the signed-in member: the device is checked on load (and forgotten at logout, with the
+ * member's state: src/features/push/store.ts).
+ */
 export function usePushLifecycle(userId: string | undefined) {
   useWorkerNavigation();
   useClearAppBadge();
   useEffect(() => {
     if (!userId) return;
     void usePush.getState().sync();
-    return onLogout(() => usePush.getState().forget());
   }, [userId]);
 }

@@ -74,7 +74,7 @@ export function HeaderSearch() {
   const [open, setOpen] = useState(false);
   const [highlight, setHighlight] = useState(-1);
   const meId = useSession((state) => state.user?.id);
-  const state = useMemberSearch(query, meId);
+  const state = useMemberSearch(query);
   const navigate = useNavigate();
   const ref = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);

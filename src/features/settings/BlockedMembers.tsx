@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { BlockedMember } from '../../contracts/safety.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { HttpError } from '../../lib/http.ts';
-import { useNeedsNetwork, useReconnects } from '../offline/store.ts';
+import { useNeedsNetwork } from '../offline/store.ts';
 import { settingsApi } from './api.ts';
 import { SAVE_MESSAGES } from './saveError.ts';
+import { OWN, blockList, useSettingsData } from './store.ts';
 
 export const NO_BLOCKS = 'You haven’t blocked anyone.';
 export const BLOCKS_LOAD_FAILED = 'Could not load the members you blocked.';
@@ -14,9 +15,6 @@ export const unblockedToast = (username: string | null) =>
   username === null ? 'Member unblocked' : `Unblocked @${username}`;
 const unblockLabel = (member: BlockedMember) =>
   member.username === null ? 'Unblock a member you blocked' : `Unblock @${member.username}`;
-
-type Listing =
-  { status: 'loading' } | { status: 'failed' } | { status: 'ready'; users: BlockedMember[] };
 
 /** What a failed unblock says: the server's words when it gave any. */
 function unblockError(error: unknown): string {
@@ -32,37 +30,17 @@ function unblockError(error: unknown): string {
  * else they show now (docs/decisions.md "The block list names whom one blocked as one knew them").
  */
 export function BlockedMembers({ onToast }: { onToast: (message: string) => void }) {
-  const [listing, setListing] = useState<Listing>({ status: 'loading' });
+  const listing = useSettingsData((state) => state.blocks[OWN]);
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const needsNetwork = useNeedsNetwork();
-  const reconnects = useReconnects();
-
-  const load = useCallback(() => {
-    let live = true;
-    settingsApi.blocks().then(
-      ({ users }) => {
-        if (live) setListing({ status: 'ready', users });
-      },
-      () => {
-        if (live) setListing((now) => (now.status === 'ready' ? now : { status: 'failed' }));
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  // Loaded when the page opens, and again when the connection comes back.
-  useEffect(() => load(), [load, reconnects]);
+  // Read when the page opens, and again when the connection comes back.
+  useEffect(() => blockList.show(OWN), []);
 
   const unblock = async (member: BlockedMember) => {
     setBusy((now) => new Set(now).add(member.id));
     try {
       await settingsApi.unblock(member.id);
-      setListing((now) =>
-        now.status === 'ready'
-          ? { status: 'ready', users: now.users.filter((user) => user.id !== member.id) }
-          : now,
-      );
+      blockList.patch(OWN, (users) => users.filter((user) => user.id !== member.id));
       onToast(unblockedToast(member.username));
     } catch (error) {
       onToast(unblockError(error));
@@ -75,28 +53,26 @@ export function BlockedMembers({ onToast }: { onToast: (message: string) => void
     }
   };
 
-  if (listing.status === 'loading') return <p role="status">Loading…</p>;
-  if (listing.status === 'failed') {
+  if (!listing || listing.status === 'loading') return <p role="status">Loading…</p>;
+  if (listing.status !== 'ready') {
     return (
       <p className="settings-note" role="alert">
         {BLOCKS_LOAD_FAILED}{' '}
         <button
           type="button"
           className="button ghost"
-          onClick={() => {
-            setListing({ status: 'loading' });
-            load();
-          }}
+          onClick={() => void blockList.load(OWN, { force: true })}
         >
           Try again
         </button>
       </p>
     );
   }
-  if (listing.users.length === 0) return <p className="settings-note">{NO_BLOCKS}</p>;
+  const users = listing.value ?? [];
+  if (users.length === 0) return <p className="settings-note">{NO_BLOCKS}</p>;
   return (
     <ul className="settings-blocked">
-      {listing.users.map((member) => (
+      {users.map((member) => (
         <li key={member.id}>
           <Avatar src="" username={member.username ?? ''} size={40} decorative />
           <span className="settings-blocked-name">

@@ -14,8 +14,10 @@ import {
 } from '../../lib/idb.ts';
 import { HttpError } from '../../lib/http.ts';
 import { connectSessionAcrossTabs, useSession } from '../auth/store.ts';
+import { connectOfflineSession } from '../offline/offlineSession.ts';
 import { settingsApi } from './api.ts';
 import { SettingsPage } from './SettingsPage.tsx';
+import { useSettingsData } from './store.ts';
 import { testMember } from './testMember.ts';
 
 const member = testMember();
@@ -62,7 +64,10 @@ beforeEach(() => {
   localStorage.clear();
   posted.length = 0;
   vi.stubGlobal('BroadcastChannel', TabChannel);
-  disconnect = connectSessionAcrossTabs();
+  const stops = [connectSessionAcrossTabs(), connectOfflineSession()];
+  disconnect = () => {
+    for (const stop of stops) stop();
+  };
   useSession.setState({ status: 'signedIn', user: member, error: null });
   vi.spyOn(settingsApi, 'me').mockResolvedValue({ user: member });
   // jsdom's <dialog> has no modal methods; these only set `open`, as far as these tests need.
@@ -79,6 +84,7 @@ beforeEach(() => {
 afterEach(async () => {
   cleanup();
   disconnect();
+  useSettingsData.getState().reset();
   vi.unstubAllGlobals();
   await closeDatabase();
 });

@@ -2,9 +2,11 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../lib/http.ts';
+import { authApi } from '../auth/api.ts';
 import { useSession } from '../auth/store.ts';
 import { settingsApi } from './api.ts';
 import { SettingsPage } from './SettingsPage.tsx';
+import { useSettingsData } from './store.ts';
 import { testMember } from './testMember.ts';
 
 const member = testMember();
@@ -38,6 +40,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
+  useSettingsData.getState().reset();
   vi.useRealTimers();
 });
 
@@ -226,6 +229,8 @@ describe('the settings page', () => {
 
   it('says the member may be signed out when /me fails', async () => {
     vi.spyOn(settingsApi, 'me').mockRejectedValue(new HttpError(401, 'x'));
+    // The 401 makes the app ask who is signed in; here the session holds.
+    vi.spyOn(authApi, 'me').mockResolvedValue({ user: member });
     renderPage();
     await flush();
     expect(screen.getByRole('alert').textContent).toBe(

@@ -4,7 +4,6 @@
  */
 import { EXPORT_INTERVAL_MS } from '../../contracts/safety.ts';
 import { STORAGE_KEYS } from '../../contracts/constants.ts';
-import { wipeMember } from '../../lib/idb.ts';
 import { readLocal, removeLocal, writeLocal } from '../../lib/storage.ts';
 import { useSession } from '../auth/store.ts';
 import type { CurrentUser } from '../auth/user.ts';
@@ -27,12 +26,12 @@ export function noteExportStarted(userId: string, now = Date.now()): void {
 }
 
 /**
- * The account is gone: its offline copies here are wiped and the session ends in this tab and,
- * through the usual logout message, in every other tab of this browser, which wipe theirs too.
- * Tabs elsewhere lose their socket with the account and find nobody signed in.
+ * The account is gone: the session ends in this tab, which empties everything held of the member
+ * and their offline copies (src/lib/memberState.ts), and through the usual logout message in every
+ * other tab of this browser. Tabs elsewhere lose their socket with the account and find nobody
+ * signed in.
  */
 export async function endDeletedAccount(user: CurrentUser): Promise<void> {
-  await wipeMember(user.id);
   removeLocal(exportKey(user.id));
   removeLocal(STORAGE_KEYS.themeFor(user.id));
   await useSession.getState().logout();

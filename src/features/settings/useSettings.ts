@@ -2,11 +2,12 @@ import { type RefObject, useEffect, useEffectEvent, useReducer, useRef, useState
 import { SETTINGS_TOAST_MS } from '../../contracts/constants.ts';
 import { useToast } from '../../components/useToast.ts';
 import { useSession } from '../auth/store.ts';
-import { type CurrentUser, normaliseUser } from '../auth/user.ts';
+import type { CurrentUser } from '../auth/user.ts';
 import { useTheme } from '../theme/store.ts';
 import { settingsApi } from './api.ts';
 import { saveErrorOf } from './saveError.ts';
 import { saveSection } from './saveSection.ts';
+import { OWN, freshMember, useSettingsData } from './store.ts';
 import {
   type FieldErrors,
   type SectionId,
@@ -47,25 +48,16 @@ function share(user: CurrentUser) {
 
 /** GET /api/auth/me when the page opens, so the form starts from the server's values. */
 function useFreshMember(): boolean {
-  const [failed, setFailed] = useState(false);
+  // An answer from an earlier visit is older than the member the app holds now: not shared.
+  const [since] = useState(() => Date.now());
+  const entry = useSettingsData((state) => state.member[OWN]);
+  useEffect(() => freshMember.show(OWN), []);
+  const fresh =
+    entry?.status === 'ready' && (entry.fetchedAt ?? 0) >= since ? entry.value : undefined;
   useEffect(() => {
-    let live = true;
-    settingsApi.me().then(
-      (body) => {
-        const fresh = normaliseUser(body);
-        if (!live) return;
-        if (!fresh) return setFailed(true);
-        if (JSON.stringify(fresh) !== JSON.stringify(useSession.getState().user)) share(fresh);
-      },
-      () => {
-        if (live) setFailed(true);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return failed;
+    if (fresh && JSON.stringify(fresh) !== JSON.stringify(useSession.getState().user)) share(fresh);
+  }, [fresh]);
+  return entry?.status === 'error' || (entry?.status === 'ready' && !entry.value);
 }
 
 /** The settings page's state, its saves and its keyboard shortcut. */

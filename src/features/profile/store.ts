@@ -1,0 +1,28 @@
+/**
+ * What a profile page shows of its owner (docs/product.md "Profile"): the member and their friends,
+ * by username, through the server-state helper. Each is read when shown, and again when the
+ * connection comes back; no socket event changes them.
+ */
+import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
+import { createEntryStore } from '../../lib/serverState.ts';
+import { type CurrentUser, normaliseUser } from '../auth/user.ts';
+import { friendsApi } from '../friends/api.ts';
+import { profileApi } from './api.ts';
+import { themeWordOf } from './theme.ts';
+
+/** A profile as read: the member, or null when the answer named nobody. */
+export type ProfileValue = { user: CurrentUser; themeWord: unknown } | null;
+
+const store = createEntryStore<{ profiles: ProfileValue; friends: FriendListItem[] }>('profiles', {
+  profiles: {
+    fetch: async (username, signal) => {
+      const body = await profileApi.byUsername(username, signal);
+      const user = normaliseUser(body);
+      return user ? { user, themeWord: themeWordOf(body) } : null;
+    },
+  },
+  friends: { fetch: (username) => friendsApi.list(username) },
+});
+
+export const useProfiles = store.use;
+export const { profiles, friends: ownerFriends } = store.entries;
