@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
-import { AVATAR_PRELOAD_REMOVE_MS, PRODUCT_NAME, STORAGE_KEYS } from '../contracts/constants.ts';
+import { AVATAR_PRELOAD_REMOVE_MS, PRODUCT_NAME, STORAGE_KEYS } from '../lib/constants.ts';
 import { Avatar } from '../components/Avatar.tsx';
 import { avatarUrl } from '../components/avatarUrl.ts';
 import { Logo } from '../components/Logo.tsx';

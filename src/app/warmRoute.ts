@@ -5,7 +5,7 @@
  * asked for as soon as the visitor is known to be signed in, and the owner's avatar, the page's
  * largest picture, is preloaded at high priority the moment its address is known.
  */
-import { AVATAR_PRELOAD_REMOVE_MS, STORAGE_KEYS } from '../contracts/constants.ts';
+import { AVATAR_PRELOAD_REMOVE_MS, STORAGE_KEYS } from '../lib/constants.ts';
 import { avatarUrl } from '../components/avatarUrl.ts';
 import { useSession } from '../features/auth/store.ts';
 import { type CurrentUser, normaliseUser } from '../features/auth/user.ts';

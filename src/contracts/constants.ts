@@ -1,58 +1,19 @@
-/** Business constants and timings of docs/product.md "Limits and timings", named once for client, server, worker and relay. */
+/**
+ * Limits of docs/product.md "Limits and timings" that the server, the service worker or a schema
+ * applies as well as the app, named once for all of them. The app's own timings, breakpoints and
+ * storage names are in src/lib/constants.ts.
+ */
 
-export const PRODUCT_NAME = 'Orbit';
-export const TAGLINE = 'Where connection meets cosmos';
-export const DEFAULT_QUOTE = 'Where connection meets cosmos.';
 export const DEFAULT_AVATAR = '/profilepic.jpg';
 
 export const SEARCH_LIMIT = 12;
-export const SEARCH_DEBOUNCE_MS = 120;
-export const FRIEND_STATUS_CACHE_MS = 30_000;
-export const OPTIMISTIC_GUARD_MS = 2_500;
-export const CROSS_TAB_REFETCH_MS = 300;
-export const COUNTS_REFRESH_DEBOUNCE_MS = 350;
-export const NOTIFICATION_REFRESH_THROTTLE_MS = 1_200;
-export const BELL_BADGE_CAP = 99;
-export const UNREAD_DISPLAY_CAP = 50;
-export const SOCKET_RECONNECT_ATTEMPTS = 10;
-export const SOCKET_BASE_DELAY_MS = 800;
-export const SOCKET_CONNECT_TIMEOUT_MS = 10_000;
-export const AVATAR_PRELOAD_REMOVE_MS = 5_000;
 export const INTERESTS_MAX = 25;
 export const MINIMUM_AGE = 18;
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 20;
-export const SETTINGS_USERNAME_DEBOUNCE_MS = 350;
 export const PASSWORD_MIN = 8;
 /** Long passphrases are welcome; an upper bound keeps hashing cost bounded. */
 export const PASSWORD_MAX = 256;
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
-export const REQUEST_TIMEOUT_MS = 8_000;
-export const DELETE_RETRY_MS = 250;
-export const UPLOAD_STATUS_CLEAR_MS = 2_200;
-export const LINK_COPIED_MS = 1_200;
-export const SETTINGS_TOAST_MS = 3_000;
-export const PROFILE_TOAST_MS = 1_800;
 /** The folder every image is in unless the owner chose another; never stored as a folder name. */
 export const DEFAULT_FOLDER = 'All';
-export const TOP_BAR_HEIGHT_PX = 92;
-export const BREAKPOINTS = { wide: 1024, tablet: 900, medium: 768, small: 640, tiny: 420 } as const;
-
-/** Cross-tab channel, window event and storage names (docs/decisions.md "Name and prefixes"). */
-export const CHANNELS = {
-  auth: 'orbit:auth',
-  gallery: 'orbit:gallery',
-  friends: 'orbit:friends',
-} as const;
-export const WINDOW_EVENTS = {
-  friendsChanged: 'orbit:friends-changed',
-  userUpdated: 'orbit:user-updated',
-  logout: 'orbit:logout',
-} as const;
-export const STORAGE_KEYS = {
-  token: 'token',
-  altToken: 'authToken',
-  avatarVersion: 'orbit:avatar:v',
-  lastTheme: 'orbit:theme:last',
-  themeFor: (userId: string) => `orbit:theme:${userId}`,
-} as const;

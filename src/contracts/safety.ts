@@ -66,7 +66,6 @@ export const REPORT_KINDS = ['image', 'member'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 export const REPORT_NOTE_MAX = 500;
-export const REPORT_THANKS = 'Thanks — a moderator will review this.';
 export const REPORT_DUPLICATE = 'You have already reported this.';
 export const REPORT_SELF = 'You can’t report yourself.';
 /** A photo one cannot see (absent, or its owner blocked either way). */

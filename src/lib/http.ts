@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { REQUEST_TIMEOUT_MS } from '../contracts/constants.ts';
+import { REQUEST_TIMEOUT_MS } from './constants.ts';
 import { OFFLINE_HEADER } from '../contracts/offline.ts';
 import { apiUrl } from './apiHost.ts';
 import { readToken, storeToken, tokenIsRemembered } from './storage.ts';

@@ -3,7 +3,7 @@ import {
   SOCKET_BASE_DELAY_MS,
   SOCKET_CONNECT_TIMEOUT_MS,
   SOCKET_RECONNECT_ATTEMPTS,
-} from '../contracts/constants.ts';
+} from './constants.ts';
 import {
   type ClientToServerEvents,
   SERVER_EVENT_SCHEMAS,

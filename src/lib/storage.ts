@@ -1,4 +1,4 @@
-import { STORAGE_KEYS } from '../contracts/constants.ts';
+import { STORAGE_KEYS } from './constants.ts';
 
 /** Storage can throw (private mode, quota, disabled); every access here degrades to "nothing stored". */
 function safe<T>(read: () => T, fallback: T): T {

@@ -1,5 +1,5 @@
 import { Navigate, useLocation } from 'react-router-dom';
-import { PRODUCT_NAME, TAGLINE } from '../../contracts/constants.ts';
+import { PRODUCT_NAME, TAGLINE } from '../../lib/constants.ts';
 import { Logo } from '../../components/Logo.tsx';
 import { LoginForm } from './LoginForm.tsx';
 import { useSession } from './store.ts';

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { CHANNELS, STORAGE_KEYS, WINDOW_EVENTS } from '../../contracts/constants.ts';
+import { CHANNELS, STORAGE_KEYS, WINDOW_EVENTS } from '../../lib/constants.ts';
 import type { LoginBody } from '../../contracts/auth.ts';
 import { openChannel } from '../../lib/crossTab.ts';
 import { HttpError } from '../../lib/http.ts';

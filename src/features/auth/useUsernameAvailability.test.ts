@@ -1,7 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CheckUsernameResponse } from '../../contracts/auth.ts';
-import { SETTINGS_USERNAME_DEBOUNCE_MS } from '../../contracts/constants.ts';
+import { SETTINGS_USERNAME_DEBOUNCE_MS } from '../../lib/constants.ts';
 import { signupAvailability } from './signupForm.ts';
 import {
   type CheckUsername,

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { CheckUsernameResponse } from '../../contracts/auth.ts';
-import { SETTINGS_USERNAME_DEBOUNCE_MS } from '../../contracts/constants.ts';
+import { SETTINGS_USERNAME_DEBOUNCE_MS } from '../../lib/constants.ts';
 import { isValidUsername } from '../../contracts/validation.ts';
 
 export type UsernameAvailability =

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { PROFILE_TOAST_MS } from '../../contracts/constants.ts';
+import { PROFILE_TOAST_MS } from '../../lib/constants.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { Toast } from '../../components/Toast.tsx';
 import { useToast } from '../../components/useToast.ts';

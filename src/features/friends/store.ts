@@ -8,7 +8,7 @@ import {
   COUNTS_REFRESH_DEBOUNCE_MS,
   FRIEND_STATUS_CACHE_MS,
   OPTIMISTIC_GUARD_MS,
-} from '../../contracts/constants.ts';
+} from '../../lib/constants.ts';
 import {
   FRIEND_STATUS_RANK,
   type FriendCounts,

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { DEFAULT_FOLDER, LINK_COPIED_MS } from '../../contracts/constants.ts';
+import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
+import { LINK_COPIED_MS } from '../../lib/constants.ts';
 import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
 import { ActionMenu, type MenuAction } from '../../components/ActionMenu.tsx';
 import { Dialog } from '../../components/Dialog.tsx';

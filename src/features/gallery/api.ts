@@ -1,4 +1,4 @@
-import { DELETE_RETRY_MS } from '../../contracts/constants.ts';
+import { DELETE_RETRY_MS } from '../../lib/constants.ts';
 import type {
   GalleryImageView,
   GalleryOwnerQuery,

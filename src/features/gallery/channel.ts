@@ -2,7 +2,7 @@
  * A reorder shared with this member's other tabs over BroadcastChannel `orbit:gallery`: the one
  * gallery change no socket event carries (docs/architecture.md "Client state").
  */
-import { CHANNELS } from '../../contracts/constants.ts';
+import { CHANNELS } from '../../lib/constants.ts';
 import { openChannel } from '../../lib/crossTab.ts';
 
 export interface GalleryChange {

@@ -5,7 +5,8 @@
  */
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { StateCreator } from 'zustand';
-import { DEFAULT_FOLDER, UPLOAD_STATUS_CLEAR_MS } from '../../contracts/constants.ts';
+import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
+import { UPLOAD_STATUS_CLEAR_MS } from '../../lib/constants.ts';
 import type { GalleryOwnerRef } from './api.ts';
 import { checkImage, rejectedTooLarge, tooLarge } from './checkImage.ts';
 import { readImage } from './images.ts';

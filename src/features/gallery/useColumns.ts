@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { BREAKPOINTS } from '../../contracts/constants.ts';
+import { BREAKPOINTS } from '../../lib/constants.ts';
 
 /** The profile grid: 4 columns, 3 at up to 900 px, 2 at up to 640 px (docs/product.md "Gallery", "Limits and timings"). */
 const QUERIES: readonly [string, number][] = [

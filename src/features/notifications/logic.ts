@@ -1,4 +1,4 @@
-import { BELL_BADGE_CAP, UNREAD_DISPLAY_CAP } from '../../contracts/constants.ts';
+import { BELL_BADGE_CAP, UNREAD_DISPLAY_CAP } from '../../lib/constants.ts';
 import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
 import { NOTIFICATION_MESSAGES, type Notification } from '../../contracts/notifications.ts';
 

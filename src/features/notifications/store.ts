@@ -5,7 +5,7 @@
  * "Client state").
  */
 import { create } from 'zustand';
-import { NOTIFICATION_REFRESH_THROTTLE_MS } from '../../contracts/constants.ts';
+import { NOTIFICATION_REFRESH_THROTTLE_MS } from '../../lib/constants.ts';
 import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
 import type {
   Notification,

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { DEFAULT_QUOTE, STORAGE_KEYS } from '../../contracts/constants.ts';
+import { DEFAULT_QUOTE, STORAGE_KEYS } from '../../lib/constants.ts';
 import { displayText } from '../../contracts/validation.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { readLocal } from '../../lib/storage.ts';

@@ -1,4 +1,4 @@
-import { LINK_COPIED_MS } from '../../contracts/constants.ts';
+import { LINK_COPIED_MS } from '../../lib/constants.ts';
 import { useToast } from '../../components/useToast.ts';
 import { copyText } from '../gallery/copyText.ts';
 

@@ -1,4 +1,4 @@
-import { REQUEST_TIMEOUT_MS } from '../../contracts/constants.ts';
+import { REQUEST_TIMEOUT_MS } from '../../lib/constants.ts';
 import { http } from '../../lib/http.ts';
 
 const fetchProfile = (username: string, signal?: AbortSignal) =>

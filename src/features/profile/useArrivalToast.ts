@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { PROFILE_TOAST_MS } from '../../contracts/constants.ts';
+import { PROFILE_TOAST_MS } from '../../lib/constants.ts';
 import { useToast } from '../../components/useToast.ts';
 
 /** What a page that sends the member to a profile hands over with the navigation. */

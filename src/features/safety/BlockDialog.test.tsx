@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PROFILE_TOAST_MS } from '../../contracts/constants.ts';
+import { PROFILE_TOAST_MS } from '../../lib/constants.ts';
 import { NO_SUCH_MEMBER } from '../../contracts/safety.ts';
 import { Toast } from '../../components/Toast.tsx';
 import { useSession } from '../auth/store.ts';

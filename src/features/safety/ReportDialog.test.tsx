@@ -5,9 +5,8 @@ import {
   REPORT_DUPLICATE,
   REPORT_NOTE_MAX,
   REPORT_REASON_LABELS,
-  REPORT_THANKS,
 } from '../../contracts/safety.ts';
-import { REPORT_FAILED, ReportDialog, type ReportTarget } from './ReportDialog.tsx';
+import { REPORT_FAILED, REPORT_THANKS, ReportDialog, type ReportTarget } from './ReportDialog.tsx';
 import { answering, withDialogMethods } from './testDialog.ts';
 
 beforeEach(withDialogMethods);

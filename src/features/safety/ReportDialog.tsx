@@ -5,7 +5,6 @@ import {
   REPORT_NOTE_MAX,
   REPORT_REASON_LABELS,
   REPORT_REASONS,
-  REPORT_THANKS,
   ReportBody,
   type ReportKind,
   type ReportReason,
@@ -14,6 +13,7 @@ import { useNeedsNetwork } from '../offline/store.ts';
 import { safetyApi, safetyErrorText } from './api.ts';
 import './safety.css';
 
+export const REPORT_THANKS = 'Thanks — a moderator will review this.';
 export const REPORT_FAILED = 'Could not send the report. Please try again.';
 
 /** What is reported: a photo by its id, or a member by theirs. */

@@ -1,7 +1,7 @@
 import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from '../../components/Icon.tsx';
 import { useNavigate } from 'react-router-dom';
-import { PRODUCT_NAME } from '../../contracts/constants.ts';
+import { PRODUCT_NAME } from '../../lib/constants.ts';
 import type { SearchResultView as SearchResult } from '../../contracts/friends.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { useDismiss } from '../../components/useDismiss.ts';

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { STORAGE_KEYS } from '../../contracts/constants.ts';
+import { STORAGE_KEYS } from '../../lib/constants.ts';
 import { Toast } from '../../components/Toast.tsx';
 import { readLocal } from '../../lib/storage.ts';
 import { useSession } from '../auth/store.ts';

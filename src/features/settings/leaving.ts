@@ -3,7 +3,7 @@
  * last started a download of the member's data.
  */
 import { EXPORT_INTERVAL_MS } from '../../contracts/safety.ts';
-import { STORAGE_KEYS } from '../../contracts/constants.ts';
+import { STORAGE_KEYS } from '../../lib/constants.ts';
 import { readLocal, removeLocal, writeLocal } from '../../lib/storage.ts';
 import { useSession } from '../auth/store.ts';
 import type { CurrentUser } from '../auth/user.ts';

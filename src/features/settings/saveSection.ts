@@ -1,5 +1,5 @@
 /** What Save does for each section: the calls of docs/product.md "Session and API calls" and the success text of docs/product.md "Errors". */
-import { STORAGE_KEYS } from '../../contracts/constants.ts';
+import { STORAGE_KEYS } from '../../lib/constants.ts';
 import { writeLocal } from '../../lib/storage.ts';
 import { type CurrentUser, normaliseUser } from '../auth/user.ts';
 import { useTheme } from '../theme/store.ts';

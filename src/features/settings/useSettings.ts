@@ -1,5 +1,5 @@
 import { type RefObject, useEffect, useEffectEvent, useReducer, useRef, useState } from 'react';
-import { SETTINGS_TOAST_MS } from '../../contracts/constants.ts';
+import { SETTINGS_TOAST_MS } from '../../lib/constants.ts';
 import { useToast } from '../../components/useToast.ts';
 import { useSession } from '../auth/store.ts';
 import type { CurrentUser } from '../auth/user.ts';

@@ -1,4 +1,4 @@
-import { nextTheme } from '../../contracts/theme.ts';
+import { nextTheme } from './resolve.ts';
 import { useTheme } from './store.ts';
 
 const LABELS = {

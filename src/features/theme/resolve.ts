@@ -16,3 +16,13 @@ export function resolveTheme({ server, perUser, last }: ThemeSources): Theme {
   }
   return DEFAULT_THEME;
 }
+
+/** The top-bar toggle cycles through these three (docs/product.md "Theme"). */
+const THEME_CYCLE: readonly Theme[] = ['light', 'normal1', 'dark'];
+
+/** The theme the top-bar toggle turns to next. */
+export function nextTheme(current: Theme): Theme {
+  const at = THEME_CYCLE.indexOf(current);
+  // A theme outside the cycle (normal2, custom) starts it again from the first.
+  return THEME_CYCLE[(at + 1) % THEME_CYCLE.length] ?? 'light';
+}

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
-import { STORAGE_KEYS } from '../../contracts/constants.ts';
-import { type Theme, nextTheme } from '../../contracts/theme.ts';
+import { STORAGE_KEYS } from '../../lib/constants.ts';
+import type { Theme } from '../../contracts/theme.ts';
+import { nextTheme } from './resolve.ts';
 import { readLocal, writeLocal } from '../../lib/storage.ts';
 import { authApi } from '../auth/api.ts';
 import { resolveTheme } from './resolve.ts';

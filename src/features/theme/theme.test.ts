@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { STORAGE_KEYS } from '../../contracts/constants.ts';
-import { nextTheme } from '../../contracts/theme.ts';
-import { resolveTheme } from './resolve.ts';
+import { STORAGE_KEYS } from '../../lib/constants.ts';
+import { nextTheme, resolveTheme } from './resolve.ts';
 import { useTheme } from './store.ts';
 
 describe('theme load order', () => {
