@@ -52,6 +52,24 @@ const reactCode = [
   './src/main.tsx',
 ];
 
+/**
+ * Test code stays out of what ships: production files import neither a test folder (fixtures and
+ * shared test setup live in `src/test/`) nor a test library, so a file that needs one is a test
+ * or belongs in a test folder (docs/architecture.md "Tests").
+ */
+const testOnlyImports = [
+  {
+    regex: '(^|/)test/',
+    message: 'Production code never imports a test folder: fixtures are for tests only.',
+  },
+  {
+    regex: '^(vitest|@testing-library/|fake-indexeddb|fast-check)(/|$)',
+    message:
+      'Only tests use test libraries: name the file *.test.ts(x) or move it into a test folder.',
+  },
+];
+const testFiles = ['**/*.test.{ts,tsx}', '**/test/**'];
+
 export default tseslint.config(
   {
     ignores: [
@@ -155,13 +173,20 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
+    files: ['src/**/*.{ts,tsx}', 'sw/**/*.ts', 'server/src/**/*.ts', 'push-relay/src/**/*.ts'],
+    ignores: testFiles,
+    rules: { 'no-restricted-imports': ['error', { patterns: testOnlyImports }] },
+  },
+  {
+    // Replaces the rule above for contracts, so it repeats its patterns.
     files: ['src/contracts/**/*.ts'],
-    ignores: ['src/contracts/**/*.test.ts'],
+    ignores: testFiles,
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
+            ...testOnlyImports,
             {
               regex: '^(react|react-dom|react-router-dom|zustand)(/|$)',
               message: 'Contracts hold shapes only: no React or state.',

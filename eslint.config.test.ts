@@ -62,6 +62,31 @@ describe('the layer rules in eslint.config.js', () => {
     expect(errors).toEqual(['Dependency cycle detected']);
   });
 
+  it.each([
+    {
+      rule: 'production code never imports a test folder',
+      file: 'src/features/gallery/store.ts',
+      code: "export { galleryImage } from '../../test/gallery.ts';\n",
+      error: 'Production code never imports a test folder',
+    },
+    {
+      rule: 'a file among production files uses no test library',
+      file: 'src/features/gallery/pages.ts',
+      code: "export { vi } from 'vitest';\n",
+      error: 'Only tests use test libraries',
+    },
+    {
+      rule: 'contracts keep the test rule beside their own',
+      file: 'src/contracts/gallery.ts',
+      code: "export { galleryImage } from '../test/gallery.ts';\n",
+      error: 'Production code never imports a test folder',
+    },
+  ])('$rule', { timeout: 120_000 }, async ({ file, code, error }) => {
+    expect(await errorsOf('no-restricted-imports', file, code)).toEqual([
+      expect.stringContaining(error),
+    ]);
+  });
+
   it('lets an import that follows the layers through', { timeout: 120_000 }, async () => {
     expect(
       await errorsOf(

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../features/auth/store.ts';
 import type { CurrentUser } from '../features/auth/user.ts';
 import { closeDatabase, readFriendRequests } from '../lib/idb.ts';
-import { request } from '../features/notifications/testData.ts';
+import { request } from '../test/notifications.ts';
 
 const api = vi.hoisted(() => ({ page: vi.fn() }));
 const friends = vi.hoisted(() => ({ incoming: vi.fn(), outgoing: vi.fn(), counts: vi.fn() }));

@@ -14,7 +14,7 @@ import {
   upsertImage,
   withLiveUpdate,
 } from './images.ts';
-import { galleryImage } from './testImages.ts';
+import { galleryImage } from '../../test/gallery.ts';
 import { keyboardTarget } from './useReorder.ts';
 
 describe('the folder list', () => {

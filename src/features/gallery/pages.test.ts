@@ -5,7 +5,7 @@ import { profileCounts } from '../profile/counters.ts';
 import { pageUrl } from './api.ts';
 import { readPage, singleMove } from './images.ts';
 import { readFolder, receiveGalleryChange, totalOf, useGallery } from './store.ts';
-import { galleryImage, json } from './testImages.ts';
+import { galleryImage, json } from '../../test/gallery.ts';
 
 type FetchMock = ReturnType<typeof vi.fn<(url: string, init?: RequestInit) => Promise<Response>>>;
 

@@ -7,7 +7,7 @@ import type { CurrentUser } from '../auth/user.ts';
 import { GalleryManager } from './GalleryManager.tsx';
 import { GalleryViewer } from './GalleryViewer.tsx';
 import { useGallery } from './store.ts';
-import { galleryImage, json } from './testImages.ts';
+import { galleryImage, json } from '../../test/gallery.ts';
 
 const owner = { id: 'owner', username: 'vega' };
 

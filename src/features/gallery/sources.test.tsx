@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { apiUrl } from '../../lib/apiHost.ts';
 import { GalleryPicture, altText } from './GalleryPicture.tsx';
 import { PLACEHOLDER_IMAGE, imageSources } from './sources.ts';
-import { galleryImage } from './testImages.ts';
+import { galleryImage } from '../../test/gallery.ts';
 
 describe('the image fallback chain', () => {
   it('tries the API host, then the relative path, for each field in turn, then the placeholder', () => {

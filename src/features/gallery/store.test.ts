@@ -3,7 +3,7 @@ import { useSession } from '../auth/store.ts';
 import type { CurrentUser } from '../auth/user.ts';
 import { parsingListener } from '../../lib/socket.ts';
 import { receiveGalleryChange, receiveLiveImage, useGallery } from './store.ts';
-import { galleryImage, json } from './testImages.ts';
+import { galleryImage, json } from '../../test/gallery.ts';
 
 type FetchMock = ReturnType<typeof vi.fn<(url: string, init?: RequestInit) => Promise<Response>>>;
 

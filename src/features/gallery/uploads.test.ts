@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../auth/store.ts';
 import type { CurrentUser } from '../auth/user.ts';
 import { useGallery } from './store.ts';
-import { galleryImage, json } from './testImages.ts';
+import { galleryImage, json } from '../../test/gallery.ts';
 
 /** A stand-in for XMLHttpRequest: each request waits until the test answers it. */
 class FakeXhr {

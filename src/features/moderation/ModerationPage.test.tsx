@@ -5,7 +5,7 @@ import { MEMBER_GONE, SUSPEND_MODERATOR } from '../../contracts/safety.ts';
 import { HttpError } from '../../lib/http.ts';
 import { useSession } from '../auth/store.ts';
 import { normaliseUser } from '../auth/user.ts';
-import { member, report, resolved } from './testReports.ts';
+import { member, report, resolved } from '../../test/moderation.ts';
 
 const api = vi.hoisted(() => ({
   page: vi.fn(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memberName, resolvedTogether, withPage } from './logic.ts';
-import { member, report, resolved } from './testReports.ts';
+import { member, report, resolved } from '../../test/moderation.ts';
 
 describe('memberName', () => {
   it('names a member by @username', () => expect(memberName(member('bo'))).toBe('@bo'));

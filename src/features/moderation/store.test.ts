@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REPORT_RESOLVED } from '../../contracts/safety.ts';
 import { HttpError } from '../../lib/http.ts';
 import { loadErrorMessage } from '../notifications/logic.ts';
-import { member, report, resolved } from './testReports.ts';
+import { member, report, resolved } from '../../test/moderation.ts';
 
 const api = vi.hoisted(() => ({
   page: vi.fn(),

@@ -11,7 +11,7 @@ import {
   synthesise,
   unreadDisplay,
 } from './logic.ts';
-import { note, request } from './testData.ts';
+import { note, request } from '../../test/notifications.ts';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { note, request } from './testData.ts';
+import { note, request } from '../../test/notifications.ts';
 
 const api = vi.hoisted(() => ({
   page: vi.fn(),

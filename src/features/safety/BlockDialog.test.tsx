@@ -8,7 +8,7 @@ import { useSession } from '../auth/store.ts';
 import type { CurrentUser } from '../auth/user.ts';
 import { useArrivalToast } from '../profile/useArrivalToast.ts';
 import { BlockDialog } from './BlockDialog.tsx';
-import { answering, withDialogMethods } from './testDialog.ts';
+import { answering, withDialogMethods } from '../../test/dialog.ts';
 
 beforeEach(() => {
   withDialogMethods();

@@ -7,7 +7,7 @@ import {
   REPORT_REASON_LABELS,
 } from '../../contracts/safety.ts';
 import { REPORT_FAILED, REPORT_THANKS, ReportDialog, type ReportTarget } from './ReportDialog.tsx';
-import { answering, withDialogMethods } from './testDialog.ts';
+import { answering, withDialogMethods } from '../../test/dialog.ts';
 
 beforeEach(withDialogMethods);
 afterEach(() => {

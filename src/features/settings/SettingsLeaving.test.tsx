@@ -18,7 +18,7 @@ import { connectOfflineSession } from '../offline/offlineSession.ts';
 import { settingsApi } from './api.ts';
 import { SettingsPage } from './SettingsPage.tsx';
 import { useSettingsData } from './store.ts';
-import { testMember } from './testMember.ts';
+import { testMember } from '../../test/settings.ts';
 
 const member = testMember();
 const ME = 'https://orbit.test/api/auth/me';

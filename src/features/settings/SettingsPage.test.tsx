@@ -7,7 +7,7 @@ import { useSession } from '../auth/store.ts';
 import { settingsApi } from './api.ts';
 import { SettingsPage } from './SettingsPage.tsx';
 import { useSettingsData } from './store.ts';
-import { testMember } from './testMember.ts';
+import { testMember } from '../../test/settings.ts';
 
 const member = testMember();
 

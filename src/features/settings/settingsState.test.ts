@@ -9,7 +9,7 @@ import {
   settingsReducer,
   valuesFromUser,
 } from './settingsState.ts';
-import { testMember } from './testMember.ts';
+import { testMember } from '../../test/settings.ts';
 import { SETTINGS_INTERESTS } from '../../contracts/interests.ts';
 
 const member = testMember({

@@ -1,5 +1,5 @@
 /** Test data for the gallery's unit tests. */
-import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImageView as GalleryImage } from '../contracts/gallery.ts';
 
 export function galleryImage(id: string, extra: Partial<GalleryImage> = {}): GalleryImage {
   const owner = { _id: 'owner', id: 'owner', username: 'vega', profileImage: '' };

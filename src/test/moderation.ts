@@ -1,4 +1,4 @@
-import type { ModerationReport, ReportMember } from '../../contracts/safety.ts';
+import type { ModerationReport, ReportMember } from '../contracts/safety.ts';
 
 export const member = (username: string): ReportMember => ({
   id: `id-${username}`,

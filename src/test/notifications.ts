@@ -1,5 +1,5 @@
-import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
-import type { Notification } from '../../contracts/notifications.ts';
+import type { FriendListItemView as FriendListItem } from '../contracts/friends.ts';
+import type { Notification } from '../contracts/notifications.ts';
 
 /** The welcome notification; each test overrides what it is about. */
 export function note(overrides: Partial<Notification> = {}): Notification {
