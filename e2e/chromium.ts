@@ -1,7 +1,7 @@
 /** Debian's Chromium, headless, as the browser tests, the cluster test and the benchmarks launch it. */
-export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
-export const CHROME_ARGS = [
+const CHROME_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import type { Member } from './helpers.ts';
 import { spawnServer } from './serverProcess.ts';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OFFLINE_BANNER = "You're offline — showing saved data";
 
 /** A member's own API session (cookies kept per context), for setting up photos and requests. */
@@ -72,7 +72,7 @@ export async function expectControlled(page: Page): Promise<void> {
     .toBe('activated');
 }
 
-export const photoGrid = (page: Page) => page.getByRole('list', { name: 'Photos' });
+const photoGrid = (page: Page) => page.getByRole('list', { name: 'Photos' });
 
 /**
  * The grid's thumbnails once every one has loaded: their addresses, and whether each decoded into a

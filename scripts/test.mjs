@@ -1,6 +1,7 @@
-// `npm test`: typecheck, lint, unit, server and browser tests, in that order, then one closing
-// line `tests: N passed, N failed[, N skipped]`. `npm test -- unit server` runs only those steps.
-// Steps: typecheck, lint, unit (page and service worker), server, relay (push-relay), browser,
+// `npm test`: typecheck, lint, unused code, unit, server and browser tests, in that order, then one
+// closing line `tests: N passed, N failed[, N skipped]`. `npm test -- unit server` runs only those
+// steps. Steps: typecheck, lint, knip (unused files, exports and dependencies, by knip.json), unit
+// (page and service worker), server, relay (push-relay), browser,
 // firefox and webkit (the main flows in Firefox ESR and WebKitGTK, e2e/cross-browser), cluster
 // (nginx with TLS in front of two nodes on PostgreSQL, Redis and an S3-compatible bucket).
 // `smoke` (a few browser specs: sign-up, login, friends live) runs only when named; CI's second
@@ -49,6 +50,7 @@ const vitest = (project, ...more) => ({
 const STEPS = {
   typecheck: () => ({ command: 'npm', args: ['run', 'typecheck'] }),
   lint: () => ({ command: 'npm', args: ['run', 'lint'] }),
+  knip: () => ({ command: bin('knip'), args: ['--no-progress'] }),
   unit: () => vitest('unit', 'sw', 'lint'),
   server: () => ({ ...vitest('server'), env: { ...process.env, DIALECTS: dialects } }),
   relay: () => vitest('relay'),

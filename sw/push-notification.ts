@@ -4,12 +4,12 @@ import { AppPath, PUSH_TITLE, PushPayload, pushBody, pushTag } from '../src/cont
 
 /** A monochrome silhouette: Android draws the status-bar badge from its alpha channel only. */
 export const BADGE_ICON = '/icons/badge-72.png';
-export const APP_ICON = '/icons/icon-192.png';
+const APP_ICON = '/icons/icon-192.png';
 /** Where a notification without a payload leads: the full-screen notifications panel. */
 export const NOTIFICATIONS_URL = '/spacehub?notifications=open';
 
 /** Chromium's options beyond what TypeScript's lib declares. */
-export interface OrbitNotificationOptions extends NotificationOptions {
+interface OrbitNotificationOptions extends NotificationOptions {
   actions?: { action: string; title: string }[];
   renotify?: boolean;
   timestamp?: number;
@@ -49,7 +49,7 @@ export function readPayload(text: string | null | undefined): PushPayload | null
 }
 
 /** Avatars under /uploads live on the API host; anything else (or nothing) on the app's. */
-export function avatarIcon(profileImage: string, appOrigin: string, apiOrigin: string): string {
+function avatarIcon(profileImage: string, appOrigin: string, apiOrigin: string): string {
   const path = profileImage || DEFAULT_AVATAR;
   return new URL(path, path.startsWith('/uploads') ? apiOrigin : appOrigin).href;
 }

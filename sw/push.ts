@@ -36,7 +36,7 @@ async function updateAppBadge(sw: ServiceWorkerGlobalScope, unread: number) {
 }
 
 /** Every push shows a notification: browsers revoke push from a worker that stays silent. */
-export async function showPush(sw: ServiceWorkerGlobalScope, data: PushMessageData | null) {
+async function showPush(sw: ServiceWorkerGlobalScope, data: PushMessageData | null) {
   const payload = readPayload(messageText(data));
   if (!payload) return show(sw, genericNotification());
   const origins = originsOf(sw);
@@ -47,7 +47,7 @@ export async function showPush(sw: ServiceWorkerGlobalScope, data: PushMessageDa
 }
 
 /** Focuses an open Orbit window and moves it to `url`, or opens a new one there. */
-export async function focusOrOpen(sw: ServiceWorkerGlobalScope, url: string) {
+async function focusOrOpen(sw: ServiceWorkerGlobalScope, url: string) {
   const windows = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
   const target =
     windows.find((client) => client.focused) ??
@@ -85,10 +85,7 @@ async function answerFromNotification(sw: ServiceWorkerGlobalScope, event: Notif
   return true;
 }
 
-export async function handleNotificationClick(
-  sw: ServiceWorkerGlobalScope,
-  event: NotificationEvent,
-) {
+async function handleNotificationClick(sw: ServiceWorkerGlobalScope, event: NotificationEvent) {
   if (event.action && (await answerFromNotification(sw, event))) return;
   event.notification.close();
   await focusOrOpen(sw, notificationUrl(event.notification.data));

@@ -17,7 +17,7 @@ import {
 } from '../src/lib/idb.ts';
 
 /** How long an API call may take before the saved copy answers instead. */
-export const API_TIMEOUT_SECONDS = 3;
+const API_TIMEOUT_SECONDS = 3;
 /** Answers from a proxy whose server cannot be reached: as good as no network. */
 const UNREACHABLE_STATUSES = new Set([502, 503, 504]);
 /**
@@ -54,7 +54,7 @@ interface RequestState {
  * to `store` instead of Cache Storage (`cacheWillUpdate` saves, then answers null so workbox puts
  * nothing in Cache Storage).
  */
-export function memberCopies(store: MemberStore): WorkboxPlugin {
+function memberCopies(store: MemberStore): WorkboxPlugin {
   const stateOf = (state: unknown) => state as RequestState;
   return {
     // Not awaited here, so the network starts without waiting for IndexedDB.

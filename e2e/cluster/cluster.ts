@@ -22,10 +22,10 @@ import { freePort } from '../ports.ts';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DEPLOY = path.join(ROOT, 'deploy');
 
-export const PG_TEST_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_TEST_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** Redis for the cluster; its database is emptied at start (rate-limit counters of earlier runs). */
-export const CLUSTER_REDIS_URL = process.env.CLUSTER_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
-export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
+const CLUSTER_REDIS_URL = process.env.CLUSTER_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
+const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
 /** What the test workers need to know, handed over in ORBIT_CLUSTER as JSON. */
 export interface ClusterInfo {
@@ -53,7 +53,7 @@ export function clusterInfo(): ClusterInfo {
 }
 
 /** KEY=VALUE lines of an environment file, as systemd reads them (comments and blanks skipped). */
-export function readEnvFile(file: string): Record<string, string> {
+function readEnvFile(file: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     const match = /^\s*([A-Z0-9_]+)=(.*)$/.exec(line);
@@ -63,10 +63,7 @@ export function readEnvFile(file: string): Record<string, string> {
 }
 
 /** A unit's ExecStart and Environment= lines, with the instance name (%i) filled in. */
-export function readUnit(
-  file: string,
-  instance: string,
-): { argv: string[]; env: Record<string, string> } {
+function readUnit(file: string, instance: string): { argv: string[]; env: Record<string, string> } {
   const text = fs.readFileSync(file, 'utf8').replaceAll('%i', instance);
   const exec = /^ExecStart=(.+)$/m.exec(text)?.[1];
   if (!exec) throw new Error(`${file} has no ExecStart`);
@@ -86,7 +83,7 @@ function blockAt(text: string, start: number): string {
   throw new Error('unbalanced braces in the nginx site');
 }
 
-export interface SiteOptions {
+interface SiteOptions {
   dir: string;
   cert: { cert: string; key: string };
   nodePorts: number[];
@@ -99,7 +96,7 @@ export interface SiteOptions {
  * deploy/nginx/orbit.conf with this machine's certificate, cache folder, ports and nodes, plus one
  * extra TLS server per node that sends everything to that node alone.
  */
-export function siteConfig(options: SiteOptions): string {
+function siteConfig(options: SiteOptions): string {
   let site = fs.readFileSync(path.join(DEPLOY, 'nginx', 'orbit.conf'), 'utf8');
   const upstreamStart = site.indexOf('upstream orbit {');
   const upstream = blockAt(site, upstreamStart);

@@ -17,7 +17,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * the page and its service worker alike, which neither Firefox's per-tab offline mode nor WebKit's
  * driver can do.
  */
-export interface Network {
+interface Network {
   port: number;
   online: boolean;
   cut: () => void;

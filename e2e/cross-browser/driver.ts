@@ -51,7 +51,7 @@ export function elementScript(query: Query): string {
   return pageScript((q: Query) => pageFind(q)[0] ?? null, [query]);
 }
 
-export const WAIT_MS = 15_000;
+const WAIT_MS = 15_000;
 
 /**
  * Navigates, then waits for the new document. A driver may report a navigation done while the old
@@ -118,13 +118,6 @@ export function waitGone(driver: Driver, query: Query, timeout = WAIT_MS): Promi
     `${JSON.stringify(query)} to go`,
     () => driver.run((q: Query) => pageFind(q).length === 0, query),
     timeout,
-  );
-}
-
-/** Waits until exactly `count` elements match `query`. */
-export function waitForCount(driver: Driver, query: Query, count: number): Promise<true> {
-  return waitUntil(`${count} × ${JSON.stringify(query)}`, () =>
-    driver.run((q: Query, n: number) => pageFind(q).length === n, query, count),
   );
 }
 

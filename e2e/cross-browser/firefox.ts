@@ -4,7 +4,7 @@ import type { Driver, Query } from './driver.ts';
 import { elementScript, navigate, pageScript, waitUntil } from './driver.ts';
 
 /** Debian's Firefox ESR; FIREFOX_PATH points elsewhere. */
-export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 
 export const firefoxMissing = (): string | undefined =>
   fs.existsSync(FIREFOX_PATH)

@@ -6,11 +6,11 @@ import type { Driver, Query } from './driver.ts';
 import { elementScript, navigate, pageScript, waitUntil } from './driver.ts';
 
 /** Debian's webkit2gtk-driver; WEBKIT_DRIVER_PATH points elsewhere. */
-export const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH || '/usr/bin/WebKitWebDriver';
-export const XVFB_PATH = process.env.XVFB_PATH || '/usr/bin/Xvfb';
+const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH || '/usr/bin/WebKitWebDriver';
+const XVFB_PATH = process.env.XVFB_PATH || '/usr/bin/Xvfb';
 
 /** WebKitGTK's MiniBrowser: MINIBROWSER_PATH, else the one the installed package ships. */
-export function miniBrowserPath(): string {
+function miniBrowserPath(): string {
   if (process.env.MINIBROWSER_PATH) return process.env.MINIBROWSER_PATH;
   try {
     const listed = execFileSync('dpkg', ['-L', 'libwebkit2gtk-4.1-0'], { encoding: 'utf8' })

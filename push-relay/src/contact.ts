@@ -5,7 +5,7 @@
  */
 
 /** The contact for an Orbit served from this machine only. */
-export const LOCAL_SUBJECT = 'mailto:admin@localhost';
+const LOCAL_SUBJECT = 'mailto:admin@localhost';
 
 export const LOOPBACK_HOST = /^(localhost|.*\.localhost|127(\.\d+){3}|\[?::1\]?|0\.0\.0\.0)$/i;
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { RELAY_PROGRESS_LIMITS, type RelayProgress } from '../../src/contracts/push.ts';
 
 /** Where relays kept their cursor before the server kept it with the lease. */
-export const CURSOR_FILE = 'relay-cursor.json';
+const CURSOR_FILE = 'relay-cursor.json';
 
 const CursorSchema = z.object({ lastEventId: z.number().int().nonnegative() });
 

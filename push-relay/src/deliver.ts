@@ -18,7 +18,7 @@ export function pushTopic(requestId: string): string {
   return createHash('sha256').update(requestId).digest('base64url').slice(0, PUSH_TOPIC_LENGTH);
 }
 
-export const urgencyOf = (kind: PushPayload['kind']) =>
+const urgencyOf = (kind: PushPayload['kind']) =>
   kind === 'friend_request' ? ('high' as const) : ('normal' as const);
 
 /**

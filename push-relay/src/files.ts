@@ -16,18 +16,6 @@ async function writeSynced(file: string, content: string, mode: number, flags: '
   }
 }
 
-/** Writes a whole file or nothing: a crash leaves the old content, never half of the new. */
-export async function writeFileAtomic(file: string, content: string, mode = 0o600): Promise<void> {
-  const temporary = temporaryBeside(file);
-  try {
-    await writeSynced(temporary, content, mode, 'w');
-    await fs.rename(temporary, file);
-  } catch (error) {
-    await fs.rm(temporary, { force: true });
-    throw error;
-  }
-}
-
 /**
  * Writes a whole file, or nothing, only when it does not exist yet; answers false when another
  * process created it first (relays on a shared data directory starting at once).

@@ -140,7 +140,7 @@ export class Relay extends EventEmitter<RelayEvents> {
   }
 }
 
-export const DEFAULT_LEASE_MS = 10_000;
+const DEFAULT_LEASE_MS = 10_000;
 const CATCH_UP_PAGE = 100;
 const CATCH_UP_TIMEOUT_MS = 30_000;
 const CATCH_UP_RETRY_MS = 5_000;

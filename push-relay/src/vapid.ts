@@ -12,7 +12,7 @@ export interface VapidKeys {
   privateKey: string;
 }
 
-export const VAPID_FILE = 'vapid.json';
+const VAPID_FILE = 'vapid.json';
 
 const base64url = /^[A-Za-z0-9_-]+$/;
 const KeysSchema = z.object({

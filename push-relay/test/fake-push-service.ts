@@ -49,7 +49,7 @@ interface Failure {
 }
 
 /** A self-signed certificate for 127.0.0.1, made in a temporary folder. */
-export function selfSignedCertificate(): { key: string; cert: string } {
+function selfSignedCertificate(): { key: string; cert: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orbit-fake-push-'));
   try {
     const files = writeSelfSignedCertificate(dir, '127.0.0.1', 'IP:127.0.0.1');

@@ -12,7 +12,7 @@ import { type Member, postPushSubscription } from '../../server/test/factories.t
 import { type Relay, type RelayConfig, type RelayEvents, startRelay } from '../src/relay.ts';
 import type { FakePushService, FakeSubscription } from './fake-push-service.ts';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const RELAY_SECRET = 'relay-secret-for-tests-0123456789';
 export const VAPID_SUBJECT = 'mailto:ops@orbit.example';
 
@@ -43,7 +43,7 @@ export async function startOrbit(
 }
 
 /** Resolves once the relay holds the lease and caught up, or stands by for another relay. */
-export function ready(relay: Relay): Promise<'leader' | 'standby'> {
+function ready(relay: Relay): Promise<'leader' | 'standby'> {
   return new Promise((resolve) => {
     const leader = () => done('leader');
     const standby = () => done('standby');

@@ -136,7 +136,7 @@ const EnvSchema = z
   });
 
 /** The API's and the Vite dev server's pages on this machine, allowed by default outside production. */
-export const DEV_APP_ORIGINS = 'http://localhost:5000,http://localhost:5173';
+const DEV_APP_ORIGINS = 'http://localhost:5000,http://localhost:5173';
 
 /**
  * The origins of pages served elsewhere that may call with cookies. In production only the ones the

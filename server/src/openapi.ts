@@ -12,7 +12,7 @@ import { loadConfig } from './config.ts';
 export const OPENAPI_FILE = 'docs/openapi.json';
 
 /** The document as the app describes itself, on a throwaway data folder. */
-export async function openApiDocument(): Promise<unknown> {
+async function openApiDocument(): Promise<unknown> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-openapi-'));
   try {
     const app = await buildApp(

@@ -43,7 +43,7 @@ export const imageKeys = (image: GalleryImage) =>
 export const avatarKey = (member: Member) => member.user.profileImage.replace(/^\/uploads\//, '');
 
 /** A block straight into its table, named as a block made then keeps it; ends nothing. */
-export async function insertBlock(app: FastifyInstance, blocker: Member, blocked: Member) {
+async function insertBlock(app: FastifyInstance, blocker: Member, blocked: Member) {
   await app.db
     .insertInto('blocks')
     .values({

@@ -47,7 +47,7 @@ async function postgresProblem(): Promise<string | null> {
   }
 }
 
-export const dialects = requestedDialects();
+const dialects = requestedDialects();
 const postgresUnavailable = dialects.includes('postgres') ? await postgresProblem() : null;
 if (postgresUnavailable) {
   const message = `PostgreSQL at ${PG_TEST_URL} is unreachable (${postgresUnavailable})`;

@@ -5,13 +5,13 @@
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../src/db/index.ts';
 
-export interface TextColumn {
+interface TextColumn {
   table: string;
   column: string;
 }
 
 /** Every column that can hold text, in every table (SQLite's full-text tables and theirs too). */
-export async function textColumns(db: Db, dialect: Dialect): Promise<TextColumn[]> {
+async function textColumns(db: Db, dialect: Dialect): Promise<TextColumn[]> {
   if (dialect === 'postgres') {
     const { rows } = await sql<{ table_name: string; column_name: string }>`
       select table_name, column_name from information_schema.columns

@@ -9,7 +9,7 @@ export interface MenuItem {
  * The menu's pages (docs/product.md "Top bar and menu"), in order; moderators also have Reports
  * (docs/product.md "Moderation").
  */
-export function menuItems(username: string, moderator = false): MenuItem[] {
+function menuItems(username: string, moderator = false): MenuItem[] {
   return [
     { to: '/spacehub', label: 'SpaceHub', alsoCurrentAt: ['/'] },
     { to: username ? `/profile/${encodeURIComponent(username)}` : '/profile', label: 'Profile' },

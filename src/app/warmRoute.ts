@@ -47,7 +47,7 @@ export function preloadAvatar(href: string): void {
 }
 
 /** The avatar address the profile header uses for `owner` (the owner's own page adds its version). */
-export function headerAvatarUrl(owner: CurrentUser, isOwner: boolean): string {
+function headerAvatarUrl(owner: CurrentUser, isOwner: boolean): string {
   return owner.profileImage
     ? avatarUrl(owner.profileImage, isOwner ? readLocal(STORAGE_KEYS.avatarVersion) : null)
     : '';

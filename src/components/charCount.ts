@@ -6,7 +6,7 @@
 import { countOf } from '../lib/words.ts';
 
 /** The counter appears from this share of the limit on. */
-export const NEAR_LIMIT_SHARE = 0.8;
+const NEAR_LIMIT_SHARE = 0.8;
 
 export function isNearLimit(length: number, max: number): boolean {
   return length >= Math.ceil(max * NEAR_LIMIT_SHARE);

@@ -2,11 +2,8 @@
 import { z } from './zod.ts';
 
 /** The client's words for a pair's status. */
-export const FRIEND_STATUSES = ['self', 'none', 'pending', 'incoming', 'friends'] as const;
+const FRIEND_STATUSES = ['self', 'none', 'pending', 'incoming', 'friends'] as const;
 export type FriendStatus = (typeof FRIEND_STATUSES)[number];
-
-/** The profile page's words for the same (docs/product.md "Friends"). */
-export type ProfileFriendStatus = Uppercase<FriendStatus>;
 
 /** Server words normalised as docs/product.md "Friends" says; anything unknown is none. */
 export function normaliseFriendStatus(word: unknown): FriendStatus {

@@ -11,12 +11,12 @@ export const NOTIFICATION_TYPES = [
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
-export const NotificationActor = z.object({
+const NotificationActor = z.object({
   _id: z.string(),
   username: z.string(),
   profileImage: z.string(),
 });
-export type NotificationActor = z.infer<typeof NotificationActor>;
+type NotificationActor = z.infer<typeof NotificationActor>;
 
 export const Notification = z.object({
   /** Increasing with every notification made: newer ones have larger ids. */

@@ -193,7 +193,7 @@ export type RelayProgress = z.infer<typeof RelayProgress>;
 export const RelayProgressParts = RelayProgress.omit({ cursor: true });
 
 /** A relay's random id: 8 to 100 letters, digits, `_` or `-`. */
-export const RelayId = z.string().regex(/^[\w-]{8,100}$/);
+const RelayId = z.string().regex(/^[\w-]{8,100}$/);
 
 /** `relay:lease`: see {@link RelayClientToServer}. */
 export const RelayLeaseRequest = z.object({

@@ -6,7 +6,7 @@
 import { z } from './zod.ts';
 
 /** The browsers' push services: Chrome and Edge (FCM), Firefox (Mozilla), Safari (Apple), Windows. */
-export const PUSH_SERVICE_HOSTS = [
+const PUSH_SERVICE_HOSTS = [
   'fcm.googleapis.com',
   'updates.push.services.mozilla.com',
   '*.push.apple.com',
@@ -38,7 +38,7 @@ export const DEFAULT_PUSH_ENDPOINT_POLICY: PushEndpointPolicy = {
  * PUSH_ALLOWED_HOSTS as a list: comma-separated, blanks ignored, lower-cased. Throws naming the
  * first entry that is neither a host name nor `*.` and one.
  */
-export function parsePushHosts(text: string | undefined): string[] {
+function parsePushHosts(text: string | undefined): string[] {
   const hosts = (text ?? '')
     .split(',')
     .map((host) => host.trim().toLowerCase())
@@ -52,14 +52,14 @@ export function parsePushHosts(text: string | undefined): string[] {
 }
 
 /** Whether `host` (lower case) is `pattern` or, for `*.suffix`, a host under that suffix. */
-export function hostMatches(host: string, pattern: string): boolean {
+function hostMatches(host: string, pattern: string): boolean {
   if (pattern.startsWith('*.'))
     return host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1;
   return host === pattern;
 }
 
 /** A host name of this machine: `localhost`, 127.0.0.0/8 or [::1] as a URL writes them. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   return (
     hostname === 'localhost' ||
     hostname === '[::1]' ||

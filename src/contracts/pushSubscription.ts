@@ -24,7 +24,7 @@ export const SUBSCRIPTION_MESSAGES = {
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 
 /** How many bytes a base64url text decodes to; null when it is not base64url. */
-export function base64urlLength(value: string): number | null {
+function base64urlLength(value: string): number | null {
   if (!BASE64URL.test(value)) return null;
   return Math.floor((value.replace(/=+$/, '').length * 6) / 8);
 }

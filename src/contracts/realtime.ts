@@ -14,8 +14,8 @@ export const FriendEventPayload = z.object({
 });
 export type FriendEventPayload = z.infer<typeof FriendEventPayload>;
 
-export const PresenceUpdate = z.object({ userId: z.string(), online: z.boolean() });
-export type PresenceUpdate = z.infer<typeof PresenceUpdate>;
+const PresenceUpdate = z.object({ userId: z.string(), online: z.boolean() });
+type PresenceUpdate = z.infer<typeof PresenceUpdate>;
 
 export const FRIEND_EVENTS = [
   'friend:request:created',
@@ -41,8 +41,8 @@ export const SERVER_EVENT_SCHEMAS = {
   'notification:changed': NotificationsChanged,
 } satisfies Record<string, z.ZodType>;
 
-export type ServerEvent = keyof typeof SERVER_EVENT_SCHEMAS;
-export type ServerEventPayload<E extends ServerEvent> = z.infer<(typeof SERVER_EVENT_SCHEMAS)[E]>;
+type ServerEvent = keyof typeof SERVER_EVENT_SCHEMAS;
+type ServerEventPayload<E extends ServerEvent> = z.infer<(typeof SERVER_EVENT_SCHEMAS)[E]>;
 
 /** Server → client, as socket.io types its emits and listeners. */
 export type ServerToClientEvents = {
@@ -61,16 +61,16 @@ export type Ack = z.infer<typeof Ack>;
 const RoomId = z.string().min(1).max(100);
 
 /** `presence:join`: a socket joins its own member's presence, never another's. */
-export const PresenceJoin = z.object({ userId: RoomId, username: z.string().max(100).optional() });
-export type PresenceJoin = z.infer<typeof PresenceJoin>;
+const PresenceJoin = z.object({ userId: RoomId, username: z.string().max(100).optional() });
+type PresenceJoin = z.infer<typeof PresenceJoin>;
 
 /** `gallery:join` and `gallery:leave`. */
-export const GalleryRoom = z.object({ ownerId: RoomId });
-export type GalleryRoom = z.infer<typeof GalleryRoom>;
+const GalleryRoom = z.object({ ownerId: RoomId });
+type GalleryRoom = z.infer<typeof GalleryRoom>;
 
 /** `image:join` and `image:leave`. */
-export const ImageRoom = z.object({ imageId: RoomId });
-export type ImageRoom = z.infer<typeof ImageRoom>;
+const ImageRoom = z.object({ imageId: RoomId });
+type ImageRoom = z.infer<typeof ImageRoom>;
 
 /** Client → server: each event's one payload schema (docs/product.md "Realtime"). */
 export const CLIENT_EVENT_SCHEMAS = {

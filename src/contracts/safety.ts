@@ -62,7 +62,7 @@ export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
   other: 'Other',
 };
 
-export const REPORT_KINDS = ['image', 'member'] as const;
+const REPORT_KINDS = ['image', 'member'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 export const REPORT_NOTE_MAX = 500;
@@ -88,9 +88,9 @@ export type ReportBody = z.input<typeof ReportBody>;
 // ---------------------------------------------------------------------------------------------
 // Moderation
 
-export const REPORT_STATUSES = ['open', 'resolved'] as const;
+const REPORT_STATUSES = ['open', 'resolved'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
-export const REPORT_RESOLUTIONS = ['dismissed', 'photo_removed', 'member_suspended'] as const;
+const REPORT_RESOLUTIONS = ['dismissed', 'photo_removed', 'member_suspended'] as const;
 export type ReportResolution = (typeof REPORT_RESOLUTIONS)[number];
 
 /** How a member whose account is gone is named wherever a report still mentions them. */
@@ -124,13 +124,13 @@ export const ReportMember = z.object({
 export type ReportMember = z.infer<typeof ReportMember>;
 
 /** The reported photo as it is now; null once it is gone. */
-export const ReportImage = z.object({
+const ReportImage = z.object({
   id: z.string(),
   url: z.string(),
   thumbnailUrl: z.string(),
   caption: z.string(),
 });
-export type ReportImage = z.infer<typeof ReportImage>;
+type ReportImage = z.infer<typeof ReportImage>;
 
 export const ModerationReport = z.object({
   id: z.string(),

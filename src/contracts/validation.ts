@@ -103,7 +103,7 @@ export function passwordError(password: string): string | null {
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Parses YYYY-MM-DD into its parts, or null when it is not a real calendar date. */
-export function parseBirthday(value: string): { year: number; month: number; day: number } | null {
+function parseBirthday(value: string): { year: number; month: number; day: number } | null {
   const match = DATE_PATTERN.exec(value.trim());
   if (!match) return null;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
@@ -119,7 +119,7 @@ export function parseBirthday(value: string): { year: number; month: number; day
 }
 
 /** Whole years between a birthday and today. */
-export function ageOn(birthday: { year: number; month: number; day: number }, today: Date): number {
+function ageOn(birthday: { year: number; month: number; day: number }, today: Date): number {
   const beforeBirthday =
     today.getMonth() + 1 < birthday.month ||
     (today.getMonth() + 1 === birthday.month && today.getDate() < birthday.day);

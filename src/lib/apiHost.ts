@@ -8,7 +8,7 @@ export interface PageLocation {
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 const IP_ADDRESS = /^\d{1,3}(\.\d{1,3}){3}$/;
 
-export const LOCAL_API_PORT = 5000;
+const LOCAL_API_PORT = 5000;
 
 /**
  * The build setting wins ('self' means the page's own origin); otherwise a page served locally talks

@@ -48,7 +48,7 @@ type Db = IDBPDatabase<OrbitDb>;
 type Store = StoreNames<OrbitDb>;
 
 export const DB_NAME = 'orbit';
-export const DB_VERSION = 2;
+const DB_VERSION = 2;
 
 /** Per member: at most this many thumbnails and avatars, and this many bytes of them. */
 export const MEDIA_MAX_FILES = 2_000;

@@ -11,7 +11,7 @@ import { HttpError } from './http.ts';
 import { joinMemberState } from './memberState.ts';
 
 /** The result of `optimistic`: whether the server agreed, and its answer when it did. */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 export interface Throttle {
   /** Runs now, or once when the interval since the last run is over; calls in between merge. */
@@ -24,7 +24,7 @@ export interface Throttle {
  * A request's claim on a key: current until a newer request claims the key or the store resets.
  * Only a current request writes its answer.
  */
-export interface Ticket {
+interface Ticket {
   readonly current: boolean;
 }
 

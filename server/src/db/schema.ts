@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /** Timestamps are ISO-8601 UTC strings and flags are 0/1 integers, alike on SQLite and PostgreSQL. */
-export interface UsersTable {
+interface UsersTable {
   id: string;
   username: string;
   /** Lower-cased username: unique, and the key every lookup uses. */
@@ -40,7 +40,7 @@ export interface UsersTable {
   updated_at: string;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   /** SHA-256 of the token, hex; the token itself is never stored. */
   id: string;
   user_id: string;
@@ -50,7 +50,7 @@ export interface SessionsTable {
 }
 
 /** One row per pair of members, whoever asked first. */
-export interface FriendshipsTable {
+interface FriendshipsTable {
   pair_key: string;
   requester_id: string;
   addressee_id: string;
@@ -60,12 +60,12 @@ export interface FriendshipsTable {
 }
 
 /** The substring index of SQLite (FTS5, trigram); PostgreSQL uses pg_trgm on users.search_text. */
-export interface UsersSearchTable {
+interface UsersSearchTable {
   user_id: string;
   search_text: string;
 }
 
-export interface GalleryImagesTable {
+interface GalleryImagesTable {
   id: string;
   owner_id: string;
   /** File names under uploads/gallery/: the viewer's size and the grid's thumbnail. */
@@ -81,14 +81,14 @@ export interface GalleryImagesTable {
   created_at: string;
 }
 
-export interface ImageReactionsTable {
+interface ImageReactionsTable {
   image_id: string;
   user_id: string;
   kind: 'like' | 'dislike';
   created_at: string;
 }
 
-export interface NotificationsTable {
+interface NotificationsTable {
   /** Increasing integer: the order of notifications and the cursor of their pages. */
   id: Generated<number>;
   recipient_id: string;
@@ -103,7 +103,7 @@ export interface NotificationsTable {
 }
 
 /** One device of a member that accepts Web Push; an endpoint belongs to one member at a time. */
-export interface PushSubscriptionsTable {
+interface PushSubscriptionsTable {
   /** Increasing: among devices registered in the same instant, the later one has the larger id. */
   id: Generated<number>;
   user_id: string;
@@ -118,14 +118,14 @@ export interface PushSubscriptionsTable {
 }
 
 /** Small values every server node shares, such as the push relay's VAPID public key. */
-export interface ServerSettingsTable {
+interface ServerSettingsTable {
   key: string;
   value: string;
   updated_at: string;
 }
 
 /** A lease one process at a time holds, such as the push relay's; the holder keeps its progress here. */
-export interface RelayLeaseTable {
+interface RelayLeaseTable {
   name: string;
   /** The random id of the relay process holding it. */
   holder: string;
@@ -140,7 +140,7 @@ export interface RelayLeaseTable {
 }
 
 /** `blocker_id` blocked `blocked_id`; while either row exists the two are hidden from each other. */
-export interface BlocksTable {
+interface BlocksTable {
   blocker_id: string;
   blocked_id: string;
   created_at: string;
@@ -149,11 +149,11 @@ export interface BlocksTable {
 }
 
 export type ReportKind = 'image' | 'member';
-export type ReportStatus = 'open' | 'resolved';
+type ReportStatus = 'open' | 'resolved';
 export type ReportResolution = 'dismissed' | 'photo_removed' | 'member_suspended';
 
 /** A member's report of a photo or a member, for moderators. */
-export interface ReportsTable {
+interface ReportsTable {
   /** Increasing: the order of reports and the cursor of their pages. */
   id: Generated<number>;
   reporter_id: string;

@@ -9,19 +9,18 @@ import { AVATAR_PREFIX, WEBP, galleryKey } from '../media/store.ts';
 /** Formats decided by the file's content, never its name or declared type. */
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif']);
 /** Refuses decompression bombs before any pixels are decoded (about 50 megapixels). */
-export const MAX_INPUT_PIXELS = 50_000_000;
-export const NOT_AN_IMAGE =
-  'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
-export const DAMAGED_IMAGE = 'That image is damaged or incomplete.';
-export const TOO_MANY_PIXELS = 'That image has too many pixels (max 50 megapixels).';
+const MAX_INPUT_PIXELS = 50_000_000;
+const NOT_AN_IMAGE = 'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
+const DAMAGED_IMAGE = 'That image is damaged or incomplete.';
+const TOO_MANY_PIXELS = 'That image has too many pixels (max 50 megapixels).';
 
 // One libvips thread per picture: pictures run side by side through the queue below instead, each
 // holding one thread of libuv's pool, so the pool keeps threads for logins (argon2) and files.
 sharp.concurrency(1);
 
-export const BUSY = 'Orbit is busy. Try again in a moment.';
+const BUSY = 'Orbit is busy. Try again in a moment.';
 /** When to try again after BUSY: a picture takes about a second, and the queue moves. */
-export const BUSY_RETRY_SECONDS = 5;
+const BUSY_RETRY_SECONDS = 5;
 
 /**
  * Every picture Orbit makes goes through one queue: `workers` at a time, at most `waiting` more
@@ -66,7 +65,7 @@ export function createImageQueue(options: { workers: number; waiting: number }):
   };
 }
 
-export async function assertSupportedImage(input: Buffer | string): Promise<Metadata> {
+async function assertSupportedImage(input: Buffer | string): Promise<Metadata> {
   let metadata: Metadata;
   try {
     // The header alone is read here, so no pixel limit: with one, sharp refuses an oversized canvas

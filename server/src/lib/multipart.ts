@@ -8,7 +8,7 @@ import { AppError, Invalid } from '../errors.ts';
 import { storageFailure } from './storageErrors.ts';
 import { textProblem } from './text.ts';
 
-export const UNREADABLE_FORM = 'That form could not be read. Send it again as multipart/form-data.';
+const UNREADABLE_FORM = 'That form could not be read. Send it again as multipart/form-data.';
 
 export interface StreamedForm {
   fields: Record<string, string>;

@@ -18,7 +18,7 @@ export const FAIL_FAST: RedisOptions = {
 };
 
 /** What a rate-limited route answers when its attempts cannot be counted. */
-export const CANNOT_COUNT = 'Try again in a moment.';
+const CANNOT_COUNT = 'Try again in a moment.';
 
 /**
  * docs/decisions.md "Rate limits fail closed when Redis is down": a count Redis could not take

@@ -15,7 +15,7 @@ import { REQUEST_COMMAND_TIMEOUT_MS, connectRedis } from './redis.ts';
 import { type Revocation, type SessionCache, revocationChannel } from './sessionCache.ts';
 
 /** How often each node says it is there. */
-export const HEARTBEAT_MS = 1_000;
+const HEARTBEAT_MS = 1_000;
 /** How recently a node's heartbeat must have been heard for the cache to be served. */
 export const HEARD_WITHIN_MS = 2_000;
 
@@ -136,7 +136,7 @@ export interface RevocationChannel {
 }
 
 /** The longest a revocation waits for the other nodes to say they dropped it. */
-export const ACK_WITHIN_MS = REQUEST_COMMAND_TIMEOUT_MS;
+const ACK_WITHIN_MS = REQUEST_COMMAND_TIMEOUT_MS;
 
 export interface RevocationChannelOptions {
   url: string;

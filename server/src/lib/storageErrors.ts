@@ -1,7 +1,7 @@
 import { AppError, InsufficientStorage, ServerFailure } from '../errors.ts';
 
-export const STORAGE_FULL = 'Orbit’s storage is full. Try again later.';
-export const SAVE_FAILED = 'Orbit couldn’t save the picture. Try again later.';
+const STORAGE_FULL = 'Orbit’s storage is full. Try again later.';
+const SAVE_FAILED = 'Orbit couldn’t save the picture. Try again later.';
 
 /** The disk or the quota is full: 507. */
 const FULL = new Set(['ENOSPC', 'EDQUOT']);

@@ -4,7 +4,7 @@ import { TooManyRequests } from '../errors.ts';
 import { cannotCount } from './redis.ts';
 
 /** An upload's place, held from before its body is read until its answer is ready. */
-export type UploadSlot = () => Promise<void>;
+type UploadSlot = () => Promise<void>;
 
 export interface UploadLimits {
   /**
@@ -24,11 +24,11 @@ const HOUR_MS = 3_600_000;
  * A place not given back within this time is free again: a node that died mid-upload must not
  * keep a member's places for ever. Longer than any upload takes (20 MB even at 512 kbit/s).
  */
-export const SLOT_LEASE_MS = 10 * 60_000;
+const SLOT_LEASE_MS = 10 * 60_000;
 /** When to try again after "too many at once": the others' answers usually come within this. */
-export const AT_ONCE_RETRY_SECONDS = 5;
+const AT_ONCE_RETRY_SECONDS = 5;
 
-export const UPLOAD_LIMIT_MESSAGES = {
+const UPLOAD_LIMIT_MESSAGES = {
   atOnce: 'You’re uploading too much at once. Wait for the others to finish.',
   perHour: (limit: number, seconds: number) =>
     `You’ve uploaded ${limit} pictures in the last hour. Try again in ${inWords(seconds)}.`,

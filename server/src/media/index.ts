@@ -37,7 +37,7 @@ export interface Media {
 
 /** Tries of a removal, and the waits between them: a passing hiccup of the disk or bucket. */
 export const DISCARD_TRIES = 3;
-export const DISCARD_BACKOFF_MS = [100, 400] as const;
+const DISCARD_BACKOFF_MS = [100, 400] as const;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -62,7 +62,7 @@ export const MEDIA_PREFIXES = [GALLERY_PREFIX, AVATAR_PREFIX] as const;
  * The only keys the app makes: a gallery picture and its thumbnail, and an avatar, each named by
  * 16 random bytes. Serving and copying accept these alone, so no other file can be reached.
  */
-export const MEDIA_KEY = /^(?:gallery\/[0-9a-f]{32}(?:-thumb)?|avatars\/[0-9a-f]{32})\.webp$/;
+const MEDIA_KEY = /^(?:gallery\/[0-9a-f]{32}(?:-thumb)?|avatars\/[0-9a-f]{32})\.webp$/;
 
 export function isMediaKey(key: string): boolean {
   return MEDIA_KEY.test(key);

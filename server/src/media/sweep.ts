@@ -115,7 +115,7 @@ export interface SweeperOptions {
   log: MediaLog;
 }
 
-export type TickOutcome = 'swept' | 'skipped' | 'failed';
+type TickOutcome = 'swept' | 'skipped' | 'failed';
 
 export interface MediaSweeper {
   /** One turn: sweeps unless a sweep is running here or another node took this turn. Never throws. */
@@ -126,7 +126,7 @@ export interface MediaSweeper {
   stop(): Promise<void>;
 }
 
-export const SWEEP_LOCK_KEY = 'orbit-media-sweep';
+const SWEEP_LOCK_KEY = 'orbit-media-sweep';
 
 /**
  * Sweeps at start and then periodically, so a sweep begins at least once in every interval (each

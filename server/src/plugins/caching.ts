@@ -40,7 +40,7 @@ const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
  * The Cache-Control a successful GET of `url` (the route's pattern) gets when its handler set
  * none; undefined for the paths that set their own (static files, /uploads).
  */
-export function cacheControlFor(url: string): string | undefined {
+function cacheControlFor(url: string): string | undefined {
   if (PROBES.has(url)) return CACHE_CONTROL.never;
   if (NEVER_KEPT.has(url)) return CACHE_CONTROL.never;
   if (url === '/api/docs' || url.startsWith('/api/docs/')) return CACHE_CONTROL.revalidate;

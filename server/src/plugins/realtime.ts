@@ -20,7 +20,7 @@ import { forSocketAdapter } from '../lib/redis.ts';
 import { bearerToken } from './auth.ts';
 import { isAllowedOrigin } from './security.ts';
 
-export interface SocketData {
+interface SocketData {
   userId: string;
   sessionId: string;
   /** When the session the socket was opened with ends; the socket ends with it. */
@@ -29,7 +29,7 @@ export interface SocketData {
 }
 
 /** What one server node tells the others (through the adapter, with REDIS_URL). */
-export interface ServerSideEvents {
+interface ServerSideEvents {
   /** These two members were blocked: each one's sockets leave the other's rooms. */
   'orbit:separate': (a: string, b: string) => void;
 }
@@ -89,7 +89,7 @@ function reply(ack: unknown, result: Ack): void {
 }
 
 export const userRoom = (userId: string) => `user:${userId}`;
-export const presenceRoom = (userId: string) => `presence:${userId}`;
+const presenceRoom = (userId: string) => `presence:${userId}`;
 export const galleryRoom = (ownerId: string) => `gallery:${ownerId}`;
 export const imageRoom = (imageId: string) => `image:${imageId}`;
 const MAX_ROOMS_PER_SOCKET = 64;
@@ -144,7 +144,7 @@ export interface RealtimeOptions {
   watchedOwner?: WatchedOwner;
 }
 
-export type WatchedOwner = (
+type WatchedOwner = (
   viewerId: string,
   kind: keyof typeof WATCH_REFUSED,
   id: string,
@@ -171,7 +171,7 @@ export const WATCH_REFUSED = {
 } as const;
 
 /** socket.io on the app's own HTTP server: websocket only, authenticated exactly like HTTP. */
-export async function registerRealtime(
+async function registerRealtime(
   app: FastifyInstance,
   deps: AuthDeps,
   config: Config,

@@ -24,7 +24,7 @@ import type { OrbitServer } from './realtime.ts';
 type RelayNamespace = Namespace<RelayClientToServer, RelayServerToClient>;
 type RelaySocket = Socket<RelayClientToServer, RelayServerToClient>;
 
-export const RELAY_ERRORS = {
+const RELAY_ERRORS = {
   unauthorized: 'unauthorized',
   disabled: 'push is not configured on this server (RELAY_SECRET)',
   badKey: 'vapidPublicKey must be an uncompressed P-256 public key, base64url',
@@ -81,7 +81,7 @@ function answer(ack: unknown, ...value: unknown[]): void {
  * receives every event; the lease in the database decides which one pushes. The members' middleware of
  * the default namespace does not run here (socket.io middleware belongs to one namespace).
  */
-export function registerRelay(
+function registerRelay(
   app: FastifyInstance,
   io: OrbitServer,
   deps: push.PushDeps,

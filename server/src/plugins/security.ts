@@ -49,7 +49,7 @@ function originOf(request: FastifyRequest): string | undefined {
  * Whether the request was routed to an /api route. The router decodes the path (`/%61pi/…` reaches
  * `/api/…`), so the matched route's pattern is tested, not the raw URL.
  */
-export function isApiRoute(request: FastifyRequest): boolean {
+function isApiRoute(request: FastifyRequest): boolean {
   return (request.routeOptions.url ?? request.url).startsWith('/api/');
 }
 
@@ -81,7 +81,7 @@ export function registerOriginCheck(
  * The hashes of the <style> the build inlined into index.html, from the csp.json it wrote beside
  * it (vite.config.ts); none without a build (docs/decisions.md "Critical CSS inlined").
  */
-export function inlineStyleHashes(staticDir: string | undefined): string[] {
+function inlineStyleHashes(staticDir: string | undefined): string[] {
   if (!staticDir) return [];
   let text: string;
   try {

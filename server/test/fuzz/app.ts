@@ -27,13 +27,13 @@ export interface FuzzRoute {
   limited: boolean;
 }
 
-export const METRICS_TOKEN = 'fuzz-metrics-token-0123456789';
+const METRICS_TOKEN = 'fuzz-metrics-token-0123456789';
 
 /**
  * Settings of the fuzz app. Limits that would turn most cases into 429 are raised here; a limit
  * added to the config later belongs here too (the real limits are fuzzed in fuzz.limits.test.ts).
  */
-export const FUZZ_ENV: Record<string, string> = {
+const FUZZ_ENV: Record<string, string> = {
   AUTH_RATE_LIMIT: '1000000',
   UPLOADS_AT_ONCE: '1000',
   UPLOADS_PER_HOUR: '1000000',

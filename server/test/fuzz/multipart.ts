@@ -39,7 +39,7 @@ function pngChunk(type: string, data: Buffer): Buffer {
 }
 
 /** A well-formed PNG header announcing `width`×`height` pixels, with one tiny compressed row. */
-export function pngClaiming(width: number, height: number): Buffer {
+function pngClaiming(width: number, height: number): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
@@ -54,7 +54,7 @@ export function pngClaiming(width: number, height: number): Buffer {
 }
 
 /** The bytes a file part carries. */
-export function fileBytes(pictures: Pictures): fc.Arbitrary<Buffer> {
+function fileBytes(pictures: Pictures): fc.Arbitrary<Buffer> {
   const real = fc.constantFrom(pictures.png, pictures.jpeg, pictures.webp, pictures.gif);
   return fc.oneof(
     { arbitrary: real, weight: 10 },
@@ -95,7 +95,7 @@ export function fileBytes(pictures: Pictures): fc.Arbitrary<Buffer> {
   );
 }
 
-export interface FormPart {
+interface FormPart {
   name: string;
   value: string | Buffer;
   filename?: string;
@@ -103,7 +103,7 @@ export interface FormPart {
 }
 
 /** A multipart/form-data body, written by hand so it can also be broken. */
-export function encodeForm(parts: FormPart[], boundary: string): Buffer {
+function encodeForm(parts: FormPart[], boundary: string): Buffer {
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const disposition =

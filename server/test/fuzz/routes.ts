@@ -67,9 +67,9 @@ export const routeKey = (route: Pick<FuzzRoute, 'method' | 'url'>) =>
 const ID_FIELDS = new Set(['userId', 'toUserId', 'fromUserId', 'accountId']);
 const PASSWORD_FIELDS = new Set(['password', 'newPassword', 'currentPassword']);
 /** Passwords that meet the policy and that a case may set: the members' own, or this one. */
-export const PASSWORDS = ['Orbit#Pass1', 'Orbit#Pass2'];
+const PASSWORDS = ['Orbit#Pass1', 'Orbit#Pass2'];
 
-export function hintsFor(ctx: FuzzContext): Hints {
+function hintsFor(ctx: FuzzContext): Hints {
   const members = Object.values(ctx.members);
   const ids = fc.constantFrom(...members.map((member) => member.id));
   const names = fc.constantFrom(...members.map((member) => member.username));
@@ -300,7 +300,7 @@ function junkBody(): fc.Arbitrary<{ payload?: unknown; contentType?: string }> {
 }
 
 /** The generator built from the route's own contracts. */
-export function derivedGenerator(route: FuzzRoute): RouteGenerator {
+function derivedGenerator(route: FuzzRoute): RouteGenerator {
   const body = jsonSchemaOf(route.schema.body);
   const query = jsonSchemaOf(route.schema.querystring);
   const params = jsonSchemaOf(route.schema.params);
@@ -513,7 +513,7 @@ const withoutWitness =
     derivedGenerator(route)({ ...ctx, members: { ...ctx.members, witness: ctx.members.other } });
 
 /** Routes whose requests no contract describes, or that must leave the witness alone. */
-export const HAND_WRITTEN: Record<string, (route: FuzzRoute) => RouteGenerator> = {
+const HAND_WRITTEN: Record<string, (route: FuzzRoute) => RouteGenerator> = {
   'POST /api/users/blocks': withoutWitness,
   'DELETE /api/users/blocks/:userId': withoutWitness,
   'POST /api/auth/signup': () => formGenerator('/api/auth/signup', SIGNUP_FORM),
@@ -532,7 +532,7 @@ export const HAND_WRITTEN: Record<string, (route: FuzzRoute) => RouteGenerator> 
 };
 
 /** Whether a route's request cannot be derived from its contracts. */
-export function needsHandWritten(route: FuzzRoute): string | null {
+function needsHandWritten(route: FuzzRoute): string | null {
   if (route.schema.consumes?.some((type) => type.startsWith('multipart/')))
     return 'it takes multipart/form-data';
   if (route.url.includes('*')) return 'its path has a wildcard';

@@ -39,7 +39,7 @@ import { anyString } from './values.ts';
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /** Who sends a case, and with which credentials. */
-export type Credential =
+type Credential =
   | 'cookie'
   | 'bearer'
   | 'cookie-without-origin'
@@ -48,7 +48,7 @@ export type Credential =
   | 'garbage-cookie'
   | 'garbage-bearer';
 
-export type Method = (typeof METHODS)[number];
+type Method = (typeof METHODS)[number];
 
 export interface FuzzCase {
   route: string;
@@ -120,7 +120,7 @@ function extraHeaders(): fc.Arbitrary<Record<string, string>> {
 }
 
 /** The arbitrary of whole cases: a route's request, from someone, with a method and credentials. */
-export function caseArbitrary(
+function caseArbitrary(
   ctx: FuzzContext,
   generators: ReadonlyArray<{ route: FuzzRoute; generate: RouteGenerator }>,
 ): fc.Arbitrary<FuzzCase> {
@@ -210,7 +210,7 @@ function toCase(
 }
 
 /** The case as a reader needs it to replay it. */
-export function describeCase(fuzz: FuzzCase, response?: LightMyRequestResponse): string {
+function describeCase(fuzz: FuzzCase, response?: LightMyRequestResponse): string {
   const { payload, ...request } = fuzz.request;
   const body =
     payload === undefined
@@ -270,7 +270,7 @@ function bodyText(response: LightMyRequestResponse): string {
 }
 
 /** What is wrong with the answer to a case, or null. */
-export function problemWith(
+function problemWith(
   ctx: FuzzContext,
   fuzz: FuzzCase,
   response: LightMyRequestResponse,
@@ -609,7 +609,7 @@ export const newStats = (): FuzzStats => ({
   outcomes: new Map(),
 });
 
-export function routeGenerators(routes: readonly FuzzRoute[]) {
+function routeGenerators(routes: readonly FuzzRoute[]) {
   return routes.flatMap((route) => {
     const generate = generatorFor(route);
     return generate ? [{ route, generate }] : [];

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 
 /** Strings no column may hold, or that look like something else. */
-export const NASTY_STRINGS: readonly string[] = [
+const NASTY_STRINGS: readonly string[] = [
   '',
   ' ',
   '\u0000',
@@ -61,7 +61,7 @@ export const NASTY_STRINGS: readonly string[] = [
 ];
 
 /** Numbers at the edges: 32-bit and 53-bit integers, floats, zero's sign, the largest double. */
-export const EDGE_NUMBERS: readonly number[] = [
+const EDGE_NUMBERS: readonly number[] = [
   0,
   -0,
   1,
@@ -85,7 +85,7 @@ export const EDGE_NUMBERS: readonly number[] = [
 ];
 
 /** Ids in every shape an id field may be sent: numbers as text, UUID-like, huge, negative, empty. */
-export const ID_LIKE: readonly string[] = [
+const ID_LIKE: readonly string[] = [
   '0',
   '1',
   '-1',
@@ -101,7 +101,7 @@ export const ID_LIKE: readonly string[] = [
 ];
 
 /** A string made of pieces that parsers trip on, or one of the nasty strings as it is. */
-export const nastyString = (): fc.Arbitrary<string> =>
+const nastyString = (): fc.Arbitrary<string> =>
   fc.oneof(
     fc.constantFrom(...NASTY_STRINGS),
     fc

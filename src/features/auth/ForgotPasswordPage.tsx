@@ -10,7 +10,7 @@ import type { NoticeState } from './LandingPage.tsx';
 import { FieldList } from './MemberFields.tsx';
 import './auth.css';
 
-export const RESET_DONE = 'Password reset. Please log in.';
+const RESET_DONE = 'Password reset. Please log in.';
 
 function errorText(error: unknown): string {
   if (error instanceof HttpError && error.serverMessage) return error.serverMessage;

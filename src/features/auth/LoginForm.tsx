@@ -13,7 +13,7 @@ export interface FromState {
 }
 
 /** Where to go after signing in: the page the guard carried along, else the member's profile. */
-export function afterLoginPath(from: string | undefined, username: string): string {
+function afterLoginPath(from: string | undefined, username: string): string {
   if (from && from.startsWith('/') && !from.startsWith('//') && !/^\/(landing|signup)\b/.test(from))
     return from;
   return username ? `/profile/${encodeURIComponent(username)}` : '/spacehub';

@@ -17,7 +17,7 @@ import { useSession } from './store.ts';
 import { useUsernameAvailability } from './useUsernameAvailability.ts';
 import './auth.css';
 
-export const SIGNUP_SECTIONS = [
+const SIGNUP_SECTIONS = [
   { id: 'basic-info', label: 'Basic Info' },
   { id: 'security', label: 'Security' },
   { id: 'profile', label: 'Profile' },

@@ -8,7 +8,7 @@ import { clearToken, storeToken } from '../../lib/storage.ts';
 import { authApi } from './api.ts';
 import { type CurrentUser, normaliseUser } from './user.ts';
 
-export type SessionStatus = 'loading' | 'signedIn' | 'signedOut';
+type SessionStatus = 'loading' | 'signedIn' | 'signedOut';
 
 export const AUTH_UNREACHABLE = 'Failed to reach auth service';
 

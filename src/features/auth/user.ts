@@ -47,7 +47,7 @@ const IMAGE_KEYS = [
   'picture',
 ] as const;
 
-export function imageOf(source: Loose): string {
+function imageOf(source: Loose): string {
   return firstString(source, IMAGE_KEYS);
 }
 

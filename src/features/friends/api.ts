@@ -17,7 +17,7 @@ import { http, parsed } from '../../lib/http.ts';
 export type { FriendAction };
 
 /** Lists may be a plain array or wrapped in results or items (docs/product.md "Friends"). */
-export function readList<T>(body: unknown, ...keys: string[]): T[] {
+function readList<T>(body: unknown, ...keys: string[]): T[] {
   if (Array.isArray(body)) return body as T[];
   if (body && typeof body === 'object') {
     for (const key of [...keys, 'results', 'items']) {

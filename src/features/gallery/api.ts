@@ -44,7 +44,7 @@ export function pageUrl(owner: GalleryOwnerRef, request: PageRequest = {}): stri
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The references DELETE accepts, in the order docs/product.md "Gallery" tries them: id, file name, full path. */
-export function deleteReferences(image: GalleryImageView): string[] {
+function deleteReferences(image: GalleryImageView): string[] {
   const path = image.filename || image.path || image.url;
   const name = path.split('?')[0]?.split('/').pop() ?? '';
   return [...new Set([image.id, name, path].filter(Boolean))];

@@ -15,7 +15,7 @@ const SERVER_DECIDES_TYPES = /^image\/(heic|heif|heic-sequence|heif-sequence|avi
 export const tooLarge = (file: File) => file.size > MAX_UPLOAD_BYTES;
 
 export const rejectedTooLarge = (name: string) => `Rejected ${name}: >20MB`;
-export const rejectedNotImage = (name: string) => `Rejected ${name}: not a supported image`;
+const rejectedNotImage = (name: string) => `Rejected ${name}: not a supported image`;
 
 /** Decodes through an <img>, for browsers without createImageBitmap. */
 function imgDecodes(file: Blob): Promise<boolean> {
@@ -32,7 +32,7 @@ function imgDecodes(file: Blob): Promise<boolean> {
 }
 
 /** Whether this browser can decode the file as a picture. */
-export async function decodes(file: Blob): Promise<boolean> {
+async function decodes(file: Blob): Promise<boolean> {
   if (typeof createImageBitmap === 'function') {
     try {
       // A tiny bitmap is enough to know the file decodes, and spares a phone the full-size one.

@@ -17,7 +17,7 @@ import { type ImagePages, galleryServer, loadedLikes, totalOf } from './pages.ts
 import type { GalleryState } from './store.ts';
 
 /** How long a failed delete's message stays (docs/product.md "Errors" gives no figure). */
-export const NOTICE_MS = 4_000;
+const NOTICE_MS = 4_000;
 
 export interface EditSlice {
   /** A message about a failed owner action, per gallery (the delete failure of docs/product.md "Errors"). */

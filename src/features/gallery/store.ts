@@ -27,20 +27,13 @@ import { memberId } from './member.ts';
 import { type ImagePages, type OwnerGallery, galleryServer, pagesOf, totalOf } from './pages.ts';
 import { type UploadSlice, createUploadSlice } from './uploadSlice.ts';
 
-export {
-  hasMore,
-  loadedLikes,
-  pagesOf,
-  totalOf,
-  type ImagePages,
-  type OwnerGallery,
-} from './pages.ts';
+export { hasMore, pagesOf, totalOf } from './pages.ts';
 
 /**
  * How far a shared link's image is looked for past the loaded pages: this many of the largest
  * pages (docs/decisions.md "A paged gallery").
  */
-export const SEEK_PAGES = 10;
+const SEEK_PAGES = 10;
 
 export interface GalleryState extends UploadSlice, EditSlice {
   galleries: Record<string, OwnerGallery>;

@@ -20,7 +20,7 @@ export class UploadError extends Error {
 }
 
 /** The message when the request never got an answer (offline, connection dropped). */
-export const NETWORK_FAILURE = 'Could not reach the server';
+const NETWORK_FAILURE = 'Could not reach the server';
 
 /** The server's own `error` text from a JSON body, if it has one. */
 function serverError(body: string): string {
@@ -49,7 +49,7 @@ export function uploadFailureMessage(error: unknown): string {
 }
 
 /** Retry-After as a number of seconds (the only form Orbit's server sends), in milliseconds. */
-export function retryAfterMs(header: string | null): number | undefined {
+function retryAfterMs(header: string | null): number | undefined {
   if (!header || !/^\d+$/.test(header.trim())) return undefined;
   return Number(header.trim()) * 1000;
 }

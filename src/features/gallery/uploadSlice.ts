@@ -19,7 +19,7 @@ import { UploadError, uploadFailureMessage, uploadFile } from './upload.ts';
  * Files sent at once, the server's UPLOADS_AT_ONCE. One shared uplink gains little from more;
  * three keep the link busy while the server works on one file and the next starts.
  */
-export const UPLOAD_CONCURRENCY = 3;
+const UPLOAD_CONCURRENCY = 3;
 
 /** A file's tile until its photo joins the grid; it keeps what sending it (again) needs. */
 export interface PendingUpload {
@@ -46,7 +46,7 @@ export interface PendingUpload {
   checked: boolean;
 }
 
-export interface UploadOptions {
+interface UploadOptions {
   /** Only the owner may upload (docs/decisions.md "Only the owner edits a gallery"). */
   canEdit: boolean;
   folder: string;
@@ -67,8 +67,8 @@ export interface UploadSlice {
   cancelAllUploads: () => void;
 }
 
-export const NOT_ALLOWED = 'Not allowed to upload here.';
-export const NO_FILES = 'No files selected.';
+const NOT_ALLOWED = 'Not allowed to upload here.';
+const NO_FILES = 'No files selected.';
 
 /**
  * One gallery's sending: at most three files on the wire through `p-limit`, what stops them, and

@@ -7,7 +7,7 @@ const QUERIES: readonly [string, number][] = [
   [`(max-width: ${BREAKPOINTS.tablet}px)`, 3],
 ];
 
-export function columnsNow(): number {
+function columnsNow(): number {
   if (typeof window.matchMedia !== 'function') return 4;
   return QUERIES.find(([query]) => window.matchMedia(query).matches)?.[1] ?? 4;
 }

@@ -12,7 +12,7 @@ export type ModerationAction = 'dismiss' | 'removePhoto' | 'suspend';
 export type ActionOutcome = 'done' | 'refused' | 'unreachable';
 
 /** One list of reports, paged as the server hands it out; absent until first asked for. */
-export type ReportList = PagedList<ModerationReport>;
+type ReportList = PagedList<ModerationReport>;
 
 interface ModerationState {
   lists: Partial<Record<ReportStatus, ReportList>>;

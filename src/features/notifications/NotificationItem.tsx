@@ -31,7 +31,7 @@ function RequestActions({ item }: { item: Notification }) {
 }
 
 /** One notification, in the bell dropdown (§2.6) or the full panel (§2.7). */
-export function NotificationItem({ item, now, pending, variant, onNavigate }: ItemProps) {
+function NotificationItem({ item, now, pending, variant, onNavigate }: ItemProps) {
   const markRead = useNotifications((state) => state.markRead);
   const clear = useNotifications((state) => state.clear);
   const needsNetwork = useNeedsNetwork();

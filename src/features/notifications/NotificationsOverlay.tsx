@@ -12,7 +12,7 @@ import { RequestsPanel } from './RequestsPanel.tsx';
 import { useNotifications } from './store.ts';
 import './notifications.css';
 
-export const TYPE_LABELS: Record<NotificationType, string> = {
+const TYPE_LABELS: Record<NotificationType, string> = {
   like: 'Likes',
   comment: 'Comments',
   reply: 'Replies',

@@ -3,7 +3,7 @@ import type { FriendListItemView as FriendListItem } from '../../contracts/frien
 import { NOTIFICATION_MESSAGES, type Notification } from '../../contracts/notifications.ts';
 
 /** Synthesised items carry this id prefix, so they never collide with the server's numeric ids. */
-export const SYNTH_PREFIX = 'fr:';
+const SYNTH_PREFIX = 'fr:';
 
 export function isSynthesised(notification: Notification): boolean {
   return notification.type === 'friend_request' && notification._id.startsWith(SYNTH_PREFIX);
@@ -30,7 +30,7 @@ export function synthesise(request: FriendListItem): Notification {
 }
 
 /** The second identity of docs/product.md "Notification state": type + requestId + actor id + link. */
-export function contentKey(notification: Notification): string {
+function contentKey(notification: Notification): string {
   return [
     notification.type,
     notification.requestId ?? '',

@@ -38,7 +38,7 @@ import {
   synthesise,
 } from './logic.ts';
 
-export type ListStatus = 'idle' | 'loading' | 'ready' | 'error';
+type ListStatus = 'idle' | 'loading' | 'ready' | 'error';
 
 interface NotificationsState {
   userId: string | null;

@@ -6,9 +6,9 @@
 import { Workbox } from 'workbox-window';
 import { useUpdate } from './update.ts';
 
-export const SERVICE_WORKER_URL = '/sw.js';
+const SERVICE_WORKER_URL = '/sw.js';
 /** How often an open page asks whether a new version was deployed. */
-export const UPDATE_CHECK_MS = 60 * 60 * 1000;
+const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
 export interface RegistrationOptions {
   target?: Window;

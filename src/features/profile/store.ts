@@ -11,7 +11,7 @@ import { profileApi } from './api.ts';
 import { themeWordOf } from './theme.ts';
 
 /** A profile as read: the member, or null when the answer named nobody. */
-export type ProfileValue = { user: CurrentUser; themeWord: unknown } | null;
+type ProfileValue = { user: CurrentUser; themeWord: unknown } | null;
 
 const store = createEntryStore<{ profiles: ProfileValue; friends: FriendListItem[] }>('profiles', {
   profiles: {

@@ -12,7 +12,7 @@ export const TURN_ON_FAILED = "Couldn't turn on notifications. Try again.";
 export const TURN_OFF_FAILED = "Couldn't turn off notifications. Try again.";
 export const PUSH_UNAVAILABLE = "Notifications aren't available right now. Try again later.";
 /** How long a click waits for the service worker before it gives up. */
-export const WORKER_READY_TIMEOUT_MS = 10_000;
+const WORKER_READY_TIMEOUT_MS = 10_000;
 
 interface PushState {
   status: PushStatus;

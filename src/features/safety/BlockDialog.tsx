@@ -7,7 +7,7 @@ import type { ArrivalState } from '../profile/useArrivalToast.ts';
 import { safetyApi, safetyErrorText } from './api.ts';
 import './safety.css';
 
-export const BLOCK_FAILED = 'Could not block. Please try again.';
+const BLOCK_FAILED = 'Could not block. Please try again.';
 
 export interface Member {
   id: string;

@@ -20,7 +20,7 @@ export const REPORT_FAILED = 'Could not send the report. Please try again.';
 export type ReportTarget =
   { kind: 'image'; id: string } | { kind: 'member'; id: string; username: string };
 
-export const reportTitle = (target: ReportTarget) =>
+const reportTitle = (target: ReportTarget) =>
   target.kind === 'image' ? 'Report photo' : `Report @${target.username}`;
 
 /** The report dialog of docs/product.md "Reports", for a photo or a member. */

@@ -12,8 +12,8 @@ export type SearchState =
   | { phase: 'error'; message: string }
   | { phase: 'done'; results: SearchResult[] };
 
-export const SEARCH_UNAUTHORIZED = 'Sign in to search.';
-export const SEARCH_FAILED = 'Search error. Try again.';
+const SEARCH_UNAUTHORIZED = 'Sign in to search.';
+const SEARCH_FAILED = 'Search error. Try again.';
 
 /**
  * docs/product.md "Validation rules": a blank query clears and asks nothing; otherwise results after 120 ms of quiet,

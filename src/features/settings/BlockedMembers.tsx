@@ -7,11 +7,11 @@ import { settingsApi } from './api.ts';
 import { SAVE_MESSAGES } from './saveError.ts';
 import { OWN, blockList, useSettingsData } from './store.ts';
 
-export const NO_BLOCKS = 'You haven’t blocked anyone.';
-export const BLOCKS_LOAD_FAILED = 'Could not load the members you blocked.';
+const NO_BLOCKS = 'You haven’t blocked anyone.';
+const BLOCKS_LOAD_FAILED = 'Could not load the members you blocked.';
 /** A member the block keeps no name of: they had blocked this member first. */
-export const UNNAMED_BLOCKED = 'A member you blocked';
-export const unblockedToast = (username: string | null) =>
+const UNNAMED_BLOCKED = 'A member you blocked';
+const unblockedToast = (username: string | null) =>
   username === null ? 'Member unblocked' : `Unblocked @${username}`;
 const unblockLabel = (member: BlockedMember) =>
   member.username === null ? 'Unblock a member you blocked' : `Unblock @${member.username}`;

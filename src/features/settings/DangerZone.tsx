@@ -10,12 +10,12 @@ import { settingsApi } from './api.ts';
 import { ACCOUNT_DELETED, endDeletedAccount } from './leaving.ts';
 import { saveErrorOf } from './saveError.ts';
 
-export const DELETE_TITLE = 'Delete your account?';
-export const DELETE_WARNING =
+const DELETE_TITLE = 'Delete your account?';
+const DELETE_WARNING =
   'This removes your profile, photos, friends, notifications and everything else you own. It can’t be undone.';
 
 /** The username typed again matches as the server compares it: trimmed, in any case. */
-export const usernameMatches = (typed: string, username: string) =>
+const usernameMatches = (typed: string, username: string) =>
   typed.trim().toLowerCase() === username.toLowerCase();
 
 interface Errors {

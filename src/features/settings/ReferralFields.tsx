@@ -4,7 +4,7 @@ import { FieldList } from '../auth/MemberFields.tsx';
 import { bindText } from './bindText.ts';
 import type { FieldErrors, ReferralValues } from './settingsState.ts';
 
-export const COPY_MESSAGES = {
+const COPY_MESSAGES = {
   copied: 'Referral code copied!',
   failed: 'Could not copy. Select the code and copy it.',
 } as const;

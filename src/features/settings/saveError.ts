@@ -10,7 +10,7 @@ export const SAVE_MESSAGES = {
   loadFailed: 'You may be signed out. Please log in again.',
 } as const;
 
-export type SaveErrorField = 'username' | 'email' | 'currentPassword' | 'newPassword';
+type SaveErrorField = 'username' | 'email' | 'currentPassword' | 'newPassword';
 
 export interface SaveError {
   message: string;

@@ -7,7 +7,7 @@ import { settingsApi } from './api.ts';
 import type { SectionId, SettingsValues } from './settingsState.ts';
 import { emailChanged, securityPlan } from './validate.ts';
 
-export const SUCCESS_MESSAGES = {
+const SUCCESS_MESSAGES = {
   basic: 'Basic info saved.',
   password: 'Password changed.',
   question: 'Security question saved.',

@@ -16,7 +16,7 @@ import type {
 } from './settingsState.ts';
 import type { UsernameAvailability } from '../auth/useUsernameAvailability.ts';
 
-export const SETTINGS_MESSAGES = {
+const SETTINGS_MESSAGES = {
   usernameNotAvailable: 'Username not available.',
   answerNeeded: 'Enter the answer to your new question.',
   questionNeeded: 'Enter a security question for this answer.',

@@ -16,7 +16,7 @@ import { downloadEntries } from './download.ts';
 import * as repo from './repository.ts';
 
 /** Where a service writes what went wrong after the member's answer was already decided. */
-export interface AccountLog {
+interface AccountLog {
   info(details: object, message: string): void;
   warn(details: object, message: string): void;
   error(details: object, message: string): void;
@@ -109,10 +109,10 @@ export interface Download {
  * A download whose reader takes nothing of what is ready for this long is given up, so a client
  * that stops reading without leaving holds no picture open (nginx's own send_timeout is as long).
  */
-export const DOWNLOAD_IDLE_MS = 60_000;
+const DOWNLOAD_IDLE_MS = 60_000;
 
 /** The name of a member's download: `orbit-{username}.zip`. */
-export const downloadName = (username: string) => `orbit-${username}.zip`;
+const downloadName = (username: string) => `orbit-${username}.zip`;
 
 /**
  * docs/product.md "Leaving": the member's data as a zip, built as it is sent. One per

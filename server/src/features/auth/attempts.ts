@@ -9,7 +9,7 @@ import { TooManyAttempts } from '../../errors.ts';
 import { cannotCount } from '../../lib/redis.ts';
 
 /** `max` attempts per window that opens with the first; then none until it closes. */
-export interface WindowPolicy {
+interface WindowPolicy {
   kind: 'window';
   max: number;
   windowMs: number;
@@ -19,7 +19,7 @@ export interface WindowPolicy {
  * `free` attempts, then a wait after each that doubles from `baseMs` up to `capMs`. The count is
  * forgotten `forgetMs` after the last attempt.
  */
-export interface BackoffPolicy {
+interface BackoffPolicy {
   kind: 'backoff';
   free: number;
   baseMs: number;
@@ -56,7 +56,7 @@ interface Count {
 type Outcome = { waitMs: number } | { count: Count };
 
 /** The rule both stores apply, in one place; Redis runs the same steps in ATTEMPT_SCRIPT. */
-export function attempt(policy: Policy, previous: Count | undefined, now: number): Outcome {
+function attempt(policy: Policy, previous: Count | undefined, now: number): Outcome {
   const live = previous && previous.expires > now ? previous : { n: 0, until: 0, expires: 0 };
   if (policy.kind === 'window') {
     if (live.n >= policy.max) return { waitMs: live.expires - now };
@@ -111,7 +111,7 @@ interface Store {
 }
 
 /** At most this many accounts are counted in memory; past it the least recently tried goes. */
-export const MEMORY_ACCOUNTS = 100_000;
+const MEMORY_ACCOUNTS = 100_000;
 
 function memoryStore(capacity: number): Store {
   const counts = new Map<string, Count>();

@@ -15,14 +15,6 @@ export function findUserByIdentifier(db: Db, identifier: string): Promise<UserRo
     .executeTakeFirst();
 }
 
-export function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('username_key', '=', username.trim().toLowerCase())
-    .executeTakeFirst();
-}
-
 export async function isUsernameTaken(
   db: Db,
   username: string,

@@ -78,7 +78,7 @@ export interface IssuedSession {
   expiresAt: Date;
 }
 
-export const AUTH_MESSAGES = {
+const AUTH_MESSAGES = {
   badCredentials: 'Wrong username/email or password.',
   usernameTaken: 'Username already taken',
   emailTaken: 'Email already in use',

@@ -11,11 +11,6 @@ export function findFriendship(db: Db, pairKey: string): Promise<FriendshipRow |
     .executeTakeFirst();
 }
 
-export function findFriendships(db: Db, pairKeys: readonly string[]): Promise<FriendshipRow[]> {
-  if (pairKeys.length === 0) return Promise.resolve([]);
-  return db.selectFrom('friendships').selectAll().where('pair_key', 'in', pairKeys).execute();
-}
-
 /** Inserts a pending request unless the pair already has a row; answers whether it inserted. */
 export async function insertRequest(
   db: Db,

@@ -22,15 +22,11 @@ function prefixEnd(prefix: string): string | null {
   return null;
 }
 
-export type PrefixColumn = 'username_key' | 'full_name_key' | 'last_name_key';
+type PrefixColumn = 'username_key' | 'full_name_key' | 'last_name_key';
 
 /** Prefix matches rank by the key they matched, in this order; substring matches come last. */
-export const PREFIX_COLUMNS: readonly PrefixColumn[] = [
-  'username_key',
-  'full_name_key',
-  'last_name_key',
-];
-export const CONTAINS_BRANCH = PREFIX_COLUMNS.length;
+const PREFIX_COLUMNS: readonly PrefixColumn[] = ['username_key', 'full_name_key', 'last_name_key'];
+const CONTAINS_BRANCH = PREFIX_COLUMNS.length;
 
 /** One candidate row of a search, with the viewer's friendship to that member if any. */
 export interface SearchRow {

@@ -64,7 +64,7 @@ const notifyDeps = (deps: FriendDeps): NotificationDeps => ({
   mediaUrl: deps.mediaUrl,
 });
 
-export const FRIEND_MESSAGES = {
+const FRIEND_MESSAGES = {
   self: 'Cannot friend yourself',
   unknown: 'No member matches that user id or username.',
   onlySenderCancels: 'Only the member who sent a request can cancel it.',
@@ -83,11 +83,7 @@ export interface Target {
 const stamp = (deps: FriendDeps) => (deps.now ? deps.now() : new Date()).toISOString();
 
 /** The other member of a friend call, by id first, then username; never oneself. */
-export async function resolveTarget(
-  deps: FriendDeps,
-  me: UserRow,
-  target: Target,
-): Promise<UserRow> {
+async function resolveTarget(deps: FriendDeps, me: UserRow, target: Target): Promise<UserRow> {
   const other = await resolveOwner(deps, target, me.id);
   if (other.id === me.id) throw new Invalid(FRIEND_MESSAGES.self);
   return other;

@@ -29,7 +29,7 @@ import { type NotificationEvents, drafts, recordLikeOnce } from '../notification
 import * as repo from './repository.ts';
 
 /** The member who changed an image, and their own reaction to it after the change. */
-export interface GalleryActor {
+interface GalleryActor {
   id: string;
   reaction: OwnReaction;
 }
@@ -71,7 +71,7 @@ export const GALLERY_MESSAGES = {
 const stamp = (deps: GalleryDeps) => (deps.now ? deps.now() : new Date()).toISOString();
 
 /** A folder name as stored: trimmed, `All` (or nothing) for the default. */
-export function normaliseFolder(folder: string | undefined): string {
+function normaliseFolder(folder: string | undefined): string {
   const value = displayText(folder ?? '')
     .trim()
     .replace(/\s+/g, ' ');
@@ -100,7 +100,7 @@ function ownerOf(
  * An image as one member reads it: the ids of who reacted that this member may see, and the
  * counts of every reaction (docs/decisions.md "Reactions under a block").
  */
-export function toImage(
+function toImage(
   row: GalleryImageRow,
   owner: GalleryOwner,
   reactions: readonly repo.SeenReaction[],
@@ -127,7 +127,7 @@ export function toImage(
 }
 
 /** An image as a socket event carries it: everything but the ids of who reacted. */
-export function liveImage(image: GalleryImage): GalleryImageLive {
+function liveImage(image: GalleryImage): GalleryImageLive {
   const { likes: _likes, dislikes: _dislikes, ...live } = image;
   return live;
 }
@@ -147,7 +147,7 @@ export function encodeCursor(position: number): string {
 }
 
 /** The position a cursor carries; a 400 for anything this server did not write. */
-export function decodeCursor(cursor: string): number {
+function decodeCursor(cursor: string): number {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const match = /^p(-?\d{1,10})$/.exec(text);
   const position = match ? Number(match[1]) : NaN;

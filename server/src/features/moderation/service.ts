@@ -147,10 +147,7 @@ function reportMember(
   return { id, username, profileImage: mediaUrl(profileImage ?? '') };
 }
 
-export function toModerationReport(
-  row: repo.ReportWithParties,
-  mediaUrl: MediaUrl,
-): ModerationReport {
+function toModerationReport(row: repo.ReportWithParties, mediaUrl: MediaUrl): ModerationReport {
   return {
     id: String(row.id),
     kind: row.target_kind,

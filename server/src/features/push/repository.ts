@@ -138,7 +138,7 @@ export type PushableRow = Pick<
 > & { actor: Pick<UserRow, 'id' | 'username' | 'profile_image'> };
 
 /** The notification types that become a push. */
-export const PUSHABLE_TYPES = ['friend_request', 'follow'] as const;
+const PUSHABLE_TYPES = ['friend_request', 'follow'] as const;
 
 /**
  * Unread friend notifications with an id in (after, upTo], oldest first. Read ones are left out:

@@ -30,7 +30,7 @@ export interface PushDeps {
   now?: () => Date;
 }
 
-export const PUSH_MESSAGES = {
+const PUSH_MESSAGES = {
   unavailable: 'Push notifications are not available right now.',
 } as const;
 
@@ -42,7 +42,7 @@ export const MAX_DEVICES_PER_MEMBER = 20;
  */
 export const SUBSCRIPTION_CHANGES_PER_HOUR = 30;
 /** The most events one catch-up answers. */
-export const CATCH_UP_MAX = 500;
+const CATCH_UP_MAX = 500;
 
 const VAPID_KEY_SETTING = 'push.vapid_public_key';
 
@@ -51,7 +51,7 @@ const stamp = (deps: { now?: () => Date }) => (deps.now ? deps.now() : new Date(
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 
 /** The bytes of a base64url string, or null when it is not base64url. */
-export function base64urlBytes(value: string): Buffer | null {
+function base64urlBytes(value: string): Buffer | null {
   return BASE64URL.test(value) ? Buffer.from(value, 'base64url') : null;
 }
 
@@ -65,10 +65,6 @@ export function isP256PublicKey(value: string): boolean {
   } catch {
     return false;
   }
-}
-
-export function isAuthSecret(value: string): boolean {
-  return base64urlBytes(value)?.length === 16;
 }
 
 /** The relay's VAPID public key, for the browser's `applicationServerKey`. */
@@ -274,9 +270,9 @@ export async function catchUp(
 // ─── The relay lease ─────────────────────────────────────────────────────────────────────────────
 
 /** The one lease the push relays compete for. */
-export const RELAY_LEASE = 'push-relay';
+const RELAY_LEASE = 'push-relay';
 
-export const LEASE_MESSAGES = {
+const LEASE_MESSAGES = {
   notHolder: 'this relay does not hold the push lease; another relay pushes now',
 } as const;
 
