@@ -1,13 +1,20 @@
-import { type ReactNode, type RefObject, useEffect, useId, useRef } from 'react';
+import {
+  type ButtonHTMLAttributes,
+  type ReactNode,
+  type Ref,
+  type RefObject,
+  useEffect,
+  useId,
+  useRef,
+} from 'react';
 import './Dialog.css';
 
 interface DialogProps {
   open: boolean;
   title: ReactNode;
   onClose: () => void;
+  /** What the dialog says, ending with its `DialogActions`. */
   children: ReactNode;
-  /** The buttons at the foot (a confirmation's Cancel and Confirm). */
-  actions?: ReactNode;
   /** A × button beside the title, named by this label. */
   closeLabel?: string;
   /** Classes of the dialog and of its panel, for a dialog with a look of its own. */
@@ -27,7 +34,6 @@ export function Dialog({
   title,
   onClose,
   children,
-  actions,
   closeLabel,
   className = 'dialog',
   bodyClassName = 'dialog-body',
@@ -77,9 +83,50 @@ export function Dialog({
             heading
           )}
           {children}
-          {actions && <div className="dialog-actions">{actions}</div>}
         </div>
       )}
     </dialog>
+  );
+}
+
+/** The button that does what a dialog asks: its text and the attributes of its own. */
+interface ConfirmButton extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'className'> {
+  label: ReactNode;
+  /** What cannot be undone (block, delete, suspend) is red; anything else is the primary button. */
+  danger?: boolean;
+  /** Said to assistive technology (`aria-busy`) while the call is under way. */
+  busy?: boolean;
+  ref?: Ref<HTMLButtonElement>;
+}
+
+/**
+ * A dialog's foot: Cancel, which closes without doing anything, then the button that does what
+ * the dialog asks, in that focus order. Without `onCancel` only the confirming button is shown.
+ */
+export function DialogActions({
+  onCancel,
+  cancelDisabled,
+  confirm: { label, danger, busy, ...button },
+}: {
+  onCancel?: () => void;
+  cancelDisabled?: boolean;
+  confirm: ConfirmButton;
+}) {
+  return (
+    <div className="dialog-actions">
+      {onCancel && (
+        <button type="button" className="button" onClick={onCancel} disabled={cancelDisabled}>
+          Cancel
+        </button>
+      )}
+      <button
+        type="button"
+        className={danger ? 'button danger' : 'button primary'}
+        aria-busy={busy || undefined}
+        {...button}
+      >
+        {label}
+      </button>
+    </div>
   );
 }

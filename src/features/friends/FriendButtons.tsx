@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { PROFILE_TOAST_MS } from '../../lib/constants.ts';
-import { Dialog } from '../../components/Dialog.tsx';
+import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 import { Toast } from '../../components/Toast.tsx';
 import { useToast } from '../../components/useToast.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
@@ -41,26 +41,20 @@ export function FriendButtons({ userId, username }: { userId: string; username: 
         open={confirming}
         title={`Unfriend @${username}?`}
         onClose={() => setConfirming(false)}
-        actions={
-          <>
-            <button type="button" className="button" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="button danger"
-              {...needsNetwork()}
-              onClick={() => {
-                setConfirming(false);
-                void run('unfriend');
-              }}
-            >
-              Confirm Unfriend
-            </button>
-          </>
-        }
       >
         <p>You can add them again later. Your messages are not deleted.</p>
+        <DialogActions
+          onCancel={() => setConfirming(false)}
+          confirm={{
+            label: 'Confirm Unfriend',
+            danger: true,
+            ...needsNetwork(),
+            onClick: () => {
+              setConfirming(false);
+              void run('unfriend');
+            },
+          }}
+        />
       </Dialog>
       <Toast message={toast} />
     </div>

@@ -3,7 +3,7 @@ import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import { LINK_COPIED_MS } from '../../lib/constants.ts';
 import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
 import { ActionMenu, type MenuAction } from '../../components/ActionMenu.tsx';
-import { Dialog } from '../../components/Dialog.tsx';
+import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 import { Toast } from '../../components/Toast.tsx';
 import { useSession } from '../auth/store.ts';
 import { useOfflineNote } from '../offline/store.ts';
@@ -273,22 +273,12 @@ export function GalleryViewer({
           <Toast message={notice} />
         </div>
       </GalleryModal>
-      <Dialog
-        open={confirming}
-        title="Delete image?"
-        onClose={() => setConfirming(false)}
-        actions={
-          <>
-            <button type="button" className="button" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-            <button type="button" className="button danger" onClick={confirmDelete}>
-              Delete
-            </button>
-          </>
-        }
-      >
+      <Dialog open={confirming} title="Delete image?" onClose={() => setConfirming(false)}>
         <p>This action cannot be undone.</p>
+        <DialogActions
+          onCancel={() => setConfirming(false)}
+          confirm={{ label: 'Delete', danger: true, onClick: confirmDelete }}
+        />
       </Dialog>
       <ReportDialog
         open={reporting !== null}

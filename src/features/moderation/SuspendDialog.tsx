@@ -1,5 +1,5 @@
 import { type FormEvent, type RefObject, useId, useState } from 'react';
-import { Dialog } from '../../components/Dialog.tsx';
+import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 import { TextAreaField } from '../../components/Field.tsx';
 import {
   type ModerationReport,
@@ -74,14 +74,16 @@ function SuspendForm({
           onChange={(event) => setReason(event.target.value)}
         />
       </form>
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="submit" form={formId} className="button danger" {...needsNetwork(busy)}>
-          Suspend
-        </button>
-      </div>
+      <DialogActions
+        onCancel={onClose}
+        confirm={{
+          label: 'Suspend',
+          danger: true,
+          type: 'submit',
+          form: formId,
+          ...needsNetwork(busy),
+        }}
+      />
     </>
   );
 }

@@ -67,7 +67,7 @@ describe('blocking a member', () => {
     expect(await screen.findByRole('heading', { name: 'own profile' })).toBeTruthy();
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Blocked @vega'));
     // The history entry forgets the toast, so a reload or a return does not show it again.
-    expect(screen.getByTestId('history-state').textContent).toBe('null');
+    await waitFor(() => expect(screen.getByTestId('history-state').textContent).toBe('null'));
     expect(server.calls).toEqual([
       {
         url: expect.stringMatching(/\/api\/users\/blocks$/) as unknown,

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Dialog } from '../../components/Dialog.tsx';
+import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 import { useSession } from '../auth/store.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
 import type { ArrivalState } from '../profile/useArrivalToast.ts';
@@ -66,20 +66,16 @@ function BlockConfirm({ member, onCancel }: { member: Member; onCancel: () => vo
           {error}
         </p>
       )}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="button danger"
-          aria-busy={busy || undefined}
-          {...needsNetwork(busy)}
-          onClick={() => void block()}
-        >
-          Block
-        </button>
-      </div>
+      <DialogActions
+        onCancel={onCancel}
+        confirm={{
+          label: 'Block',
+          danger: true,
+          busy,
+          ...needsNetwork(busy),
+          onClick: () => void block(),
+        }}
+      />
     </>
   );
 }

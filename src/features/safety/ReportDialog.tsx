@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { Dialog } from '../../components/Dialog.tsx';
+import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 import { TextAreaField } from '../../components/Field.tsx';
 import {
   REPORT_NOTE_MAX,
@@ -125,19 +125,10 @@ function ReportForm({
           {error}
         </p>
       )}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="submit"
-          className="button primary"
-          aria-busy={busy || undefined}
-          {...needsNetwork(busy)}
-        >
-          Send report
-        </button>
-      </div>
+      <DialogActions
+        onCancel={onClose}
+        confirm={{ label: 'Send report', type: 'submit', busy, ...needsNetwork(busy) }}
+      />
     </form>
   );
 }
@@ -152,17 +143,9 @@ function ReportSent({ onClose }: { onClose: () => void }) {
       <p id={id} role="status">
         {REPORT_THANKS}
       </p>
-      <div className="dialog-actions">
-        <button
-          ref={close}
-          type="button"
-          className="button primary"
-          aria-describedby={id}
-          onClick={onClose}
-        >
-          Close
-        </button>
-      </div>
+      <DialogActions
+        confirm={{ label: 'Close', ref: close, 'aria-describedby': id, onClick: onClose }}
+      />
     </>
   );
 }

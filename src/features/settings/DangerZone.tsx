@@ -1,6 +1,6 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Dialog } from '../../components/Dialog.tsx';
+import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 import { Field, PasswordField } from '../../components/Field.tsx';
 import { MESSAGES } from '../../contracts/validation.ts';
 import type { NoticeState } from '../auth/LandingPage.tsx';
@@ -105,14 +105,16 @@ function DeleteAccountForm({
           {errors.form}
         </p>
       )}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onCancel} disabled={deleting}>
-          Cancel
-        </button>
-        <button type="submit" className="button danger" {...needsNetwork(!matches || deleting)}>
-          {deleting ? 'Deleting…' : 'Delete my account'}
-        </button>
-      </div>
+      <DialogActions
+        onCancel={onCancel}
+        cancelDisabled={deleting}
+        confirm={{
+          label: deleting ? 'Deleting…' : 'Delete my account',
+          danger: true,
+          type: 'submit',
+          ...needsNetwork(!matches || deleting),
+        }}
+      />
     </form>
   );
 }
