@@ -3,11 +3,14 @@ import { preloadAvatar, profileRoute } from './warmRoute.ts';
 
 describe('the route a start warms', () => {
   it('names the profile a path shows: its owner, or "" for one\'s own', () => {
-    expect(profileRoute('/profile/nova')).toBe('nova');
-    expect(profileRoute('/profile/nova/')).toBe('nova');
-    expect(profileRoute('/profile/a.b')).toBe('a.b');
-    expect(profileRoute('/profile/n%C3%B6va')).toBe('növa');
-    expect(profileRoute('/profile')).toBe('');
+    const named = {
+      '/profile/nova': 'nova',
+      '/profile/nova/': 'nova',
+      '/profile/a.b': 'a.b',
+      '/profile/n%C3%B6va': 'növa',
+      '/profile': '',
+    };
+    for (const [path, owner] of Object.entries(named)) expect(profileRoute(path)).toBe(owner);
   });
 
   it('warms nothing on other routes or a broken address', () => {

@@ -7,6 +7,9 @@
 export const DEFAULT_AVATAR = '/profilepic.jpg';
 
 export const SEARCH_LIMIT = 12;
+export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+
+/** What a member's own record may hold. */
 export const INTERESTS_MAX = 25;
 export const MINIMUM_AGE = 18;
 export const USERNAME_MIN = 3;
@@ -14,6 +17,6 @@ export const USERNAME_MAX = 20;
 export const PASSWORD_MIN = 8;
 /** Long passphrases are welcome; an upper bound keeps hashing cost bounded. */
 export const PASSWORD_MAX = 256;
-export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+
 /** The folder every image is in unless the owner chose another; never stored as a folder name. */
 export const DEFAULT_FOLDER = 'All';

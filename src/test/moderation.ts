@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 import type { ModerationReport, ReportMember } from '../contracts/safety.ts';
 
 export const member = (username: string): ReportMember => ({
@@ -44,3 +45,11 @@ export function resolved(
     image: resolution === 'photo_removed' ? null : source.image,
   };
 }
+
+/** The moderation calls as mocks, for `vi.mock` of the feature's api.ts; each test says what they answer. */
+export const mockedCalls = () => ({
+  page: vi.fn(),
+  dismiss: vi.fn(),
+  removePhoto: vi.fn(),
+  suspend: vi.fn(),
+});

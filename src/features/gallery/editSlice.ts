@@ -13,7 +13,7 @@ import {
   toggleReaction,
 } from './images.ts';
 import { memberId } from './member.ts';
-import { type ImagePages, galleryServer, loadedLikes, totalOf } from './pages.ts';
+import { type ImagePages, galleryServer, loadedLikes, totalOf, without } from './pages.ts';
 import type { GalleryState } from './store.ts';
 
 /** How long a failed delete's message stays (docs/product.md "Errors" gives no figure). */
@@ -92,11 +92,22 @@ export function imageUpdaters(set: SetState, get: GetState) {
       delete byFolder[folder];
       return { galleries: { ...state.galleries, [ownerId]: { ...gallery, byFolder } } };
     });
-  return { update, find, replace, forgetFolder };
+  /** Puts the images of `order` (ids) in that order, in the places they held, in every list. */
+  const putInOrder = (ownerId: string, order: readonly string[]) =>
+    update(ownerId, (images) =>
+      sortByOrder(
+        images,
+        reorderWithin(
+          images.map((image) => image.id),
+          order,
+        ),
+      ),
+    );
+  return { update, find, replace, forgetFolder, putInOrder };
 }
 
 export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (set, get) => {
-  const { update, find, replace, forgetFolder } = imageUpdaters(set, get);
+  const { update, find, replace, forgetFolder, putInOrder } = imageUpdaters(set, get);
   return {
     notice: {},
     async remove(ownerId, imageId) {
@@ -196,15 +207,7 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
         (list) => list && part.every((id) => list.items.some((image) => image.id === id)),
       );
       const before = (holder?.items ?? []).map((image) => image.id).filter((id) => named.has(id));
-      update(ownerId, (list) =>
-        sortByOrder(
-          list,
-          reorderWithin(
-            list.map((image) => image.id),
-            part,
-          ),
-        ),
-      );
+      putInOrder(ownerId, part);
       // One image dragged is sent as a move, which holds wherever both images are, loaded or not;
       // anything else as the part's new order, which hands out the places that part held
       // (docs/decisions.md "A paged gallery").
@@ -226,12 +229,7 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
       set((state) => ({ notice: { ...state.notice, [ownerId]: text } }));
       galleryServer.debounce(
         `notice:${ownerId}`,
-        () =>
-          set((state) => {
-            const notice = { ...state.notice };
-            delete notice[ownerId];
-            return { notice };
-          }),
+        () => set((state) => ({ notice: without(state.notice, ownerId) })),
         NOTICE_MS,
       );
     },

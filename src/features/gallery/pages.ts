@@ -57,3 +57,9 @@ export function pagesOf(gallery: OwnerGallery | undefined, folder: string): Imag
   if (!gallery) return undefined;
   return folder === DEFAULT_FOLDER ? gallery : gallery.byFolder?.[folder];
 }
+
+/** A record kept per owner (a notice, an upload status) without `key`'s entry. */
+export function without<T>(record: Record<string, T>, key: string): Record<string, T> {
+  const { [key]: _dropped, ...rest } = record;
+  return rest;
+}

@@ -8,6 +8,7 @@ import { GalleryManager } from './GalleryManager.tsx';
 import { GalleryViewer } from './GalleryViewer.tsx';
 import { useGallery } from './store.ts';
 import { galleryImage, json } from '../../test/gallery.ts';
+import { withDialogMethods } from '../../test/dialog.ts';
 
 const owner = { id: 'owner', username: 'vega' };
 
@@ -71,16 +72,7 @@ beforeEach(() => {
   useSession.setState({ status: 'signedIn', user: { id: 'me', username: 'me' } as CurrentUser });
   vi.stubGlobal('IntersectionObserver', SeenObserver);
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-  // jsdom's <dialog> has no modal methods; these only set `open`, as far as these tests need.
-  if (!('showModal' in HTMLDialogElement.prototype))
-    Object.assign(HTMLDialogElement.prototype, {
-      showModal(this: HTMLDialogElement) {
-        this.open = true;
-      },
-      close(this: HTMLDialogElement) {
-        this.open = false;
-      },
-    });
+  withDialogMethods();
 });
 afterEach(() => {
   cleanup();

@@ -15,14 +15,7 @@ import { createPager, isMissing } from '../../lib/serverState.ts';
 import { type GalleryOwnerRef, galleryApi } from './api.ts';
 import type { GalleryChange } from './channel.ts';
 import { type EditSlice, createEditSlice, imageUpdaters } from './editSlice.ts';
-import {
-  normaliseImage,
-  ownerIdOf,
-  reorderWithin,
-  sortByOrder,
-  upsertImage,
-  withLiveUpdate,
-} from './images.ts';
+import { normaliseImage, ownerIdOf, upsertImage, withLiveUpdate } from './images.ts';
 import { memberId } from './member.ts';
 import { type ImagePages, type OwnerGallery, galleryServer, pagesOf, totalOf } from './pages.ts';
 import { type UploadSlice, createUploadSlice } from './uploadSlice.ts';
@@ -123,7 +116,7 @@ const listKey = (owner: GalleryOwnerRef, folder: string) =>
 const listOf = (key: string) => JSON.parse(key) as ListRef;
 
 export const useGallery = create<GalleryState>()((set, get, store) => {
-  const { update } = imageUpdaters(set, get);
+  const { update, putInOrder } = imageUpdaters(set, get);
   const pages = createPager<GalleryImage>(galleryServer, {
     read: (key) => {
       const [owner, folder] = listOf(key);
@@ -257,15 +250,7 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
     },
 
     receiveOrder(ownerId, order) {
-      update(ownerId, (images) =>
-        sortByOrder(
-          images,
-          reorderWithin(
-            images.map((image) => image.id),
-            order,
-          ),
-        ),
-      );
+      putInOrder(ownerId, order);
     },
 
     setOnline(userId, online) {

@@ -11,7 +11,7 @@ import type { GalleryOwnerRef } from './api.ts';
 import { checkImage, rejectedTooLarge, tooLarge } from './checkImage.ts';
 import { readImage } from './images.ts';
 import { memberId } from './member.ts';
-import { galleryServer } from './pages.ts';
+import { galleryServer, without } from './pages.ts';
 import type { GalleryState } from './store.ts';
 import { UploadError, uploadFailureMessage, uploadFile } from './upload.ts';
 
@@ -124,12 +124,7 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
     if (!clear) return;
     galleryServer.debounce(
       statusKey(ownerId),
-      () =>
-        set((state) => {
-          const uploadStatus = { ...state.uploadStatus };
-          delete uploadStatus[ownerId];
-          return { uploadStatus };
-        }),
+      () => set((state) => ({ uploadStatus: without(state.uploadStatus, ownerId) })),
       UPLOAD_STATUS_CLEAR_MS,
     );
   };
@@ -318,11 +313,10 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
       run?.controller.abort();
       run?.limit.clearQueue();
       galleryServer.cancel(statusKey(ownerId));
-      set((state) => {
-        const uploadStatus = { ...state.uploadStatus };
-        delete uploadStatus[ownerId];
-        return { uploads: state.uploads.filter((item) => item.ownerId !== ownerId), uploadStatus };
-      });
+      set((state) => ({
+        uploads: state.uploads.filter((item) => item.ownerId !== ownerId),
+        uploadStatus: without(state.uploadStatus, ownerId),
+      }));
       for (const resolve of run?.idle.splice(0) ?? []) resolve();
     },
 

@@ -6,13 +6,9 @@ import { HttpError } from '../../lib/http.ts';
 import { useSession } from '../auth/store.ts';
 import { normaliseUser } from '../auth/user.ts';
 import { member, report, resolved } from '../../test/moderation.ts';
+import { withDialogMethods } from '../../test/dialog.ts';
 
-const api = vi.hoisted(() => ({
-  page: vi.fn(),
-  dismiss: vi.fn(),
-  removePhoto: vi.fn(),
-  suspend: vi.fn(),
-}));
+const api = await vi.hoisted(async () => (await import('../../test/moderation.ts')).mockedCalls());
 vi.mock('./api.ts', () => ({ moderationApi: api }));
 
 const { ModerationPage } = await import('./ModerationPage.tsx');
@@ -57,16 +53,7 @@ beforeEach(() => {
         : { reports: [resolved(report('7'), 'photo_removed')], nextCursor: null },
     ),
   );
-  // jsdom's <dialog> has no modal methods; these only set `open`, as far as these tests need.
-  if (!('showModal' in HTMLDialogElement.prototype))
-    Object.assign(HTMLDialogElement.prototype, {
-      showModal(this: HTMLDialogElement) {
-        this.open = true;
-      },
-      close(this: HTMLDialogElement) {
-        this.open = false;
-      },
-    });
+  withDialogMethods();
 });
 afterEach(() => {
   cleanup();

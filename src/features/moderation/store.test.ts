@@ -4,12 +4,7 @@ import { HttpError } from '../../lib/http.ts';
 import { loadErrorMessage } from '../notifications/logic.ts';
 import { member, report, resolved } from '../../test/moderation.ts';
 
-const api = vi.hoisted(() => ({
-  page: vi.fn(),
-  dismiss: vi.fn(),
-  removePhoto: vi.fn(),
-  suspend: vi.fn(),
-}));
+const api = await vi.hoisted(async () => (await import('../../test/moderation.ts')).mockedCalls());
 vi.mock('./api.ts', () => ({ moderationApi: api }));
 
 const { ACTION_FAILED, useModeration } = await import('./store.ts');

@@ -19,6 +19,7 @@ import { settingsApi } from './api.ts';
 import { SettingsPage } from './SettingsPage.tsx';
 import { useSettingsData } from './store.ts';
 import { testMember } from '../../test/settings.ts';
+import { withDialogMethods } from '../../test/dialog.ts';
 
 const member = testMember();
 const ME = 'https://orbit.test/api/auth/me';
@@ -70,16 +71,7 @@ beforeEach(() => {
   };
   useSession.setState({ status: 'signedIn', user: member, error: null });
   vi.spyOn(settingsApi, 'me').mockResolvedValue({ user: member });
-  // jsdom's <dialog> has no modal methods; these only set `open`, as far as these tests need.
-  if (!('showModal' in HTMLDialogElement.prototype))
-    Object.assign(HTMLDialogElement.prototype, {
-      showModal(this: HTMLDialogElement) {
-        this.open = true;
-      },
-      close(this: HTMLDialogElement) {
-        this.open = false;
-      },
-    });
+  withDialogMethods();
 });
 afterEach(async () => {
   cleanup();
