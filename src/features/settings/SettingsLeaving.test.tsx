@@ -47,6 +47,23 @@ function renderSettings() {
   );
 }
 
+/** Settings with these members blocked, once their rows are shown; unblocking answers ok. */
+async function blockedList(users: Awaited<ReturnType<typeof settingsApi.blocks>>['users']) {
+  vi.spyOn(settingsApi, 'blocks').mockResolvedValue({ users });
+  const unblock = vi.spyOn(settingsApi, 'unblock').mockResolvedValue({ ok: true });
+  renderSettings();
+  const blocked = section('Blocked members');
+  const rows = await blocked.findAllByRole('listitem');
+  /** Unblocks by the button's name: the toast says `toast`, the call names `id`, `left` stay. */
+  const unblockBy = async (button: string, toast: string, id: string, left: string[]) => {
+    fireEvent.click(blocked.getByRole('button', { name: button }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(toast));
+    expect(unblock).toHaveBeenCalledWith(id);
+    expect(blocked.getAllByRole('listitem').map((row) => row.textContent)).toEqual(left);
+  };
+  return { rows, unblockBy };
+}
+
 /** Messages this tab posts to the other tabs on `orbit:auth`. */
 const posted: unknown[] = [];
 class TabChannel {
@@ -83,29 +100,16 @@ afterEach(async () => {
 
 describe('Settings → Blocked members', () => {
   it('lists the members one blocked, and Unblock removes the row with a toast', async () => {
-    vi.spyOn(settingsApi, 'blocks').mockResolvedValue({ users: [vega, lyra] });
-    const unblock = vi.spyOn(settingsApi, 'unblock').mockResolvedValue({ ok: true });
-    renderSettings();
-    const blocked = section('Blocked members');
-    const rows = await blocked.findAllByRole('listitem');
+    const { rows, unblockBy } = await blockedList([vega, lyra]);
     expect(rows.map((row) => row.textContent)).toEqual(['@vegaUnblock', '@lyraUnblock']);
     // The picture is decorative beside the name.
     expect(rows[0]?.querySelector('img.avatar')?.getAttribute('alt')).toBe('');
 
-    fireEvent.click(blocked.getByRole('button', { name: 'Unblock @vega' }));
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Unblocked @vega'));
-    expect(unblock).toHaveBeenCalledWith('u2');
-    expect(blocked.getAllByRole('listitem').map((row) => row.textContent)).toEqual([
-      '@lyraUnblock',
-    ]);
+    await unblockBy('Unblock @vega', 'Unblocked @vega', 'u2', ['@lyraUnblock']);
   });
 
   it('lists a member the block kept no name of as “A member you blocked”, and unblocks them', async () => {
-    vi.spyOn(settingsApi, 'blocks').mockResolvedValue({ users: [vega, unnamed] });
-    const unblock = vi.spyOn(settingsApi, 'unblock').mockResolvedValue({ ok: true });
-    renderSettings();
-    const blocked = section('Blocked members');
-    const rows = await blocked.findAllByRole('listitem');
+    const { rows, unblockBy } = await blockedList([vega, unnamed]);
     expect(rows.map((row) => row.textContent)).toEqual([
       '@vegaUnblock',
       'A member you blockedUnblock',
@@ -114,12 +118,7 @@ describe('Settings → Blocked members', () => {
     for (const row of rows)
       expect(row.querySelector('img.avatar')?.getAttribute('src')).toBe(DEFAULT_AVATAR);
 
-    fireEvent.click(blocked.getByRole('button', { name: 'Unblock a member you blocked' }));
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Member unblocked'));
-    expect(unblock).toHaveBeenCalledWith('u4');
-    expect(blocked.getAllByRole('listitem').map((row) => row.textContent)).toEqual([
-      '@vegaUnblock',
-    ]);
+    await unblockBy('Unblock a member you blocked', 'Member unblocked', 'u4', ['@vegaUnblock']);
   });
 
   it('says so when nobody is blocked', async () => {

@@ -32,6 +32,17 @@ async function openForEditing(name: string) {
   return opened;
 }
 
+/** Saves Basic Info with these fields changed while the server refuses with `status` and `message`. */
+async function basicInfoRefused(status: number, message: string, fields: Record<string, string>) {
+  vi.spyOn(settingsApi, 'updateProfile').mockRejectedValue(new HttpError(status, 'x', message));
+  const basic = await openForEditing('Step 1 Basic Info');
+  for (const [label, value] of Object.entries(fields))
+    fireEvent.change(basic.getByLabelText(label), { target: { value } });
+  fireEvent.click(basic.getByRole('button', { name: 'Save' }));
+  await flush();
+  return basic;
+}
+
 beforeEach(() => {
   vi.useFakeTimers();
   useSession.setState({ status: 'signedIn', user: member, error: null });
@@ -93,13 +104,7 @@ describe('the settings page', () => {
 
   it('a 409 on the username shows Username already taken. under the field and in the toast', async () => {
     vi.spyOn(settingsApi, 'checkUsername').mockResolvedValue({ available: true, reason: null });
-    vi.spyOn(settingsApi, 'updateProfile').mockRejectedValue(
-      new HttpError(409, 'x', 'Username already taken'),
-    );
-    const basic = await openForEditing('Step 1 Basic Info');
-    fireEvent.change(basic.getByLabelText('Username'), { target: { value: 'orion' } });
-    fireEvent.click(basic.getByRole('button', { name: 'Save' }));
-    await flush();
+    const basic = await basicInfoRefused(409, 'Username already taken', { Username: 'orion' });
     const username = basic.getByLabelText('Username');
     expect(username.getAttribute('aria-describedby')).toBe(
       basic.getByText('Username already taken.').id,
@@ -168,14 +173,10 @@ describe('the settings page', () => {
       available: true,
       reason: 'current',
     });
-    vi.spyOn(settingsApi, 'updateProfile').mockRejectedValue(
-      new HttpError(400, 'x', 'Your current password is not correct.'),
-    );
-    const basic = await openForEditing('Step 1 Basic Info');
-    fireEvent.change(basic.getByLabelText('Email'), { target: { value: 'vega@orbit.example' } });
-    fireEvent.change(basic.getByLabelText('Current password'), { target: { value: 'wrong' } });
-    fireEvent.click(basic.getByRole('button', { name: 'Save' }));
-    await flush();
+    const basic = await basicInfoRefused(400, 'Your current password is not correct.', {
+      Email: 'vega@orbit.example',
+      'Current password': 'wrong',
+    });
     const current = basic.getByLabelText('Current password');
     expect(current.getAttribute('aria-describedby')).toContain(
       basic.getByText('Your current password is not correct.').id,
