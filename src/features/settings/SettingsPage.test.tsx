@@ -32,14 +32,19 @@ async function openForEditing(name: string) {
   return opened;
 }
 
+/** Presses a section's Save and lets the answer arrive. */
+async function save(opened: ReturnType<typeof section>) {
+  fireEvent.click(opened.getByRole('button', { name: 'Save' }));
+  await flush();
+}
+
 /** Saves Basic Info with these fields changed while the server refuses with `status` and `message`. */
 async function basicInfoRefused(status: number, message: string, fields: Record<string, string>) {
   vi.spyOn(settingsApi, 'updateProfile').mockRejectedValue(new HttpError(status, 'x', message));
   const basic = await openForEditing('Step 1 Basic Info');
   for (const [label, value] of Object.entries(fields))
     fireEvent.change(basic.getByLabelText(label), { target: { value } });
-  fireEvent.click(basic.getByRole('button', { name: 'Save' }));
-  await flush();
+  await save(basic);
   return basic;
 }
 
@@ -124,8 +129,7 @@ describe('the settings page', () => {
     fireEvent.change(security.getByLabelText('Confirm new password'), {
       target: { value: 'N3w$ecret!' },
     });
-    fireEvent.click(security.getByRole('button', { name: 'Save' }));
-    await flush();
+    await save(security);
     expect(screen.getAllByText('Your current password is not correct.')).toHaveLength(1);
     expect(screen.getByRole('status').textContent).toBe('');
     const current = security.getByLabelText('Current password');
@@ -147,16 +151,14 @@ describe('the settings page', () => {
     expect(basic.queryByLabelText('Current password')).toBeNull();
     fireEvent.change(basic.getByLabelText('Email'), { target: { value: 'vega@orbit.example' } });
 
-    fireEvent.click(basic.getByRole('button', { name: 'Save' }));
-    await flush();
+    await save(basic);
     const current = basic.getByLabelText('Current password');
     expect(patch).not.toHaveBeenCalled();
     expect(document.activeElement).toBe(current);
     expect(basic.getByText('Enter your current password.')).toBeTruthy();
 
     fireEvent.change(current, { target: { value: 'Orbit#Pass1' } });
-    fireEvent.click(basic.getByRole('button', { name: 'Save' }));
-    await flush();
+    await save(basic);
     expect(patch).toHaveBeenCalledWith({
       firstName: 'Nova',
       lastName: 'Star',
@@ -196,16 +198,14 @@ describe('the settings page', () => {
     });
     fireEvent.change(security.getByLabelText('Security answer'), { target: { value: 'Vostok' } });
 
-    fireEvent.click(security.getByRole('button', { name: 'Save' }));
-    await flush();
+    await save(security);
     expect(patch).not.toHaveBeenCalled();
     expect(security.getByText('Enter your current password.')).toBeTruthy();
 
     fireEvent.change(security.getByLabelText('Current password'), {
       target: { value: 'Orbit#Pass1' },
     });
-    fireEvent.click(security.getByRole('button', { name: 'Save' }));
-    await flush();
+    await save(security);
     expect(patch).toHaveBeenCalledWith({
       securityQuestion: 'First rocket?',
       securityAnswer: 'Vostok',
