@@ -130,3 +130,43 @@ test("a request sent while the other member's socket is still connecting shows o
   await expect(b.getByRole('button', { name: 'Decline' })).toBeVisible();
   await Promise.all([aliceApi.request.dispose(), bobApi.request.dispose(), context.close()]);
 });
+
+test('another tab of the member who acted catches up over orbit:friends while its socket is down', async ({
+  browser,
+  playwright,
+  request,
+  baseURL,
+}) => {
+  const alice = await createMember(request, baseURL ?? '');
+  const bob = await createMember(request, baseURL ?? '');
+  const aliceApi = await apiAs(playwright, baseURL ?? '', alice);
+  const bobApi = await apiAs(playwright, baseURL ?? '', bob);
+  await sendFriendRequest(aliceApi, bobApi);
+
+  const context = await browser.newContext();
+  const first = await context.newPage();
+  await logIn(first, bob);
+  await expect(first).toHaveURL(`/profile/${bob.username}`);
+  await first.goto(`/profile/${alice.username}`);
+  // Bob's second tab never reaches the socket server: no friend event can tell it.
+  const second = await context.newPage();
+  await second.routeWebSocket(/\/socket\.io\//, () => undefined);
+  await second.goto(`/profile/${alice.username}`);
+  await expect(second.getByRole('button', { name: 'Accept' })).toBeVisible();
+  const told = second.evaluate(
+    () =>
+      new Promise<unknown>((resolve) => {
+        const channel = new BroadcastChannel('orbit:friends');
+        channel.onmessage = (event: MessageEvent) => {
+          channel.close();
+          resolve(event.data);
+        };
+      }),
+  );
+
+  await first.getByRole('button', { name: 'Accept' }).click();
+  await expect(first.getByRole('button', { name: 'Unfriend' })).toBeVisible();
+  expect(await told).toEqual({ type: 'accepted', userId: aliceApi.id });
+  await expect(second.getByRole('button', { name: 'Unfriend' })).toBeVisible();
+  await Promise.all([aliceApi.request.dispose(), bobApi.request.dispose(), context.close()]);
+});

@@ -1,7 +1,11 @@
 import { useEffect } from 'react';
 import { FRIEND_EVENTS } from '../contracts/realtime.ts';
 import { useSession } from '../features/auth/store.ts';
-import { receiveFriendEvent, scheduleCounts } from '../features/friends/store.ts';
+import {
+  connectFriendsAcrossTabs,
+  receiveFriendEvent,
+  scheduleCounts,
+} from '../features/friends/store.ts';
 import { connectNotifications } from '../features/notifications/store.ts';
 import { onBackOnline } from '../features/offline/store.ts';
 import { onUnauthorized, refetchShown, whileShown } from '../lib/serverState.ts';
@@ -50,6 +54,7 @@ export function useRealtime() {
       onSocketEvent(event, (payload) => receiveFriendEvent(event, payload, userId)),
     );
     unsubscribe.push(connectNotifications(userId));
+    unsubscribe.push(connectFriendsAcrossTabs());
     // The counts are shown wherever a member is (the bell, their profile).
     unsubscribe.push(whileShown(scheduleCounts, { live: true }));
     // After the handlers that join rooms again: a read sent before a join could miss an event.

@@ -13,6 +13,8 @@ export const SEARCH_DEBOUNCE_MS = 120;
 export const SETTINGS_USERNAME_DEBOUNCE_MS = 350;
 export const COUNTS_REFRESH_DEBOUNCE_MS = 350;
 export const NOTIFICATION_REFRESH_THROTTLE_MS = 1_200;
+/** After another tab of this browser changed a friend status, unless the friend event came first. */
+export const CROSS_TAB_REFETCH_MS = 300;
 
 /** How long a friend status is trusted: as the server said it, or as this tab just changed it. */
 export const FRIEND_STATUS_CACHE_MS = 30_000;

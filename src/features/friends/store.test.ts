@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { refetchShown } from '../../lib/serverState.ts';
-import { receiveFriendEvent, statusAfterEvent, useFriends } from './store.ts';
+import {
+  connectFriendsAcrossTabs,
+  receiveFriendChange,
+  receiveFriendEvent,
+  statusAfterEvent,
+  useFriends,
+} from './store.ts';
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -44,6 +50,72 @@ describe('the friends store', () => {
     void useFriends.getState().act('request', 'u2');
     await expect(useFriends.getState().act('cancel', 'u2')).resolves.toBe(false);
     expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('tells this member’s other tabs of an action over orbit:friends and the window event', async () => {
+    const stop = connectFriendsAcrossTabs();
+    const otherTab = new BroadcastChannel('orbit:friends');
+    const posted = new Promise<unknown>((resolve) => {
+      otherTab.onmessage = (event: MessageEvent) => resolve(event.data);
+    });
+    const inPage = vi.fn<(event: Event) => void>();
+    window.addEventListener('orbit:friends-changed', inPage);
+    try {
+      fetchMock.mockResolvedValueOnce(json({ status: 'friends' }));
+      await useFriends.getState().act('accept', 'u2');
+      expect((inPage.mock.calls[0]?.[0] as CustomEvent).detail).toEqual({
+        type: 'accepted',
+        userId: 'u2',
+      });
+      vi.useRealTimers();
+      await expect(posted).resolves.toEqual({ type: 'accepted', userId: 'u2' });
+    } finally {
+      window.removeEventListener('orbit:friends-changed', inPage);
+      otherTab.close();
+      stop();
+    }
+  });
+
+  it('does not tell other tabs of an action the server refused', async () => {
+    const inPage = vi.fn<(event: Event) => void>();
+    window.addEventListener('orbit:friends-changed', inPage);
+    fetchMock.mockResolvedValueOnce(json({ error: 'nope' }, 409));
+    await useFriends.getState().act('request', 'u2');
+    window.removeEventListener('orbit:friends-changed', inPage);
+    expect(inPage).not.toHaveBeenCalled();
+  });
+
+  it('re-fetches a member’s status 300 ms after another tab changed it', async () => {
+    fetchMock.mockResolvedValue(json({ status: 'friends' }));
+    receiveFriendChange({ type: 'accepted', userId: 'u2' });
+    await vi.advanceTimersByTimeAsync(299);
+    expect(fetchMock).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetchMock.mock.calls[0]?.[0]).toContain('/api/users/friends/status?userId=u2');
+    await vi.waitFor(() => expect(statusOf('u2')).toBe('friends'));
+  });
+
+  it('takes another tab’s change once: no re-fetch when the friend event came first', async () => {
+    receiveFriendChange({ type: 'accepted', userId: 'u2' });
+    await vi.advanceTimersByTimeAsync(100);
+    receiveFriendEvent(
+      'friend:accepted',
+      { fromUserId: 'me', toUserId: 'u2', pairKey: 'me:u2' },
+      'me',
+    );
+    fetchMock.mockResolvedValue(json({ incoming: 0, outgoing: 0, friends: 1 }));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(statusOf('u2')).toBe('friends');
+    expect(
+      fetchMock.mock.calls.map(([url]) => url).filter((url) => url.includes('status')),
+    ).toEqual([]);
+  });
+
+  it('ignores cross-tab messages without a member', async () => {
+    receiveFriendChange({ type: 'accepted' });
+    receiveFriendChange(null);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('ignores a realtime update that would lower the status for 2.5 s after a local action', async () => {

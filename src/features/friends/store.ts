@@ -1,13 +1,17 @@
 /**
  * Friend statuses and counts (docs/product.md "Friends"). The acting tab learns a change from the
- * call's answer; every tab of both members, this one included, from the friend event
- * (docs/architecture.md "Client state").
+ * call's answer; every tab of both members, this one included, from the friend event; the acting
+ * member's other tabs in this browser also hear it over `orbit:friends`, and ask the server 300 ms
+ * later only when no friend event has told them meanwhile (docs/architecture.md "Client state").
  */
 import { create } from 'zustand';
 import {
+  CHANNELS,
   COUNTS_REFRESH_DEBOUNCE_MS,
+  CROSS_TAB_REFETCH_MS,
   FRIEND_STATUS_CACHE_MS,
   OPTIMISTIC_GUARD_MS,
+  WINDOW_EVENTS,
 } from '../../lib/constants.ts';
 import {
   FRIEND_STATUS_RANK,
@@ -15,9 +19,17 @@ import {
   type FriendStatus,
 } from '../../contracts/friends.ts';
 import type { FriendEvent, FriendEventPayload } from '../../contracts/realtime.ts';
+import { openChannel } from '../../lib/crossTab.ts';
 import { joinMemberState } from '../../lib/memberState.ts';
 import { createServerState, whileShown } from '../../lib/serverState.ts';
 import { type FriendAction, friendsApi } from './api.ts';
+
+/** What a tab tells this member's other tabs after a friend action (docs/product.md "Friends"). */
+type FriendChangeType = 'requested' | 'canceled' | 'accepted' | 'declined' | 'removed';
+export interface FriendChange {
+  type: FriendChangeType;
+  userId: string;
+}
 
 interface Known {
   status: FriendStatus;
@@ -56,11 +68,19 @@ const OPTIMISTIC: Record<FriendAction, FriendStatus> = {
   decline: 'none',
   unfriend: 'none',
 };
+const CHANGE_OF: Record<FriendAction, FriendChangeType> = {
+  request: 'requested',
+  cancel: 'canceled',
+  accept: 'accepted',
+  decline: 'declined',
+  unfriend: 'removed',
+};
 const EMPTY_COUNTS: FriendCounts = { incoming: 0, outgoing: 0, friends: 0 };
 /** Status requests, re-checks and the counts refresh; reset() cancels them all. */
 const server = createServerState();
 /** Current until the store resets: an answer for the member who left is dropped. */
 const untilReset = () => server.current('member');
+let channel: ReturnType<typeof openChannel> | null = null;
 
 export const useFriends = create<FriendsState>()((set, get) => ({
   statuses: {},
@@ -136,6 +156,7 @@ export const useFriends = create<FriendsState>()((set, get) => ({
     });
     if (!outcome.ok) return false;
     scheduleCounts();
+    announce({ type: CHANGE_OF[action], userId });
     return true;
   },
 
@@ -218,6 +239,44 @@ export function receiveFriendEvent(event: FriendEvent, payload: FriendEventPaylo
   if (!other) return;
   useFriends.getState().applyRemote(other, statusAfterEvent(event, payload, meId));
   scheduleCounts();
+}
+
+function announce(change: FriendChange) {
+  channel?.post(change);
+  window.dispatchEvent(new CustomEvent(WINDOW_EVENTS.friendsChanged, { detail: change }));
+}
+
+/**
+ * Another tab of this member changed a relation: ask the server 300 ms later (docs/product.md
+ * "Friends"), unless a friend event has brought the member's status in the meantime, so the one
+ * change is taken once (docs/architecture.md "Client state").
+ */
+export function receiveFriendChange(data: unknown) {
+  const change = data as Partial<FriendChange> | null;
+  if (!change || typeof change.userId !== 'string') return;
+  const { userId } = change;
+  const heardAt = Date.now();
+  server.debounce(
+    `change:${userId}`,
+    () => {
+      if ((useFriends.getState().statuses[userId]?.fetchedAt ?? 0) >= heardAt) return;
+      void useFriends
+        .getState()
+        .fetchStatus(userId, { force: true })
+        .catch(() => undefined);
+      scheduleCounts();
+    },
+    CROSS_TAB_REFETCH_MS,
+  );
+}
+
+/** Listens on `orbit:friends` for this member's other tabs; answers the function that stops. */
+export function connectFriendsAcrossTabs(): () => void {
+  channel = openChannel(CHANNELS.friends, receiveFriendChange);
+  return () => {
+    channel?.close();
+    channel = null;
+  };
 }
 
 joinMemberState('friends', { reset: () => useFriends.getState().reset() });
