@@ -1,19 +1,19 @@
 import {
-  PUSH_API,
   type PushSubscriptionBody,
   type PushUnsubscribeBody,
   VapidPublicKeyResponse,
 } from '../../contracts/pushSubscription.ts';
+import { PATHS } from '../../contracts/endpoints.paths.ts';
 import { http, parsed, request } from '../../lib/http.ts';
 
 export const pushApi = {
   /** The relay's VAPID public key (base64url); 503 while the server has none. */
   publicKey: async () =>
-    (await parsed(VapidPublicKeyResponse, http.get(PUSH_API.vapidPublicKey, { cache: 'no-store' })))
+    (await parsed(VapidPublicKeyResponse, http.get(PATHS.pushKey.path, { cache: 'no-store' })))
       .publicKey,
-  save: (subscription: PushSubscriptionBody) => http.post(PUSH_API.subscriptions, subscription),
+  save: (subscription: PushSubscriptionBody) => http.post(PATHS.pushSubscribe.path, subscription),
   remove: (endpoint: string) =>
-    request<void>('DELETE', PUSH_API.subscriptions, {
+    request<void>('DELETE', PATHS.pushSubscribe.path, {
       json: { endpoint } satisfies PushUnsubscribeBody,
     }),
 };
