@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { PATHS } from '../src/contracts/endpoints.paths.ts';
+import * as PATHS from '../src/contracts/endpoints.paths.ts';
 import {
   type FakePushService,
   type FakeSubscription,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PushPayload, type RelayProgress } from '../../src/contracts/push.ts';
-import { PATHS } from '../../src/contracts/endpoints.paths.ts';
+import * as PATHS from '../../src/contracts/endpoints.paths.ts';
 import { buildApp } from '../../server/src/app.ts';
 import {
   type Member,

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import type { NotificationPage } from '../../src/contracts/notifications.ts';
 import { PUSH_TTL_SECONDS, type PushPayload } from '../../src/contracts/push.ts';
-import { PATHS } from '../../src/contracts/endpoints.paths.ts';
+import * as PATHS from '../../src/contracts/endpoints.paths.ts';
 import {
   type Member,
   asBearer,

@@ -20,96 +20,210 @@ export interface EndpointPath {
   readonly neverKept?: true;
 }
 
-const get = <P extends string>(path: P) => ({ method: 'GET', path }) as const;
-const post = <P extends string>(path: P) => ({ method: 'POST', path }) as const;
-const put = <P extends string>(path: P) => ({ method: 'PUT', path }) as const;
-const patch = <P extends string>(path: P) => ({ method: 'PATCH', path }) as const;
-const del = <P extends string>(path: P) => ({ method: 'DELETE', path }) as const;
-const OFFLINE = { offline: true } as const;
-const NEVER_KEPT = { neverKept: true } as const;
+// Session and account, open to the signed out.
+export const signup = { method: 'POST', path: '/api/auth/signup' } as const satisfies EndpointPath;
+export const login = { method: 'POST', path: '/api/auth/login' } as const satisfies EndpointPath;
+export const logout = { method: 'POST', path: '/api/auth/logout' } as const satisfies EndpointPath;
+export const me = {
+  method: 'GET',
+  path: '/api/auth/me',
+  offline: true,
+  neverKept: true,
+} as const satisfies EndpointPath;
+export const tokenBridge = {
+  method: 'GET',
+  path: '/api/auth/token-bridge',
+  neverKept: true,
+} as const satisfies EndpointPath;
+export const usernameAvailable = {
+  method: 'GET',
+  path: '/api/check-username',
+  aliasOf: 'checkUsername',
+  neverKept: true,
+} as const satisfies EndpointPath;
+export const forgotQuestion = {
+  method: 'POST',
+  path: '/api/auth/forgot-password/question',
+} as const satisfies EndpointPath;
+export const forgotReset = {
+  method: 'POST',
+  path: '/api/auth/forgot-password/reset',
+} as const satisfies EndpointPath;
+export const pushKey = {
+  method: 'GET',
+  path: '/api/push/vapid-public-key',
+  neverKept: true,
+} as const satisfies EndpointPath;
 
-export const PATHS = {
-  // Session and account, open to the signed out.
-  signup: post('/api/auth/signup'),
-  login: post('/api/auth/login'),
-  logout: post('/api/auth/logout'),
-  me: { ...get('/api/auth/me'), ...OFFLINE, ...NEVER_KEPT },
-  tokenBridge: { ...get('/api/auth/token-bridge'), ...NEVER_KEPT },
-  usernameAvailable: { ...get('/api/check-username'), aliasOf: 'checkUsername', ...NEVER_KEPT },
-  forgotQuestion: post('/api/auth/forgot-password/question'),
-  forgotReset: post('/api/auth/forgot-password/reset'),
-  pushKey: { ...get('/api/push/vapid-public-key'), ...NEVER_KEPT },
+// The member's own account.
+export const checkUsername = {
+  method: 'GET',
+  path: '/api/auth/check-username',
+} as const satisfies EndpointPath;
+export const profileUpdate = {
+  method: 'PATCH',
+  path: '/api/auth/profile',
+} as const satisfies EndpointPath;
+export const passwordChange = {
+  method: 'PATCH',
+  path: '/api/auth/password',
+} as const satisfies EndpointPath;
+export const accountDelete = {
+  method: 'DELETE',
+  path: '/api/auth/account',
+} as const satisfies EndpointPath;
+export const accountExport = {
+  method: 'GET',
+  path: '/api/auth/export',
+  neverKept: true,
+} as const satisfies EndpointPath;
+export const usersMe = {
+  method: 'GET',
+  path: '/api/users/me',
+  aliasOf: 'me',
+} as const satisfies EndpointPath;
+export const themeSave = {
+  method: 'PUT',
+  path: '/api/users/theme',
+} as const satisfies EndpointPath;
+export const themeSaveMe = {
+  method: 'PUT',
+  path: '/api/users/me',
+  aliasOf: 'themeSave',
+} as const satisfies EndpointPath;
+export const profile = {
+  method: 'GET',
+  path: '/api/users/profile/:username',
+  offline: true,
+} as const satisfies EndpointPath;
 
-  // The member's own account.
-  checkUsername: get('/api/auth/check-username'),
-  profileUpdate: patch('/api/auth/profile'),
-  passwordChange: patch('/api/auth/password'),
-  accountDelete: del('/api/auth/account'),
-  accountExport: { ...get('/api/auth/export'), ...NEVER_KEPT },
-  usersMe: { ...get('/api/users/me'), aliasOf: 'me' },
-  themeSave: put('/api/users/theme'),
-  themeSaveMe: { ...put('/api/users/me'), aliasOf: 'themeSave' },
-  profile: { ...get('/api/users/profile/:username'), ...OFFLINE },
+// Friends and search.
+export const friendRequest = {
+  method: 'POST',
+  path: '/api/users/friends/request',
+} as const satisfies EndpointPath;
+export const friendCancel = {
+  method: 'POST',
+  path: '/api/users/friends/cancel',
+} as const satisfies EndpointPath;
+export const friendAccept = {
+  method: 'POST',
+  path: '/api/users/friends/accept',
+} as const satisfies EndpointPath;
+export const friendDecline = {
+  method: 'POST',
+  path: '/api/users/friends/decline',
+} as const satisfies EndpointPath;
+export const friendUnfriend = {
+  method: 'POST',
+  path: '/api/users/friends/unfriend',
+} as const satisfies EndpointPath;
+export const friendStatus = {
+  method: 'GET',
+  path: '/api/users/friends/status',
+  offline: true,
+} as const satisfies EndpointPath;
+export const friendCounts = {
+  method: 'GET',
+  path: '/api/users/friends/counts',
+  offline: true,
+} as const satisfies EndpointPath;
+export const friendsIncoming = {
+  method: 'GET',
+  path: '/api/users/friends/incoming',
+  offline: true,
+} as const satisfies EndpointPath;
+export const friendsOutgoing = {
+  method: 'GET',
+  path: '/api/users/friends/outgoing',
+  offline: true,
+} as const satisfies EndpointPath;
+export const friendsList = {
+  method: 'GET',
+  path: '/api/users/friends/list',
+  offline: true,
+} as const satisfies EndpointPath;
+export const search = { method: 'GET', path: '/api/users/search' } as const satisfies EndpointPath;
 
-  // Friends and search.
-  friendRequest: post('/api/users/friends/request'),
-  friendCancel: post('/api/users/friends/cancel'),
-  friendAccept: post('/api/users/friends/accept'),
-  friendDecline: post('/api/users/friends/decline'),
-  friendUnfriend: post('/api/users/friends/unfriend'),
-  friendStatus: { ...get('/api/users/friends/status'), ...OFFLINE },
-  friendCounts: { ...get('/api/users/friends/counts'), ...OFFLINE },
-  friendsIncoming: { ...get('/api/users/friends/incoming'), ...OFFLINE },
-  friendsOutgoing: { ...get('/api/users/friends/outgoing'), ...OFFLINE },
-  friendsList: { ...get('/api/users/friends/list'), ...OFFLINE },
-  search: get('/api/users/search'),
+// Blocking, reports and moderation.
+export const blockList = {
+  method: 'GET',
+  path: '/api/users/blocks',
+} as const satisfies EndpointPath;
+export const block = { method: 'POST', path: '/api/users/blocks' } as const satisfies EndpointPath;
+export const unblock = {
+  method: 'DELETE',
+  path: '/api/users/blocks/:userId',
+} as const satisfies EndpointPath;
+export const report = { method: 'POST', path: '/api/reports' } as const satisfies EndpointPath;
+export const moderationReports = {
+  method: 'GET',
+  path: '/api/moderation/reports',
+} as const satisfies EndpointPath;
+export const moderationDismiss = {
+  method: 'POST',
+  path: '/api/moderation/reports/:id/dismiss',
+} as const satisfies EndpointPath;
+export const moderationRemovePhoto = {
+  method: 'POST',
+  path: '/api/moderation/reports/:id/remove-photo',
+} as const satisfies EndpointPath;
+export const moderationSuspend = {
+  method: 'POST',
+  path: '/api/moderation/reports/:id/suspend',
+} as const satisfies EndpointPath;
 
-  // Blocking, reports and moderation.
-  blockList: get('/api/users/blocks'),
-  block: post('/api/users/blocks'),
-  unblock: del('/api/users/blocks/:userId'),
-  report: post('/api/reports'),
-  moderationReports: get('/api/moderation/reports'),
-  moderationDismiss: post('/api/moderation/reports/:id/dismiss'),
-  moderationRemovePhoto: post('/api/moderation/reports/:id/remove-photo'),
-  moderationSuspend: post('/api/moderation/reports/:id/suspend'),
+// Galleries.
+export const galleryPage = {
+  method: 'GET',
+  path: '/api/gallery',
+  offline: true,
+} as const satisfies EndpointPath;
+export const galleryFolders = {
+  method: 'GET',
+  path: '/api/gallery/folders',
+  offline: true,
+} as const satisfies EndpointPath;
+export const galleryUpload = {
+  method: 'POST',
+  path: '/api/gallery',
+} as const satisfies EndpointPath;
+export const galleryPatch = {
+  method: 'PATCH',
+  path: '/api/gallery/:ref',
+} as const satisfies EndpointPath;
+export const galleryDelete = {
+  method: 'DELETE',
+  path: '/api/gallery/:ref',
+} as const satisfies EndpointPath;
+export const galleryReorder = {
+  method: 'POST',
+  path: '/api/gallery/reorder',
+} as const satisfies EndpointPath;
 
-  // Galleries.
-  galleryPage: { ...get('/api/gallery'), ...OFFLINE },
-  galleryFolders: { ...get('/api/gallery/folders'), ...OFFLINE },
-  galleryUpload: post('/api/gallery'),
-  galleryPatch: patch('/api/gallery/:ref'),
-  galleryDelete: del('/api/gallery/:ref'),
-  galleryReorder: post('/api/gallery/reorder'),
-
-  // Notifications and push.
-  notifications: { ...get('/api/notifications'), ...OFFLINE },
-  notificationsRead: post('/api/notifications/read'),
-  notificationDelete: del('/api/notifications/:id'),
-  notificationsClear: del('/api/notifications'),
-  pushSubscribe: post('/api/push/subscriptions'),
-  pushUnsubscribe: del('/api/push/subscriptions'),
-} as const satisfies Record<string, EndpointPath>;
-
-export type EndpointName = keyof typeof PATHS;
-
-const ALL: readonly EndpointPath[] = Object.values(PATHS);
-
-/** A path pattern as a regular expression over a URL's pathname: each `:name` is one segment. */
-export function pathPattern(path: string): RegExp {
-  const source = path
-    .split('/')
-    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('/');
-  return new RegExp(`^${source}$`);
-}
-
-/** The GET calls whose last answer the service worker keeps for use offline. */
-export const OFFLINE_PATHS: readonly RegExp[] = ALL.filter(
-  (entry) => entry.offline && entry.method === 'GET',
-).map((entry) => pathPattern(entry.path));
-
-/** The path patterns whose answers are never kept. */
-export const NEVER_KEPT_PATHS: ReadonlySet<string> = new Set(
-  ALL.filter((entry) => entry.neverKept).map((entry) => entry.path),
-);
+// Notifications and push.
+export const notifications = {
+  method: 'GET',
+  path: '/api/notifications',
+  offline: true,
+} as const satisfies EndpointPath;
+export const notificationsRead = {
+  method: 'POST',
+  path: '/api/notifications/read',
+} as const satisfies EndpointPath;
+export const notificationDelete = {
+  method: 'DELETE',
+  path: '/api/notifications/:id',
+} as const satisfies EndpointPath;
+export const notificationsClear = {
+  method: 'DELETE',
+  path: '/api/notifications',
+} as const satisfies EndpointPath;
+export const pushSubscribe = {
+  method: 'POST',
+  path: '/api/push/subscriptions',
+} as const satisfies EndpointPath;
+export const pushUnsubscribe = {
+  method: 'DELETE',
+  path: '/api/push/subscriptions',
+} as const satisfies EndpointPath;

@@ -130,6 +130,10 @@ export const GalleryRefParams = z.object({
 });
 export type GalleryRefParams = z.infer<typeof GalleryRefParams>;
 
+/** A delete names the member acting, as the product's client sends it (docs/product.md "Gallery"). */
+export const GalleryDeleteQuery = z.object({ accountId: z.string().max(100).optional() });
+export type GalleryDeleteQuery = z.infer<typeof GalleryDeleteQuery>;
+
 const reaction = z.union([z.boolean(), z.array(z.string().max(100)).max(10_000)]).optional();
 
 /** The PATCH body: a reaction (true/false, or the arrays of member ids), a caption, or a folder. */

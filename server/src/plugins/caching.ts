@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NEVER_KEPT_PATHS } from '../../../src/contracts/endpoints.paths.ts';
+import { NEVER_KEPT_PATHS } from '../../../src/contracts/endpoints.lists.ts';
 
 /**
  * Every answer says how it may be kept (docs/decisions.md "Caching"). One value per class:
@@ -10,7 +10,7 @@ import { NEVER_KEPT_PATHS } from '../../../src/contracts/endpoints.paths.ts';
  *   `no-store`, which would keep the page out of the back/forward cache;
  * - `member`: API answers for whoever asks (a member's data): the browser alone may keep them,
  *   checked by ETag before each use;
- * - `never`: what must not be kept at all: who is signed in (`/api/auth/me`, small, and asked
+ * - `never`: what must not be kept at all: who is signed in (the session check, small, and asked
  *   for with `cache: 'no-store'` anyway), the session token the bridge hands out, the push key
  *   (a relay that comes back may bring another), health and metrics, every error, and every
  *   answer to a call that is not a GET.

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
-import { PATHS } from '../../../src/contracts/endpoints.paths.ts';
+import * as PATHS from '../../../src/contracts/endpoints.paths.ts';
 import type { Config } from '../config.ts';
 import { bearerToken } from './auth.ts';
 

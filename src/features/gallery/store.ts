@@ -15,14 +15,8 @@ import { createPager, isMissing } from '../../lib/serverState.ts';
 import { type GalleryOwnerRef, galleryApi } from './api.ts';
 import type { GalleryChange } from './channel.ts';
 import { type EditSlice, createEditSlice, imageUpdaters } from './editSlice.ts';
-import {
-  normaliseImage,
-  ownerIdOf,
-  reorderWithin,
-  sortByOrder,
-  upsertImage,
-  withLiveUpdate,
-} from './images.ts';
+import { ownerIdOf, reorderWithin, sortByOrder, upsertImage, withLiveUpdate } from './images.ts';
+import { normaliseImage } from '../../contracts/readers/gallery.ts';
 import { memberId } from './member.ts';
 import { type ImagePages, type OwnerGallery, galleryServer, pagesOf, totalOf } from './pages.ts';
 import { type UploadSlice, createUploadSlice } from './uploadSlice.ts';

@@ -69,7 +69,7 @@ beforeEach(() => {
     for (const stop of stops) stop();
   };
   useSession.setState({ status: 'signedIn', user: member, error: null });
-  vi.spyOn(settingsApi, 'me').mockResolvedValue({ user: member });
+  vi.spyOn(settingsApi, 'me').mockResolvedValue(member);
   // jsdom's <dialog> has no modal methods; these only set `open`, as far as these tests need.
   if (!('showModal' in HTMLDialogElement.prototype))
     Object.assign(HTMLDialogElement.prototype, {
