@@ -199,6 +199,15 @@ export interface GalleryImageView extends Omit<GalleryImage, 'owner'> {
   owner: GalleryOwnerView;
 }
 
-/** A deleted image, as the gallery's watchers hear of it. */
-export const GalleryImageDeleted = z.object({ _id: z.string(), ownerId: z.string() });
-export type GalleryImageDeleted = z.infer<typeof GalleryImageDeleted>;
+/**
+ * A deleted image, as the gallery's watchers hear of it: `id`, as every shape names it
+ * (docs/decisions.md "One name per field"). A reader also takes `_id`, as other servers send it.
+ */
+export const GalleryImageDeleted = z.preprocess(
+  (raw) =>
+    raw && typeof raw === 'object' && !('id' in raw) && '_id' in raw
+      ? { ...raw, id: raw._id }
+      : raw,
+  z.object({ id: z.string(), ownerId: z.string() }),
+);
+export type GalleryImageDeleted = z.output<typeof GalleryImageDeleted>;
