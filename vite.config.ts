@@ -141,5 +141,18 @@ export default defineConfig(({ command }) => ({
     ),
   },
   server: { port: 5173, strictPort: true },
-  build: { target: 'es2022', sourcemap: 'hidden' },
+  build: {
+    target: 'es2022',
+    sourcemap: 'hidden',
+    rolldownOptions: {
+      // The contracts declare schemas, readers and the endpoint table and do nothing on import
+      // (but zod.ts, which configures zod): a page bundles only the entries and schemas it uses
+      // (docs/architecture.md "Code splitting and first paint").
+      treeshake: {
+        moduleSideEffects: [
+          { test: /[\\/]src[\\/]contracts[\\/](?!zod\.ts$)[^\\/]+\.ts$/, sideEffects: false },
+        ],
+      },
+    },
+  },
 }));

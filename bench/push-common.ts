@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { PUSH_API } from '../src/contracts/pushSubscription.ts';
+import * as PATHS from '../src/contracts/endpoints.paths.ts';
 import {
   type FakePushService,
   type FakeSubscription,
@@ -85,7 +85,7 @@ export async function startPushBench(relayEnv: Record<string, string> = {}): Pro
     },
     async addDevice(member) {
       const device = service.subscribe();
-      const response = await fetch(`${base}${PUSH_API.subscriptions}`, {
+      const response = await fetch(`${base}${PATHS.pushSubscribe.path}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${member.token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ endpoint: device.endpoint, keys: device.keys }),

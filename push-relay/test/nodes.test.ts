@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PushPayload, type RelayProgress } from '../../src/contracts/push.ts';
-import { PUSH_API } from '../../src/contracts/pushSubscription.ts';
+import * as PATHS from '../../src/contracts/endpoints.paths.ts';
 import { buildApp } from '../../server/src/app.ts';
 import {
   type Member,
@@ -195,9 +195,9 @@ suite('two nodes, each with a relay', () => {
       await stop(leader);
       for (const [device, events] of expected)
         expect(eventsAt(device).sort((x, y) => x - y)).toEqual(events);
-      const key = (
-        await nodes[1].app.inject({ method: 'GET', url: PUSH_API.vapidPublicKey })
-      ).json<{ publicKey: string }>().publicKey;
+      const key = (await nodes[1].app.inject({ method: 'GET', url: PATHS.pushKey.path })).json<{
+        publicKey: string;
+      }>().publicKey;
       expect(new Set(service.received.map((push) => push.vapidKey))).toEqual(new Set([key]));
     } finally {
       for (const relay of [leader, standby]) if (running(relay)) await stop(relay);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import type { NotificationPage } from '../../src/contracts/notifications.ts';
 import { PUSH_TTL_SECONDS, type PushPayload } from '../../src/contracts/push.ts';
-import { PUSH_API } from '../../src/contracts/pushSubscription.ts';
+import * as PATHS from '../../src/contracts/endpoints.paths.ts';
 import {
   type Member,
   asBearer,
@@ -75,7 +75,7 @@ describe('with the relay running', () => {
   });
 
   it('hands its VAPID public key to the server for the clients', async () => {
-    const response = await orbit.app.inject({ method: 'GET', url: PUSH_API.vapidPublicKey });
+    const response = await orbit.app.inject({ method: 'GET', url: PATHS.pushKey.path });
     expect(response.json()).toEqual({ publicKey: relay.vapidPublicKey });
   });
 
@@ -515,7 +515,7 @@ describe('a relay with the wrong secret', () => {
     const device = await addDevice(orbit, service, sam!);
     const relay = await startTestRelay(orbit, service);
     const vapidKey = async () =>
-      (await orbit.app.inject({ method: 'GET', url: PUSH_API.vapidPublicKey })).json<{
+      (await orbit.app.inject({ method: 'GET', url: PATHS.pushKey.path })).json<{
         publicKey: string;
       }>().publicKey;
     const impostor = await startTestRelay(orbit, service, { secret: 'not-the-relay-secret-0000' });

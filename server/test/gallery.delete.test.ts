@@ -75,15 +75,15 @@ forEachDialect((dialect) => {
     [image.url, image.thumbnailUrl].map((address) => address.replace(/^\/uploads\//, ''));
 
   /** A watcher of the owner's gallery; `next` is its next delete event. */
-  async function watching(): Promise<{ next: Promise<{ _id: string; ownerId: string }> }> {
+  async function watching(): Promise<{ next: Promise<{ id: string; ownerId: string }> }> {
     const socket: Socket = await connected(openSocket(url, { auth: { token: watcher.token } }));
     await socket.timeout(5_000).emitWithAck('gallery:join', { ownerId: owner.user.id });
-    const next = new Promise<{ _id: string; ownerId: string }>((resolve, reject) => {
+    const next = new Promise<{ id: string; ownerId: string }>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error('no gallery:image:deleted within 5 s')),
         5_000,
       );
-      socket.once('gallery:image:deleted', (payload: { _id: string; ownerId: string }) => {
+      socket.once('gallery:image:deleted', (payload: { id: string; ownerId: string }) => {
         clearTimeout(timer);
         resolve(payload);
       });
@@ -124,7 +124,7 @@ forEachDialect((dialect) => {
       faults.restore();
     }
 
-    expect(await deleted.next).toEqual({ _id: image.id, ownerId: owner.user.id });
+    expect(await deleted.next).toEqual({ id: image.id, ownerId: owner.user.id });
     expect((await listGallery(t.app, owner)).map((one) => one.id)).toEqual([kept.id]);
     expect((await deleteImage(t.app, owner, image.id)).statusCode).toBe(404);
     expect(warnings.map(({ details, message }) => [message, details.keys, details.tries])).toEqual([

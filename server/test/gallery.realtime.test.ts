@@ -96,11 +96,11 @@ forEachDialect((dialect) => {
     const image = await uploadImage(t.app, owner);
     const socket = await connectAs(watcher);
     await watch(socket, owner.user.id);
-    const deleted = nextEvent<{ _id: string; ownerId: string }>(socket, 'gallery:image:deleted');
+    const deleted = nextEvent<{ id: string; ownerId: string }>(socket, 'gallery:image:deleted');
 
     await deleteImage(t.app, owner, image.id);
 
-    expect(await deleted).toEqual({ _id: image.id, ownerId: owner.user.id });
+    expect(await deleted).toEqual({ id: image.id, ownerId: owner.user.id });
   });
 
   it('sends nothing to a socket that left the gallery', async () => {

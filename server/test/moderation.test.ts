@@ -504,7 +504,7 @@ forEachDialect((dialect) => {
           image: null,
           resolvedBy: { id: moderator.user.id },
         });
-        expect(await deleted).toEqual({ _id: photo.id, ownerId: owner.user.id });
+        expect(await deleted).toEqual({ id: photo.id, ownerId: owner.user.id });
         expect(await told).toMatchObject({
           type: 'system',
           actor: null,

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../features/auth/store.ts';
-import { normaliseUser } from '../features/auth/user.ts';
+import { normaliseUser } from '../contracts/readers/user.ts';
 import { type InstallPromptEvent, useInstall, watchInstall } from '../features/offline/install.ts';
 import { Menu } from './Menu.tsx';
 

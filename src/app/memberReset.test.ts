@@ -22,7 +22,7 @@ import { useSettingsData } from '../features/settings/store.ts';
 import { onUnauthorized } from '../lib/serverState.ts';
 import { checkSessionAfter401 } from './useRealtime.ts';
 import { receiveAuthMessage, useSession } from '../features/auth/store.ts';
-import type { CurrentUser } from '../features/auth/user.ts';
+import type { CurrentUser } from '../contracts/readers/user.ts';
 
 const alice = { id: 'alice-id', username: 'alice' } as CurrentUser;
 const bob = { id: 'bob-id', username: 'bob' } as CurrentUser;

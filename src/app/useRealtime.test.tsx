@@ -3,7 +3,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../features/auth/store.ts';
-import type { CurrentUser } from '../features/auth/user.ts';
+import type { CurrentUser } from '../contracts/readers/user.ts';
 import { closeDatabase, readFriendRequests } from '../lib/idb.ts';
 import { request } from '../test/notifications.ts';
 

@@ -8,7 +8,7 @@
 import { AVATAR_PRELOAD_REMOVE_MS, STORAGE_KEYS } from '../lib/constants.ts';
 import { avatarUrl } from '../components/avatarUrl.ts';
 import { useSession } from '../features/auth/store.ts';
-import { type CurrentUser, normaliseUser } from '../features/auth/user.ts';
+import type { CurrentUser } from '../contracts/readers/user.ts';
 import { profileApi } from '../features/profile/api.ts';
 import { readLocal } from '../lib/storage.ts';
 
@@ -78,8 +78,7 @@ export function warmRoute(pathname: string): void {
       preloadAvatar(headerAvatarUrl(me, true));
       return;
     }
-    profileApi.prefetch(username).then((body) => {
-      const owner = normaliseUser(body);
+    profileApi.prefetch(username).then(({ user: owner }) => {
       if (owner) preloadAvatar(headerAvatarUrl(owner, false));
     }, ignore);
   });

@@ -130,6 +130,10 @@ export const GalleryRefParams = z.object({
 });
 export type GalleryRefParams = z.infer<typeof GalleryRefParams>;
 
+/** A delete names the member acting, as the product's client sends it (docs/product.md "Gallery"). */
+export const GalleryDeleteQuery = z.object({ accountId: z.string().max(100).optional() });
+export type GalleryDeleteQuery = z.infer<typeof GalleryDeleteQuery>;
+
 const reaction = z.union([z.boolean(), z.array(z.string().max(100)).max(10_000)]).optional();
 
 /** The PATCH body: a reaction (true/false, or the arrays of member ids), a caption, or a folder. */
@@ -195,6 +199,15 @@ export interface GalleryImageView extends Omit<GalleryImage, 'owner'> {
   owner: GalleryOwnerView;
 }
 
-/** A deleted image, as the gallery's watchers hear of it. */
-export const GalleryImageDeleted = z.object({ _id: z.string(), ownerId: z.string() });
-export type GalleryImageDeleted = z.infer<typeof GalleryImageDeleted>;
+/**
+ * A deleted image, as the gallery's watchers hear of it: `id`, as every shape names it
+ * (docs/decisions.md "One name per field"). A reader also takes `_id`, as other servers send it.
+ */
+export const GalleryImageDeleted = z.preprocess(
+  (raw) =>
+    raw && typeof raw === 'object' && !('id' in raw) && '_id' in raw
+      ? { ...raw, id: raw._id }
+      : raw,
+  z.object({ id: z.string(), ownerId: z.string() }),
+);
+export type GalleryImageDeleted = z.output<typeof GalleryImageDeleted>;

@@ -6,11 +6,6 @@
 import { PUSH_ENDPOINT_MAX_LENGTH } from './push.ts';
 import { z } from './zod.ts';
 
-export const PUSH_API = {
-  subscriptions: '/api/push/subscriptions',
-  vapidPublicKey: '/api/push/vapid-public-key',
-} as const;
-
 export const SUBSCRIPTION_MESSAGES = {
   endpoint: 'Send the subscription’s endpoint.',
   endpointTooLong: `The push endpoint is too long (at most ${PUSH_ENDPOINT_MAX_LENGTH.toLocaleString('en-US')} characters).`,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HttpError, http, onConnection } from './http.ts';
+import { HttpError, onConnection, request } from './http.ts';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -31,7 +31,7 @@ describe('the HTTP client', () => {
       Promise.resolve(json(200, { ok: true })),
     );
     vi.stubGlobal('fetch', fetchMock);
-    await http.get('/api/auth/me');
+    await request('GET', '/api/auth/me');
     const init = fetchMock.mock.calls[0]?.[1];
     expect(init?.credentials).toBe('include');
     expect((init?.headers as Record<string, string>).Authorization).toBe('Bearer abc');
@@ -41,7 +41,7 @@ describe('the HTTP client', () => {
     sessionStorage.setItem('authToken', 'xyz');
     const fetchMock = vi.fn((_url: string, _init: RequestInit) => Promise.resolve(json(200, {})));
     vi.stubGlobal('fetch', fetchMock);
-    await http.get('/api/x');
+    await request('GET', '/api/x');
     expect((fetchMock.mock.calls[0]?.[1].headers as Record<string, string>).Authorization).toBe(
       'Bearer xyz',
     );
@@ -57,7 +57,7 @@ describe('the HTTP client', () => {
       Promise.resolve(responses.shift() as Response),
     );
     vi.stubGlobal('fetch', fetchMock);
-    await expect(http.get('/api/auth/me')).resolves.toEqual({ user: 1 });
+    await expect(request('GET', '/api/auth/me')).resolves.toEqual({ user: 1 });
     expect(fetchMock.mock.calls.map(([url]) => new URL(url).pathname)).toEqual([
       '/api/auth/me',
       '/api/auth/token-bridge',
@@ -69,7 +69,7 @@ describe('the HTTP client', () => {
   it('retries only once when the bridge also fails', async () => {
     const fetchMock = vi.fn(() => Promise.resolve(json(401, { error: 'Please sign in.' })));
     vi.stubGlobal('fetch', fetchMock);
-    await expect(http.get('/api/auth/me')).rejects.toMatchObject({ status: 401 });
+    await expect(request('GET', '/api/auth/me')).rejects.toMatchObject({ status: 401 });
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 
@@ -78,7 +78,7 @@ describe('the HTTP client', () => {
       Promise.resolve(json(401, { error: 'Wrong username/email or password.' })),
     );
     vi.stubGlobal('fetch', fetchMock);
-    await expect(http.post('/api/auth/login', {})).rejects.toMatchObject({
+    await expect(request('POST', '/api/auth/login', { json: {} })).rejects.toMatchObject({
       status: 401,
       serverMessage: 'Wrong username/email or password.',
     });
@@ -87,7 +87,7 @@ describe('the HTTP client', () => {
 
   it('turns an unreachable server into status 0', async () => {
     failWith(new TypeError('Failed to fetch'));
-    const error = await http.get('/api/x').catch((caught: unknown) => caught);
+    const error = await request('GET', '/api/x').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(0);
   });
@@ -105,7 +105,7 @@ describe('the HTTP client', () => {
           }),
       ),
     );
-    const pending = http.get('/api/slow').catch((caught: unknown) => caught);
+    const pending = request('GET', '/api/slow').catch((caught: unknown) => caught);
     await vi.advanceTimersByTimeAsync(8_000);
     expect(await pending).toMatchObject({ status: 0 });
     vi.useRealTimers();
@@ -122,7 +122,7 @@ describe('the HTTP client', () => {
 
     it('tells its listeners the server cannot be reached', async () => {
       failWith(new TypeError('Failed to fetch'));
-      await http.get('/api/x').catch(() => undefined);
+      await request('GET', '/api/x').catch(() => undefined);
       expect(heard).toEqual([false]);
     });
 
@@ -132,19 +132,19 @@ describe('the HTTP client', () => {
         headers: { 'x-orbit-offline': '1' },
       });
       answerWith(cached);
-      await expect(http.get('/api/x')).resolves.toEqual({ ok: true });
+      await expect(request('GET', '/api/x')).resolves.toEqual({ ok: true });
       expect(heard).toEqual([false]);
     });
 
     it('counts a fresh answer as online, even a refusal', async () => {
       answerWith(json(404, { error: 'Not found' }));
-      await http.get('/api/x').catch(() => undefined);
+      await request('GET', '/api/x').catch(() => undefined);
       expect(heard).toEqual([true]);
     });
 
     it('says nothing on a server error, which proves neither', async () => {
       answerWith(json(503, { error: 'Busy' }));
-      await http.get('/api/x').catch(() => undefined);
+      await request('GET', '/api/x').catch(() => undefined);
       expect(heard).toEqual([]);
     });
 
@@ -152,14 +152,14 @@ describe('the HTTP client', () => {
       const controller = new AbortController();
       controller.abort();
       failWith(new DOMException('aborted', 'AbortError'));
-      await http.get('/api/x', { signal: controller.signal }).catch(() => undefined);
+      await request('GET', '/api/x', { signal: controller.signal }).catch(() => undefined);
       expect(heard).toEqual([]);
     });
 
     it('stops telling a listener that has stopped', async () => {
       stop();
       answerWith(json(200, {}));
-      await http.get('/api/x');
+      await request('GET', '/api/x');
       expect(heard).toEqual([]);
     });
   });

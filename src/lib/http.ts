@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as PATHS from '../contracts/endpoints.paths.ts';
 import { REQUEST_TIMEOUT_MS } from './constants.ts';
 import { OFFLINE_HEADER } from '../contracts/offline.ts';
 import { apiUrl } from './apiHost.ts';
@@ -125,7 +125,7 @@ async function send(method: string, path: string, options: RequestOptions): Prom
 
 /** GET /api/auth/token-bridge: the cookie's session as a bearer token, stored under `token`. */
 async function bridgeToken(): Promise<boolean> {
-  const response = await send('GET', '/api/auth/token-bridge', {
+  const response = await send(PATHS.tokenBridge.method, PATHS.tokenBridge.path, {
     noBridge: true,
     cache: 'no-store',
   });
@@ -136,12 +136,15 @@ async function bridgeToken(): Promise<boolean> {
   return true;
 }
 
-/** Every server call: cookies included, bearer from storage, 8 s time-out, one retry after a 401 on GET. */
-export async function request<T>(
+/**
+ * Every server call: cookies included, bearer from storage, 8 s time-out, one retry after a 401
+ * on GET. Answers the parsed JSON body, unread: `api()` (src/lib/api.ts) reads it with its entry.
+ */
+export async function request(
   method: string,
   path: string,
   options: RequestOptions = {},
-): Promise<T> {
+): Promise<unknown> {
   let response = await send(method, path, options);
   if (response.status === 401 && method === 'GET' && !options.noBridge) {
     if (await bridgeToken().catch(() => false)) response = await send(method, path, options);
@@ -157,33 +160,7 @@ export async function request<T>(
       text,
     );
   }
-  if (response.status === 204) return undefined as T;
+  if (response.status === 204) return undefined;
   const text = await response.text();
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-export const http = {
-  get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
-  post: <T>(path: string, json?: unknown, options?: RequestOptions) =>
-    request<T>('POST', path, { ...options, json }),
-  put: <T>(path: string, json?: unknown, options?: RequestOptions) =>
-    request<T>('PUT', path, { ...options, json }),
-  patch: <T>(path: string, json?: unknown, options?: RequestOptions) =>
-    request<T>('PATCH', path, { ...options, json }),
-  postForm: <T>(path: string, form: FormData, options?: RequestOptions) =>
-    request<T>('POST', path, { ...options, form }),
-  patchForm: <T>(path: string, form: FormData, options?: RequestOptions) =>
-    request<T>('PATCH', path, { ...options, form }),
-};
-
-/**
- * An answer read with its contract from src/contracts/: what the contract does not allow fails the
- * call as a bad status would. Answers that other servers spell differently go through the features'
- * tolerant readers instead (docs/decisions.md "One canonical shape").
- */
-export async function parsed<S extends z.ZodType>(
-  schema: S,
-  answer: Promise<unknown>,
-): Promise<z.output<S>> {
-  return schema.parse(await answer);
+  return text ? (JSON.parse(text) as unknown) : undefined;
 }

@@ -1,4 +1,4 @@
-import type { CurrentUser } from '../features/auth/user.ts';
+import type { CurrentUser } from '../contracts/readers/user.ts';
 
 /** A member as the settings tests start from; each test overrides what it is about. */
 export function testMember(overrides: Partial<CurrentUser> = {}): CurrentUser {

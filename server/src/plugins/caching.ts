@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PUSH_API } from '../../../src/contracts/pushSubscription.ts';
+import { NEVER_KEPT_PATHS } from '../../../src/contracts/endpoints.lists.ts';
 
 /**
  * Every answer says how it may be kept (docs/decisions.md "Caching"). One value per class:
@@ -10,7 +10,7 @@ import { PUSH_API } from '../../../src/contracts/pushSubscription.ts';
  *   `no-store`, which would keep the page out of the back/forward cache;
  * - `member`: API answers for whoever asks (a member's data): the browser alone may keep them,
  *   checked by ETag before each use;
- * - `never`: what must not be kept at all: who is signed in (`/api/auth/me`, small, and asked
+ * - `never`: what must not be kept at all: who is signed in (the session check, small, and asked
  *   for with `cache: 'no-store'` anyway), the session token the bridge hands out, the push key
  *   (a relay that comes back may bring another), health and metrics, every error, and every
  *   answer to a call that is not a GET.
@@ -22,17 +22,6 @@ export const CACHE_CONTROL = {
   never: 'no-store',
 } as const;
 
-/**
- * API answers that must not be kept: a session token, a key that may change, a live probe, a
- * member's whole data.
- */
-const NEVER_KEPT = new Set<string>([
-  '/api/auth/me',
-  '/api/auth/token-bridge',
-  '/api/auth/export',
-  PUSH_API.vapidPublicKey,
-  '/api/check-username',
-]);
 /** Paths the operator's tools poll: always fresh. */
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -42,7 +31,9 @@ const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
  */
 function cacheControlFor(url: string): string | undefined {
   if (PROBES.has(url)) return CACHE_CONTROL.never;
-  if (NEVER_KEPT.has(url)) return CACHE_CONTROL.never;
+  // A session token, a key that may change, a live probe, a member's whole data: marked
+  // `neverKept` in the endpoint table.
+  if (NEVER_KEPT_PATHS.has(url)) return CACHE_CONTROL.never;
   if (url === '/api/docs' || url.startsWith('/api/docs/')) return CACHE_CONTROL.revalidate;
   if (url.startsWith('/api/')) return CACHE_CONTROL.member;
   return undefined;

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
+import * as PATHS from '../../../src/contracts/endpoints.paths.ts';
 import type { Config } from '../config.ts';
 import { bearerToken } from './auth.ts';
 
@@ -17,12 +18,17 @@ declare module 'fastify' {
   }
 }
 
-/** The route's pattern, never the raw URL: ids and usernames would make a series per member. */
+/**
+ * The route's pattern as the endpoint table names it (every route is registered from it), never
+ * the raw URL: ids and usernames would make a series per member.
+ */
 function routeOf(request: FastifyRequest): string {
   return request.routeOptions.url ?? 'unmatched';
 }
 
-const UPLOAD_ROUTES = new Set(['POST /api/gallery', 'POST /api/auth/signup']);
+const UPLOAD_ROUTES = new Set(
+  [PATHS.galleryUpload, PATHS.signup].map((entry) => `${entry.method} ${entry.path}`),
+);
 
 /**
  * Prometheus metrics with prom-client, loaded only when METRICS_PORT or METRICS_TOKEN asks for

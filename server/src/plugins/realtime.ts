@@ -436,7 +436,7 @@ async function registerRealtime(
       },
       deleted: (payload) =>
         io
-          .to([galleryRoom(payload.ownerId), imageRoom(payload._id)])
+          .to([galleryRoom(payload.ownerId), imageRoom(payload.id)])
           .emit('gallery:image:deleted', payload),
     },
     isOnline,

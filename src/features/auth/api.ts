@@ -1,37 +1,26 @@
+import type { ForgotResetBody, LoginBody } from '../../contracts/auth.ts';
+import { themeSave } from '../../contracts/endpoints/account.ts';
 import {
-  type ForgotResetBody,
-  type LoginBody,
-  SecurityQuestionResponse,
-  type ThemeBody,
-  UsernameAvailableResponse,
-} from '../../contracts/auth.ts';
+  forgotQuestion,
+  forgotReset,
+  login,
+  logout,
+  me,
+  signup,
+  usernameAvailable,
+} from '../../contracts/endpoints/session.ts';
 import type { Theme } from '../../contracts/theme.ts';
-import { http, parsed } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
 
-/** Login and signup answers, read by the tolerant user reader (docs/product.md "Session and API calls"). */
-export interface AuthBody {
-  user?: unknown;
-  token?: string;
-}
-
+/** The session's calls (docs/product.md "Session and API calls"); members come out read once, at the edge. */
 export const authApi = {
-  me: () => http.get<unknown>('/api/auth/me', { cache: 'no-store' }),
-  login: (body: LoginBody) => http.post<AuthBody>('/api/auth/login', body),
-  logout: () => http.post<unknown>('/api/auth/logout'),
-  signup: (form: FormData) => http.postForm<AuthBody>('/api/auth/signup', form),
+  me: () => api(me, { cache: 'no-store' }),
+  login: (body: LoginBody) => api(login, { body }),
+  logout: () => api(logout),
+  signup: (form: FormData) => api(signup, { form }),
   checkUsername: (username: string, signal?: AbortSignal) =>
-    parsed(
-      UsernameAvailableResponse,
-      http.get(`/api/check-username?username=${encodeURIComponent(username)}`, {
-        ...(signal ? { signal } : {}),
-      }),
-    ),
-  securityQuestion: (identifier: string) =>
-    parsed(
-      SecurityQuestionResponse,
-      http.post('/api/auth/forgot-password/question', { identifier }),
-    ),
-  resetPassword: (body: ForgotResetBody) =>
-    http.post<unknown>('/api/auth/forgot-password/reset', body),
-  saveTheme: (theme: Theme) => http.put<unknown>('/api/users/theme', { theme } satisfies ThemeBody),
+    api(usernameAvailable, { query: { username }, ...(signal ? { signal } : {}) }),
+  securityQuestion: (identifier: string) => api(forgotQuestion, { body: { identifier } }),
+  resetPassword: (body: ForgotResetBody) => api(forgotReset, { body }),
+  saveTheme: (theme: Theme) => api(themeSave, { body: { theme } }),
 };

@@ -6,7 +6,7 @@ import { HttpError } from '../../lib/http.ts';
 import { leaveMemberState, memberStateSettled, resetMemberState } from '../../lib/memberState.ts';
 import { clearToken, storeToken } from '../../lib/storage.ts';
 import { authApi } from './api.ts';
-import { type CurrentUser, normaliseUser } from './user.ts';
+import { type CurrentUser, normaliseUser } from '../../contracts/readers/user.ts';
 
 type SessionStatus = 'loading' | 'signedIn' | 'signedOut';
 
@@ -44,7 +44,7 @@ export const useSession = create<SessionState>()((set, get) => ({
 
   async load() {
     try {
-      const user = normaliseUser(await authApi.me());
+      const user = await authApi.me();
       set(user ? signedIn(user) : { ...signedOut, error: null });
     } catch (error) {
       if (error instanceof HttpError && error.status === 0) {
@@ -68,20 +68,19 @@ export const useSession = create<SessionState>()((set, get) => ({
   },
 
   async login(body) {
-    const response = await authApi.login(body);
-    if (response.token) storeToken(response.token, body.remember ?? false);
-    const user = normaliseUser(response);
+    const { user, token } = await authApi.login(body);
+    if (token) storeToken(token, body.remember ?? false);
     if (!user) throw new Error('Login failed.');
     get().setUser(user);
     return user;
   },
 
   async signup(form, remember) {
-    const response = await authApi.signup(form);
-    if (response.token) storeToken(response.token, remember);
+    const answer = await authApi.signup(form);
+    if (answer.token) storeToken(answer.token, remember);
     // docs/product.md "Session and API calls": the signup answer is followed by GET /api/auth/me.
     await get().load();
-    const user = get().user ?? normaliseUser(response);
+    const user = get().user ?? answer.user;
     if (!user) throw new Error('Signup failed.');
     get().setUser(user);
     return user;

@@ -1,13 +1,21 @@
+import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
+import {
+  galleryDelete,
+  galleryFolders,
+  galleryPage,
+  galleryPatch,
+  galleryReorder,
+} from '../../contracts/endpoints/gallery.ts';
 import { DELETE_RETRY_MS } from '../../lib/constants.ts';
 import type {
   GalleryImageView,
   GalleryOwnerQuery,
+  GalleryPageQuery,
   GalleryPatchBody,
   GalleryReorderBody,
 } from '../../contracts/gallery.ts';
-import { HttpError, http, request } from '../../lib/http.ts';
-import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
-import { normaliseFolders, readFolderCounts, readImage, readPage } from './images.ts';
+import { api, pathOf } from '../../lib/api.ts';
+import { HttpError } from '../../lib/http.ts';
 
 /** Whose gallery: the server accepts the id or the username (docs/product.md "Gallery"). */
 export interface GalleryOwnerRef {
@@ -15,11 +23,10 @@ export interface GalleryOwnerRef {
   username: string;
 }
 
-const ownerQuery = (owner: GalleryOwnerRef) =>
-  new URLSearchParams({
-    userId: owner.id,
-    ...(owner.username ? { username: owner.username } : {}),
-  } satisfies GalleryOwnerQuery).toString();
+const ownerQuery = (owner: GalleryOwnerRef): GalleryOwnerQuery => ({
+  userId: owner.id,
+  username: owner.username,
+});
 
 /** Which page of which folder; the first page of a folder is asked for with no cursor and no limit. */
 export interface PageRequest {
@@ -33,13 +40,17 @@ export interface PageRequest {
  * cursor), so the first page of a gallery has one address, which the service worker saves for
  * offline use (docs/decisions.md "A paged gallery").
  */
-export function pageUrl(owner: GalleryOwnerRef, request: PageRequest = {}): string {
-  const query = new URLSearchParams(ownerQuery(owner));
-  if (request.folder && request.folder !== DEFAULT_FOLDER) query.set('folder', request.folder);
-  if (request.limit) query.set('limit', String(request.limit));
-  if (request.cursor) query.set('cursor', request.cursor);
-  return `/api/gallery?${query.toString()}`;
+function pageQuery(owner: GalleryOwnerRef, request: PageRequest = {}): GalleryPageQuery {
+  return {
+    ...ownerQuery(owner),
+    folder: request.folder === DEFAULT_FOLDER ? undefined : request.folder,
+    limit: request.limit ? String(request.limit) : undefined,
+    cursor: request.cursor ?? undefined,
+  };
 }
+
+export const pageUrl = (owner: GalleryOwnerRef, request: PageRequest = {}): string =>
+  pathOf(galleryPage, { query: pageQuery(owner, request) });
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -71,25 +82,20 @@ export function saveFailureText(error: unknown): string {
 
 export const galleryApi = {
   /** One page of a folder, in the saved order. */
-  page: async (owner: GalleryOwnerRef, request: PageRequest = {}, signal?: AbortSignal) =>
-    readPage(
-      await http.get(pageUrl(owner, request), {
-        cache: 'no-store',
-        ...(signal ? { signal } : {}),
-      }),
-    ),
+  page: (owner: GalleryOwnerRef, request: PageRequest = {}, signal?: AbortSignal) =>
+    api(galleryPage, {
+      query: pageQuery(owner, request),
+      cache: 'no-store',
+      ...(signal ? { signal } : {}),
+    }),
 
   /** The folder names, and the gallery's counts when the server sends them. */
-  folders: async (owner: GalleryOwnerRef) => {
-    const body = await http.get(`/api/gallery/folders?${ownerQuery(owner)}`, {
-      cache: 'no-store',
-    });
-    return { folders: normaliseFolders(body), ...readFolderCounts(body) };
-  },
+  folders: (owner: GalleryOwnerRef) =>
+    api(galleryFolders, { query: ownerQuery(owner), cache: 'no-store' }),
 
   /** A reaction toggle, a caption or a folder; answers the whole updated image. */
   patch: async (id: string, body: GalleryPatchBody) => {
-    const image = readImage(await http.patch(`/api/gallery/${encodeURIComponent(id)}`, body));
+    const image = await api(galleryPatch, { params: { ref: id }, body });
     if (!image) throw new Error('Failed to save');
     return image;
   },
@@ -101,12 +107,11 @@ export const galleryApi = {
   async remove(image: GalleryImageView, accountId: string): Promise<void> {
     const [first, ...others] = deleteReferences(image);
     const attempts = first ? [first, first, ...others] : others;
-    const query = new URLSearchParams({ accountId }).toString();
     let failure: unknown = new Error('Delete failed');
     for (const [index, reference] of attempts.entries()) {
       if (index === 1) await wait(DELETE_RETRY_MS);
       try {
-        await request<void>('DELETE', `/api/gallery/${encodeURIComponent(reference)}?${query}`);
+        await api(galleryDelete, { params: { ref: reference }, query: { accountId } });
         return;
       } catch (error) {
         failure = error;
@@ -115,5 +120,5 @@ export const galleryApi = {
     throw failure;
   },
 
-  reorder: (body: GalleryReorderBody) => http.post('/api/gallery/reorder', body),
+  reorder: (body: GalleryReorderBody) => api(galleryReorder, { body }),
 };

@@ -3,10 +3,7 @@ import {
   indexAfterDelete,
   inFolder,
   moveItem,
-  normaliseFolders,
-  normaliseImage,
   reactionCount,
-  readImages,
   reorderWithin,
   restoreAt,
   sortByOrder,
@@ -14,6 +11,7 @@ import {
   upsertImage,
   withLiveUpdate,
 } from './images.ts';
+import { normaliseFolders, normaliseImage, readImages } from '../../contracts/readers/gallery.ts';
 import { galleryImage } from '../../test/gallery.ts';
 import { keyboardTarget } from './useReorder.ts';
 

@@ -1,144 +1,18 @@
 /**
- * Pure rules of the gallery (docs/product.md "Gallery", "Image viewer", "Uploads"): reading images and folders
- * the tolerant way, reactions, the viewer's index after a delete, and reordering.
+ * Pure rules of the gallery (docs/product.md "Gallery", "Image viewer", "Uploads"): reactions, the
+ * viewer's index after a delete, and reordering. Images and folders are read at the edge
+ * (src/contracts/readers.ts).
  */
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
-import type {
-  GalleryImageView as GalleryImage,
-  GalleryOwnerView as GalleryOwner,
-  OwnReaction,
-} from '../../contracts/gallery.ts';
+import type { GalleryImageView as GalleryImage, OwnReaction } from '../../contracts/gallery.ts';
 
-type Loose = Record<string, unknown>;
 export type Reaction = 'likes' | 'dislikes';
-
-const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null;
-
-function text(source: Loose, ...keys: string[]): string {
-  for (const key of keys) {
-    const value = source[key];
-    if (typeof value === 'string' && value) return value;
-    if (typeof value === 'number') return String(value);
-  }
-  return '';
-}
-
-/** A count as sent: a finite number, not below zero; else undefined. */
-const countIn = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 
 /** Each reaction's count (docs/decisions.md "Reactions under a block"). */
 const COUNT = { likes: 'likeCount', dislikes: 'dislikeCount' } as const;
 
 /** How many members gave the reaction, as the server counted them: everyone, named or not. */
 export const reactionCount = (image: GalleryImage, kind: Reaction): number => image[COUNT[kind]];
-
-const ids = (value: unknown): string[] =>
-  Array.isArray(value)
-    ? value.map((item) => (isObject(item) ? text(item, '_id', 'id') : String(item)))
-    : [];
-
-function readOwner(value: unknown): GalleryOwner | null {
-  if (!isObject(value)) return null;
-  const id = text(value, '_id', 'id');
-  return {
-    _id: id,
-    id,
-    username: text(value, 'username', 'name'),
-    profileImage: text(value, 'profileImage', 'profilePic', 'avatarUrl', 'avatar'),
-  };
-}
-
-/** One image as any server spells it; null when it has neither an id nor a file. */
-export function normaliseImage(raw: unknown): GalleryImage | null {
-  if (!isObject(raw)) return null;
-  const file = text(raw, 'filename', 'path', 'url', 'src', 'imageUrl');
-  const id = text(raw, '_id', 'id') || file;
-  if (!id) return null;
-  const owner = readOwner(raw.user) ??
-    readOwner(raw.owner) ?? { _id: '', id: '', username: '', profileImage: '' };
-  const likes = ids(raw.likes);
-  const dislikes = ids(raw.dislikes);
-  const image: GalleryImage = {
-    _id: id,
-    id,
-    filename: file,
-    path: text(raw, 'path') || file,
-    url: text(raw, 'url') || file,
-    src: text(raw, 'src') || file,
-    thumbnailUrl: text(raw, 'thumbnailUrl', 'thumbnail', 'thumbUrl'),
-    width: typeof raw.width === 'number' ? raw.width : 0,
-    height: typeof raw.height === 'number' ? raw.height : 0,
-    folder: text(raw, 'folder') || DEFAULT_FOLDER,
-    caption: typeof raw.caption === 'string' ? raw.caption : '',
-    createdAt: text(raw, 'createdAt'),
-    likes,
-    dislikes,
-    // A server that sends only the ids: the count is how many it named.
-    likeCount: Math.max(countIn(raw.likeCount) ?? 0, likes.length),
-    dislikeCount: Math.max(countIn(raw.dislikeCount) ?? 0, dislikes.length),
-    user: owner,
-    owner,
-  };
-  // Not in our contract, but the last alternative URL of docs/product.md "Errors": kept for the fallback chain.
-  const imageUrl = text(raw, 'imageUrl');
-  if (imageUrl) Object.assign(image, { imageUrl });
-  return image;
-}
-
-/** A list answer is an array or has `images` (docs/product.md "Gallery"). */
-export function readImages(body: unknown): GalleryImage[] {
-  const list = Array.isArray(body)
-    ? body
-    : isObject(body) && Array.isArray(body.images)
-      ? body.images
-      : [];
-  return list.map(normaliseImage).filter((image): image is GalleryImage => image !== null);
-}
-
-/** One page of a gallery: its images, where the next page starts (null at the end) and how many there are in all. */
-export interface ImagePage {
-  images: GalleryImage[];
-  nextCursor: string | null;
-  total: number;
-}
-
-/**
- * A page of `GET /api/gallery` (docs/product.md "Gallery"): `{images, nextCursor, total}`. An
- * array, or `{images}` without a cursor, is a server that sends everything at once: the last page.
- */
-export function readPage(body: unknown): ImagePage {
-  const images = readImages(body);
-  const loose = isObject(body) && !Array.isArray(body) ? body : {};
-  const nextCursor =
-    typeof loose.nextCursor === 'string' && loose.nextCursor ? loose.nextCursor : null;
-  const total =
-    typeof loose.total === 'number' && Number.isFinite(loose.total)
-      ? Math.max(loose.total, images.length)
-      : images.length;
-  return { images, nextCursor, total };
-}
-
-/** A single image answer: `{image}` or the image itself. */
-export function readImage(body: unknown): GalleryImage | null {
-  return normaliseImage(isObject(body) && isObject(body.image) ? body.image : body);
-}
-
-/** The folder list: an array or `{folders}`; 'All' and 'root' dropped, then 'All' first (docs/product.md "Gallery"). */
-export function normaliseFolders(body: unknown): string[] {
-  const list = Array.isArray(body)
-    ? body
-    : isObject(body) && Array.isArray(body.folders)
-      ? body.folders
-      : [];
-  const names = new Set<string>();
-  for (const item of list) {
-    const name = typeof item === 'string' ? item.trim() : '';
-    if (!name || name === DEFAULT_FOLDER || name.toLowerCase() === 'root') continue;
-    names.add(name);
-  }
-  return [DEFAULT_FOLDER, ...names];
-}
 
 /**
  * One image moved within a list, as the server's move takes it (docs/decisions.md "A paged
@@ -164,17 +38,6 @@ export function singleMove(
   if (after[last] === later && same(after.slice(first, last), before.slice(first + 1, last + 1)))
     return { id: later, after: after[last - 1] as string };
   return null;
-}
-
-/** The counts the folder list answer may carry: images and likes received in the whole gallery. */
-export function readFolderCounts(body: unknown): { total?: number; likes?: number } {
-  if (!isObject(body) || Array.isArray(body)) return {};
-  const total = countIn(body.total);
-  const likes = countIn(body.likes);
-  return {
-    ...(total === undefined ? {} : { total }),
-    ...(likes === undefined ? {} : { likes }),
-  };
 }
 
 /** The images one folder shows; 'All' shows every image. */

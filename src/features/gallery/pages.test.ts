@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../auth/store.ts';
-import type { CurrentUser } from '../auth/user.ts';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { profileCounts } from '../profile/counters.ts';
 import { pageUrl } from './api.ts';
-import { readPage, singleMove } from './images.ts';
+import { readPage } from '../../contracts/readers/gallery.ts';
+import { singleMove } from './images.ts';
 import { readFolder, receiveGalleryChange, totalOf, useGallery } from './store.ts';
 import { galleryImage, json } from '../../test/gallery.ts';
 

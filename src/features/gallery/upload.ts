@@ -3,6 +3,9 @@
  * call uses XMLHttpRequest, with the same credentials and bearer token as lib/http. Uploads may take
  * long: no time-out here, only the caller's abort.
  */
+import { galleryUpload } from '../../contracts/endpoints/gallery.ts';
+import type { GalleryImageView } from '../../contracts/gallery.ts';
+import { pathOf } from '../../lib/api.ts';
 import { apiUrl } from '../../lib/apiHost.ts';
 import { readToken } from '../../lib/storage.ts';
 
@@ -63,7 +66,13 @@ export interface UploadRequest {
 }
 
 /** Resolves with the parsed JSON body (or null when there is none) on 200, 201 or 204. */
-export function uploadFile({ file, fields, signal, onProgress }: UploadRequest): Promise<unknown> {
+/** Sends one file; answers the new photo as the upload entry reads it, or null when the answer had none. */
+export function uploadFile({
+  file,
+  fields,
+  signal,
+  onProgress,
+}: UploadRequest): Promise<GalleryImageView | null> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(new DOMException('Upload aborted', 'AbortError'));
@@ -73,7 +82,7 @@ export function uploadFile({ file, fields, signal, onProgress }: UploadRequest):
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
     form.append('image', file, file.name);
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', apiUrl('/api/gallery'));
+    xhr.open(galleryUpload.method, apiUrl(pathOf(galleryUpload)));
     xhr.withCredentials = true;
     xhr.setRequestHeader('Accept', 'application/json');
     const token = readToken();
@@ -89,7 +98,7 @@ export function uploadFile({ file, fields, signal, onProgress }: UploadRequest):
       if (xhr.status === 200 || xhr.status === 201 || xhr.status === 204) {
         onProgress(file.size, file.size);
         try {
-          resolve(body ? (JSON.parse(body) as unknown) : null);
+          resolve(galleryUpload.read(body ? (JSON.parse(body) as unknown) : null));
         } catch {
           resolve(null);
         }

@@ -9,7 +9,6 @@ import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import { UPLOAD_STATUS_CLEAR_MS } from '../../lib/constants.ts';
 import type { GalleryOwnerRef } from './api.ts';
 import { checkImage, rejectedTooLarge, tooLarge } from './checkImage.ts';
-import { readImage } from './images.ts';
 import { memberId } from './member.ts';
 import { galleryServer, without } from './pages.ts';
 import type { GalleryState } from './store.ts';
@@ -186,7 +185,7 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
     patch(key, { phase: 'sending', loaded: 0, total: file.size });
     sayProgress(owner.id, run);
     try {
-      const body = await uploadFile({
+      const image = await uploadFile({
         file,
         fields,
         signal,
@@ -194,7 +193,6 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
       });
       // The answer carries the new photo; the event the server sends every watching tab, this one
       // too, brings the same photo and changes nothing more.
-      const image = readImage(body);
       if (image) get().receiveImage(image, { created: true });
       drop(key);
       return `Uploaded ${file.name}`;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../auth/store.ts';
-import type { CurrentUser } from '../auth/user.ts';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { useGallery } from './store.ts';
 import { galleryImage, json } from '../../test/gallery.ts';
 

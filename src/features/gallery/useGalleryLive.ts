@@ -23,7 +23,7 @@ export function useGalleryLive(ownerId: string) {
       onSocketEvent('gallery:image:created', (payload) => receiveLiveImage(payload, true)),
       onSocketEvent('gallery:image:updated', (payload) => receiveLiveImage(payload, false)),
       onSocketEvent('gallery:image:deleted', (payload) =>
-        store().receiveDeleted(payload.ownerId, payload._id),
+        store().receiveDeleted(payload.ownerId, payload.id),
       ),
       onSocketEvent('presence:update', (payload) =>
         store().setOnline(payload.userId, payload.online),

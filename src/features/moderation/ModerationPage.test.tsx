@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MEMBER_GONE, SUSPEND_MODERATOR } from '../../contracts/safety.ts';
 import { HttpError } from '../../lib/http.ts';
 import { useSession } from '../auth/store.ts';
-import { normaliseUser } from '../auth/user.ts';
+import { normaliseUser } from '../../contracts/readers/user.ts';
 import { member, report, resolved } from '../../test/moderation.ts';
 import { withDialogMethods } from '../../test/dialog.ts';
 

@@ -1,24 +1,15 @@
 import {
-  NotificationPage,
-  type NotificationReadBody,
-  NotificationReadResponse,
-} from '../../contracts/notifications.ts';
-import { http, parsed, request } from '../../lib/http.ts';
+  notificationDelete,
+  notifications,
+  notificationsClear,
+  notificationsRead,
+} from '../../contracts/endpoints/notifications.ts';
+import { api } from '../../lib/api.ts';
 
 export const notificationsApi = {
-  page: (before?: string) =>
-    parsed(
-      NotificationPage,
-      http.get(`/api/notifications${before ? `?before=${encodeURIComponent(before)}` : ''}`),
-    ),
+  page: (before?: string) => api(notifications, { query: { before } }),
   read: (ids: string[] | 'all') =>
-    parsed(
-      NotificationReadResponse,
-      http.post(
-        '/api/notifications/read',
-        (ids === 'all' ? { all: true } : { ids }) satisfies NotificationReadBody,
-      ),
-    ),
-  remove: (id: string) => request<void>('DELETE', `/api/notifications/${encodeURIComponent(id)}`),
-  removeAll: () => request<void>('DELETE', '/api/notifications'),
+    api(notificationsRead, { body: ids === 'all' ? { all: true } : { ids } }),
+  remove: (id: string) => api(notificationDelete, { params: { id } }),
+  removeAll: () => api(notificationsClear),
 };

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_UNREACHABLE, receiveAuthMessage, useSession } from '../auth/store.ts';
-import { type CurrentUser, normaliseUser } from '../auth/user.ts';
+import { type CurrentUser, normaliseUser } from '../../contracts/readers/user.ts';
 import {
   closeDatabase,
   readCurrentMember,

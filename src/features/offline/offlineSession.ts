@@ -6,7 +6,7 @@
  * sees offline. A tab that starts with nobody signed in ends whoever the copies were saved for.
  */
 import { useSession } from '../auth/store.ts';
-import type { CurrentUser } from '../auth/user.ts';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { endCurrentMember, setCurrentMember, wipeMember } from '../../lib/idb.ts';
 import { joinMemberState } from '../../lib/memberState.ts';
 

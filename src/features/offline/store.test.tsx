@@ -1,6 +1,6 @@
 import { act, cleanup, render, renderHook, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { http } from '../../lib/http.ts';
+import { request } from '../../lib/http.ts';
 import { OfflineBanner } from './OfflineBanner.tsx';
 import {
   OFFLINE_BANNER,
@@ -72,7 +72,7 @@ describe('the network state and the HTTP client', () => {
       'fetch',
       vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
     );
-    await http.get('/api/x').catch(() => undefined);
+    await request('GET', '/api/x').catch(() => undefined);
     expect(useNetwork.getState().online).toBe(false);
   });
 
@@ -82,7 +82,7 @@ describe('the network state and the HTTP client', () => {
       'fetch',
       vi.fn(() => Promise.resolve(new Response('{}', { status: 200 }))),
     );
-    await http.get('/api/x');
+    await request('GET', '/api/x');
     expect(useNetwork.getState()).toMatchObject({ online: true, reconnects: 1 });
   });
 });

@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CurrentUser } from '../auth/user.ts';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { ProfileHeader } from './ProfileHeader.tsx';
 
 afterEach(cleanup);

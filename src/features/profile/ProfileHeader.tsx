@@ -3,7 +3,7 @@ import { DEFAULT_QUOTE, STORAGE_KEYS } from '../../lib/constants.ts';
 import { displayText } from '../../contracts/validation.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { readLocal } from '../../lib/storage.ts';
-import type { CurrentUser } from '../auth/user.ts';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { FriendButtons } from '../friends/FriendButtons.tsx';
 import { MemberMenu } from '../safety/MemberMenu.tsx';
 import { type ProfileCounts, formatCounts } from './counters.ts';

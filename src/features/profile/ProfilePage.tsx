@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { Navigate, useParams } from 'react-router-dom';
 import { Toast } from '../../components/Toast.tsx';
 import { useSession } from '../auth/store.ts';
-import type { CurrentUser } from '../auth/user.ts';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { useFriends } from '../friends/store.ts';
 import { ProfilePhotos } from '../gallery/ProfilePhotos.tsx';
 import { totalOf, useGallery } from '../gallery/store.ts';

@@ -3,7 +3,6 @@ import { TextAreaField } from '../../components/Field.tsx';
 import { TEXT_LIMITS } from '../../contracts/validation.ts';
 import { HttpError } from '../../lib/http.ts';
 import { useSession } from '../auth/store.ts';
-import { normaliseUser } from '../auth/user.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { profileApi } from './api.ts';
 
@@ -33,7 +32,7 @@ export function QuoteEditor({ quote, onDone }: QuoteEditorProps) {
     setSaving(true);
     setError(null);
     try {
-      const user = normaliseUser(await profileApi.saveQuote(draft.trim()));
+      const user = await profileApi.saveQuote(draft.trim());
       if (!user) throw new Error('No user in the answer');
       useSession.getState().setUser(user);
       onDone();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { countOf } from '../../lib/words.ts';
 import { formatCounts, profileCounts } from './counters.ts';
-import { themeForOwner, themeWordOf } from './theme.ts';
+import { themeWordOf } from '../../contracts/readers/user.ts';
+import { themeForOwner } from './theme.ts';
 
 describe('themeForOwner', () => {
   it('keeps the five themes', () => {

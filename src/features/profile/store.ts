@@ -5,10 +5,9 @@
  */
 import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
 import { createEntryStore } from '../../lib/serverState.ts';
-import { type CurrentUser, normaliseUser } from '../auth/user.ts';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { friendsApi } from '../friends/api.ts';
 import { profileApi } from './api.ts';
-import { themeWordOf } from './theme.ts';
 
 /** A profile as read: the member, or null when the answer named nobody. */
 type ProfileValue = { user: CurrentUser; themeWord: unknown } | null;
@@ -16,9 +15,8 @@ type ProfileValue = { user: CurrentUser; themeWord: unknown } | null;
 const store = createEntryStore<{ profiles: ProfileValue; friends: FriendListItem[] }>('profiles', {
   profiles: {
     fetch: async (username, signal) => {
-      const body = await profileApi.byUsername(username, signal);
-      const user = normaliseUser(body);
-      return user ? { user, themeWord: themeWordOf(body) } : null;
+      const { user, themeWord } = await profileApi.byUsername(username, signal);
+      return user ? { user, themeWord } : null;
     },
   },
   friends: { fetch: (username) => friendsApi.list(username) },

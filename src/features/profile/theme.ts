@@ -19,14 +19,3 @@ export function themeForOwner(word: unknown): Theme {
   if (isTheme(key)) return key;
   return OWNER_WORDS[key] ?? DEFAULT_THEME;
 }
-
-/** The raw theme word of a profile response ({user: {theme}} or the user itself), before it is normalised away. */
-export function themeWordOf(body: unknown): unknown {
-  if (!body || typeof body !== 'object') return undefined;
-  const record = body as Record<string, unknown>;
-  const user =
-    record.user && typeof record.user === 'object'
-      ? (record.user as Record<string, unknown>)
-      : record;
-  return user.theme;
-}

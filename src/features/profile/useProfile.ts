@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { CurrentUser } from '../auth/user.ts';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { profiles, useProfiles } from './store.ts';
 
 export type Loaded =

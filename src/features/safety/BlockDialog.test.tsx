@@ -5,7 +5,7 @@ import { PROFILE_TOAST_MS } from '../../lib/constants.ts';
 import { NO_SUCH_MEMBER } from '../../contracts/safety.ts';
 import { Toast } from '../../components/Toast.tsx';
 import { useSession } from '../auth/store.ts';
-import type { CurrentUser } from '../auth/user.ts';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { useArrivalToast } from '../profile/useArrivalToast.ts';
 import { BlockDialog } from './BlockDialog.tsx';
 import { answering, withDialogMethods } from '../../test/dialog.ts';

@@ -1,12 +1,12 @@
-import { OkResponse } from '../../contracts/http.ts';
-import type { BlockBody, ReportBody } from '../../contracts/safety.ts';
-import { HttpError, http, parsed } from '../../lib/http.ts';
+import { block, report } from '../../contracts/endpoints/safety.ts';
+import type { ReportBody } from '../../contracts/safety.ts';
+import { api } from '../../lib/api.ts';
+import { HttpError } from '../../lib/http.ts';
 
 /** Blocking and reporting (docs/product.md "Safety"); the server holds every rule. */
 export const safetyApi = {
-  blockMember: (userId: string) =>
-    parsed(OkResponse, http.post('/api/users/blocks', { userId } satisfies BlockBody)),
-  sendReport: (report: ReportBody) => parsed(OkResponse, http.post('/api/reports', report)),
+  blockMember: (userId: string) => api(block, { body: { userId } }),
+  sendReport: (body: ReportBody) => api(report, { body }),
 };
 
 /**

@@ -4,7 +4,7 @@ import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 import { Field, PasswordField } from '../../components/Field.tsx';
 import { MESSAGES } from '../../contracts/validation.ts';
 import type { NoticeState } from '../auth/LandingPage.tsx';
-import type { CurrentUser } from '../auth/user.ts';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { settingsApi } from './api.ts';
 import { ACCOUNT_DELETED, endDeletedAccount } from './leaving.ts';

@@ -87,7 +87,7 @@ beforeEach(() => {
     for (const stop of stops) stop();
   };
   useSession.setState({ status: 'signedIn', user: member, error: null });
-  vi.spyOn(settingsApi, 'me').mockResolvedValue({ user: member });
+  vi.spyOn(settingsApi, 'me').mockResolvedValue(member);
   withDialogMethods();
 });
 afterEach(async () => {

@@ -51,7 +51,7 @@ async function basicInfoRefused(status: number, message: string, fields: Record<
 beforeEach(() => {
   vi.useFakeTimers();
   useSession.setState({ status: 'signedIn', user: member, error: null });
-  vi.spyOn(settingsApi, 'me').mockResolvedValue({ user: member });
+  vi.spyOn(settingsApi, 'me').mockResolvedValue(member);
   vi.spyOn(settingsApi, 'blocks').mockResolvedValue({ users: [] });
 });
 afterEach(() => {
@@ -72,7 +72,7 @@ describe('the settings page', () => {
   it('Ctrl+S saves the section being edited, and the toast goes after 3 s', async () => {
     const patch = vi
       .spyOn(settingsApi, 'updateProfile')
-      .mockResolvedValue({ user: { ...member, referral: 'FRIEND' } });
+      .mockResolvedValue({ ...member, referral: 'FRIEND' });
     const referral = await openForEditing('Step 4 Referral');
     fireEvent.change(referral.getByLabelText('Referred by'), { target: { value: ' FRIEND ' } });
     const event = ctrlS();
@@ -146,7 +146,7 @@ describe('the settings page', () => {
     });
     const patch = vi
       .spyOn(settingsApi, 'updateProfile')
-      .mockResolvedValue({ user: { ...member, email: 'vega@orbit.example' } });
+      .mockResolvedValue({ ...member, email: 'vega@orbit.example' });
     const basic = await openForEditing('Step 1 Basic Info');
     expect(basic.queryByLabelText('Current password')).toBeNull();
     fireEvent.change(basic.getByLabelText('Email'), { target: { value: 'vega@orbit.example' } });
@@ -190,7 +190,7 @@ describe('the settings page', () => {
   });
 
   it('sends the current password with a new security question, and changes no password', async () => {
-    const patch = vi.spyOn(settingsApi, 'updateProfile').mockResolvedValue({ user: member });
+    const patch = vi.spyOn(settingsApi, 'updateProfile').mockResolvedValue(member);
     const change = vi.spyOn(settingsApi, 'changePassword');
     const security = await openForEditing('Step 2 Security');
     fireEvent.change(security.getByLabelText('Security question'), {
@@ -231,7 +231,7 @@ describe('the settings page', () => {
   it('says the member may be signed out when /me fails', async () => {
     vi.spyOn(settingsApi, 'me').mockRejectedValue(new HttpError(401, 'x'));
     // The 401 makes the app ask who is signed in; here the session holds.
-    vi.spyOn(authApi, 'me').mockResolvedValue({ user: member });
+    vi.spyOn(authApi, 'me').mockResolvedValue(member);
     renderPage();
     await flush();
     expect(screen.getByRole('alert').textContent).toBe(

@@ -3,7 +3,7 @@ import { STORAGE_KEYS } from '../../lib/constants.ts';
 import { Toast } from '../../components/Toast.tsx';
 import { readLocal } from '../../lib/storage.ts';
 import { useSession } from '../auth/store.ts';
-import type { CurrentUser } from '../auth/user.ts';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { BasicInfoFields } from './BasicInfoFields.tsx';
 import { BlockedMembers } from './BlockedMembers.tsx';
 import { DangerZone } from './DangerZone.tsx';

@@ -1,37 +1,35 @@
+import type { PasswordChangeBody, ProfilePatchBody } from '../../contracts/auth.ts';
 import {
-  CheckUsernameResponse,
-  type PasswordChangeBody,
-  type ProfilePatchBody,
-} from '../../contracts/auth.ts';
-import { BlockListResponse, type DeleteAccountBody } from '../../contracts/safety.ts';
+  accountDelete,
+  accountExport,
+  checkUsername,
+  passwordChange,
+  profileUpdate,
+} from '../../contracts/endpoints/account.ts';
+import { blockList, unblock } from '../../contracts/endpoints/safety.ts';
+import { me } from '../../contracts/endpoints/session.ts';
+import type { DeleteAccountBody } from '../../contracts/safety.ts';
+import { api, pathOf } from '../../lib/api.ts';
 import { apiUrl } from '../../lib/apiHost.ts';
-import { http, parsed, request } from '../../lib/http.ts';
 
-/** The account calls of the settings page (docs/product.md "Session and API calls"); every update answers `{user}`. */
+/** The account calls of the settings page (docs/product.md "Session and API calls"); every update answers the member. */
 export const settingsApi = {
-  me: () => http.get<unknown>('/api/auth/me', { cache: 'no-store' }),
-  updateProfile: (body: ProfilePatchBody) => http.patch<unknown>('/api/auth/profile', body),
+  me: () => api(me, { cache: 'no-store' }),
+  updateProfile: (body: ProfilePatchBody) => api(profileUpdate, { body }),
   /** Multipart, for a new profile picture; interests travel comma-joined. */
-  updateProfileWithPicture: (form: FormData) => http.patchForm<unknown>('/api/auth/profile', form),
-  changePassword: (body: PasswordChangeBody) => http.patch<unknown>('/api/auth/password', body),
+  updateProfileWithPicture: (form: FormData) => api(profileUpdate, { form }),
+  changePassword: (body: PasswordChangeBody) => api(passwordChange, { body }),
   checkUsername: (username: string, signal?: AbortSignal) =>
-    parsed(
-      CheckUsernameResponse,
-      http.get(`/api/auth/check-username?username=${encodeURIComponent(username)}`, {
-        ...(signal ? { signal } : {}),
-      }),
-    ),
+    api(checkUsername, { query: { username }, ...(signal ? { signal } : {}) }),
   /** The members one has blocked, newest block first (docs/product.md "Blocking"). */
-  blocks: () => parsed(BlockListResponse, http.get('/api/users/blocks', { cache: 'no-store' })),
-  unblock: (userId: string) =>
-    request<unknown>('DELETE', `/api/users/blocks/${encodeURIComponent(userId)}`),
+  blocks: () => api(blockList, { cache: 'no-store' }),
+  unblock: (userId: string) => api(unblock, { params: { userId } }),
   /** Deletes the account signed in; the answer clears the session cookie (docs/product.md "Leaving"). */
-  deleteAccount: (body: DeleteAccountBody) =>
-    request<unknown>('DELETE', '/api/auth/account', { json: body }),
+  deleteAccount: (body: DeleteAccountBody) => api(accountDelete, { body }),
 };
 
 /**
  * Where "Download my data" points: the browser follows it with the session cookie and saves the
  * zip as the server streams it, so the archive never has to fit in the page's memory.
  */
-export const EXPORT_URL = apiUrl('/api/auth/export');
+export const EXPORT_URL = apiUrl(pathOf(accountExport));

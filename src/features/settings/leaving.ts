@@ -6,7 +6,7 @@ import { EXPORT_INTERVAL_MS } from '../../contracts/safety.ts';
 import { STORAGE_KEYS } from '../../lib/constants.ts';
 import { readLocal, removeLocal, writeLocal } from '../../lib/storage.ts';
 import { useSession } from '../auth/store.ts';
-import type { CurrentUser } from '../auth/user.ts';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
 
 export const ACCOUNT_DELETED = 'Your account has been deleted.';
 

@@ -1,7 +1,7 @@
 /** What Save does for each section: the calls of docs/product.md "Session and API calls" and the success text of docs/product.md "Errors". */
 import { STORAGE_KEYS } from '../../lib/constants.ts';
 import { writeLocal } from '../../lib/storage.ts';
-import { type CurrentUser, normaliseUser } from '../auth/user.ts';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { useTheme } from '../theme/store.ts';
 import { settingsApi } from './api.ts';
 import type { SectionId, SettingsValues } from './settingsState.ts';
@@ -18,15 +18,14 @@ const SUCCESS_MESSAGES = {
 /** Hands each updated member to the app at once, so a later failure cannot hide what was saved. */
 export type ShareUser = (user: CurrentUser) => void;
 
-function userFrom(body: unknown): CurrentUser {
-  const user = normaliseUser(body);
+function userFrom(user: CurrentUser | null): CurrentUser {
   if (!user) throw new Error('The server answered without a member.');
   return user;
 }
 
 async function saveProfile(values: SettingsValues['profile'], share: ShareUser): Promise<string> {
   const { profilePic, interests, favoriteQuote, theme } = values;
-  let body: unknown;
+  let body: CurrentUser | null;
   if (profilePic) {
     const form = new FormData();
     form.append('interests', interests.join(','));

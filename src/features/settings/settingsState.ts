@@ -4,7 +4,7 @@
  * member's values and leaves editing, Save leaves editing only when the server said yes.
  */
 import type { Theme } from '../../contracts/theme.ts';
-import type { CurrentUser } from '../auth/user.ts';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { toggleInterest } from '../auth/signupForm.ts';
 
 export const SECTIONS = [

@@ -5,7 +5,7 @@
  */
 import type { BlockedMember } from '../../contracts/safety.ts';
 import { createEntryStore } from '../../lib/serverState.ts';
-import { type CurrentUser, normaliseUser } from '../auth/user.ts';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { settingsApi } from './api.ts';
 
 /** The one key of each entry: the signed-in member's own. */
@@ -16,7 +16,7 @@ const store = createEntryStore<{
   member: CurrentUser | null;
   blocks: BlockedMember[];
 }>('settings', {
-  member: { fetch: async () => normaliseUser(await settingsApi.me()) },
+  member: { fetch: () => settingsApi.me() },
   blocks: { fetch: async () => (await settingsApi.blocks()).users },
 });
 

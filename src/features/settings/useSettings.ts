@@ -2,7 +2,7 @@ import { type RefObject, useEffect, useEffectEvent, useReducer, useRef, useState
 import { SETTINGS_TOAST_MS } from '../../lib/constants.ts';
 import { useToast } from '../../components/useToast.ts';
 import { useSession } from '../auth/store.ts';
-import type { CurrentUser } from '../auth/user.ts';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { useTheme } from '../theme/store.ts';
 import { settingsApi } from './api.ts';
 import { saveErrorOf } from './saveError.ts';

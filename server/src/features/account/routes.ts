@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
-import { OkResponse } from '../../../../src/contracts/http.ts';
-import { DeleteAccountBody } from '../../../../src/contracts/safety.ts';
-import { z } from '../../../../src/contracts/zod.ts';
+import * as endpoints from '../../../../src/contracts/endpoints.ts';
+import { route } from '../../lib/route.ts';
 import { CACHE_CONTROL } from '../../plugins/caching.ts';
 import { clearSessionCookie } from '../../plugins/auth.ts';
 import * as account from './service.ts';
@@ -25,32 +24,20 @@ function accountDeps(app: FastifyInstance): Omit<account.AccountDeps, 'log'> {
 export const accountRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
   const deps = accountDeps(app);
 
-  app.delete(
-    '/api/auth/account',
-    { schema: { body: DeleteAccountBody, response: { 200: OkResponse } } },
-    async (request, reply) => {
-      await account.deleteAccount({ ...deps, log: request.log }, request.member, request.body);
-      clearSessionCookie(reply, app.config);
-      return { ok: true as const };
-    },
-  );
+  route(app, endpoints.accountDelete, {}, async (request, reply) => {
+    await account.deleteAccount({ ...deps, log: request.log }, request.member, request.body);
+    clearSessionCookie(reply, app.config);
+    return { ok: true as const };
+  });
 
-  app.get(
-    '/api/auth/export',
+  route(
+    app,
+    endpoints.accountExport,
     {
       // A download is started by a GET alone; a HEAD would take the member's turn for nothing.
       exposeHeadRoute: false,
       // Pictures are compressed already and the text is deflated inside the archive.
       compress: false,
-      schema: {
-        summary: 'Download my data: a zip archive, streamed as it is built',
-        response: {
-          200: {
-            description: 'The archive, as the attachment `orbit-{username}.zip`',
-            content: { 'application/zip': { schema: z.string() } },
-          },
-        },
-      },
     },
     async (request, reply) => {
       const download = await account.startDownload(

@@ -1,6 +1,6 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
-import { OkResponse } from '../../../../src/contracts/http.ts';
-import { BlockBody, BlockListResponse, BlockParams } from '../../../../src/contracts/safety.ts';
+import * as endpoints from '../../../../src/contracts/endpoints.ts';
+import { route } from '../../lib/route.ts';
 import * as blocks from './service.ts';
 
 /** Blocking (docs/product.md "Blocking"): member routes. */
@@ -14,28 +14,18 @@ export const blockRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
     relayPairBlocked: (a, b, upTo) => app.relay.pairBlocked(a, b, upTo),
   };
 
-  app.get(
-    '/api/users/blocks',
-    { schema: { response: { 200: BlockListResponse } } },
-    async (request) => ({ users: await blocks.blocked(deps, request.member.user) }),
-  );
+  route(app, endpoints.blockList, {}, async (request) => ({
+    users: await blocks.blocked(deps, request.member.user),
+  }));
 
-  app.post(
-    '/api/users/blocks',
-    { schema: { body: BlockBody, response: { 200: OkResponse } } },
-    async (request) => {
-      await blocks.block(deps, request.member.user, request.body.userId);
-      return { ok: true as const };
-    },
-  );
+  route(app, endpoints.block, {}, async (request) => {
+    await blocks.block(deps, request.member.user, request.body.userId);
+    return { ok: true as const };
+  });
 
-  app.delete(
-    '/api/users/blocks/:userId',
-    { schema: { params: BlockParams, response: { 200: OkResponse } } },
-    async (request) => {
-      await blocks.unblock(deps, request.member.user, request.params.userId);
-      return { ok: true as const };
-    },
-  );
+  route(app, endpoints.unblock, {}, async (request) => {
+    await blocks.unblock(deps, request.member.user, request.params.userId);
+    return { ok: true as const };
+  });
   done();
 };

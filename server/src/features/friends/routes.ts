@@ -1,18 +1,7 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
-import {
-  FriendCounts,
-  FriendListResponse,
-  FriendStatusResponse,
-  SearchResponse,
-} from '../../../../src/contracts/friends.ts';
-import {
-  FriendListQuery,
-  FriendStatusQuery,
-  FRIEND_ACTIONS,
-  FRIEND_BODIES,
-  friendTarget,
-  SearchQuery,
-} from '../../../../src/contracts/friendsInput.ts';
+import * as endpoints from '../../../../src/contracts/endpoints.ts';
+import { FRIEND_ACTIONS, friendTarget } from '../../../../src/contracts/friendsInput.ts';
+import { route } from '../../lib/route.ts';
 import { searchMembers } from './search.ts';
 import * as friends from './service.ts';
 
@@ -34,74 +23,47 @@ export const friendRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
   };
 
   for (const action of FRIEND_ACTIONS) {
-    app.post(
-      `/api/users/friends/${action}`,
-      { schema: { body: FRIEND_BODIES[action], response: { 200: FriendStatusResponse } } },
-      async (request) => ({
-        status: await ACTIONS[action](
-          deps,
-          request.member.user,
-          friendTarget(action, request.body),
-        ),
-      }),
-    );
+    route(app, endpoints.FRIEND_ENDPOINTS[action], {}, async (request) => ({
+      status: await ACTIONS[action](deps, request.member.user, friendTarget(action, request.body)),
+    }));
   }
 
-  app.get(
-    '/api/users/friends/status',
-    { schema: { querystring: FriendStatusQuery, response: { 200: FriendStatusResponse } } },
-    async (request) => ({
-      status: await friends.getStatus(deps, request.member.user, request.query),
-    }),
+  route(app, endpoints.friendStatus, {}, async (request) => ({
+    status: await friends.getStatus(deps, request.member.user, request.query),
+  }));
+
+  route(app, endpoints.friendCounts, {}, async (request) =>
+    friends.counts(deps, request.member.user),
   );
 
-  app.get(
-    '/api/users/friends/counts',
-    { schema: { response: { 200: FriendCounts } } },
-    async (request) => friends.counts(deps, request.member.user),
-  );
+  route(app, endpoints.friendsIncoming, {}, async (request) => ({
+    results: await friends.incoming(deps, request.member.user),
+  }));
 
-  app.get(
-    '/api/users/friends/incoming',
-    { schema: { response: { 200: FriendListResponse } } },
-    async (request) => ({ results: await friends.incoming(deps, request.member.user) }),
-  );
+  route(app, endpoints.friendsOutgoing, {}, async (request) => ({
+    results: await friends.outgoing(deps, request.member.user),
+  }));
 
-  app.get(
-    '/api/users/friends/outgoing',
-    { schema: { response: { 200: FriendListResponse } } },
-    async (request) => ({ results: await friends.outgoing(deps, request.member.user) }),
-  );
+  route(app, endpoints.friendsList, {}, async (request) => {
+    const { query } = request;
+    const me = request.member.user;
+    const owner =
+      query.userId || query.username ? await friends.resolveOwner(deps, query, me.id) : me;
+    return { results: await friends.friends(deps, owner.id, me.id) };
+  });
 
-  /** The signed-in member's friends, or another member's with userId or username. */
-  app.get(
-    '/api/users/friends/list',
-    { schema: { querystring: FriendListQuery, response: { 200: FriendListResponse } } },
-    async (request) => {
-      const { query } = request;
-      const me = request.member.user;
-      const owner =
-        query.userId || query.username ? await friends.resolveOwner(deps, query, me.id) : me;
-      return { results: await friends.friends(deps, owner.id, me.id) };
-    },
-  );
-
-  app.get(
-    '/api/users/search',
-    { schema: { querystring: SearchQuery, response: { 200: SearchResponse } } },
-    async (request) => {
-      const { q, limit } = request.query;
-      return {
-        users: await searchMembers(
-          deps.db,
-          app.dialect,
-          request.member.user,
-          q,
-          limit,
-          deps.mediaUrl,
-        ),
-      };
-    },
-  );
+  route(app, endpoints.search, {}, async (request) => {
+    const { q, limit } = request.query;
+    return {
+      users: await searchMembers(
+        deps.db,
+        app.dialect,
+        request.member.user,
+        q,
+        limit,
+        deps.mediaUrl,
+      ),
+    };
+  });
   done();
 };

@@ -1,19 +1,11 @@
 import fs from 'node:fs/promises';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
-import {
-  GalleryFoldersResponse,
-  GalleryImageResponse,
-  GalleryListResponse,
-  GalleryOwnerQuery,
-  GalleryPageQuery,
-  GalleryPatchBody,
-  GalleryRefParams,
-  GalleryReorderBody,
-} from '../../../../src/contracts/gallery.ts';
-import { OkResponse } from '../../../../src/contracts/http.ts';
+import * as endpoints from '../../../../src/contracts/endpoints.ts';
+import type { GalleryOwnerQuery } from '../../../../src/contracts/gallery.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { NotFound } from '../../errors.ts';
 import { streamForm } from '../../lib/multipart.ts';
+import { route } from '../../lib/route.ts';
 import { visibleMemberById, visibleMemberByUsername } from '../../members/blocks.ts';
 import * as gallery from './service.ts';
 
@@ -42,92 +34,54 @@ export const galleryRoutes: FastifyPluginCallbackZod = (app, _options, done) => 
     return owner;
   };
 
-  app.get(
-    '/api/gallery',
-    { schema: { querystring: GalleryPageQuery, response: { 200: GalleryListResponse } } },
-    async (request) =>
-      gallery.listGallery(
-        deps,
-        await ownerFrom(request.query, request.member.user),
-        request.member.user.id,
-        {
-          folder: request.query.folder,
-          limit: request.query.limit === undefined ? undefined : Number(request.query.limit),
-          cursor: request.query.cursor,
-        },
-      ),
+  route(app, endpoints.galleryPage, {}, async (request) =>
+    gallery.listGallery(
+      deps,
+      await ownerFrom(request.query, request.member.user),
+      request.member.user.id,
+      {
+        folder: request.query.folder,
+        limit: request.query.limit === undefined ? undefined : Number(request.query.limit),
+        cursor: request.query.cursor,
+      },
+    ),
   );
 
-  app.get(
-    '/api/gallery/folders',
-    { schema: { querystring: GalleryOwnerQuery, response: { 200: GalleryFoldersResponse } } },
-    async (request) => gallery.folders(deps, await ownerFrom(request.query, request.member.user)),
+  route(app, endpoints.galleryFolders, {}, async (request) =>
+    gallery.folders(deps, await ownerFrom(request.query, request.member.user)),
   );
 
   // Whatever accountId, userId or username the form names, an upload goes into one's own gallery.
-  app.post(
-    '/api/gallery',
-    {
-      schema: {
-        summary: 'Upload (multipart/form-data: image, accountId, userId, username, folder)',
-        consumes: ['multipart/form-data'],
-        response: { 201: GalleryImageResponse },
-      },
-    },
-    async (request, reply) => {
-      // Counted before the body is read: a refused upload costs no disk and no picture work.
-      const release = await app.uploads.begin(`member:${request.member.user.id}`);
-      let image: Awaited<ReturnType<typeof gallery.upload>>;
+  route(app, endpoints.galleryUpload, {}, async (request, reply) => {
+    // Counted before the body is read: a refused upload costs no disk and no picture work.
+    const release = await app.uploads.begin(`member:${request.member.user.id}`);
+    let image: Awaited<ReturnType<typeof gallery.upload>>;
+    try {
+      const form = await streamForm(request, 'image', deps.incomingDir);
+      // The temporary file is gone before the answer leaves, success or not.
       try {
-        const form = await streamForm(request, 'image', deps.incomingDir);
-        // The temporary file is gone before the answer leaves, success or not.
-        try {
-          image = await gallery.upload(
-            deps,
-            request.member.user,
-            form.filePath,
-            form.fields.folder,
-          );
-        } finally {
-          if (form.filePath) await fs.rm(form.filePath, { force: true });
-        }
+        image = await gallery.upload(deps, request.member.user, form.filePath, form.fields.folder);
       } finally {
-        await release();
+        if (form.filePath) await fs.rm(form.filePath, { force: true });
       }
-      return reply.status(201).send({ image });
-    },
-  );
+    } finally {
+      await release();
+    }
+    return reply.status(201).send({ image });
+  });
 
-  app.patch(
-    '/api/gallery/:ref',
-    {
-      schema: {
-        params: GalleryRefParams,
-        body: GalleryPatchBody,
-        response: { 200: GalleryImageResponse },
-      },
-    },
-    async (request) => ({
-      image: await gallery.patchImage(deps, request.member.user, request.params.ref, request.body),
-    }),
-  );
+  route(app, endpoints.galleryPatch, {}, async (request) => ({
+    image: await gallery.patchImage(deps, request.member.user, request.params.ref, request.body),
+  }));
 
-  app.delete(
-    '/api/gallery/:ref',
-    { schema: { params: GalleryRefParams } },
-    async (request, reply) => {
-      await gallery.deleteImage(deps, request.member.user, request.params.ref);
-      return reply.status(204).send();
-    },
-  );
+  route(app, endpoints.galleryDelete, {}, async (request, reply) => {
+    await gallery.deleteImage(deps, request.member.user, request.params.ref);
+    return reply.status(204).send();
+  });
 
-  app.post(
-    '/api/gallery/reorder',
-    { schema: { body: GalleryReorderBody, response: { 200: OkResponse } } },
-    async (request) => {
-      await gallery.reorder(deps, request.member.user, request.body);
-      return { ok: true as const };
-    },
-  );
+  route(app, endpoints.galleryReorder, {}, async (request) => {
+    await gallery.reorder(deps, request.member.user, request.body);
+    return { ok: true as const };
+  });
   done();
 };

@@ -435,7 +435,7 @@ export async function removeImage(
       })
     : await repo.deleteImage(deps.db, row.id, row.owner_id);
   if (!removed) return false;
-  deps.events.deleted({ _id: row.id, ownerId: row.owner_id });
+  deps.events.deleted({ id: row.id, ownerId: row.owner_id });
   await deps.media.discard([galleryKey(row.display_file), galleryKey(row.thumb_file)]);
   return true;
 }

@@ -1,16 +1,9 @@
 import type { preValidationAsyncHookHandler } from 'fastify';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
-import { OkResponse } from '../../../../src/contracts/http.ts';
-import {
-  MODERATORS_ONLY,
-  ModerationReportPage,
-  ModerationReportResponse,
-  ModerationReportsQuery,
-  ReportBody,
-  ReportParams,
-  SuspendBody,
-} from '../../../../src/contracts/safety.ts';
+import * as endpoints from '../../../../src/contracts/endpoints.ts';
+import { MODERATORS_ONLY } from '../../../../src/contracts/safety.ts';
 import { Forbidden } from '../../errors.ts';
+import { route } from '../../lib/route.ts';
 import * as moderation from './service.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -26,14 +19,10 @@ export const reportRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
     keyGenerator: (request) => `reports:${request.member.user.id}`,
   });
 
-  app.post(
-    '/api/reports',
-    { preHandler: limitReports, schema: { body: ReportBody, response: { 201: OkResponse } } },
-    async (request, reply) => {
-      await moderation.createReport(deps, request.member.user, request.body);
-      return reply.status(201).send({ ok: true });
-    },
-  );
+  route(app, endpoints.report, { preHandler: limitReports }, async (request, reply) => {
+    await moderation.createReport(deps, request.member.user, request.body);
+    return reply.status(201).send({ ok: true });
+  });
   done();
 };
 
@@ -58,45 +47,25 @@ export const moderationRoutes: FastifyPluginCallbackZod = (app, _options, done) 
   };
   app.addHook('preValidation', requireModerator);
 
-  app.get(
-    '/api/moderation/reports',
-    { schema: { querystring: ModerationReportsQuery, response: { 200: ModerationReportPage } } },
-    async (request) => moderation.reportsPage(deps, request.query.status, request.query.before),
+  route(app, endpoints.moderationReports, {}, async (request) =>
+    moderation.reportsPage(deps, request.query.status, request.query.before),
   );
 
-  app.post(
-    '/api/moderation/reports/:id/dismiss',
-    { schema: { params: ReportParams, response: { 200: ModerationReportResponse } } },
-    async (request) => ({
-      report: await moderation.dismiss(deps, request.member.user, request.params.id),
-    }),
-  );
+  route(app, endpoints.moderationDismiss, {}, async (request) => ({
+    report: await moderation.dismiss(deps, request.member.user, request.params.id),
+  }));
 
-  app.post(
-    '/api/moderation/reports/:id/remove-photo',
-    { schema: { params: ReportParams, response: { 200: ModerationReportResponse } } },
-    async (request) => ({
-      report: await moderation.removePhoto(deps, request.member.user, request.params.id),
-    }),
-  );
+  route(app, endpoints.moderationRemovePhoto, {}, async (request) => ({
+    report: await moderation.removePhoto(deps, request.member.user, request.params.id),
+  }));
 
-  app.post(
-    '/api/moderation/reports/:id/suspend',
-    {
-      schema: {
-        params: ReportParams,
-        body: SuspendBody,
-        response: { 200: ModerationReportResponse },
-      },
-    },
-    async (request) => ({
-      report: await moderation.suspend(
-        deps,
-        request.member.user,
-        request.params.id,
-        request.body.reason,
-      ),
-    }),
-  );
+  route(app, endpoints.moderationSuspend, {}, async (request) => ({
+    report: await moderation.suspend(
+      deps,
+      request.member.user,
+      request.params.id,
+      request.body.reason,
+    ),
+  }));
   done();
 };

@@ -1,11 +1,6 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
-import {
-  NotificationIdParams,
-  NotificationPage,
-  NotificationPageQuery,
-  NotificationReadBody,
-  NotificationReadResponse,
-} from '../../../../src/contracts/notifications.ts';
+import * as endpoints from '../../../../src/contracts/endpoints.ts';
+import { route } from '../../lib/route.ts';
 import * as notifications from './service.ts';
 
 /** The member's notifications (docs/product.md "Notification state"): member routes. */
@@ -16,39 +11,28 @@ export const notificationRoutes: FastifyPluginCallbackZod = (app, _options, done
     mediaUrl: app.media.url,
   };
 
-  app.get(
-    '/api/notifications',
-    { schema: { querystring: NotificationPageQuery, response: { 200: NotificationPage } } },
-    async (request) =>
-      notifications.page(deps, request.member.user, request.query.limit, request.query.before),
+  route(app, endpoints.notifications, {}, async (request) =>
+    notifications.page(deps, request.member.user, request.query.limit, request.query.before),
   );
 
-  app.post(
-    '/api/notifications/read',
-    { schema: { body: NotificationReadBody, response: { 200: NotificationReadResponse } } },
-    async (request) => {
-      const { body } = request;
-      return {
-        ok: true as const,
-        unread: await notifications.markRead(
-          deps,
-          request.member.user,
-          'all' in body ? 'all' : body.ids,
-        ),
-      };
-    },
-  );
+  route(app, endpoints.notificationsRead, {}, async (request) => {
+    const { body } = request;
+    return {
+      ok: true as const,
+      unread: await notifications.markRead(
+        deps,
+        request.member.user,
+        'all' in body ? 'all' : body.ids,
+      ),
+    };
+  });
 
-  app.delete(
-    '/api/notifications/:id',
-    { schema: { params: NotificationIdParams } },
-    async (request, reply) => {
-      await notifications.removeOne(deps, request.member.user, request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  route(app, endpoints.notificationDelete, {}, async (request, reply) => {
+    await notifications.removeOne(deps, request.member.user, request.params.id);
+    return reply.status(204).send();
+  });
 
-  app.delete('/api/notifications', async (request, reply) => {
+  route(app, endpoints.notificationsClear, {}, async (request, reply) => {
     await notifications.removeAll(deps, request.member.user);
     return reply.status(204).send();
   });

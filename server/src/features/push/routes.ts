@@ -1,11 +1,6 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
-import { OkResponse } from '../../../../src/contracts/http.ts';
-import {
-  PUSH_API,
-  PushSubscriptionBody,
-  PushUnsubscribeBody,
-  VapidPublicKeyResponse,
-} from '../../../../src/contracts/pushSubscription.ts';
+import * as endpoints from '../../../../src/contracts/endpoints.ts';
+import { route } from '../../lib/route.ts';
 import * as push from './service.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -15,11 +10,9 @@ const enabled = (app: { config: { relaySecret?: string | undefined } }) =>
 
 // Public: it is the key every subscription already carries, and it says nothing about a member.
 export const pushPublicRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
-  app.get(
-    PUSH_API.vapidPublicKey,
-    { schema: { response: { 200: VapidPublicKeyResponse } } },
-    async () => ({ publicKey: await push.vapidPublicKey(app.push, enabled(app)) }),
-  );
+  route(app, endpoints.pushKey, {}, async () => ({
+    publicKey: await push.vapidPublicKey(app.push, enabled(app)),
+  }));
   done();
 };
 
@@ -37,30 +30,19 @@ export const pushRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
     keyGenerator: (request) => `push-subscriptions:${request.member.user.id}`,
   });
 
-  app.post(
-    PUSH_API.subscriptions,
-    {
-      preHandler: limitChanges,
-      schema: { body: PushSubscriptionBody, response: { 200: OkResponse, 201: OkResponse } },
-    },
-    async (request, reply) => {
-      const outcome = await push.subscribe(
-        app.push,
-        request.member,
-        request.body,
-        app.config.pushEndpoints,
-      );
-      return reply.status(outcome === 'created' ? 201 : 200).send({ ok: true });
-    },
-  );
+  route(app, endpoints.pushSubscribe, { preHandler: limitChanges }, async (request, reply) => {
+    const outcome = await push.subscribe(
+      app.push,
+      request.member,
+      request.body,
+      app.config.pushEndpoints,
+    );
+    return reply.status(outcome === 'created' ? 201 : 200).send({ ok: true });
+  });
 
-  app.delete(
-    PUSH_API.subscriptions,
-    { preHandler: limitChanges, schema: { body: PushUnsubscribeBody } },
-    async (request, reply) => {
-      await push.unsubscribe(app.push, request.member.user.id, request.body.endpoint);
-      return reply.status(204).send();
-    },
-  );
+  route(app, endpoints.pushUnsubscribe, { preHandler: limitChanges }, async (request, reply) => {
+    await push.unsubscribe(app.push, request.member.user.id, request.body.endpoint);
+    return reply.status(204).send();
+  });
   done();
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { friendItemView, searchRowView } from './api.ts';
+import { friendItemView, searchRowView } from './friends.ts';
 
 describe('reading friend lists and search rows (docs/decisions.md "One canonical shape")', () => {
   it('fills the view from the canonical list entry', () => {

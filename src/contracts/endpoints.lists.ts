@@ -1,0 +1,27 @@
+/**
+ * Lists derived from the endpoint table's paths (`endpoints.paths.ts`), without zod: the calls the
+ * service worker keeps for use offline and the answers never kept.
+ */
+import type { EndpointPath } from './endpoints.paths.ts';
+import * as PATHS from './endpoints.paths.ts';
+
+const ALL: readonly EndpointPath[] = Object.values(PATHS);
+
+/** A path pattern as a regular expression over a URL's pathname: each `:name` is one segment. */
+export function pathPattern(path: string): RegExp {
+  const source = path
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+/** The GET calls whose last answer the service worker keeps for use offline. */
+export const OFFLINE_PATHS: readonly RegExp[] = ALL.filter(
+  (entry) => entry.offline && entry.method === 'GET',
+).map((entry) => pathPattern(entry.path));
+
+/** The path patterns whose answers are never kept. */
+export const NEVER_KEPT_PATHS: ReadonlySet<string> = new Set(
+  ALL.filter((entry) => entry.neverKept).map((entry) => entry.path),
+);

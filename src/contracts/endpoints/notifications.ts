@@ -1,0 +1,46 @@
+/** Notifications and push. */
+import * as PATHS from '../endpoints.paths.ts';
+import { OkResponse } from '../http.ts';
+import {
+  NotificationIdParams,
+  NotificationPage,
+  NotificationPageQuery,
+  NotificationReadBody,
+  NotificationReadResponse,
+} from '../notifications.ts';
+import {
+  PushSubscriptionBody,
+  PushUnsubscribeBody,
+  VapidPublicKeyResponse,
+} from '../pushSubscription.ts';
+import { endpoint } from './entry.ts';
+
+export const pushKey = /* @__PURE__ */ endpoint(PATHS.pushKey, {
+  answer: VapidPublicKeyResponse,
+});
+
+export const notifications = /* @__PURE__ */ endpoint(PATHS.notifications, {
+  query: NotificationPageQuery,
+  answer: NotificationPage,
+});
+export const notificationsRead = /* @__PURE__ */ endpoint(PATHS.notificationsRead, {
+  body: NotificationReadBody,
+  answer: NotificationReadResponse,
+});
+export const notificationDelete = /* @__PURE__ */ endpoint(PATHS.notificationDelete, {
+  params: NotificationIdParams,
+  answer: 'none',
+});
+export const notificationsClear = /* @__PURE__ */ endpoint(PATHS.notificationsClear, {
+  answer: 'none',
+});
+export const pushSubscribe = /* @__PURE__ */ endpoint(PATHS.pushSubscribe, {
+  body: PushSubscriptionBody,
+  answer: OkResponse,
+  status: [200, 201],
+  read: () => null,
+});
+export const pushUnsubscribe = /* @__PURE__ */ endpoint(PATHS.pushUnsubscribe, {
+  body: PushUnsubscribeBody,
+  answer: 'none',
+});

@@ -1,0 +1,49 @@
+/** Blocking, reports and moderation (docs/product.md "Safety"). */
+import * as PATHS from '../endpoints.paths.ts';
+import { OkResponse } from '../http.ts';
+import {
+  BlockBody,
+  BlockListResponse,
+  BlockParams,
+  ModerationReportPage,
+  ModerationReportResponse,
+  ModerationReportsQuery,
+  ReportBody,
+  ReportParams,
+  SuspendBody,
+} from '../safety.ts';
+import { endpoint } from './entry.ts';
+
+export const blockList = /* @__PURE__ */ endpoint(PATHS.blockList, {
+  answer: BlockListResponse,
+});
+export const block = /* @__PURE__ */ endpoint(PATHS.block, {
+  body: BlockBody,
+  answer: OkResponse,
+});
+export const unblock = /* @__PURE__ */ endpoint(PATHS.unblock, {
+  params: BlockParams,
+  answer: OkResponse,
+});
+export const report = /* @__PURE__ */ endpoint(PATHS.report, {
+  body: ReportBody,
+  answer: OkResponse,
+  status: [201],
+});
+export const moderationReports = /* @__PURE__ */ endpoint(PATHS.moderationReports, {
+  query: ModerationReportsQuery,
+  answer: ModerationReportPage,
+});
+export const moderationDismiss = /* @__PURE__ */ endpoint(PATHS.moderationDismiss, {
+  params: ReportParams,
+  answer: ModerationReportResponse,
+});
+export const moderationRemovePhoto = /* @__PURE__ */ endpoint(PATHS.moderationRemovePhoto, {
+  params: ReportParams,
+  answer: ModerationReportResponse,
+});
+export const moderationSuspend = /* @__PURE__ */ endpoint(PATHS.moderationSuspend, {
+  params: ReportParams,
+  body: SuspendBody,
+  answer: ModerationReportResponse,
+});
