@@ -13,6 +13,7 @@ import {
   forEachApp,
   jpegWithGps,
   patchProfileForm,
+  patchProfile,
 } from './helpers.ts';
 
 forEachApp((t) => {
@@ -46,12 +47,7 @@ forEachApp((t) => {
   it('keeps a member’s referral code through profile changes and new sessions', async () => {
     const [member] = (await signupMembers(t.app, 1)) as [Member];
     const code = member.user.referralCode;
-    await t.app.inject({
-      method: 'PATCH',
-      url: '/api/auth/profile',
-      payload: { firstName: 'Vega', referral: 'SOMEONE1' },
-      headers: asCookie(member),
-    });
+    await patchProfile(t.app, asCookie(member), { firstName: 'Vega', referral: 'SOMEONE1' });
     const me = (await getMe(t.app, asCookie(member))).json<{ user: User }>().user;
     expect(me.referralCode).toBe(code);
     expect(me.referral).toBe('SOMEONE1');

@@ -17,6 +17,8 @@ import {
   buildTestApp,
   forEachDialect,
   signupMembers,
+  getMe,
+  markRead,
 } from './helpers.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -226,12 +228,7 @@ forEachDialect((dialect) => {
     });
 
     it('keeps no answer to a call that changes something', async () => {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/notifications/read',
-        headers: asBearer(me),
-        payload: { all: true },
-      });
+      const response = await markRead(t.app, asBearer(me), { all: true });
       expect(response.statusCode).toBeLessThan(400);
       expect(response.headers['cache-control']).toBe(NEVER);
     });
@@ -242,7 +239,7 @@ forEachDialect((dialect) => {
         expect(response.headers['cache-control'], url).toBe(MEMBER);
       }
       for (const headers of [asBearer(me), {}]) {
-        const response = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers });
+        const response = await getMe(t.app, headers);
         expect(response.statusCode).toBe(200);
         expect(response.headers['cache-control']).toBe(NEVER);
       }

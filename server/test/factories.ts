@@ -200,9 +200,34 @@ export function asBearer(member: Pick<Member, 'token'>): Record<string, string> 
   return { authorization: `Bearer ${member.token}` };
 }
 
-export function getMe(app: FastifyInstance, headers: Record<string, string> = {}) {
-  return app.inject({ method: 'GET', url: '/api/auth/me', headers });
+/** A call the tests make often, with the caller's headers and a JSON body (or query, on a GET). */
+function endpoint(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string) {
+  return (app: FastifyInstance, headers: Record<string, string> = {}, body?: object) =>
+    app.inject({
+      method,
+      url,
+      headers,
+      ...(body === undefined
+        ? {}
+        : method === 'GET'
+          ? { query: body as Record<string, string> }
+          : { payload: body }),
+    });
 }
+
+export const getMe = endpoint('GET', '/api/auth/me');
+export const postLogout = endpoint('POST', '/api/auth/logout');
+/** The signed-in change of password: `{ currentPassword, newPassword }`. */
+export const postPassword = endpoint('POST', '/api/auth/password');
+/** The forgotten-password reset: `{ identifier, answer, newPassword }`. */
+export const postReset = endpoint('POST', '/api/auth/forgot-password/reset');
+/** A JSON profile edit (patchProfileForm sends a form with a picture). */
+export const patchProfile = endpoint('PATCH', '/api/auth/profile');
+export const putTheme = endpoint('PUT', '/api/users/theme');
+export const getNotifications = endpoint('GET', '/api/notifications');
+export const markRead = endpoint('POST', '/api/notifications/read');
+/** The raw answer of the friend status call (friendStatus reads it). */
+export const getFriendStatus = endpoint('GET', '/api/users/friends/status');
 
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');

@@ -1,6 +1,13 @@
 /** What the fuzz suite found, kept as plain cases: each failed before its fix (docs/product.md "Errors"). */
 import { describe, expect, it } from 'vitest';
-import { ORIGIN, asCookie, forEachApp, signupMembers, type Member } from './helpers.ts';
+import {
+  ORIGIN,
+  asCookie,
+  forEachApp,
+  signupMembers,
+  type Member,
+  getNotifications,
+} from './helpers.ts';
 
 forEachApp((t) => {
   describe('refusals made by plugins', () => {
@@ -65,12 +72,7 @@ forEachApp((t) => {
       async (before) => {
         const [a] = (await signupMembers(t.app, 1)) as [Member];
 
-        const response = await t.app.inject({
-          method: 'GET',
-          url: '/api/notifications',
-          query: { before },
-          headers: asCookie(a),
-        });
+        const response = await getNotifications(t.app, asCookie(a), { before });
 
         expect(response.statusCode).toBe(400);
         expect(response.json()).toEqual({ error: 'That page cursor is not valid.' });

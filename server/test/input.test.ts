@@ -9,6 +9,8 @@ import {
   postSignup,
   signupMembers,
   type Member,
+  markRead,
+  patchProfile,
 } from './helpers.ts';
 
 forEachApp((t) => {
@@ -52,12 +54,11 @@ forEachApp((t) => {
     it('keeps tabs and line breaks in text that allows them', async () => {
       const [a] = (await signupMembers(t.app, 1)) as [Member];
 
-      const response = await t.app.inject({
-        method: 'PATCH',
-        url: '/api/auth/profile',
-        headers: { ...asCookie(a), origin: ORIGIN },
-        payload: { favoriteQuote: 'Ad astra\n\tper aspera' },
-      });
+      const response = await patchProfile(
+        t.app,
+        { ...asCookie(a), origin: ORIGIN },
+        { favoriteQuote: 'Ad astra\n\tper aspera' },
+      );
 
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json<{ user: { favoriteQuote: string } }>().user.favoriteQuote).toBe(
@@ -72,12 +73,7 @@ forEachApp((t) => {
     it('marks nothing read for such an id', async () => {
       const [a] = (await signupMembers(t.app, 1)) as [Member];
 
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/notifications/read',
-        headers: { ...asBearer(a), origin: ORIGIN },
-        payload: { ids: [BEYOND] },
-      });
+      const response = await markRead(t.app, { ...asBearer(a), origin: ORIGIN }, { ids: [BEYOND] });
 
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toEqual({ ok: true, unread: 1 });

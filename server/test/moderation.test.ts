@@ -47,6 +47,7 @@ import {
   subscribeDevice,
   uniqueUsername,
   useTestApp,
+  getNotifications,
 } from './helpers.ts';
 import {
   act,
@@ -226,9 +227,7 @@ forEachDialect((dialect) => {
         });
       });
     const notificationsOf = async (member: Member) =>
-      (
-        await t.app.inject({ method: 'GET', url: '/api/notifications', headers: asBearer(member) })
-      ).json<NotificationPage>();
+      (await getNotifications(t.app, asBearer(member))).json<NotificationPage>();
     const reportRow = (id: string) =>
       t.app.db
         .selectFrom('reports')
@@ -614,11 +613,7 @@ forEachDialect((dialect) => {
         expect(await disconnected).toBe('io server disconnect');
         for (const session of [member, second]) {
           expect((await getMe(t.app, asBearer(session))).json()).toEqual({ user: null });
-          const call = await t.app.inject({
-            method: 'GET',
-            url: '/api/notifications',
-            headers: asBearer(session),
-          });
+          const call = await getNotifications(t.app, asBearer(session));
           expect(call.statusCode).toBe(401);
         }
         await expect(connectAs(member)).rejects.toThrow('unauthorized');

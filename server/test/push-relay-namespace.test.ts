@@ -21,6 +21,7 @@ import {
   useTestApp,
   describeWithRedis,
   REDIS_TEST_URL,
+  getMe,
 } from './helpers.ts';
 import { connected, listen, useSecondNode, useSockets } from './sockets.ts';
 
@@ -425,10 +426,7 @@ forEachDialect((dialect) => {
       const [a] = (await signupMembers(t.app, 1)) as [Member];
       const tab = await open(origin, { token: a.token });
       expect(tab.connected).toBe(true);
-      expect(
-        (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: asBearer(a) }))
-          .statusCode,
-      ).toBe(200);
+      expect((await getMe(t.app, asBearer(a))).statusCode).toBe(200);
     });
   });
 

@@ -11,6 +11,7 @@ import {
   friendAction,
   signupMembers,
   forEachApp,
+  patchProfile,
 } from './helpers.ts';
 
 /** username, first name, last name */
@@ -330,11 +331,9 @@ forEachApp((t, dialect) => {
         lastName: 'Quartz',
       }))) as [Member];
 
-      const patch = await t.app.inject({
-        method: 'PATCH',
-        url: '/api/auth/profile',
-        headers: asCookie(member),
-        payload: { username: 'wilbur.q', firstName: 'Wilbur' },
+      const patch = await patchProfile(t.app, asCookie(member), {
+        username: 'wilbur.q',
+        firstName: 'Wilbur',
       });
       expect(patch.statusCode, patch.body).toBe(200);
 

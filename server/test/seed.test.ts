@@ -20,6 +20,7 @@ import {
   loginStatus,
   signupMembers,
   useTestApp,
+  postReset,
 } from './helpers.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -111,12 +112,11 @@ forEachDialect((dialect) => {
       expect(demoMembers.some((member) => 'securityAnswer' in member)).toBe(false);
       const astra = printed(output.stdout).get('astra.vega');
       const reset = (answer: string) =>
-        t.app.inject({
-          method: 'POST',
-          url: '/api/auth/forgot-password/reset',
-          headers: { origin: ORIGIN },
-          payload: { identifier: 'astra.vega', answer, newPassword: 'Comet#Tail42' },
-        });
+        postReset(
+          t.app,
+          { origin: ORIGIN },
+          { identifier: 'astra.vega', answer, newPassword: 'Comet#Tail42' },
+        );
 
       expect((await reset('Little Dipper')).statusCode).toBe(400);
       expect((await reset(astra?.answer.toUpperCase() ?? '')).statusCode).toBe(200);

@@ -83,7 +83,12 @@ export function useServerPair(
       ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}),
       ...env,
     };
-    servers = [await startServerProcess(settings), await startServerProcess(settings)];
+    const started = await Promise.allSettled([
+      startServerProcess(settings),
+      startServerProcess(settings),
+    ]);
+    servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    for (const result of started) if (result.status === 'rejected') throw result.reason;
     for (const server of servers) {
       const health = await fetch(`${server.origin}/healthz`);
       if (health.status !== 200) throw new Error(`/healthz answered ${health.status}`);

@@ -20,6 +20,8 @@ import {
   loginAs,
   sha256,
   signupMembers,
+  getMe,
+  postLogout,
 } from './helpers.ts';
 import {
   type CuttableProxy,
@@ -43,11 +45,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const suite = describeUnlessMissing(privateRedisProblem(), 'The hung Redis session test');
 
 async function me(node: FastifyInstance, member: Pick<Member, 'token'>) {
-  const response = await node.inject({
-    method: 'GET',
-    url: '/api/auth/me',
-    headers: asBearer(member),
-  });
+  const response = await getMe(node, asBearer(member));
   return response.json<MeResponse>().user;
 }
 
@@ -90,11 +88,7 @@ async function refusedWithin(node: FastifyInstance, member: Member, since: numbe
 
 async function logout(node: FastifyInstance, member: Member) {
   const started = Date.now();
-  const response = await node.inject({
-    method: 'POST',
-    url: '/api/auth/logout',
-    headers: asBearer(member),
-  });
+  const response = await postLogout(node, asBearer(member));
   expect(response.statusCode).toBe(200);
   // Waits for Redis at most its command timeout.
   expect(Date.now() - started).toBeLessThan(1_500);

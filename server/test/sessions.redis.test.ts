@@ -20,6 +20,9 @@ import {
   sha256,
   signupMembers,
   useTestApp,
+  getMe,
+  patchProfile,
+  postLogout,
 } from './helpers.ts';
 import { callServer, signupOnServer, useServerPair } from './server-process.ts';
 
@@ -181,9 +184,7 @@ forEachDialect((dialect) => {
     });
 
     const meOn = async (node: FastifyInstance, member: Pick<Member, 'token'>) =>
-      (
-        await node.inject({ method: 'GET', url: '/api/auth/me', headers: asBearer(member) })
-      ).json<MeResponse>().user;
+      (await getMe(node, asBearer(member))).json<MeResponse>().user;
     /** Node two answers the session from its cache. */
     const remembered = async (member: Member) => {
       expect((await meOn(two, member))?.id).toBe(member.user.id);
@@ -201,11 +202,7 @@ forEachDialect((dialect) => {
         const session = await loginAs(t.app, member);
         await remembered(session);
 
-        const out = await t.app.inject({
-          method: 'POST',
-          url: '/api/auth/logout',
-          headers: asBearer(session),
-        });
+        const out = await postLogout(t.app, asBearer(session));
 
         expect(out.statusCode).toBe(200);
         expect(await meOn(two, session)).toBeNull();
@@ -217,12 +214,7 @@ forEachDialect((dialect) => {
       for (const firstName of ['Grace', 'Katherine', 'Dorothy', 'Mary', 'Annie']) {
         await remembered(member);
 
-        const edit = await t.app.inject({
-          method: 'PATCH',
-          url: '/api/auth/profile',
-          headers: asBearer(member),
-          payload: { firstName },
-        });
+        const edit = await patchProfile(t.app, asBearer(member), { firstName });
 
         expect(edit.statusCode).toBe(200);
         expect((await meOn(two, member))?.firstName).toBe(firstName);
