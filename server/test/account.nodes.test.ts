@@ -44,7 +44,7 @@ forEachDialect((dialect) => {
       (await getMe(nodes.second, asBearer(member))).json<MeResponse>().user;
 
     it('ends the member’s remembered session and sockets on the other node', async () => {
-      const [leaver, watcher] = (await signupMembers(t.app, 2)) as [Member, Member];
+      const [leaver, watcher] = await signupMembers(t.app, 2);
       const elsewhere = await loginAs(t.app, leaver);
       const memory = nodes.second.sessions.sessionMemory;
       await vi.waitFor(() => expect(memory?.cache.serving).toBe(true), { timeout: 5_000 });

@@ -82,8 +82,8 @@ forEachDialect((dialect) => {
     });
     await t.app.ready();
     // The first member is the install's moderator, so the moderation routes answer them too.
-    [me] = (await signupMembers(t.app, 1)) as [Member];
-    [other] = (await signupMembers(t.app, 1)) as [Member];
+    [me] = await signupMembers(t.app, 1);
+    [other] = await signupMembers(t.app, 1);
   });
   afterAll(async () => {
     await t.close();

@@ -315,24 +315,29 @@ export const TARGET_FIELD: Record<FriendAction, 'toUserId' | 'fromUserId' | 'use
   unfriend: 'userId',
 };
 
+/** `count` members as a tuple when the count is a literal (`[Member, Member]` for 2). */
+export type Members<N extends number, Got extends Member[] = []> = number extends N
+  ? Member[]
+  : Got['length'] extends N
+    ? Got
+    : Members<N, [...Got, Member]>;
+
 /** Several members at once; no security answer, so each signup hashes one secret only. */
-export function signupMembers(
+export function signupMembers<N extends number>(
   app: FastifyInstance,
-  count: number,
+  count: N,
   overrides: (index: number) => SignupOverrides = () => ({}),
-): Promise<Member[]> {
+): Promise<Members<N>> {
   return Promise.all(
     Array.from({ length: count }, (_, index) =>
       signupUser(app, { securityQuestion: '', securityAnswer: '', ...overrides(index) }),
     ),
-  );
+  ) as Promise<Members<N>>;
 }
 
 /** Two fresh members, typed as the pair they are. */
-export async function signupPair(app: FastifyInstance): Promise<[Member, Member]> {
-  const [a, b] = await signupMembers(app, 2);
-  if (!a || !b) throw new Error('signupPair: two members were asked for');
-  return [a, b];
+export function signupPair(app: FastifyInstance): Promise<[Member, Member]> {
+  return signupMembers(app, 2);
 }
 
 /** POST /api/users/friends/{action} with a raw body, as a bearer call unless headers say otherwise. */

@@ -31,7 +31,7 @@ forEachApp((t) => {
   describe('acting on oneself', () => {
     let me: Member;
     beforeAll(async () => {
-      [me] = (await signupMembers(t.app, 1)) as [Member];
+      [me] = await signupMembers(t.app, 1);
     });
 
     it.each(FRIEND_ACTIONS)('answers 400 "Cannot friend yourself" to %s by id', async (action) => {

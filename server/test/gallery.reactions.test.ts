@@ -31,7 +31,7 @@ forEachApp((t) => {
   let image: GalleryImage;
 
   beforeEach(async () => {
-    [owner, alice, bob] = (await signupMembers(t.app, 3)) as [Member, Member, Member];
+    [owner, alice, bob] = await signupMembers(t.app, 3);
     image = await uploadImage(t.app, owner);
   });
 

@@ -8,7 +8,6 @@ import {
   postLogin,
   postSignup,
   signupMembers,
-  type Member,
   markRead,
   patchProfile,
 } from './helpers.ts';
@@ -27,7 +26,7 @@ forEachApp((t) => {
     });
 
     it('answers 400 to a query holding a NUL byte', async () => {
-      const [a] = (await signupMembers(t.app, 1)) as [Member];
+      const [a] = await signupMembers(t.app, 1);
 
       const response = await t.app.inject({
         method: 'GET',
@@ -52,7 +51,7 @@ forEachApp((t) => {
     });
 
     it('keeps tabs and line breaks in text that allows them', async () => {
-      const [a] = (await signupMembers(t.app, 1)) as [Member];
+      const [a] = await signupMembers(t.app, 1);
 
       const response = await patchProfile(
         t.app,
@@ -71,7 +70,7 @@ forEachApp((t) => {
     const BEYOND = String(2 ** 31);
 
     it('marks nothing read for such an id', async () => {
-      const [a] = (await signupMembers(t.app, 1)) as [Member];
+      const [a] = await signupMembers(t.app, 1);
 
       const response = await markRead(t.app, { ...asBearer(a), origin: ORIGIN }, { ids: [BEYOND] });
 
@@ -80,7 +79,7 @@ forEachApp((t) => {
     });
 
     it('answers 404 to deleting such an id', async () => {
-      const [a] = (await signupMembers(t.app, 1)) as [Member];
+      const [a] = await signupMembers(t.app, 1);
 
       const response = await t.app.inject({
         method: 'DELETE',
@@ -93,7 +92,7 @@ forEachApp((t) => {
     });
 
     it('reads a page before such an id as the newest page', async () => {
-      const [a] = (await signupMembers(t.app, 1)) as [Member];
+      const [a] = await signupMembers(t.app, 1);
 
       const response = await t.app.inject({
         method: 'GET',

@@ -38,7 +38,7 @@ forEachDialect((dialect) => {
   beforeAll(async () => {
     t = await buildTestApp({ dialect, onQuery: counter.onQuery });
     url = await listen(t.app);
-    [owner, alice] = (await signupMembers(t.app, 2)) as [Member, Member];
+    [owner, alice] = await signupMembers(t.app, 2);
     image = await uploadImage(t.app, owner);
   });
   // Sockets are closed after each test (useSockets), so each test watches anew.

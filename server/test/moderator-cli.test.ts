@@ -70,7 +70,7 @@ forEachDialect((dialect) => {
     let member: Member;
     beforeAll(async () => {
       first = await firstMember(t.app);
-      [member] = (await signupMembers(t.app, 1)) as [Member];
+      [member] = await signupMembers(t.app, 1);
     });
 
     it('adds a moderator, lists them and removes them again', async () => {
@@ -93,7 +93,7 @@ forEachDialect((dialect) => {
     });
 
     it('lifts a suspension, and lists the suspended with their reason until then', async () => {
-      const [reporter, suspended] = (await signupMembers(t.app, 2)) as [Member, Member];
+      const [reporter, suspended] = await signupMembers(t.app, 2);
       const id = await report(t.app, reporter, 'member', suspended.user.id);
       await acted(t.app, first, id, 'suspend', { reason: 'Spam.' });
       expect((await moderator(['list'], t.config)).stdout).toMatch(
@@ -150,7 +150,7 @@ forEachDialect((dialect) => {
     afterAll(() => fs.rm(outdir, { recursive: true, force: true }));
 
     it('runs build/moderator.mjs on the server’s database, migrations included', async () => {
-      const [, member] = (await signupMembers(t.app, 2)) as [Member, Member];
+      const [, member] = await signupMembers(t.app, 2);
 
       const added = await moderator(['add', member.username], t.config, [
         path.join(outdir, 'moderator.mjs'),
@@ -171,7 +171,7 @@ forEachDialect((dialect) => {
 
     it('tells the running servers, so the member’s next session check sees the change', async () => {
       await firstMember(t.app);
-      const [member] = (await signupMembers(t.app, 1)) as [Member];
+      const [member] = await signupMembers(t.app, 1);
       // A node serves its cache once it has heard the others for a while (about two seconds).
       await vi.waitFor(() => expect(t.app.sessions.sessionMemory?.cache.serving).toBe(true), {
         timeout: 5_000,

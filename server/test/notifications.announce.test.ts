@@ -38,7 +38,7 @@ forEachDialect((dialect) => {
     await t.close();
   });
   beforeEach(async () => {
-    [a, b] = (await signupMembers(t.app, 2)) as [Member, Member];
+    [a, b] = await signupMembers(t.app, 2);
     socketOfA = await connected(openSocket(url, { auth: { token: a.token } }));
     socketOfB = await connected(openSocket(url, { auth: { token: b.token } }));
   });

@@ -8,7 +8,6 @@ import { expect, it } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import type { Ack, FriendEventPayload } from '../../src/contracts/realtime.ts';
 import {
-  type Member,
   forEachDialect,
   friendAction,
   signupMembers,
@@ -17,7 +16,7 @@ import {
   REDIS_TEST_URL,
 } from './helpers.ts';
 import { callServer, signupOnServer, useServerPair } from './server-process.ts';
-import { connected, useSecondNode, useSockets } from './sockets.ts';
+import { connected, useSecondNode, useSockets, nextEvent } from './sockets.ts';
 
 const REDIS_URL = REDIS_TEST_URL;
 
@@ -28,31 +27,20 @@ const openSocket = useSockets();
 const connect = (origin: string, token: string): Promise<Socket> =>
   connected(openSocket(origin, { auth: { token } }));
 
-/** The next `event` on a socket, or a rejection naming it after `ms`. */
-function nextEvent(socket: Socket, event: string, ms = 10_000): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${event} within ${ms} ms`)), ms);
-    socket.once(event, (payload: unknown) => {
-      clearTimeout(timer);
-      resolve(payload);
-    });
-  });
-}
-
 forEachDialect((dialect) => {
   suite('two apps in one process on one Redis and one database', () => {
     const t = useTestApp(dialect, { REDIS_URL });
     const nodes = useSecondNode(t);
 
     it('delivers a request made through app 1 to the receiver’s socket on app 2', async () => {
-      const [a, b] = (await signupMembers(t.app, 2)) as [Member, Member];
+      const [a, b] = await signupMembers(t.app, 2);
       const [socketA, socketB] = [
         await connect(nodes.origin1, a.token),
         await connect(nodes.origin2, b.token),
       ];
       const received = [
-        nextEvent(socketA, 'friend:request:created'),
-        nextEvent(socketB, 'friend:request:created'),
+        nextEvent(socketA, 'friend:request:created', 10_000),
+        nextEvent(socketB, 'friend:request:created', 10_000),
       ];
 
       await friendAction(t.app, a, 'request', b);
@@ -66,7 +54,7 @@ forEachDialect((dialect) => {
     });
 
     it('shows app 1 a member online who joined presence on app 2, and offline after leaving', async () => {
-      const [b] = (await signupMembers(t.app, 1)) as [Member];
+      const [b] = await signupMembers(t.app, 1);
       const socketB = await connect(nodes.origin2, b.token);
       expect(await t.app.realtime.isOnline(b.user.id)).toBe(false);
 
@@ -90,7 +78,7 @@ forEachDialect((dialect) => {
       const a = await signupOnServer(one);
       const b = await signupOnServer(two);
       const [socketA, socketB] = [await connect(one, a.token), await connect(two, b.token)];
-      const requested = nextEvent(socketB, 'friend:request:created');
+      const requested = nextEvent(socketB, 'friend:request:created', 10_000);
 
       expect(
         await callServer(one, '/api/users/friends/request', {
@@ -108,7 +96,7 @@ forEachDialect((dialect) => {
         pairKey: pairKey(a.id, b.id),
       });
 
-      const accepted = nextEvent(socketA, 'friend:accepted');
+      const accepted = nextEvent(socketA, 'friend:accepted', 10_000);
       expect(
         (
           await callServer(two, '/api/users/friends/accept', {

@@ -58,7 +58,7 @@ forEachDialect((dialect) => {
           PUSH_ALLOWED_HOSTS: 'push.example.test',
         },
       });
-      [member, other] = (await signupMembers(t.app, 2)) as [Member, Member];
+      [member, other] = await signupMembers(t.app, 2);
       photo = await jpegPart();
     });
     afterAll(async () => {

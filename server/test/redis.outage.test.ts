@@ -6,7 +6,6 @@
  * this file starts, kills and starts again on the same port.
  */
 import { Redis } from 'ioredis';
-import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import {
@@ -28,7 +27,7 @@ import {
   privateRedisProblem,
   startPrivateRedis,
 } from './private-services.ts';
-import { connected, listen, useSockets } from './sockets.ts';
+import { connected, listen, useSockets, nextEvent } from './sockets.ts';
 
 /** The promised bound is 1 s; the slack is for a busy test machine, not for a retry. */
 const FAST_MS = 1_500;
@@ -37,17 +36,6 @@ async function timed<T>(call: () => Promise<T>): Promise<{ result: T; ms: number
   const started = performance.now();
   const result = await call();
   return { result, ms: performance.now() - started };
-}
-
-/** The next `event` on a socket with the milliseconds it took, or a rejection after `ms`. */
-function nextEvent(socket: Socket, event: string, ms: number): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${event} within ${ms} ms`)), ms);
-    socket.once(event, (payload: unknown) => {
-      clearTimeout(timer);
-      resolve(payload);
-    });
-  });
 }
 
 const openSocket = useSockets();
@@ -67,7 +55,7 @@ forEachDialect((dialect) => {
       t = await buildTestApp({ dialect, env: { REDIS_URL: redis.url } });
       origin = await listen(t.app);
       member = await signupUser(t.app);
-      [a, b] = (await signupMembers(t.app, 2)) as [Member, Member];
+      [a, b] = await signupMembers(t.app, 2);
     });
     afterAll(async () => {
       await t?.close();

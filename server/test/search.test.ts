@@ -325,11 +325,11 @@ forEachApp((t, dialect) => {
 
   describe('after a member renames themself', () => {
     it('finds them under the new name and no longer under the old one', async () => {
-      const [member] = (await signupMembers(t.app, 1, () => ({
+      const [member] = await signupMembers(t.app, 1, () => ({
         username: 'orville.q',
         firstName: 'Orville',
         lastName: 'Quartz',
-      }))) as [Member];
+      }));
 
       const patch = await patchProfile(t.app, asCookie(member), {
         username: 'wilbur.q',

@@ -12,7 +12,6 @@ import { describe, expect, it } from 'vitest';
 import { FIRST_MEMBER_SETTING } from '../src/features/auth/repository.ts';
 import demoMembers from '../src/seed-members.json' with { type: 'json' };
 import {
-  type Member,
   ORIGIN,
   type TestApp,
   buildTestApp,
@@ -137,8 +136,8 @@ forEachDialect((dialect) => {
 
     it('lets the first member who signs up afterwards take the mark, and so moderate', async () => {
       // One after the other: of two signups at once, either may be the first.
-      const [first] = (await signupMembers(t.app, 1)) as [Member];
-      const [second] = (await signupMembers(t.app, 1)) as [Member];
+      const [first] = await signupMembers(t.app, 1);
+      const [second] = await signupMembers(t.app, 1);
 
       expect(first.user.isModerator).toBe(true);
       expect(second.user.isModerator).toBe(false);

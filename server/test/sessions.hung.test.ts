@@ -124,7 +124,7 @@ forEachDialect((dialect) => {
 
     it('refuses at once on node two a session logged out on node one once the hang is noticed', async () => {
       await serving(one, two);
-      const [member] = (await signupMembers(one, 1)) as [Member];
+      const [member] = await signupMembers(one, 1);
       await remembered(two, member);
 
       redis.freeze(true);
@@ -142,7 +142,7 @@ forEachDialect((dialect) => {
 
     it('refuses on node two within the window a session logged out on node one as Redis hangs', async () => {
       await serving(one, two);
-      const [member] = (await signupMembers(one, 1)) as [Member];
+      const [member] = await signupMembers(one, 1);
       await remembered(two, member);
 
       const since = Date.now();
@@ -188,7 +188,7 @@ forEachDialect((dialect) => {
 
     it('refuses on node two, within the window, a session logged out on node one while node one is cut off', async () => {
       await serving(one, two);
-      const [member] = (await signupMembers(one, 1)) as [Member];
+      const [member] = await signupMembers(one, 1);
       await remembered(two, member);
 
       const since = Date.now();
@@ -204,7 +204,7 @@ forEachDialect((dialect) => {
 
     it('refuses on node two, within the window, a session logged out on node one while node two is cut off', async () => {
       await serving(one, two);
-      const [member] = (await signupMembers(one, 1)) as [Member];
+      const [member] = await signupMembers(one, 1);
       await remembered(two, member);
 
       const since = Date.now();
@@ -219,7 +219,7 @@ forEachDialect((dialect) => {
 
     it('refuses on node two, within the window, a session whose logout node one could not publish while its connection dropped', async () => {
       await serving(one, two);
-      const [member] = (await signupMembers(one, 1)) as [Member];
+      const [member] = await signupMembers(one, 1);
       await remembered(two, member);
 
       const since = Date.now();
@@ -234,11 +234,7 @@ forEachDialect((dialect) => {
 
     it('refuses on node two, within the window, the sessions of a member suspended on node one while node one is cut off', async () => {
       await serving(one, two);
-      const [moderator, member, reporter] = (await signupMembers(one, 3)) as [
-        Member,
-        Member,
-        Member,
-      ];
+      const [moderator, member, reporter] = await signupMembers(one, 3);
       await one.db
         .updateTable('users')
         .set({ is_moderator: 1 })

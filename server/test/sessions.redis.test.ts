@@ -197,7 +197,7 @@ forEachDialect((dialect) => {
           timeout: 10_000,
         });
       }
-      const [member] = (await signupMembers(t.app, 1)) as [Member];
+      const [member] = await signupMembers(t.app, 1);
       for (let round = 0; round < 20; round++) {
         const session = await loginAs(t.app, member);
         await remembered(session);
@@ -210,7 +210,7 @@ forEachDialect((dialect) => {
     });
 
     it('has node two show a profile edit by the time node one answers it', async () => {
-      const [member] = (await signupMembers(t.app, 1)) as [Member];
+      const [member] = await signupMembers(t.app, 1);
       for (const firstName of ['Grace', 'Katherine', 'Dorothy', 'Mary', 'Annie']) {
         await remembered(member);
 

@@ -194,7 +194,7 @@ withRedis('upload limits with REDIS_URL', () => {
     it('share one member’s places and hourly budget', async () => {
       const [a, b] = nodes as [(typeof nodes)[0], (typeof nodes)[0]];
       const file = await noisyPhoto();
-      const [me] = (await signupMembers(a, 1)) as [Member];
+      const [me] = await signupMembers(a, 1);
       const held = [
         await holdGalleryUpload(a, me, file),
         await holdGalleryUpload(a, me, file),
