@@ -227,8 +227,7 @@ forEachDialect((dialect) => {
         postReport(t.app, from, { kind: 'member', targetId: target.user.id, reason: 'spam' });
 
       const statuses = [];
-      for (const target of targets)
-        statuses.push((await send(reporter, target)).statusCode);
+      for (const target of targets) statuses.push((await send(reporter, target)).statusCode);
       const refused = await send(reporter, other);
 
       expect(statuses).toEqual([201, 201, 201, 429]);

@@ -30,6 +30,7 @@ import {
   privateRedisProblem,
   startCuttableProxy,
   startPrivateRedis,
+  usePrivateRedisApp,
 } from './private-services.ts';
 import { acted, report } from './safety-helpers.ts';
 
@@ -96,30 +97,21 @@ async function logout(node: FastifyInstance, member: Member) {
 
 forEachDialect((dialect) => {
   suite('two nodes on a Redis that is frozen (SIGSTOP)', () => {
-    let redis: PrivateRedis & { stop(): Promise<void> };
-    let t: TestApp;
+    const t = usePrivateRedisApp(dialect, { SESSION_CACHE_TTL_MS: TTL });
     let one: FastifyInstance;
     let two: FastifyInstance;
 
     beforeAll(async () => {
-      redis = await startPrivateRedis();
-      t = await buildTestApp({
-        dialect,
-        env: { REDIS_URL: redis.url, SESSION_CACHE_TTL_MS: TTL },
-      });
       one = t.app;
       two = await buildApp(t.config);
       await two.ready();
     });
     afterEach(async () => {
-      redis.freeze(false);
+      t.redis.freeze(false);
       await serving(one, two);
     });
     afterAll(async () => {
-      redis?.freeze(false);
       await two?.close();
-      await t?.close();
-      await redis?.stop();
     });
 
     it('refuses at once on node two a session logged out on node one once the hang is noticed', async () => {
@@ -127,7 +119,7 @@ forEachDialect((dialect) => {
       const [member] = await signupMembers(one, 1);
       await remembered(two, member);
 
-      redis.freeze(true);
+      t.redis.freeze(true);
       await sleep(BOUND_MS);
       expect(two.sessions.sessionMemory?.cache.serving).toBe(false);
       expect(two.sessions.sessionMemory?.cache.size).toBe(0);
@@ -135,7 +127,7 @@ forEachDialect((dialect) => {
       await logout(one, member);
 
       expect(await refusedWithin(two, member, since)).toBeLessThan(1_000);
-      redis.freeze(false);
+      t.redis.freeze(false);
       await serving(one, two);
       expect(await me(two, member)).toBeNull();
     });
@@ -146,11 +138,11 @@ forEachDialect((dialect) => {
       await remembered(two, member);
 
       const since = Date.now();
-      redis.freeze(true);
+      t.redis.freeze(true);
       await logout(one, member);
 
       expect(await refusedWithin(two, member, since)).toBeLessThanOrEqual(BOUND_MS);
-      redis.freeze(false);
+      t.redis.freeze(false);
       await serving(one, two);
       expect(await me(two, member)).toBeNull();
     });
