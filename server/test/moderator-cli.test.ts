@@ -25,16 +25,11 @@ import {
   useTestApp,
 } from './helpers.ts';
 import { acted, firstMember, report, userRow } from './safety-helpers.ts';
+import { runNode, type CommandOutcome } from './server-process.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = promisify(execFile);
 const withRedis = await describeWithRedis('the moderator command’s word to running servers');
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 /** Runs the command (`node <args> add name`) with the app's settings; never throws on a failure. */
 async function moderator(
@@ -42,24 +37,8 @@ async function moderator(
   config: { dataDir: string; databaseUrl: string | undefined },
   how: string[] = ['--import', 'tsx', 'server/src/moderator.ts'],
   env: Record<string, string> = {},
-): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [...how, ...command], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        DATA_DIR: config.dataDir,
-        DATABASE_URL: config.databaseUrl ?? '',
-        REDIS_URL: '',
-        ...env,
-      },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+): Promise<CommandOutcome> {
+  return runNode([...how, ...command], config, env);
 }
 
 forEachDialect((dialect) => {

@@ -1,7 +1,8 @@
 /** The real server as a child process (`node --import tsx server/src/main.ts`) for tests that kill it. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll } from 'vitest';
 import type { AuthResponse } from '../../src/contracts/user.ts';
 import { ORIGIN, signupFields, uniqueUsername } from './factories.ts';
@@ -144,4 +145,38 @@ export async function signupOnServer(origin: string): Promise<ServerMember> {
     throw new Error(`signup answered ${response.status}: ${await response.text()}`);
   const { user, token } = (await response.json()) as AuthResponse;
   return { id: user.id, username: user.username, token, isModerator: user.isModerator };
+}
+
+export interface CommandOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `node <args>` from the repository root on the app's data directory and database, without
+ * Redis (`env` added); answers its exit code and output, and never throws on a failure.
+ */
+export async function runNode(
+  args: string[],
+  config: { dataDir: string; databaseUrl: string | undefined },
+  env: Record<string, string> = {},
+): Promise<CommandOutcome> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, args, {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        DATA_DIR: config.dataDir,
+        DATABASE_URL: config.databaseUrl ?? '',
+        REDIS_URL: '',
+        ...env,
+      },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as CommandOutcome;
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
 }
