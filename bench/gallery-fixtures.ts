@@ -88,14 +88,14 @@ export async function startBenchApp(name: string): Promise<BenchApp> {
 }
 
 /**
- * Inserts `count` photo rows (fake file names, four folders, newest first) for `ownerId`, each
+ * Inserts `count` photo rows (fake file names, four folders, newest first) for `owner`, each
  * fifth one reacted to by every reactor (two thirds likes, one third dislikes), in batches of
  * 1,000 in one transaction; answers the rows and the reactions.
  */
 export async function insertGallery(
   app: FastifyInstance,
-  ownerId: string,
-  reactorIds: readonly string[],
+  owner: { userId: string },
+  reactors: readonly { userId: string }[],
   count: number,
 ) {
   const folders = ['All', 'Trips', 'Pets', 'Family'];
@@ -104,7 +104,7 @@ export async function insertGallery(
     const name = randomBytes(16).toString('hex');
     return {
       id: randomUUID(),
-      owner_id: ownerId,
+      owner_id: owner.userId,
       display_file: `${name}.webp`,
       thumb_file: `${name}-thumb.webp`,
       width: 1600,
@@ -119,9 +119,9 @@ export async function insertGallery(
   const reactions = rows
     .filter((_, i) => i % 5 === 0)
     .flatMap((row, i) =>
-      reactorIds.map((userId, j) => ({
+      reactors.map((reactor, j) => ({
         image_id: row.id,
-        user_id: userId,
+        user_id: reactor.userId,
         kind: (i + j) % 3 === 2 ? ('dislike' as const) : ('like' as const),
         created_at: row.created_at,
       })),

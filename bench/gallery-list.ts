@@ -19,12 +19,7 @@ const reactors: Awaited<ReturnType<typeof signupBenchMember>>[] = [];
 for (let i = 0; i < REACTORS; i++)
   reactors.push(await signupBenchMember(bench.base, `bench.fan${i}`));
 
-const { reactions } = await insertGallery(
-  bench.app,
-  owner.userId,
-  reactors.map((reactor) => reactor.userId),
-  IMAGES,
-);
+const { reactions } = await insertGallery(bench.app, owner, reactors, IMAGES);
 
 const listPath = `/api/gallery?userId=${owner.userId}`;
 const viewer = reactors[0];

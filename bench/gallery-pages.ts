@@ -41,12 +41,7 @@ const headers = { authorization: `Bearer ${viewer.token}` };
 /** Inserts `count` images for a new member; answers their id and the positions in saved order. */
 async function galleryOf(count: number) {
   const owner = await signupBenchMember(bench.base, `bench.owner${count}`);
-  const { rows } = await insertGallery(
-    bench.app,
-    owner.userId,
-    reactors.map((reactor) => reactor.userId),
-    count,
-  );
+  const { rows } = await insertGallery(bench.app, owner, reactors, count);
   const positions = rows.map((row) => row.position).sort((a, b) => a - b);
   // The last page of 60 starts after the image that ends the page before it.
   const lastStart = Math.floor((count - 1) / GALLERY_PAGE_DEFAULT) * GALLERY_PAGE_DEFAULT;
