@@ -3,8 +3,6 @@
  * each route the app registers, so a new one without a Cache-Control of its class fails here.
  */
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { RouteOptions } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +17,7 @@ import {
   signupMembers,
   getMe,
   markRead,
+  staticBuild,
 } from './helpers.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -47,20 +46,14 @@ const NEEDS_A_RELAY = new Set(['/api/push/vapid-public-key']);
 
 const expectedFor = (url: string) => EXPECTED.find(([pattern]) => pattern.test(url))?.[1];
 
-const staticDir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-cache-'));
-await fs.mkdir(path.join(staticDir, 'assets'));
-await fs.mkdir(path.join(staticDir, 'icons'));
-await fs.writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>Orbit</title>');
-await fs.writeFile(path.join(staticDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
-await fs.writeFile(path.join(staticDir, 'manifest.webmanifest'), '{"name":"Orbit"}');
-await fs.writeFile(path.join(staticDir, 'assets', 'index-abc123.js'), 'console.log(1);');
-await fs.writeFile(path.join(staticDir, 'assets', 'index-abc123.css'), 'body{margin:0}');
-await fs.writeFile(
-  path.join(staticDir, 'icons', 'icon-192.png'),
-  await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } })
+const staticDir = await staticBuild({
+  'assets/index-abc123.css': 'body{margin:0}',
+  'icons/icon-192.png': await sharp({
+    create: { width: 4, height: 4, channels: 3, background: '#000' },
+  })
     .png()
     .toBuffer(),
-);
+});
 afterAll(async () => {
   await fs.rm(staticDir, { recursive: true, force: true });
 });

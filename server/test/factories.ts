@@ -1,6 +1,7 @@
 /** Factories for tests: members signed up through the real endpoints, images, multipart bodies. */
 import { createECDH, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
@@ -244,6 +245,26 @@ export async function filesUnder(dir: string): Promise<string[]> {
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
     .sort();
+}
+
+/**
+ * A built app's folder for STATIC_DIR, in a fresh temporary directory: the shell, the worker, the
+ * manifest and a hashed script, then `more` (paths under the folder).
+ */
+export async function staticBuild(more: Record<string, string | Buffer> = {}): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-static-'));
+  const files = {
+    'index.html': '<!doctype html><title>Orbit</title>',
+    'sw.js': 'self.addEventListener("fetch", () => {});',
+    'manifest.webmanifest': '{"name":"Orbit"}',
+    'assets/index-abc123.js': 'console.log(1);',
+    ...more,
+  };
+  for (const [name, content] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await fs.writeFile(path.join(dir, name), content);
+  }
+  return dir;
 }
 
 /** A GPS position (Paris) for sharp's withExif, the metadata an upload must lose. */
