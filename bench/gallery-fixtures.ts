@@ -1,4 +1,5 @@
 /** Fixtures shared by the gallery benchmarks: a 12 MP photo-like JPEG, an app in-process, a member. */
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,6 +85,60 @@ export async function startBenchApp(name: string): Promise<BenchApp> {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Inserts `count` photo rows (fake file names, four folders, newest first) for `owner`, each
+ * fifth one reacted to by every reactor (two thirds likes, one third dislikes), in batches of
+ * 1,000 in one transaction; answers the rows and the reactions.
+ */
+export async function insertGallery(
+  app: FastifyInstance,
+  owner: { userId: string },
+  reactors: readonly { userId: string }[],
+  count: number,
+) {
+  const folders = ['All', 'Trips', 'Pets', 'Family'];
+  const start = Date.UTC(2025, 0, 1);
+  const rows = Array.from({ length: count }, (_, i) => {
+    const name = randomBytes(16).toString('hex');
+    return {
+      id: randomUUID(),
+      owner_id: owner.userId,
+      display_file: `${name}.webp`,
+      thumb_file: `${name}-thumb.webp`,
+      width: 1600,
+      height: 1200,
+      bytes: 350_000,
+      folder: folders[i % folders.length] ?? 'All',
+      caption: i % 3 === 0 ? `Picture number ${i}` : '',
+      position: -(i + 1),
+      created_at: new Date(start + i * 60_000).toISOString(),
+    };
+  });
+  const reactions = rows
+    .filter((_, i) => i % 5 === 0)
+    .flatMap((row, i) =>
+      reactors.map((reactor, j) => ({
+        image_id: row.id,
+        user_id: reactor.userId,
+        kind: (i + j) % 3 === 2 ? ('dislike' as const) : ('like' as const),
+        created_at: row.created_at,
+      })),
+    );
+  await app.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += 1_000)
+      await trx
+        .insertInto('gallery_images')
+        .values(rows.slice(i, i + 1_000))
+        .execute();
+    for (let i = 0; i < reactions.length; i += 1_000)
+      await trx
+        .insertInto('image_reactions')
+        .values(reactions.slice(i, i + 1_000))
+        .execute();
+  });
+  return { rows, reactions };
 }
 
 export { BENCH_PASSWORD, signupBenchMember } from './common.ts';

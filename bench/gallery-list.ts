@@ -3,17 +3,15 @@
  * names) and some reactions: latency under load and the bytes each answer sends, plain and when
  * the client accepts gzip. `npx tsx bench/gallery-list.ts`
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { CONNECTIONS, LOAD_SECONDS, LOAD_WORKERS, table, writeResult } from './common.ts';
-import { signupBenchMember, startBenchApp } from './gallery-fixtures.ts';
+import { insertGallery, signupBenchMember, startBenchApp } from './gallery-fixtures.ts';
 
 const IMAGES = 2_000;
-const REACTORS = 5;
 /** Every fifth image gets reactions from each reactor: two thirds likes, one third dislikes. */
-const REACTED_EVERY = 5;
+const REACTORS = 5;
 
 const bench = await startBenchApp('gallery-list');
 const owner = await signupBenchMember(bench.base, 'bench.owner');
@@ -21,46 +19,7 @@ const reactors: Awaited<ReturnType<typeof signupBenchMember>>[] = [];
 for (let i = 0; i < REACTORS; i++)
   reactors.push(await signupBenchMember(bench.base, `bench.fan${i}`));
 
-const folders = ['All', 'Trips', 'Pets', 'Family'];
-const start = Date.UTC(2025, 0, 1);
-const rows = Array.from({ length: IMAGES }, (_, i) => {
-  const name = randomBytes(16).toString('hex');
-  return {
-    id: randomUUID(),
-    owner_id: owner.userId,
-    display_file: `${name}.webp`,
-    thumb_file: `${name}-thumb.webp`,
-    width: 1600,
-    height: 1200,
-    bytes: 350_000,
-    folder: folders[i % folders.length] ?? 'All',
-    caption: i % 3 === 0 ? `Picture number ${i}` : '',
-    position: -(i + 1),
-    created_at: new Date(start + i * 60_000).toISOString(),
-  };
-});
-const reactions = rows
-  .filter((_, i) => i % REACTED_EVERY === 0)
-  .flatMap((row, i) =>
-    reactors.map((reactor, j) => ({
-      image_id: row.id,
-      user_id: reactor.userId,
-      kind: (i + j) % 3 === 2 ? ('dislike' as const) : ('like' as const),
-      created_at: row.created_at,
-    })),
-  );
-for (let i = 0; i < rows.length; i += 500) {
-  await bench.app.db
-    .insertInto('gallery_images')
-    .values(rows.slice(i, i + 500))
-    .execute();
-}
-for (let i = 0; i < reactions.length; i += 500) {
-  await bench.app.db
-    .insertInto('image_reactions')
-    .values(reactions.slice(i, i + 500))
-    .execute();
-}
+const { reactions } = await insertGallery(bench.app, owner, reactors, IMAGES);
 
 const listPath = `/api/gallery?userId=${owner.userId}`;
 const viewer = reactors[0];

@@ -6,7 +6,6 @@
  * `npx tsx bench/gallery-pages.ts` (BENCH_REQUESTS sets the one-at-a-time count, 1,000 by default.)
  * Writes bench/results/gallery-pages.json and .md.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -23,11 +22,10 @@ import {
   table,
   writeResult,
 } from './common.ts';
-import { signupBenchMember, startBenchApp } from './gallery-fixtures.ts';
+import { insertGallery, signupBenchMember, startBenchApp } from './gallery-fixtures.ts';
 
 const SIZES = [2_000, 40_000];
 const REACTORS = 5;
-const REACTED_EVERY = 5;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000);
 const GOAL_P99_MS = 20;
 const GOAL_BYTES = 30 * 1024;
@@ -43,46 +41,7 @@ const headers = { authorization: `Bearer ${viewer.token}` };
 /** Inserts `count` images for a new member; answers their id and the positions in saved order. */
 async function galleryOf(count: number) {
   const owner = await signupBenchMember(bench.base, `bench.owner${count}`);
-  const folders = ['All', 'Trips', 'Pets', 'Family'];
-  const start = Date.UTC(2025, 0, 1);
-  const rows = Array.from({ length: count }, (_, i) => {
-    const name = randomBytes(16).toString('hex');
-    return {
-      id: randomUUID(),
-      owner_id: owner.userId,
-      display_file: `${name}.webp`,
-      thumb_file: `${name}-thumb.webp`,
-      width: 1600,
-      height: 1200,
-      bytes: 350_000,
-      folder: folders[i % folders.length] ?? 'All',
-      caption: i % 3 === 0 ? `Picture number ${i}` : '',
-      position: -(i + 1),
-      created_at: new Date(start + i * 60_000).toISOString(),
-    };
-  });
-  const reactions = rows
-    .filter((_, i) => i % REACTED_EVERY === 0)
-    .flatMap((row, i) =>
-      reactors.map((reactor, j) => ({
-        image_id: row.id,
-        user_id: reactor.userId,
-        kind: (i + j) % 3 === 2 ? ('dislike' as const) : ('like' as const),
-        created_at: row.created_at,
-      })),
-    );
-  await bench.app.db.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows.length; i += 1_000)
-      await trx
-        .insertInto('gallery_images')
-        .values(rows.slice(i, i + 1_000))
-        .execute();
-    for (let i = 0; i < reactions.length; i += 1_000)
-      await trx
-        .insertInto('image_reactions')
-        .values(reactions.slice(i, i + 1_000))
-        .execute();
-  });
+  const { rows } = await insertGallery(bench.app, owner, reactors, count);
   const positions = rows.map((row) => row.position).sort((a, b) => a - b);
   // The last page of 60 starts after the image that ends the page before it.
   const lastStart = Math.floor((count - 1) / GALLERY_PAGE_DEFAULT) * GALLERY_PAGE_DEFAULT;
@@ -215,7 +174,7 @@ const markdown = `# Gallery pages
 \`npx tsx bench/gallery-pages.ts\` on ${new Date().toISOString().slice(0, 10)} (${JSON.stringify(machine())}).
 
 Members with 2,000 and 40,000 images (rows inserted directly; reactions from ${REACTORS} members on
-every ${REACTED_EVERY}th image), read by another member. First page: no cursor; last page: the
+every 5th image), read by another member. First page: no cursor; last page: the
 cursor of the page before it. "1 at a time": ${REQUESTS} requests in a row on one kept-alive
 connection after 100 to warm up, \`Accept-Encoding: br, gzip\`. "${CONNECTIONS} conn.": autocannon,
 ${CONNECTIONS} connections for ${LOAD_SECONDS} s (p99 there includes waiting behind the other

@@ -16,6 +16,40 @@ async function memberWithApi(
   return { member: await createMember(api, baseURL), api };
 }
 
+/**
+ * Playwright's `test` with the cast of a report: `moderator` (made one before first logging in),
+ * `reported` (a fresh member, `reportedPage` once signed in) and `reporter` (a member with a request context of their own,
+ * disposed after the test); `site` is the base URL.
+ */
+const it = test.extend<{
+  site: string;
+  moderator: Member;
+  reported: Member;
+  reportedPage: Page;
+  reporter: { member: Member; api: APIRequestContext };
+}>({
+  site: async ({ baseURL }, use) => {
+    await use(baseURL ?? '');
+  },
+  moderator: async ({ request, site }, use) => {
+    await use(await createModerator(request, site));
+  },
+  reported: async ({ request, site }, use) => {
+    await use(await createMember(request, site));
+  },
+  // The reported member signed in, on their own profile.
+  reportedPage: async ({ browser, reported }, use) => {
+    const page = await signedIn(browser, reported);
+    await use(page);
+    await page.context().close();
+  },
+  reporter: async ({ playwright, site }, use) => {
+    const reporter = await memberWithApi(playwright, site);
+    await use(reporter);
+    await reporter.api.dispose();
+  },
+});
+
 async function uploadPhoto(page: Page, baseURL: string): Promise<string> {
   const buffer = await sharp({
     create: { width: 640, height: 480, channels: 3, background: '#e4572e' },
@@ -43,6 +77,24 @@ async function report(
 ) {
   const response = await api.post('/api/reports', { headers: { Origin: baseURL }, data: body });
   expect(response.status(), await response.text()).toBe(201);
+}
+
+/** Reports the member signed in on `page` in the reporter's name; answers the note, made unique. */
+async function reportMemberOn(
+  reporter: { api: APIRequestContext },
+  baseURL: string,
+  page: Page,
+  reason: string,
+  note: string,
+): Promise<string> {
+  const unique = `${note} ${uniqueName('n')}`;
+  await report(reporter.api, baseURL, {
+    kind: 'member',
+    targetId: await memberId(page),
+    reason,
+    note: unique,
+  });
+  return unique;
 }
 
 const tab = (page: Page, name: 'Open' | 'Resolved') => page.getByRole('tab', { name });
@@ -76,23 +128,20 @@ async function sendSuspend(dialog: Locator, reason: string): Promise<void> {
   await expect(dialog).toBeHidden();
 }
 
-test('a moderator removes a reported photo; its owner is told and the photo is gone', async ({
+it('a moderator removes a reported photo; its owner is told and the photo is gone', async ({
   browser,
-  request,
-  playwright,
-  baseURL: origin,
+  site: baseURL,
+  moderator,
+  reported: owner,
+  reporter,
 }) => {
-  const baseURL = origin ?? '';
-  const moderator = await createModerator(request, baseURL);
-  const owner = await createMember(request, baseURL);
-  const { member: reporter, api: reporterApi } = await memberWithApi(playwright, baseURL);
   const b = await signedIn(browser, owner);
   const imageId = await uploadPhoto(b, baseURL);
   await b.reload();
   const grid = b.getByRole('list', { name: 'Photos' });
   await expect(grid.locator('.photo-open')).toHaveCount(1);
   const note = `Not for here ${uniqueName('n')}`;
-  await report(reporterApi, baseURL, { kind: 'image', targetId: imageId, reason: 'nudity', note });
+  await report(reporter.api, baseURL, { kind: 'image', targetId: imageId, reason: 'nudity', note });
 
   const m = await signedIn(browser, moderator);
   await openReports(m);
@@ -100,7 +149,7 @@ test('a moderator removes a reported photo; its owner is told and the photo is g
   await expect(item).toBeVisible();
   await expect(item.getByRole('img', { name: 'Reported photo' })).toBeVisible();
   await expect(item.getByText(`Photo by @${owner.username}`)).toBeVisible();
-  await expect(item.getByText(`Reported by @${reporter.username}`)).toBeVisible();
+  await expect(item.getByText(`Reported by @${reporter.member.username}`)).toBeVisible();
   await expect(item.getByText('Nudity or sexual content')).toBeVisible();
   await expect(item.getByRole('button', { name: 'Dismiss' })).toBeVisible();
   await expect(item.getByRole('button', { name: 'Suspend member' })).toBeVisible();
@@ -127,27 +176,17 @@ test('a moderator removes a reported photo; its owner is told and the photo is g
   await expect(b.getByRole('list', { name: 'Photos' }).locator('.photo-open')).toHaveCount(0);
   const gallery = await b.request.get('/api/gallery');
   expect(((await gallery.json()) as { total: number }).total).toBe(0);
-  await reporterApi.dispose();
 });
 
-test('a moderator suspends a reported member: their open tab is signed out and their login says why', async ({
+it('a moderator suspends a reported member: their open tab is signed out and their login says why', async ({
   browser,
-  request,
-  playwright,
-  baseURL: origin,
+  site: baseURL,
+  moderator,
+  reported,
+  reporter,
+  reportedPage: d,
 }) => {
-  const baseURL = origin ?? '';
-  const moderator = await createModerator(request, baseURL);
-  const reported = await createMember(request, baseURL);
-  const { api: reporterApi } = await memberWithApi(playwright, baseURL);
-  const d = await signedIn(browser, reported);
-  const note = `Pretends to be staff ${uniqueName('n')}`;
-  await report(reporterApi, baseURL, {
-    kind: 'member',
-    targetId: await memberId(d),
-    reason: 'impersonation',
-    note,
-  });
+  const note = await reportMemberOn(reporter, baseURL, d, 'impersonation', 'Pretends to be staff');
 
   const m = await signedIn(browser, moderator, { path: '/moderation' });
   const item = reportWith(m, note);
@@ -174,27 +213,18 @@ test('a moderator suspends a reported member: their open tab is signed out and t
   await logIn(d, reported);
   await expect(d.getByText(`This account is suspended: ${reason}`, { exact: true })).toBeVisible();
   await expect(d).toHaveURL(/\/landing/);
-  await reporterApi.dispose();
 });
 
-test('a moderator reported by a member is not suspended from Reports, and the page says why', async ({
+it('a moderator reported by a member is not suspended from Reports, and the page says why', async ({
   browser,
   request,
-  playwright,
-  baseURL: origin,
+  site: baseURL,
+  moderator,
+  reporter,
 }) => {
-  const baseURL = origin ?? '';
-  const moderator = await createModerator(request, baseURL);
   const other = await createModerator(request, baseURL);
-  const { api: reporterApi } = await memberWithApi(playwright, baseURL);
   const o = await signedIn(browser, other, { path: '/moderation' });
-  const note = `Moderates unfairly ${uniqueName('n')}`;
-  await report(reporterApi, baseURL, {
-    kind: 'member',
-    targetId: await memberId(o),
-    reason: 'other',
-    note,
-  });
+  const note = await reportMemberOn(reporter, baseURL, o, 'other', 'Moderates unfairly');
 
   const m = await signedIn(browser, moderator, { path: '/moderation' });
   const item = reportWith(m, note);
@@ -205,16 +235,14 @@ test('a moderator reported by a member is not suspended from Reports, and the pa
   // The other moderator still moderates: their Reports list loads and holds the report.
   await o.reload();
   await expect(reportWith(o, note)).toBeVisible();
-  await reporterApi.dispose();
 });
 
-test('a member who does not moderate has no Reports in the menu and is told so at /moderation', async ({
+it('a member who does not moderate has no Reports in the menu and is told so at /moderation', async ({
   browser,
   request,
-  baseURL: origin,
+  site,
 }) => {
-  const baseURL = origin ?? '';
-  const member = await createOrdinaryMember(request, baseURL);
+  const member = await createOrdinaryMember(request, site);
   const page = await signedIn(browser, member);
   expect(
     ((await (await page.request.get('/api/auth/me')).json()) as { user: { isModerator: boolean } })
@@ -229,20 +257,17 @@ test('a member who does not moderate has no Reports in the menu and is told so a
   await expect(page.getByRole('tab')).toHaveCount(0);
 });
 
-test('Dismiss resolves a report with nothing done; a report resolved meanwhile says so', async ({
+it('Dismiss resolves a report with nothing done; a report resolved meanwhile says so', async ({
   browser,
-  request,
-  playwright,
-  baseURL: origin,
+  site: baseURL,
+  moderator,
+  reporter,
+  reportedPage: d,
 }) => {
-  const baseURL = origin ?? '';
-  const moderator = await createModerator(request, baseURL);
-  const reported = await createMember(request, baseURL);
-  const { api: reporterApi } = await memberWithApi(playwright, baseURL);
-  const d = await signedIn(browser, reported);
+  const profile = d.url();
   const targetId = await memberId(d);
   const first = `Spam in every comment ${uniqueName('n')}`;
-  await report(reporterApi, baseURL, { kind: 'member', targetId, reason: 'spam', note: first });
+  await report(reporter.api, baseURL, { kind: 'member', targetId, reason: 'spam', note: first });
 
   const m = await signedIn(browser, moderator, { path: '/moderation' });
   await m.getByRole('tabpanel').getByRole('listitem').first().waitFor();
@@ -256,11 +281,11 @@ test('Dismiss resolves a report with nothing done; a report resolved meanwhile s
   await expect(reportWith(m, first).getByText(`Dismissed by @${moderator.username}`)).toBeVisible();
   // Nothing else happened to the member.
   await d.reload();
-  await expect(d).toHaveURL(new RegExp(`/profile/${reported.username}$`));
+  await expect(d).toHaveURL(profile);
 
   // Another moderator (here the same one, in another tab) resolves the next report first.
   const second = `Still spamming ${uniqueName('n')}`;
-  await report(reporterApi, baseURL, { kind: 'member', targetId, reason: 'other', note: second });
+  await report(reporter.api, baseURL, { kind: 'member', targetId, reason: 'other', note: second });
   await tab(m, 'Open').click();
   const stale = reportWith(m, second);
   await expect(stale).toBeVisible();
@@ -277,17 +302,15 @@ test('Dismiss resolves a report with nothing done; a report resolved meanwhile s
   await stale.getByRole('button', { name: 'Dismiss' }).click();
   await expect(m.getByRole('alert')).toHaveText('This report has already been resolved.');
   await expect(stale).toBeHidden();
-  await reporterApi.dispose();
 });
 
-test('reports come 50 a page, and Load more brings the next', async ({
+it('reports come 50 a page, and Load more brings the next', async ({
   browser,
   request,
   playwright,
-  baseURL: origin,
+  site: baseURL,
+  moderator,
 }) => {
-  const baseURL = origin ?? '';
-  const moderator = await createModerator(request, baseURL);
   // 51 reports: three reporters (20 an hour each at most) report the same 17 members.
   const targets: string[] = [];
   for (let index = 0; index < 17; index++) {

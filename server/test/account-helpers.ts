@@ -112,9 +112,9 @@ export interface Neighbourhood {
  */
 export async function neighbourhood(app: FastifyInstance): Promise<Neighbourhood> {
   const [leaver, friendAsked, friendAnswered, askedByLeaver, askingLeaver, bystander, other] =
-    (await signupMembers(app, 7, (index) =>
+    await signupMembers(app, 7, (index) =>
       index === 0 ? { username: uniqueUsername('leaver') } : {},
-    )) as [Member, Member, Member, Member, Member, Member, Member];
+    );
   const leaverElsewhere = await loginAs(app, leaver);
 
   await friendAction(app, leaver, 'request', friendAsked);

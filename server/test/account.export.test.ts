@@ -18,6 +18,8 @@ import {
   signupPair,
   signupUser,
   uniqueUsername,
+  getNotifications,
+  patchProfile,
 } from './helpers.ts';
 import { block, unblock } from './safety-helpers.ts';
 import { type UnzippedEntry, unzipByName } from './unzip.ts';
@@ -133,11 +135,7 @@ forEachApp((t) => {
         files,
         'notifications.json',
       );
-      const page = await t.app.inject({
-        method: 'GET',
-        url: '/api/notifications',
-        headers: asBearer(n.leaver),
-      });
+      const page = await getNotifications(t.app, asBearer(n.leaver));
 
       expect(notifications).toHaveLength(
         page.json<{ notifications: unknown[] }>().notifications.length,
@@ -250,12 +248,7 @@ forEachApp((t) => {
     };
     const rename = async (member: Member) => {
       const username = uniqueUsername('fled');
-      const response = await t.app.inject({
-        method: 'PATCH',
-        url: '/api/auth/profile',
-        headers: asCookie(member),
-        payload: { username },
-      });
+      const response = await patchProfile(t.app, asCookie(member), { username });
       expect(response.statusCode).toBe(200);
       return username;
     };

@@ -4,7 +4,7 @@
  * each friendship, request and notification is told at once, but a member a block hid them from.
  */
 import type { Socket } from 'socket.io-client';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import type { Ack } from '../../src/contracts/realtime.ts';
 import { deleteOwnAccount } from './account-helpers.ts';
@@ -18,36 +18,23 @@ import {
   useTestApp,
 } from './helpers.ts';
 import { block } from './safety-helpers.ts';
-import { connected, listen, useSockets } from './sockets.ts';
+import { connected, useSockets, nextEvent, useListening } from './sockets.ts';
 
 forEachDialect((dialect) => {
   const t = useTestApp(dialect);
-  let url = '';
   const openSocket = useSockets();
-
-  beforeAll(async () => {
-    url = await listen(t.app);
-  });
+  const served = useListening(t);
 
   const connectAs = (member: Member) =>
-    connected(openSocket(url, { auth: { token: member.token } }));
+    connected(openSocket(served.url, { auth: { token: member.token } }));
   const ack = (socket: Socket, event: string, payload: unknown) =>
     socket.timeout(5_000).emitWithAck(event, payload) as Promise<Ack>;
-  /** The next `event` the socket receives, failing after 5 s. */
-  const next = <T>(socket: Socket, event: string) =>
-    new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${event} within 5 s`)), 5_000);
-      socket.once(event, (payload: T) => {
-        clearTimeout(timer);
-        resolve(payload);
-      });
-    });
   const disconnected = (socket: Socket) =>
     new Promise<string>((resolve) => socket.once('disconnect', resolve));
 
   describe('the member’s sockets', () => {
     it('are all disconnected, whichever session opened them, and others stay', async () => {
-      const [leaver, other] = (await signupMembers(t.app, 2)) as [Member, Member];
+      const [leaver, other] = await signupMembers(t.app, 2);
       const elsewhere = await loginAs(t.app, leaver);
       const tabs = [await connectAs(leaver), await connectAs(leaver), await connectAs(elsewhere)];
       const otherTab = await connectAs(other);
@@ -65,7 +52,7 @@ forEachDialect((dialect) => {
     });
 
     it('cannot be opened again with the member’s token', async () => {
-      const [leaver] = (await signupMembers(t.app, 1)) as [Member];
+      const [leaver] = await signupMembers(t.app, 1);
       expect((await deleteOwnAccount(t.app, leaver)).statusCode).toBe(200);
 
       await expect(connectAs(leaver)).rejects.toThrow('unauthorized');
@@ -73,7 +60,7 @@ forEachDialect((dialect) => {
   });
 
   it('tells a watcher of the member’s gallery that they went offline', async () => {
-    const [leaver, watcher] = (await signupMembers(t.app, 2)) as [Member, Member];
+    const [leaver, watcher] = await signupMembers(t.app, 2);
     const tab = await connectAs(leaver);
     expect((await ack(tab, 'presence:join', { userId: leaver.user.id })).ok).toBe(true);
     const watching = await connectAs(watcher);
@@ -81,7 +68,7 @@ forEachDialect((dialect) => {
       ok: true,
       online: true,
     });
-    const update = next(watching, 'presence:update');
+    const update = nextEvent(watching, 'presence:update');
 
     expect((await deleteOwnAccount(t.app, leaver)).statusCode).toBe(200);
 
@@ -90,12 +77,7 @@ forEachDialect((dialect) => {
   });
 
   it('tells each friend and each side of a pending request that the relation ended', async () => {
-    const [leaver, friend, asked, asking] = (await signupMembers(t.app, 4)) as [
-      Member,
-      Member,
-      Member,
-      Member,
-    ];
+    const [leaver, friend, asked, asking] = await signupMembers(t.app, 4);
     await friendAction(t.app, friend, 'request', leaver);
     await friendAction(t.app, leaver, 'accept', friend);
     await friendAction(t.app, leaver, 'request', asked);
@@ -104,9 +86,9 @@ forEachDialect((dialect) => {
       [friend, asked, asking].map(connectAs),
     );
     const heard = [
-      next(friendTab!, 'friend:removed'),
-      next(askedTab!, 'friend:request:canceled'),
-      next(askingTab!, 'friend:declined'),
+      nextEvent(friendTab!, 'friend:removed'),
+      nextEvent(askedTab!, 'friend:request:canceled'),
+      nextEvent(askingTab!, 'friend:declined'),
     ];
 
     expect((await deleteOwnAccount(t.app, leaver)).statusCode).toBe(200);
@@ -121,7 +103,7 @@ forEachDialect((dialect) => {
   });
 
   it('takes the member’s friend request out of the other member’s notifications at once', async () => {
-    const [leaver, asked] = (await signupMembers(t.app, 2)) as [Member, Member];
+    const [leaver, asked] = await signupMembers(t.app, 2);
     await friendAction(t.app, leaver, 'request', asked);
     const request = await t.app.db
       .selectFrom('notifications')
@@ -130,7 +112,7 @@ forEachDialect((dialect) => {
       .where('actor_id', '=', leaver.user.id)
       .executeTakeFirstOrThrow();
     const tab = await connectAs(asked);
-    const changed = next(tab, 'notification:changed');
+    const changed = nextEvent(tab, 'notification:changed');
 
     expect((await deleteOwnAccount(t.app, leaver)).statusCode).toBe(200);
 
@@ -141,7 +123,7 @@ forEachDialect((dialect) => {
   it.each(['the member', 'the other'] as const)(
     'tells a member blocked either way nothing of their notifications going, when %s blocked',
     async (blocker) => {
-      const [leaver, other, third] = (await signupMembers(t.app, 3)) as [Member, Member, Member];
+      const [leaver, other, third] = await signupMembers(t.app, 3);
       const theirs = await uploadImage(t.app, other);
       await patchImage(t.app, leaver, theirs.id, { likes: true });
       if (blocker === 'the member') await block(t.app, leaver, other);
@@ -153,7 +135,7 @@ forEachDialect((dialect) => {
 
       expect((await deleteOwnAccount(t.app, leaver)).statusCode).toBe(200);
       // The third member's upload marks the end: anything sent before it would have come first.
-      const marker = next(tab, 'gallery:image:created');
+      const marker = nextEvent(tab, 'gallery:image:created');
       await uploadImage(t.app, third);
       await marker;
 
@@ -162,7 +144,7 @@ forEachDialect((dialect) => {
   );
 
   it('tells nobody anything when the deletion is refused', async () => {
-    const [leaver, friend] = (await signupMembers(t.app, 2)) as [Member, Member];
+    const [leaver, friend] = await signupMembers(t.app, 2);
     await friendAction(t.app, friend, 'request', leaver);
     await friendAction(t.app, leaver, 'accept', friend);
     const tab = await connectAs(leaver);

@@ -18,6 +18,7 @@ import {
   loginAs,
   signupMembers,
   useTestApp,
+  getMe,
 } from './helpers.ts';
 import { connected, useSecondNode, useSockets } from './sockets.ts';
 
@@ -40,12 +41,10 @@ forEachDialect((dialect) => {
     const connect = (origin: string, member: Member): Promise<Socket> =>
       connected(openSocket(origin, { auth: { token: member.token } }));
     const meOn = async (member: Member) =>
-      (
-        await nodes.second.inject({ method: 'GET', url: '/api/auth/me', headers: asBearer(member) })
-      ).json<MeResponse>().user;
+      (await getMe(nodes.second, asBearer(member))).json<MeResponse>().user;
 
     it('ends the member’s remembered session and sockets on the other node', async () => {
-      const [leaver, watcher] = (await signupMembers(t.app, 2)) as [Member, Member];
+      const [leaver, watcher] = await signupMembers(t.app, 2);
       const elsewhere = await loginAs(t.app, leaver);
       const memory = nodes.second.sessions.sessionMemory;
       await vi.waitFor(() => expect(memory?.cache.serving).toBe(true), { timeout: 5_000 });

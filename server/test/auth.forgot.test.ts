@@ -9,6 +9,7 @@ import {
   signupUser,
   forEachApp,
   loginStatus,
+  postReset,
 } from './helpers.ts';
 
 const NEW_PASSWORD = 'Comet#Tail42';
@@ -22,12 +23,7 @@ forEachApp((t) => {
       payload: { identifier },
     });
   const reset = (payload: { identifier: string; answer: string; newPassword: string }) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/auth/forgot-password/reset',
-      headers: { origin: ORIGIN },
-      payload,
-    });
+    postReset(t.app, { origin: ORIGIN }, payload);
 
   describe('POST /api/auth/forgot-password/question', () => {
     it('answers the security question for a username', async () => {

@@ -11,6 +11,7 @@ import {
   postLogin,
   signupUser,
   useTestApp,
+  postReset,
 } from './helpers.ts';
 
 const WRONG = 'Wrong#Pass1';
@@ -79,11 +80,7 @@ forEachApp((t) => {
 
   describe('wrong security answers are counted per account', () => {
     const reset = (member: Member, answer: string) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/auth/forgot-password/reset',
-        payload: { identifier: member.username, answer, newPassword: NEW_PASSWORD },
-      });
+      postReset(t.app, {}, { identifier: member.username, answer, newPassword: NEW_PASSWORD });
 
     it('answers 429 after 5 wrong answers, even to the right one, for an hour', async () => {
       const member = await signupUser(t.app);

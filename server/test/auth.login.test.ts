@@ -1,6 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../src/contracts/user.ts';
-import { type Member, postLogin, sessionsOf, sha256, signupUser, forEachApp } from './helpers.ts';
+import {
+  type Member,
+  postLogin,
+  sessionsOf,
+  sha256,
+  signupUser,
+  forEachApp,
+  getMe,
+} from './helpers.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -181,11 +189,7 @@ forEachApp((t) => {
         .where('id', '=', sha256(token))
         .execute();
 
-      const me = await t.app.inject({
-        method: 'GET',
-        url: '/api/auth/me',
-        headers: { authorization: `Bearer ${token}` },
-      });
+      const me = await getMe(t.app, { authorization: `Bearer ${token}` });
       expect(me.json()).toEqual({ user: null });
     });
   });

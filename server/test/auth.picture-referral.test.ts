@@ -5,7 +5,6 @@ import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import type { User } from '../../src/contracts/user.ts';
 import {
-  type Member,
   asCookie,
   exifHasGps,
   getMe,
@@ -13,11 +12,12 @@ import {
   forEachApp,
   jpegWithGps,
   patchProfileForm,
+  patchProfile,
 } from './helpers.ts';
 
 forEachApp((t) => {
   it('strips every metadata block from a changed profile picture and removes the old file', async () => {
-    const [member] = (await signupMembers(t.app, 1)) as [Member];
+    const [member] = await signupMembers(t.app, 1);
     const before = member.user.profileImage.replace(/^\/uploads\//, '');
     const photo = await jpegWithGps(90, 70, '#335577');
     expect(exifHasGps((await sharp(photo).metadata()).exif)).toBe(true);
@@ -44,14 +44,9 @@ forEachApp((t) => {
   });
 
   it('keeps a member’s referral code through profile changes and new sessions', async () => {
-    const [member] = (await signupMembers(t.app, 1)) as [Member];
+    const [member] = await signupMembers(t.app, 1);
     const code = member.user.referralCode;
-    await t.app.inject({
-      method: 'PATCH',
-      url: '/api/auth/profile',
-      payload: { firstName: 'Vega', referral: 'SOMEONE1' },
-      headers: asCookie(member),
-    });
+    await patchProfile(t.app, asCookie(member), { firstName: 'Vega', referral: 'SOMEONE1' });
     const me = (await getMe(t.app, asCookie(member))).json<{ user: User }>().user;
     expect(me.referralCode).toBe(code);
     expect(me.referral).toBe('SOMEONE1');

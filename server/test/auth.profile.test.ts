@@ -13,11 +13,12 @@ import {
   forEachApp,
   patchProfileForm,
   PASSWORD,
+  patchProfile,
 } from './helpers.ts';
 
 forEachApp((t) => {
   const patchJson = (member: Member, payload: Record<string, unknown>) =>
-    t.app.inject({ method: 'PATCH', url: '/api/auth/profile', headers: asCookie(member), payload });
+    patchProfile(t.app, asCookie(member), payload);
 
   const patchForm = (member: Member, fields: Parameters<typeof patchProfileForm>[2]) =>
     patchProfileForm(t.app, member, fields);

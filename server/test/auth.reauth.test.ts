@@ -16,6 +16,8 @@ import {
   pngImage,
   signupUser,
   uniqueUsername,
+  patchProfile,
+  postReset,
 } from './helpers.ts';
 
 const WRONG = 'Wrong#Pass1';
@@ -25,7 +27,7 @@ const NOT_CORRECT = 'Your current password is not correct.';
 
 forEachApp((t) => {
   const patchJson = (member: Member, payload: Record<string, unknown>) =>
-    t.app.inject({ method: 'PATCH', url: '/api/auth/profile', headers: asCookie(member), payload });
+    patchProfile(t.app, asCookie(member), payload);
 
   const changePassword = (member: Member, currentPassword: string) =>
     t.app.inject({
@@ -39,11 +41,7 @@ forEachApp((t) => {
     (await getMe(t.app, { cookie: member.cookie })).json<{ user: User }>().user;
 
   const resetWith = (member: Member, answer: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/auth/forgot-password/reset',
-      payload: { identifier: member.username, answer, newPassword: NEW_PASSWORD },
-    });
+    postReset(t.app, {}, { identifier: member.username, answer, newPassword: NEW_PASSWORD });
 
   describe('PATCH /api/auth/profile needs the current password', () => {
     const changes = [

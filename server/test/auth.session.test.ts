@@ -11,11 +11,11 @@ import {
   sha256,
   signupUser,
   forEachApp,
+  postLogout,
 } from './helpers.ts';
 
 forEachApp((t) => {
-  const logout = (member: Member) =>
-    t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: asCookie(member) });
+  const logout = (member: Member) => postLogout(t.app, asCookie(member));
   const tokenBridge = (headers: Record<string, string>) =>
     t.app.inject({ method: 'GET', url: '/api/auth/token-bridge', headers });
 
@@ -95,11 +95,7 @@ forEachApp((t) => {
     });
 
     it('succeeds and clears the cookie even without a session', async () => {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/logout',
-        headers: { origin: ORIGIN },
-      });
+      const response = await postLogout(t.app, { origin: ORIGIN });
 
       expect(response.statusCode).toBe(200);
       expect(response.cookies.find((item) => item.name === 'orbit_session')?.value).toBe('');

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'socket.io-client';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import type { RelayCatchUpAnswer, RelayEvent } from '../../src/contracts/push.ts';
 import type { Ack } from '../../src/contracts/realtime.ts';
@@ -33,6 +33,7 @@ import {
   record,
   useSecondNode,
   useSockets,
+  useListening,
 } from './sockets.ts';
 
 const SECRET = 'relay-secret-for-tests-0123456789';
@@ -68,16 +69,13 @@ forEachDialect((dialect) => {
       RELAY_SECRET: SECRET,
       PUSH_ALLOWED_HOSTS: 'push.example.test',
     });
-    let url = '';
-    beforeAll(async () => {
-      url = await listen(t.app);
-    });
+    const served = useListening(t);
     const connectAs = (member: Member) =>
-      connected(openSocket(url, { auth: { token: member.token } }));
+      connected(openSocket(served.url, { auth: { token: member.token } }));
 
     /** A blocker, the member they block, and a third member whose gallery marks the order. */
     const trio = async () => {
-      const [blocker, blocked, third] = (await signupMembers(t.app, 3)) as [Member, Member, Member];
+      const [blocker, blocked, third] = await signupMembers(t.app, 3);
       return { blocker, blocked, third };
     };
 
@@ -109,7 +107,7 @@ forEachDialect((dialect) => {
         expect(await socketsOfIn(t.app, galleryRoom(third.user.id))).toContain(watcher.user.id);
         // The owner's gallery changes, then the third member's marks the end.
         await uploadImage(t.app, owner);
-        const [liker] = (await signupMembers(t.app, 1)) as [Member];
+        const [liker] = await signupMembers(t.app, 1);
         await patchImage(t.app, liker, photo.id, { likes: true });
         await uploadImage(t.app, third);
         const before = await upTo(seen, createdBy(third.user.id));
@@ -271,7 +269,7 @@ forEachDialect((dialect) => {
       /** A relay on the /relay namespace that records every event it is handed. */
       const relayEvents = async () => {
         const relay = await connected(
-          openSocket(`${url}/relay`, {
+          openSocket(`${served.url}/relay`, {
             auth: { secret: SECRET, vapidPublicKey: p256PublicKey() },
           }),
         );
@@ -348,7 +346,7 @@ forEachDialect((dialect) => {
     const t = useTestApp(dialect);
 
     it('refuses a watch it cannot check instead of joining unchecked', async () => {
-      const [owner, asker] = (await signupMembers(t.app, 2)) as [Member, Member];
+      const [owner, asker] = await signupMembers(t.app, 2);
       const photo = await uploadImage(t.app, owner);
       const socket = await connected(
         openSocket(await listen(t.app), { auth: { token: asker.token } }),
@@ -378,7 +376,7 @@ forEachDialect((dialect) => {
       connected(openSocket(origin, { auth: { token: member.token } }));
 
     it('takes the blocked member’s sockets on the other node out of the blocker’s rooms within a second', async () => {
-      const [blocker, blocked, third] = (await signupMembers(t.app, 3)) as [Member, Member, Member];
+      const [blocker, blocked, third] = await signupMembers(t.app, 3);
       const photo = await uploadImage(t.app, blocker);
       const socket = await connectTo(nodes.origin2, blocked);
       const seen = record(socket);

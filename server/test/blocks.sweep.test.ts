@@ -51,6 +51,8 @@ import {
   signupUser,
   subscribeDevice,
   uniqueUsername,
+  markRead,
+  patchProfile,
 } from './helpers.ts';
 import { act, block, firstMember, report } from './safety-helpers.ts';
 import { type Seen, connected, join, listen, record, useSockets } from './sockets.ts';
@@ -856,16 +858,11 @@ forEachDialect((dialect) => {
       const h3 = await uploadImage(t.app, hidden);
       markPhoto(w.marks, h3);
       w.photos.hidden.push(h3);
-      const renamed = await t.app.inject({
-        method: 'PATCH',
-        url: '/api/auth/profile',
-        headers: asCookie(hidden),
-        payload: {
-          username: uniqueUsername('fled'),
-          firstName: capitalised(12),
-          lastName: capitalised(12),
-          favoriteQuote: `gone quiet ${letters(12)}`,
-        },
+      const renamed = await patchProfile(t.app, asCookie(hidden), {
+        username: uniqueUsername('fled'),
+        firstName: capitalised(12),
+        lastName: capitalised(12),
+        favoriteQuote: `gone quiet ${letters(12)}`,
       });
       expect(renamed.statusCode).toBe(200);
       markMember(w.marks, renamed.json<{ user: User }>().user);
@@ -886,12 +883,7 @@ forEachDialect((dialect) => {
       await edit(t.app, c, h2, { likes: true });
       const removal = await report(t.app, c, 'image', h3.id);
       expect((await act(t.app, w.moderator, removal, 'remove-photo')).statusCode).toBe(200);
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/notifications/read',
-        headers: asBearer(hidden),
-        payload: { all: true },
-      });
+      await markRead(t.app, asBearer(hidden), { all: true });
       hiddenTab.disconnect();
       onlyThirdPartyCounts('the hidden member’s acts', await heardUntilMarker(actsFrom));
       w.hidden = hiddenAs;

@@ -69,7 +69,7 @@ forEachApp((t) => {
 
   describe('the calls', () => {
     it('answers 400 to blocking oneself', async () => {
-      const [me] = (await signupMembers(t.app, 1)) as [Member];
+      const [me] = await signupMembers(t.app, 1);
 
       const response = await postBlock(t.app, me, me.user.id);
 
@@ -78,7 +78,7 @@ forEachApp((t) => {
     });
 
     it('answers 404 to blocking a member who does not exist', async () => {
-      const [me] = (await signupMembers(t.app, 1)) as [Member];
+      const [me] = await signupMembers(t.app, 1);
 
       const response = await postBlock(t.app, me, randomUUID());
 
@@ -101,12 +101,7 @@ forEachApp((t) => {
     });
 
     it('lists the members one blocked, newest first, and not those who blocked one', async () => {
-      const [me, first, second, blocker] = (await signupMembers(t.app, 4)) as [
-        Member,
-        Member,
-        Member,
-        Member,
-      ];
+      const [me, first, second, blocker] = await signupMembers(t.app, 4);
       await block(t.app, me, first);
       await block(t.app, me, second);
       await block(t.app, blocker, me);
@@ -190,7 +185,7 @@ forEachApp((t) => {
     });
 
     it('names nobody for a member who had blocked one first, then renamed, and answers the block as any other', async () => {
-      const [me, blocker, anyone] = (await signupMembers(t.app, 3)) as [Member, Member, Member];
+      const [me, blocker, anyone] = await signupMembers(t.app, 3);
       await block(t.app, blocker, me);
       const renamed = await rename(blocker);
 
@@ -377,12 +372,12 @@ forEachApp((t) => {
   describe('lists', () => {
     it('fills the search limit with members the viewer may see, not leaving a blocked one’s place empty', async () => {
       const prefix = `z${randomBytes(3).toString('hex')}`;
-      const [viewer] = (await signupMembers(t.app, 1)) as [Member];
+      const [viewer] = await signupMembers(t.app, 1);
       // The blocked member sorts first; four more share the prefix.
       const members = await signupMembers(t.app, 5, (index) => ({
         username: `${prefix}${String.fromCharCode(97 + index)}`,
       }));
-      const [first] = members as [Member];
+      const [first] = members;
       await block(t.app, first, viewer);
 
       const found = await search(viewer, prefix, 4);
@@ -391,7 +386,7 @@ forEachApp((t) => {
     });
 
     it('leaves a blocked member out of a third member’s friends list, for the two of them only', async () => {
-      const [a, b, c, d] = (await signupMembers(t.app, 4)) as [Member, Member, Member, Member];
+      const [a, b, c, d] = await signupMembers(t.app, 4);
       for (const friend of [a, b]) {
         await friendAction(t.app, friend, 'request', c);
         await friendAction(t.app, c, 'accept', friend);

@@ -3,8 +3,6 @@
  * each route the app registers, so a new one without a Cache-Control of its class fails here.
  */
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { RouteOptions } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +15,9 @@ import {
   buildTestApp,
   forEachDialect,
   signupMembers,
+  getMe,
+  markRead,
+  staticBuild,
 } from './helpers.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -45,20 +46,14 @@ const NEEDS_A_RELAY = new Set(['/api/push/vapid-public-key']);
 
 const expectedFor = (url: string) => EXPECTED.find(([pattern]) => pattern.test(url))?.[1];
 
-const staticDir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-cache-'));
-await fs.mkdir(path.join(staticDir, 'assets'));
-await fs.mkdir(path.join(staticDir, 'icons'));
-await fs.writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>Orbit</title>');
-await fs.writeFile(path.join(staticDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
-await fs.writeFile(path.join(staticDir, 'manifest.webmanifest'), '{"name":"Orbit"}');
-await fs.writeFile(path.join(staticDir, 'assets', 'index-abc123.js'), 'console.log(1);');
-await fs.writeFile(path.join(staticDir, 'assets', 'index-abc123.css'), 'body{margin:0}');
-await fs.writeFile(
-  path.join(staticDir, 'icons', 'icon-192.png'),
-  await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } })
+const staticDir = await staticBuild({
+  'assets/index-abc123.css': 'body{margin:0}',
+  'icons/icon-192.png': await sharp({
+    create: { width: 4, height: 4, channels: 3, background: '#000' },
+  })
     .png()
     .toBuffer(),
-);
+});
 afterAll(async () => {
   await fs.rm(staticDir, { recursive: true, force: true });
 });
@@ -80,8 +75,8 @@ forEachDialect((dialect) => {
     });
     await t.app.ready();
     // The first member is the install's moderator, so the moderation routes answer them too.
-    [me] = (await signupMembers(t.app, 1)) as [Member];
-    [other] = (await signupMembers(t.app, 1)) as [Member];
+    [me] = await signupMembers(t.app, 1);
+    [other] = await signupMembers(t.app, 1);
   });
   afterAll(async () => {
     await t.close();
@@ -226,12 +221,7 @@ forEachDialect((dialect) => {
     });
 
     it('keeps no answer to a call that changes something', async () => {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/notifications/read',
-        headers: asBearer(me),
-        payload: { all: true },
-      });
+      const response = await markRead(t.app, asBearer(me), { all: true });
       expect(response.statusCode).toBeLessThan(400);
       expect(response.headers['cache-control']).toBe(NEVER);
     });
@@ -242,7 +232,7 @@ forEachDialect((dialect) => {
         expect(response.headers['cache-control'], url).toBe(MEMBER);
       }
       for (const headers of [asBearer(me), {}]) {
-        const response = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers });
+        const response = await getMe(t.app, headers);
         expect(response.statusCode).toBe(200);
         expect(response.headers['cache-control']).toBe(NEVER);
       }

@@ -6,7 +6,14 @@ import { describe, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import type { PublicUser } from '../../src/contracts/user.ts';
 import { listGallery, patchImage, uploadImage } from './gallery-helpers.ts';
-import { type Member, asBearer, asCookie, forEachApp, signupUser } from './helpers.ts';
+import {
+  type Member,
+  asBearer,
+  asCookie,
+  forEachApp,
+  signupUser,
+  patchProfile,
+} from './helpers.ts';
 
 const RLO = '\u202e';
 const ISOLATE = '\u2067';
@@ -62,11 +69,9 @@ forEachApp((t) => {
     it('are stored without it when the profile is edited', async () => {
       const member = await signupUser(t.app);
 
-      const response = await t.app.inject({
-        method: 'PATCH',
-        url: '/api/auth/profile',
-        headers: asCookie(member),
-        payload: { firstName: `Eve${RLO}exe.jpg`, favoriteQuote: `Hi${RLO} there\u200f` },
+      const response = await patchProfile(t.app, asCookie(member), {
+        firstName: `Eve${RLO}exe.jpg`,
+        favoriteQuote: `Hi${RLO} there\u200f`,
       });
 
       expect(response.statusCode).toBe(200);
@@ -119,11 +124,9 @@ forEachApp((t) => {
     it('are left out when the profile is edited', async () => {
       const member = await signupUser(t.app);
 
-      const response = await t.app.inject({
-        method: 'PATCH',
-        url: '/api/auth/profile',
-        headers: asCookie(member),
-        payload: { firstName: `${ZWSP}Eve${ZWJ}${ZWJ}`, lastName: `क्${ZWJ}ष` },
+      const response = await patchProfile(t.app, asCookie(member), {
+        firstName: `${ZWSP}Eve${ZWJ}${ZWJ}`,
+        lastName: `क्${ZWJ}ष`,
       });
 
       expect(response.statusCode).toBe(200);

@@ -1,6 +1,7 @@
 /** Factories for tests: members signed up through the real endpoints, images, multipart bodies. */
 import { createECDH, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
@@ -200,9 +201,32 @@ export function asBearer(member: Pick<Member, 'token'>): Record<string, string> 
   return { authorization: `Bearer ${member.token}` };
 }
 
-export function getMe(app: FastifyInstance, headers: Record<string, string> = {}) {
-  return app.inject({ method: 'GET', url: '/api/auth/me', headers });
+/** A call the tests make often, with the caller's headers and a JSON body (or query, on a GET). */
+function endpoint(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string) {
+  return (app: FastifyInstance, headers: Record<string, string> = {}, body?: object) =>
+    app.inject({
+      method,
+      url,
+      headers,
+      ...(body === undefined
+        ? {}
+        : method === 'GET'
+          ? { query: body as Record<string, string> }
+          : { payload: body }),
+    });
 }
+
+export const getMe = endpoint('GET', '/api/auth/me');
+export const postLogout = endpoint('POST', '/api/auth/logout');
+/** The forgotten-password reset: `{ identifier, answer, newPassword }`. */
+export const postReset = endpoint('POST', '/api/auth/forgot-password/reset');
+/** A JSON profile edit (patchProfileForm sends a form with a picture). */
+export const patchProfile = endpoint('PATCH', '/api/auth/profile');
+export const putTheme = endpoint('PUT', '/api/users/theme');
+export const getNotifications = endpoint('GET', '/api/notifications');
+export const markRead = endpoint('POST', '/api/notifications/read');
+/** The raw answer of the friend status call (friendStatus reads it). */
+export const getFriendStatus = endpoint('GET', '/api/users/friends/status');
 
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
@@ -219,6 +243,26 @@ export async function filesUnder(dir: string): Promise<string[]> {
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
     .sort();
+}
+
+/**
+ * A built app's folder for STATIC_DIR, in a fresh temporary directory: the shell, the worker, the
+ * manifest and a hashed script, then `more` (paths under the folder).
+ */
+export async function staticBuild(more: Record<string, string | Buffer> = {}): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-static-'));
+  const files = {
+    'index.html': '<!doctype html><title>Orbit</title>',
+    'sw.js': 'self.addEventListener("fetch", () => {});',
+    'manifest.webmanifest': '{"name":"Orbit"}',
+    'assets/index-abc123.js': 'console.log(1);',
+    ...more,
+  };
+  for (const [name, content] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await fs.writeFile(path.join(dir, name), content);
+  }
+  return dir;
 }
 
 /** A GPS position (Paris) for sharp's withExif, the metadata an upload must lose. */
@@ -290,24 +334,29 @@ export const TARGET_FIELD: Record<FriendAction, 'toUserId' | 'fromUserId' | 'use
   unfriend: 'userId',
 };
 
+/** `count` members as a tuple when the count is a literal (`[Member, Member]` for 2). */
+export type Members<N extends number, Got extends Member[] = []> = number extends N
+  ? Member[]
+  : Got['length'] extends N
+    ? Got
+    : Members<N, [...Got, Member]>;
+
 /** Several members at once; no security answer, so each signup hashes one secret only. */
-export function signupMembers(
+export function signupMembers<N extends number>(
   app: FastifyInstance,
-  count: number,
+  count: N,
   overrides: (index: number) => SignupOverrides = () => ({}),
-): Promise<Member[]> {
+): Promise<Members<N>> {
   return Promise.all(
     Array.from({ length: count }, (_, index) =>
       signupUser(app, { securityQuestion: '', securityAnswer: '', ...overrides(index) }),
     ),
-  );
+  ) as Promise<Members<N>>;
 }
 
 /** Two fresh members, typed as the pair they are. */
-export async function signupPair(app: FastifyInstance): Promise<[Member, Member]> {
-  const [a, b] = await signupMembers(app, 2);
-  if (!a || !b) throw new Error('signupPair: two members were asked for');
-  return [a, b];
+export function signupPair(app: FastifyInstance): Promise<[Member, Member]> {
+  return signupMembers(app, 2);
 }
 
 /** POST /api/users/friends/{action} with a raw body, as a bearer call unless headers say otherwise. */

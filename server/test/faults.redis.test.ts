@@ -6,7 +6,6 @@
  * friend events cross from one process to the other again, on the sockets opened before.
  */
 import path from 'node:path';
-import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Member, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
 import {
@@ -16,7 +15,7 @@ import {
   startPrivateRedis,
 } from './private-services.ts';
 import { type ServerProcess, startServerProcess } from './server-process.ts';
-import { connected, useSockets } from './sockets.ts';
+import { connected, useSockets, nextEvent } from './sockets.ts';
 
 /** The promised bound is 1 s; the slack is for a busy test machine, not for a retry. */
 const FAST_MS = 1_500;
@@ -64,16 +63,6 @@ function loop(next: () => Promise<Answer>) {
   };
 }
 
-function nextEvent(socket: Socket, event: string, ms: number): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${event} within ${ms} ms`)), ms);
-    socket.once(event, (payload: unknown) => {
-      clearTimeout(timer);
-      resolve(payload);
-    });
-  });
-}
-
 async function waitUntil(what: string, check: () => Promise<boolean>, ms = 15_000) {
   const deadline = Date.now() + ms;
   while (!(await check())) {
@@ -96,7 +85,7 @@ forEachDialect((dialect) => {
 
     beforeAll(async () => {
       redis = await startPrivateRedis();
-      [a, b, c] = (await signupMembers(t.app, 3)) as [Member, Member, Member];
+      [a, b, c] = await signupMembers(t.app, 3);
       const env = {
         DATA_DIR: t.config.dataDir,
         STATIC_DIR: path.join(t.config.dataDir, 'no-static-build'),

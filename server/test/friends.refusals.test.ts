@@ -14,6 +14,7 @@ import {
   signupMembers,
   forEachApp,
   signupPair,
+  getFriendStatus,
 } from './helpers.ts';
 
 const EVIL = 'https://evil.example';
@@ -30,7 +31,7 @@ forEachApp((t) => {
   describe('acting on oneself', () => {
     let me: Member;
     beforeAll(async () => {
-      [me] = (await signupMembers(t.app, 1)) as [Member];
+      [me] = await signupMembers(t.app, 1);
     });
 
     it.each(FRIEND_ACTIONS)('answers 400 "Cannot friend yourself" to %s by id', async (action) => {
@@ -76,12 +77,7 @@ forEachApp((t) => {
     it('answers 404 to a status question', async () => {
       const [a] = await pair();
 
-      const response = await t.app.inject({
-        method: 'GET',
-        url: '/api/users/friends/status',
-        query: { username: 'nobody.here' },
-        headers: asBearer(a),
-      });
+      const response = await getFriendStatus(t.app, asBearer(a), { username: 'nobody.here' });
 
       expect(response.statusCode).toBe(404);
     });
@@ -200,11 +196,7 @@ forEachApp((t) => {
     it('answers 400 to a status question without userId or username', async () => {
       const [a] = await pair();
 
-      const response = await t.app.inject({
-        method: 'GET',
-        url: '/api/users/friends/status',
-        headers: asBearer(a),
-      });
+      const response = await getFriendStatus(t.app, asBearer(a));
 
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error: 'Name the member by user id or username.' });

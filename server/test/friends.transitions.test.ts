@@ -10,6 +10,7 @@ import {
   postFriend,
   forEachApp,
   signupPair,
+  getFriendStatus,
 } from './helpers.ts';
 
 forEachApp((t) => {
@@ -147,12 +148,7 @@ forEachApp((t) => {
     it('answers none for two strangers, by user id', async () => {
       const [a, b] = await pair();
 
-      const response = await t.app.inject({
-        method: 'GET',
-        url: '/api/users/friends/status',
-        query: { userId: b.user.id },
-        headers: asBearer(a),
-      });
+      const response = await getFriendStatus(t.app, asBearer(a), { userId: b.user.id });
 
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ status: 'none' });

@@ -1,6 +1,6 @@
 /** What the fuzz suite found, kept as plain cases: each failed before its fix (docs/product.md "Errors"). */
 import { describe, expect, it } from 'vitest';
-import { ORIGIN, asCookie, forEachApp, signupMembers, type Member } from './helpers.ts';
+import { ORIGIN, asCookie, forEachApp, signupMembers, getNotifications } from './helpers.ts';
 
 forEachApp((t) => {
   describe('refusals made by plugins', () => {
@@ -32,7 +32,7 @@ forEachApp((t) => {
       ['DELETE', '/api/gallery/%2500', 'ref can’t contain control characters.'],
       ['PATCH', '/api/gallery/a%252Fb%2500.webp', 'ref can’t contain control characters.'],
     ] as const)('answers %s %s with 400 {error}', async (method, url, error) => {
-      const [a] = (await signupMembers(t.app, 1)) as [Member];
+      const [a] = await signupMembers(t.app, 1);
 
       const response = await t.app.inject({
         method,
@@ -46,7 +46,7 @@ forEachApp((t) => {
     });
 
     it('still looks up a reference that does not decode, as no image', async () => {
-      const [a] = (await signupMembers(t.app, 1)) as [Member];
+      const [a] = await signupMembers(t.app, 1);
 
       const response = await t.app.inject({
         method: 'DELETE',
@@ -63,14 +63,9 @@ forEachApp((t) => {
     it.each(['-2147483649', '-1', '1e3', ' 7'])(
       'answers before=%s with 400 {error}',
       async (before) => {
-        const [a] = (await signupMembers(t.app, 1)) as [Member];
+        const [a] = await signupMembers(t.app, 1);
 
-        const response = await t.app.inject({
-          method: 'GET',
-          url: '/api/notifications',
-          query: { before },
-          headers: asCookie(a),
-        });
+        const response = await getNotifications(t.app, asCookie(a), { before });
 
         expect(response.statusCode).toBe(400);
         expect(response.json()).toEqual({ error: 'That page cursor is not valid.' });

@@ -5,24 +5,20 @@
  */
 import fs from 'node:fs/promises';
 import type { Socket } from 'socket.io-client';
-import { beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { DISCARD_TRIES } from '../src/media/index.ts';
 import { SWEEP_GRACE_MS, sweepMedia } from '../src/media/sweep.ts';
 import { deleteImage, diskPath, listGallery, uploadImage } from './gallery-helpers.ts';
 import { type Member, forEachDialect, signupPair, useTestApp } from './helpers.ts';
-import { connected, listen, useSockets } from './sockets.ts';
+import { connected, useSockets, useListening } from './sockets.ts';
 
 forEachDialect((dialect) => {
   const t = useTestApp(dialect);
-  let url = '';
   const openSocket = useSockets();
   let owner: Member;
   let watcher: Member;
-
-  beforeAll(async () => {
-    url = await listen(t.app);
-  });
+  const served = useListening(t);
   beforeEach(async () => {
     [owner, watcher] = await signupPair(t.app);
   });
@@ -76,7 +72,9 @@ forEachDialect((dialect) => {
 
   /** A watcher of the owner's gallery; `next` is its next delete event. */
   async function watching(): Promise<{ next: Promise<{ id: string; ownerId: string }> }> {
-    const socket: Socket = await connected(openSocket(url, { auth: { token: watcher.token } }));
+    const socket: Socket = await connected(
+      openSocket(served.url, { auth: { token: watcher.token } }),
+    );
     await socket.timeout(5_000).emitWithAck('gallery:join', { ownerId: owner.user.id });
     const next = new Promise<{ id: string; ownerId: string }>((resolve, reject) => {
       const timer = setTimeout(

@@ -14,7 +14,7 @@ forEachApp((t) => {
   let owner: Member;
 
   beforeEach(async () => {
-    [owner] = (await signupMembers(t.app, 1)) as [Member];
+    [owner] = await signupMembers(t.app, 1);
   });
 
   const insert = () => {

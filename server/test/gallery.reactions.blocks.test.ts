@@ -5,7 +5,7 @@
  * member who reacted hears their own reaction on each of their sockets. The last suite does it
  * across two nodes on one Redis.
  */
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { GalleryImage, GalleryImageLive } from '../../src/contracts/gallery.ts';
 import { listGallery, patchImage, uploadImage } from './gallery-helpers.ts';
 import {
@@ -22,10 +22,10 @@ import {
   type Seen,
   connected,
   join,
-  listen,
   record,
   useSecondNode,
   useSockets,
+  useListening,
 } from './sockets.ts';
 
 const withRedis = await describeWithRedis('the cross-node reaction events');
@@ -73,24 +73,16 @@ function namesNone(payload: unknown, members: readonly Member[]) {
 forEachDialect((dialect) => {
   describe('one node', () => {
     const t = useTestApp(dialect);
-    let url = '';
-    beforeAll(async () => {
-      url = await listen(t.app);
-    });
+    const served = useListening(t);
     const connectAs = (member: Member) =>
-      connected(openSocket(url, { auth: { token: member.token } }));
+      connected(openSocket(served.url, { auth: { token: member.token } }));
 
     /**
      * An owner's photo that the reactor likes and a bystander dislikes, and a viewer: four
      * members, none blocked yet.
      */
     const scene = async () => {
-      const [owner, reactor, viewer, bystander] = (await signupMembers(t.app, 4)) as [
-        Member,
-        Member,
-        Member,
-        Member,
-      ];
+      const [owner, reactor, viewer, bystander] = await signupMembers(t.app, 4);
       const photo = await uploadImage(t.app, owner);
       await patchImage(t.app, reactor, photo.id, { likes: true });
       await patchImage(t.app, bystander, photo.id, { dislikes: true });
@@ -201,12 +193,7 @@ forEachDialect((dialect) => {
     });
 
     it('sends watchers counts and no ids, and the reactor’s own sockets their reaction', async () => {
-      const [owner, reactor, viewer, bystander] = (await signupMembers(t.app, 4)) as [
-        Member,
-        Member,
-        Member,
-        Member,
-      ];
+      const [owner, reactor, viewer, bystander] = await signupMembers(t.app, 4);
       const photo = await uploadImage(t.app, owner);
       await patchImage(t.app, bystander, photo.id, { likes: true });
       await block(t.app, reactor, viewer);
@@ -285,7 +272,7 @@ forEachDialect((dialect) => {
     });
 
     it('sends a new photo to its watchers without any reaction list', async () => {
-      const [owner, watcher] = (await signupMembers(t.app, 2)) as [Member, Member];
+      const [owner, watcher] = await signupMembers(t.app, 2);
       const tab = await connectAs(watcher);
       await join(tab, 'gallery:join', { ownerId: owner.user.id });
       const seen = record(tab);
@@ -310,7 +297,7 @@ forEachDialect((dialect) => {
       connected(openSocket(origin, { auth: { token: member.token } }));
 
     it('tells the reactor’s socket on the other node its reaction, and a watcher there only counts', async () => {
-      const [owner, reactor, viewer] = (await signupMembers(t.app, 3)) as [Member, Member, Member];
+      const [owner, reactor, viewer] = await signupMembers(t.app, 3);
       const photo = await uploadImage(t.app, owner);
       await block(t.app, viewer, reactor);
       const watching = await connectTo(nodes.origin2, viewer);

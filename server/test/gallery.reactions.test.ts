@@ -4,7 +4,7 @@ import { beforeEach, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import type { NotificationPage } from '../../src/contracts/notifications.ts';
 import { patchImage, uploadImage } from './gallery-helpers.ts';
-import { type Member, asBearer, signupMembers, forEachApp } from './helpers.ts';
+import { type Member, asBearer, signupMembers, forEachApp, getNotifications } from './helpers.ts';
 
 async function react(
   app: FastifyInstance,
@@ -19,11 +19,7 @@ async function react(
 }
 
 async function likeNotifications(app: FastifyInstance, member: Member) {
-  const response = await app.inject({
-    method: 'GET',
-    url: '/api/notifications',
-    headers: asBearer(member),
-  });
+  const response = await getNotifications(app, asBearer(member));
   expect(response.statusCode).toBe(200);
   return response.json<NotificationPage>().notifications.filter((item) => item.type === 'like');
 }
@@ -35,7 +31,7 @@ forEachApp((t) => {
   let image: GalleryImage;
 
   beforeEach(async () => {
-    [owner, alice, bob] = (await signupMembers(t.app, 3)) as [Member, Member, Member];
+    [owner, alice, bob] = await signupMembers(t.app, 3);
     image = await uploadImage(t.app, owner);
   });
 

@@ -1,10 +1,10 @@
 /** Gallery watchers over socket.io (docs/product.md "Realtime"): image events, the owner's presence in acks and updates. */
 import type { Socket } from 'socket.io-client';
-import { beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import type { GalleryImage, GalleryImageLive } from '../../src/contracts/gallery.ts';
 import { deleteImage, patchImage, uploadImage } from './gallery-helpers.ts';
 import { type Member, forEachDialect, signupPair, useTestApp } from './helpers.ts';
-import { connected, listen, useSockets } from './sockets.ts';
+import { connected, useSockets, nextEvent, useListening } from './sockets.ts';
 
 interface JoinAck {
   ok: boolean;
@@ -14,20 +14,16 @@ interface JoinAck {
 
 forEachDialect((dialect) => {
   const t = useTestApp(dialect);
-  let url = '';
   const openSocket = useSockets();
   let owner: Member;
   let watcher: Member;
-
-  beforeAll(async () => {
-    url = await listen(t.app);
-  });
+  const served = useListening(t);
   beforeEach(async () => {
     [owner, watcher] = await signupPair(t.app);
   });
 
   const connectAs = (member: Member) =>
-    connected(openSocket(url, { auth: { token: member.token } }));
+    connected(openSocket(served.url, { auth: { token: member.token } }));
   const watch = (socket: Socket, ownerId: string) =>
     socket.timeout(5_000).emitWithAck('gallery:join', { ownerId }) as Promise<JoinAck>;
   const joinPresence = (socket: Socket, member: Member) =>
@@ -37,14 +33,6 @@ forEachDialect((dialect) => {
     }) as Promise<JoinAck>;
   const leavePresence = (socket: Socket) =>
     socket.timeout(5_000).emitWithAck('presence:leave') as Promise<JoinAck>;
-  const nextEvent = <T>(socket: Socket, event: string) =>
-    new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${event} within 5 s`)), 5_000);
-      socket.once(event, (payload: T) => {
-        clearTimeout(timer);
-        resolve(payload);
-      });
-    });
 
   it('sends gallery:image:created to a watcher when the owner uploads', async () => {
     const socket = await connectAs(watcher);

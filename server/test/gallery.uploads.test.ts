@@ -65,7 +65,7 @@ forEachApp((t) => {
   let member: Member;
 
   beforeAll(async () => {
-    [member] = (await signupMembers(t.app, 1)) as [Member];
+    [member] = await signupMembers(t.app, 1);
   });
 
   // HEIC is not tested: the prebuilt sharp writes HEIF with AV1 only ("heifsave: Unsupported

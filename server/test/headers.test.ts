@@ -1,6 +1,6 @@
 /** Headers every answer carries, and HSTS only over https (docs/architecture.md "Server plugins and HTTP contracts"). */
 import { describe, expect, it } from 'vitest';
-import { forEachDialect, sessionCookie, signupFields, useTestApp } from './helpers.ts';
+import { forEachDialect, sessionCookie, signupFields, useTestApp, postLogout } from './helpers.ts';
 
 const PROXY = '10.0.0.2';
 const HSTS = 'max-age=31536000; includeSubDomains';
@@ -82,14 +82,10 @@ forEachDialect((dialect) => {
       expect((await signup('http://localhost:5173')).statusCode).toBe(403);
       const response = await signup('http://localhost:5000');
       expect(response.statusCode).toBe(201);
-      const logout = await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/logout',
-        headers: {
-          host: 'localhost:5000',
-          origin: 'http://localhost:5000',
-          cookie: sessionCookie(response),
-        },
+      const logout = await postLogout(t.app, {
+        host: 'localhost:5000',
+        origin: 'http://localhost:5000',
+        cookie: sessionCookie(response),
       });
       expect(logout.statusCode).toBe(200);
     });

@@ -8,7 +8,8 @@ import {
   postLogin,
   postSignup,
   signupMembers,
-  type Member,
+  markRead,
+  patchProfile,
 } from './helpers.ts';
 
 forEachApp((t) => {
@@ -25,7 +26,7 @@ forEachApp((t) => {
     });
 
     it('answers 400 to a query holding a NUL byte', async () => {
-      const [a] = (await signupMembers(t.app, 1)) as [Member];
+      const [a] = await signupMembers(t.app, 1);
 
       const response = await t.app.inject({
         method: 'GET',
@@ -50,14 +51,13 @@ forEachApp((t) => {
     });
 
     it('keeps tabs and line breaks in text that allows them', async () => {
-      const [a] = (await signupMembers(t.app, 1)) as [Member];
+      const [a] = await signupMembers(t.app, 1);
 
-      const response = await t.app.inject({
-        method: 'PATCH',
-        url: '/api/auth/profile',
-        headers: { ...asCookie(a), origin: ORIGIN },
-        payload: { favoriteQuote: 'Ad astra\n\tper aspera' },
-      });
+      const response = await patchProfile(
+        t.app,
+        { ...asCookie(a), origin: ORIGIN },
+        { favoriteQuote: 'Ad astra\n\tper aspera' },
+      );
 
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json<{ user: { favoriteQuote: string } }>().user.favoriteQuote).toBe(
@@ -70,21 +70,16 @@ forEachApp((t) => {
     const BEYOND = String(2 ** 31);
 
     it('marks nothing read for such an id', async () => {
-      const [a] = (await signupMembers(t.app, 1)) as [Member];
+      const [a] = await signupMembers(t.app, 1);
 
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/notifications/read',
-        headers: { ...asBearer(a), origin: ORIGIN },
-        payload: { ids: [BEYOND] },
-      });
+      const response = await markRead(t.app, { ...asBearer(a), origin: ORIGIN }, { ids: [BEYOND] });
 
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toEqual({ ok: true, unread: 1 });
     });
 
     it('answers 404 to deleting such an id', async () => {
-      const [a] = (await signupMembers(t.app, 1)) as [Member];
+      const [a] = await signupMembers(t.app, 1);
 
       const response = await t.app.inject({
         method: 'DELETE',
@@ -97,7 +92,7 @@ forEachApp((t) => {
     });
 
     it('reads a page before such an id as the newest page', async () => {
-      const [a] = (await signupMembers(t.app, 1)) as [Member];
+      const [a] = await signupMembers(t.app, 1);
 
       const response = await t.app.inject({
         method: 'GET',

@@ -15,6 +15,7 @@ import {
   buildTestApp,
   forEachDialect,
   signupMembers,
+  getNotifications,
 } from './helpers.ts';
 import {
   type CountedStatement,
@@ -37,7 +38,7 @@ forEachDialect((dialect) => {
   beforeAll(async () => {
     t = await buildTestApp({ dialect, onQuery: counter.onQuery });
     url = await listen(t.app);
-    [owner, alice] = (await signupMembers(t.app, 2)) as [Member, Member];
+    [owner, alice] = await signupMembers(t.app, 2);
     image = await uploadImage(t.app, owner);
   });
   // Sockets are closed after each test (useSockets), so each test watches anew.
@@ -130,11 +131,7 @@ forEachDialect((dialect) => {
     expect(unchanged.notifying).toEqual([]);
     expect(unchanged.image).toMatchObject({ likes: [alice.user.id], dislikes: [] });
 
-    const notifications = await t.app.inject({
-      method: 'GET',
-      url: '/api/notifications',
-      headers: { authorization: `Bearer ${owner.token}` },
-    });
+    const notifications = await getNotifications(t.app, { authorization: `Bearer ${owner.token}` });
     const likes = notifications
       .json<{ notifications: { type: string }[] }>()
       .notifications.filter((item) => item.type === 'like');

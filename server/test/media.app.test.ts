@@ -41,7 +41,7 @@ forEachDialect((dialect) => {
 
     beforeAll(async () => {
       store = await createMediaStore(t.config);
-      [member] = (await signupMembers(t.app, 1)) as [Member];
+      [member] = await signupMembers(t.app, 1);
     });
     afterAll(() => store.close());
 
@@ -159,7 +159,7 @@ forEachDialect((dialect) => {
     });
 
     it('keeps the avatar given at signup in the store and serves it', async () => {
-      const [newcomer] = (await signupMembers(t.app, 1)) as [Member];
+      const [newcomer] = await signupMembers(t.app, 1);
       const key = keyOf(newcomer.user.profileImage);
 
       expect(await keys('avatars/')).toContain(key);
@@ -169,7 +169,7 @@ forEachDialect((dialect) => {
     });
 
     it('stores a changed avatar and removes the previous one from the store', async () => {
-      const [changer] = (await signupMembers(t.app, 1)) as [Member];
+      const [changer] = await signupMembers(t.app, 1);
       const previous = keyOf(changer.user.profileImage);
       const response = await patchProfileForm(t.app, changer, {
         profilePic: { data: await pngImage(90, 90), filename: 'new.png', type: 'image/png' },

@@ -112,7 +112,7 @@ forEachDialect((dialect) => {
 
   beforeAll(async () => {
     store = s3.store(bucket());
-    [member] = (await signupMembers(t.app, 1)) as [Member];
+    [member] = await signupMembers(t.app, 1);
     node = await startServerProcess({
       ...s3.env(bucket()),
       DATA_DIR: t.config.dataDir,

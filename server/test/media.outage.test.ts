@@ -32,7 +32,7 @@ forEachDialect((dialect) => {
   let image: GalleryImage;
 
   beforeAll(async () => {
-    [member] = (await signupMembers(t.app, 1)) as [Member];
+    [member] = await signupMembers(t.app, 1);
     image = await uploadImage(t.app, member);
   });
 

@@ -20,7 +20,7 @@ forEachApp((t) => {
   let owner: Member;
 
   beforeAll(async () => {
-    [owner] = (await signupMembers(t.app, 1)) as [Member];
+    [owner] = await signupMembers(t.app, 1);
   });
 
   const deps = () => ({

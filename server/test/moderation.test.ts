@@ -4,7 +4,6 @@
  */
 import fs from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import type { Socket } from 'socket.io-client';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import type { Notification, NotificationPage } from '../../src/contracts/notifications.ts';
@@ -47,6 +46,7 @@ import {
   subscribeDevice,
   uniqueUsername,
   useTestApp,
+  getNotifications,
 } from './helpers.ts';
 import {
   act,
@@ -57,7 +57,7 @@ import {
   reportsPage,
   userRow,
 } from './safety-helpers.ts';
-import { connected, listen, useSockets } from './sockets.ts';
+import { connected, listen, useSockets, nextEvent } from './sockets.ts';
 
 const openSocket = useSockets();
 
@@ -90,8 +90,8 @@ forEachDialect((dialect) => {
 
     it('is a moderator, and the next member is not', async () => {
       await fresh(async (app) => {
-        const [first] = (await signupMembers(app, 1)) as [Member];
-        const [second] = (await signupMembers(app, 1)) as [Member];
+        const [first] = await signupMembers(app, 1);
+        const [second] = await signupMembers(app, 1);
 
         expect(first.user.isModerator).toBe(true);
         expect(second.user.isModerator).toBe(false);
@@ -165,8 +165,8 @@ forEachDialect((dialect) => {
           );
         const before = await demo(uniqueUsername('d'));
 
-        const [first] = (await signupMembers(app, 1)) as [Member];
-        const [second] = (await signupMembers(app, 1)) as [Member];
+        const [first] = await signupMembers(app, 1);
+        const [second] = await signupMembers(app, 1);
         const after = await demo(uniqueUsername('d'));
 
         expect(before.user.isModerator).toBe(false);
@@ -184,7 +184,7 @@ forEachDialect((dialect) => {
 
     it('is no one on an install that had members before moderators existed', async () => {
       await fresh(async (app) => {
-        const [earlier] = (await signupMembers(app, 1)) as [Member];
+        const [earlier] = await signupMembers(app, 1);
         // As an install from before this release: members, no moderator and no mark.
         await app.db
           .deleteFrom('server_settings')
@@ -217,18 +217,8 @@ forEachDialect((dialect) => {
     });
     const connectAs = (member: Member) =>
       connected(openSocket(url, { auth: { token: member.token } }));
-    const nextEvent = <T>(socket: Socket, event: string) =>
-      new Promise<T>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no ${event} within 5 s`)), 5_000);
-        socket.once(event, (payload: T) => {
-          clearTimeout(timer);
-          resolve(payload);
-        });
-      });
     const notificationsOf = async (member: Member) =>
-      (
-        await t.app.inject({ method: 'GET', url: '/api/notifications', headers: asBearer(member) })
-      ).json<NotificationPage>();
+      (await getNotifications(t.app, asBearer(member))).json<NotificationPage>();
     const reportRow = (id: string) =>
       t.app.db
         .selectFrom('reports')
@@ -246,7 +236,7 @@ forEachDialect((dialect) => {
       it.each(ROUTES)(
         'answers %s %s with 403 to a member, before reading the request',
         async (method, path) => {
-          const [member] = (await signupMembers(t.app, 1)) as [Member];
+          const [member] = await signupMembers(t.app, 1);
 
           const payloads =
             method === 'GET' ? [undefined] : [undefined, { reason: 'x' }, { no: [1] }];
@@ -264,7 +254,7 @@ forEachDialect((dialect) => {
       );
 
       it('answers 403 at once to a moderator the operator has just removed', async () => {
-        const [other] = (await signupMembers(t.app, 1)) as [Member];
+        const [other] = await signupMembers(t.app, 1);
         await t.app.db
           .updateTable('users')
           .set({ is_moderator: 1 })
@@ -316,11 +306,7 @@ forEachDialect((dialect) => {
       });
 
       it('names a member whose account is gone as null, and a photo that is gone as null', async () => {
-        const [reporter, owner, member] = (await signupMembers(t.app, 3)) as [
-          Member,
-          Member,
-          Member,
-        ];
+        const [reporter, owner, member] = await signupMembers(t.app, 3);
         const photo = await uploadImage(t.app, owner);
         const photoReport = await report(t.app, reporter, 'image', photo.id);
         const memberReport = await report(t.app, reporter, 'member', member.user.id);
@@ -335,7 +321,7 @@ forEachDialect((dialect) => {
       });
 
       it('pages open reports newest first and resolved ones latest resolved first', async () => {
-        const [reporter] = (await signupMembers(t.app, 1)) as [Member];
+        const [reporter] = await signupMembers(t.app, 1);
         const at = new Date().toISOString();
         const rows = await t.app.db
           .insertInto('reports')
@@ -480,12 +466,7 @@ forEachDialect((dialect) => {
 
     describe('remove photo', () => {
       it('deletes the photo as its owner would, resolves its open reports and tells the owner', async () => {
-        const [first, second, owner, watcher] = (await signupMembers(t.app, 4)) as [
-          Member,
-          Member,
-          Member,
-          Member,
-        ];
+        const [first, second, owner, watcher] = await signupMembers(t.app, 4);
         const photo = await uploadImage(t.app, owner);
         const kept = await uploadImage(t.app, owner);
         const id = await report(t.app, first, 'image', photo.id);
@@ -576,11 +557,7 @@ forEachDialect((dialect) => {
     describe('suspend', () => {
       /** A member with two sessions, an open socket and a push device, and reports about them. */
       const reported = async () => {
-        const [member, reporter, bystander] = (await signupMembers(t.app, 3)) as [
-          Member,
-          Member,
-          Member,
-        ];
+        const [member, reporter, bystander] = await signupMembers(t.app, 3);
         const second = await loginAs(t.app, member);
         const photo = await uploadImage(t.app, member);
         await subscribeDevice(t.app, member);
@@ -614,11 +591,7 @@ forEachDialect((dialect) => {
         expect(await disconnected).toBe('io server disconnect');
         for (const session of [member, second]) {
           expect((await getMe(t.app, asBearer(session))).json()).toEqual({ user: null });
-          const call = await t.app.inject({
-            method: 'GET',
-            url: '/api/notifications',
-            headers: asBearer(session),
-          });
+          const call = await getNotifications(t.app, asBearer(session));
           expect(call.statusCode).toBe(401);
         }
         await expect(connectAs(member)).rejects.toThrow('unauthorized');
@@ -693,7 +666,7 @@ forEachDialect((dialect) => {
       });
 
       it('answers 400 to suspending oneself, and leaves the report open', async () => {
-        const [reporter] = (await signupMembers(t.app, 1)) as [Member];
+        const [reporter] = await signupMembers(t.app, 1);
         const id = await report(t.app, reporter, 'member', moderator.user.id);
 
         const response = await act(t.app, moderator, id, 'suspend', { reason: 'Me?' });
@@ -732,7 +705,7 @@ forEachDialect((dialect) => {
       describe('a moderator', () => {
         /** Another moderator, named as the operator does, and a member report about each. */
         const twoModerators = async () => {
-          const [other, reporter] = (await signupMembers(t.app, 2)) as [Member, Member];
+          const [other, reporter] = await signupMembers(t.app, 2);
           await setModerator({ db: t.app.db }, other.username, true);
           return {
             other,
@@ -810,11 +783,7 @@ forEachDialect((dialect) => {
           );
         };
         const aModeratorAndAReport = async () => {
-          const [acting, reporter, member] = (await signupMembers(t.app, 3)) as [
-            Member,
-            Member,
-            Member,
-          ];
+          const [acting, reporter, member] = await signupMembers(t.app, 3);
           await setModerator({ db: t.app.db }, acting.username, true);
           return { acting, member, id: await report(t.app, reporter, 'member', member.user.id) };
         };

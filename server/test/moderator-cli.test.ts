@@ -25,16 +25,11 @@ import {
   useTestApp,
 } from './helpers.ts';
 import { acted, firstMember, report, userRow } from './safety-helpers.ts';
+import { runNode, type CommandOutcome } from './server-process.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = promisify(execFile);
 const withRedis = await describeWithRedis('the moderator command’s word to running servers');
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 /** Runs the command (`node <args> add name`) with the app's settings; never throws on a failure. */
 async function moderator(
@@ -42,24 +37,8 @@ async function moderator(
   config: { dataDir: string; databaseUrl: string | undefined },
   how: string[] = ['--import', 'tsx', 'server/src/moderator.ts'],
   env: Record<string, string> = {},
-): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [...how, ...command], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        DATA_DIR: config.dataDir,
-        DATABASE_URL: config.databaseUrl ?? '',
-        REDIS_URL: '',
-        ...env,
-      },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+): Promise<CommandOutcome> {
+  return runNode([...how, ...command], config, env);
 }
 
 forEachDialect((dialect) => {
@@ -70,7 +49,7 @@ forEachDialect((dialect) => {
     let member: Member;
     beforeAll(async () => {
       first = await firstMember(t.app);
-      [member] = (await signupMembers(t.app, 1)) as [Member];
+      [member] = await signupMembers(t.app, 1);
     });
 
     it('adds a moderator, lists them and removes them again', async () => {
@@ -93,7 +72,7 @@ forEachDialect((dialect) => {
     });
 
     it('lifts a suspension, and lists the suspended with their reason until then', async () => {
-      const [reporter, suspended] = (await signupMembers(t.app, 2)) as [Member, Member];
+      const [reporter, suspended] = await signupMembers(t.app, 2);
       const id = await report(t.app, reporter, 'member', suspended.user.id);
       await acted(t.app, first, id, 'suspend', { reason: 'Spam.' });
       expect((await moderator(['list'], t.config)).stdout).toMatch(
@@ -150,7 +129,7 @@ forEachDialect((dialect) => {
     afterAll(() => fs.rm(outdir, { recursive: true, force: true }));
 
     it('runs build/moderator.mjs on the server’s database, migrations included', async () => {
-      const [, member] = (await signupMembers(t.app, 2)) as [Member, Member];
+      const [, member] = await signupMembers(t.app, 2);
 
       const added = await moderator(['add', member.username], t.config, [
         path.join(outdir, 'moderator.mjs'),
@@ -171,7 +150,7 @@ forEachDialect((dialect) => {
 
     it('tells the running servers, so the member’s next session check sees the change', async () => {
       await firstMember(t.app);
-      const [member] = (await signupMembers(t.app, 1)) as [Member];
+      const [member] = await signupMembers(t.app, 1);
       // A node serves its cache once it has heard the others for a while (about two seconds).
       await vi.waitFor(() => expect(t.app.sessions.sessionMemory?.cache.serving).toBe(true), {
         timeout: 5_000,

@@ -15,6 +15,7 @@ import {
   forEachDialect,
   friendAction,
   signupMembers,
+  getNotifications,
 } from './helpers.ts';
 import { afterAuthentication, queryCounter, touching } from './queryCounter.ts';
 import { connected, listen, useSockets } from './sockets.ts';
@@ -37,7 +38,7 @@ forEachDialect((dialect) => {
     await t.close();
   });
   beforeEach(async () => {
-    [a, b] = (await signupMembers(t.app, 2)) as [Member, Member];
+    [a, b] = await signupMembers(t.app, 2);
     socketOfA = await connected(openSocket(url, { auth: { token: a.token } }));
     socketOfB = await connected(openSocket(url, { auth: { token: b.token } }));
   });
@@ -53,11 +54,7 @@ forEachDialect((dialect) => {
 
   /** The newest stored notification of `member`, as the list answers it. */
   async function newest(member: Member) {
-    const response = await t.app.inject({
-      method: 'GET',
-      url: '/api/notifications',
-      headers: asBearer(member),
-    });
+    const response = await getNotifications(t.app, asBearer(member));
     expect(response.statusCode).toBe(200);
     return response.json<NotificationPage>().notifications[0];
   }

@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Notification, NotificationPage } from '../../src/contracts/notifications.ts';
 import { pairKey } from '../../src/contracts/friends.ts';
-import { type Member, asBearer, friendAction, signupMembers, forEachApp } from './helpers.ts';
+import {
+  type Member,
+  asBearer,
+  friendAction,
+  signupMembers,
+  forEachApp,
+  getNotifications,
+  markRead,
+} from './helpers.ts';
 
 forEachApp((t) => {
   const members = async (count: number) => await signupMembers(t.app, count);
@@ -81,12 +89,7 @@ forEachApp((t) => {
       const before = await list(a);
       expect(before.unread).toBe(3);
       const target = before.notifications[0]?._id ?? '';
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/notifications/read',
-        headers: asBearer(a),
-        payload: { ids: [target] },
-      });
+      const response = await markRead(t.app, asBearer(a), { ids: [target] });
       expect(response.json()).toEqual({ ok: true, unread: 2 });
       const after = await list(a);
       expect(after.notifications.find((n) => n._id === target)?.read).toBe(true);
@@ -96,12 +99,7 @@ forEachApp((t) => {
     it('marks all read', async () => {
       const [a, b] = (await members(2)) as [Member, Member];
       await friendAction(t.app, b, 'request', a);
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/notifications/read',
-        headers: asBearer(a),
-        payload: { all: true },
-      });
+      await markRead(t.app, asBearer(a), { all: true });
       const page = await list(a);
       expect(page.unread).toBe(0);
       expect(page.notifications.every((n) => n.read)).toBe(true);
@@ -109,12 +107,7 @@ forEachApp((t) => {
 
     it('refuses a read call without ids or all', async () => {
       const [a] = (await members(1)) as [Member];
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/notifications/read',
-        headers: asBearer(a),
-        payload: {},
-      });
+      const response = await markRead(t.app, asBearer(a), {});
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error: 'Send {ids: [...]} or {all: true}.' });
     });
@@ -152,12 +145,7 @@ forEachApp((t) => {
     it('cannot be marked read', async () => {
       const [a, b] = (await members(2)) as [Member, Member];
       const [welcome] = (await list(a)).notifications;
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/notifications/read',
-        headers: asBearer(b),
-        payload: { ids: [welcome?._id] },
-      });
+      await markRead(t.app, asBearer(b), { ids: [welcome?._id] });
       expect((await list(a)).notifications[0]?.read).toBe(false);
     });
 
@@ -180,7 +168,7 @@ forEachApp((t) => {
     });
 
     it('need a signed-in member', async () => {
-      const response = await t.app.inject({ method: 'GET', url: '/api/notifications' });
+      const response = await getNotifications(t.app, {});
       expect(response.statusCode).toBe(401);
     });
   });

@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { describe } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { type TestApp, type TestDialect, buildTestApp } from './helpers.ts';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -104,6 +105,43 @@ export async function startPrivateRedis(): Promise<PrivateRedis & { stop(): Prom
   };
   await start();
   return { url: `redis://127.0.0.1:${port}`, port, kill, start, freeze, stop: kill };
+}
+
+/**
+ * A private Redis and an app on it (REDIS_URL, `env` added) for the suite: started before it,
+ * stopped after it (Redis thawed first). Read the fields inside tests.
+ */
+export function usePrivateRedisApp(
+  dialect: TestDialect,
+  env: Record<string, string> = {},
+): TestApp & { readonly redis: PrivateRedis } {
+  let redis: (PrivateRedis & { stop(): Promise<void> }) | undefined;
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    redis = await startPrivateRedis();
+    current = await buildTestApp({ dialect, env: { REDIS_URL: redis.url, ...env } });
+  });
+  afterAll(async () => {
+    redis?.freeze(false);
+    await current?.close();
+    await redis?.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('usePrivateRedisApp: started in beforeAll');
+    return value;
+  };
+  return {
+    get app() {
+      return started(current).app;
+    },
+    get config() {
+      return started(current).config;
+    },
+    close: () => started(current).close(),
+    get redis() {
+      return started(redis);
+    },
+  };
 }
 
 const POSTGRES_BIN = (() => {

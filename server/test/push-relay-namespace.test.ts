@@ -21,6 +21,7 @@ import {
   useTestApp,
   describeWithRedis,
   REDIS_TEST_URL,
+  getMe,
 } from './helpers.ts';
 import { connected, listen, useSecondNode, useSockets } from './sockets.ts';
 
@@ -422,13 +423,10 @@ forEachDialect((dialect) => {
     });
 
     it('still lets members in on the default namespace', async () => {
-      const [a] = (await signupMembers(t.app, 1)) as [Member];
+      const [a] = await signupMembers(t.app, 1);
       const tab = await open(origin, { token: a.token });
       expect(tab.connected).toBe(true);
-      expect(
-        (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: asBearer(a) }))
-          .statusCode,
-      ).toBe(200);
+      expect((await getMe(t.app, asBearer(a))).statusCode).toBe(200);
     });
   });
 
@@ -441,7 +439,7 @@ forEachDialect((dialect) => {
     const nodes = useSecondNode(t);
 
     it('delivers an event made on node 1 to a relay connected to node 2', async () => {
-      const [a, b] = (await signupMembers(t.app, 2)) as [Member, Member];
+      const [a, b] = await signupMembers(t.app, 2);
       const device = await subscribeDevice(t.app, b);
       const relay = await connectRelay(nodes.origin2);
       const events = collectEvents(relay);
@@ -454,7 +452,7 @@ forEachDialect((dialect) => {
     });
 
     it('sends no devices when the recipient’s tab is open on the other node', async () => {
-      const [a, b] = (await signupMembers(t.app, 2)) as [Member, Member];
+      const [a, b] = await signupMembers(t.app, 2);
       await subscribeDevice(t.app, b);
       const tab = await open(nodes.origin2, { token: b.token });
       await tab.timeout(5_000).emitWithAck('presence:join', { userId: b.user.id });
@@ -470,7 +468,7 @@ forEachDialect((dialect) => {
     it('sends nothing to the relay of another deployment on the same Redis (another REDIS_PREFIX)', async () => {
       const other = await buildApp({ ...t.config, redisPrefix: `orbit-other-${randomUUID()}` });
       try {
-        const [a, b] = (await signupMembers(t.app, 2)) as [Member, Member];
+        const [a, b] = await signupMembers(t.app, 2);
         const ours = collectEvents(await connectRelay(nodes.origin2));
         const theirRelay = await connectRelay(await listen(other));
         const theirs = collectEvents(theirRelay);
@@ -479,7 +477,7 @@ forEachDialect((dialect) => {
 
         await eventuallyFind(ours, (e) => e.recipientId === b.user.id);
         // Their own event, made after ours: had ours leaked to them, it would be ahead of it.
-        const [c, d] = (await signupMembers(other, 2)) as [Member, Member];
+        const [c, d] = await signupMembers(other, 2);
         await friendAction(other, c, 'request', d);
         await eventuallyFind(theirs, (e) => e.recipientId === d.user.id);
         theirRelay.disconnect();

@@ -23,6 +23,8 @@ import {
   subscribeDevice,
   useTestApp,
   signupPair,
+  postLogout,
+  postReset,
 } from './helpers.ts';
 
 const SECRET = 'relay-secret-for-tests-0123456789';
@@ -345,11 +347,7 @@ forEachDialect((dialect) => {
         const phone = await subscribeDevice(t.app, member);
         const laptop = await subscribeDevice(t.app, other);
 
-        const response = await t.app.inject({
-          method: 'POST',
-          url: '/api/auth/logout',
-          headers: asCookie(member),
-        });
+        const response = await postLogout(t.app, asCookie(member));
 
         expect(response.statusCode).toBe(200);
         expect(await endpointsOf(member)).toEqual([laptop.endpoint]);
@@ -379,16 +377,15 @@ forEachDialect((dialect) => {
         await subscribeDevice(t.app, await loginAs(t.app, member));
         const theirs = await subscribeDevice(t.app, bystander);
 
-        const response = await t.app.inject({
-          method: 'POST',
-          url: '/api/auth/forgot-password/reset',
-          headers: { origin: ORIGIN },
-          payload: {
+        const response = await postReset(
+          t.app,
+          { origin: ORIGIN },
+          {
             identifier: member.username,
             answer: SECURITY_ANSWER,
             newPassword: 'Comet#Tail42',
           },
-        });
+        );
 
         expect(response.statusCode).toBe(200);
         expect(await sessionsOf(t.app, member.user.id)).toEqual([]);

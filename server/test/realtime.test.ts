@@ -1,6 +1,6 @@
 /** socket.io at /socket.io (docs/product.md "Realtime"): handshake, presence, friend events to both members. */
 import type { Socket } from 'socket.io-client';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import { type Ack, FRIEND_EVENTS, type FriendEvent } from '../../src/contracts/realtime.ts';
 import { hashToken } from '../src/lib/tokens.ts';
@@ -15,18 +15,14 @@ import {
   signupMembers,
   useTestApp,
 } from './helpers.ts';
-import { type ClientOptions, connected, listen, useSockets } from './sockets.ts';
+import { type ClientOptions, connected, listen, useSockets, useListening } from './sockets.ts';
 
 forEachDialect((dialect) => {
   const t = useTestApp(dialect);
-  let url = '';
   const openSocket = useSockets();
+  const served = useListening(t);
 
-  beforeAll(async () => {
-    url = await listen(t.app);
-  });
-
-  const open = (options: ClientOptions) => openSocket(url, options);
+  const open = (options: ClientOptions) => openSocket(served.url, options);
   /** Resolves with the socket once connected; rejects with the connect_error. */
   const connect = (options: ClientOptions) => connected(open(options));
   const connectAs = (member: Member) => connect({ auth: { token: member.token } });
@@ -360,7 +356,7 @@ forEachDialect((dialect) => {
     it('disconnects the sockets still open instead of waiting for them to leave', async () => {
       const own = await buildTestApp({ dialect });
       const ownUrl = await listen(own.app);
-      const [a] = (await signupMembers(own.app, 1)) as [Member];
+      const [a] = await signupMembers(own.app, 1);
       const socket = await connected(openSocket(ownUrl, { auth: { token: a.token } }));
 
       const closed = await Promise.race([

@@ -7,16 +7,14 @@
  */
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { beforeAll, expect, it, vi } from 'vitest';
 import { galleryState, jpegPart, postUpload } from './gallery-helpers.ts';
 import {
   type FilePart,
   type Member,
   ORIGIN,
   SECURITY_ANSWER,
-  type TestApp,
   asBearer,
-  buildTestApp,
   filesUnder,
   forEachDialect,
   newDevice,
@@ -27,10 +25,9 @@ import {
   signupMembers,
 } from './helpers.ts';
 import {
-  type PrivateRedis,
   describeUnlessMissing,
   privateRedisProblem,
-  startPrivateRedis,
+  usePrivateRedisApp,
 } from './private-services.ts';
 import { postReport } from './safety-helpers.ts';
 
@@ -42,29 +39,17 @@ const suite = describeUnlessMissing(privateRedisProblem(), 'The Redis count test
 
 forEachDialect((dialect) => {
   suite('every call Redis counts, with Redis hung and then down', () => {
-    let redis: PrivateRedis & { stop(): Promise<void> };
-    let t: TestApp;
+    const t = usePrivateRedisApp(dialect, {
+      RELAY_SECRET: 'relay-secret-for-tests-0123456789',
+      PUSH_ALLOWED_HOSTS: 'push.example.test',
+    });
     let member: Member;
     let other: Member;
     let photo: FilePart;
 
     beforeAll(async () => {
-      redis = await startPrivateRedis();
-      t = await buildTestApp({
-        dialect,
-        env: {
-          REDIS_URL: redis.url,
-          RELAY_SECRET: 'relay-secret-for-tests-0123456789',
-          PUSH_ALLOWED_HOSTS: 'push.example.test',
-        },
-      });
-      [member, other] = (await signupMembers(t.app, 2)) as [Member, Member];
+      [member, other] = await signupMembers(t.app, 2);
       photo = await jpegPart();
-    });
-    afterAll(async () => {
-      redis?.freeze(false);
-      await t?.close();
-      await redis?.stop();
     });
 
     const forgot = (step: 'question' | 'reset', body: object) =>
@@ -144,19 +129,19 @@ forEachDialect((dialect) => {
     }
 
     it('answers 503 within a second while Redis holds its connections silent', async () => {
-      redis.freeze(true);
+      t.redis.freeze(true);
       try {
         await expectEveryCallRefused();
       } finally {
-        redis.freeze(false);
+        t.redis.freeze(false);
       }
       await expectUploadsAgain();
     });
 
     it('answers 503 at once while Redis is down', async () => {
-      await redis.kill();
+      await t.redis.kill();
       await expectEveryCallRefused();
-      await redis.start();
+      await t.redis.start();
       await expectUploadsAgain();
     });
   });

@@ -6,15 +6,12 @@
  * this file starts, kills and starts again on the same port.
  */
 import { Redis } from 'ioredis';
-import type { Socket } from 'socket.io-client';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import {
   type Member,
-  type TestApp,
   ORIGIN,
   SECURITY_ANSWER,
-  buildTestApp,
   forEachDialect,
   friendAction,
   postLogin,
@@ -23,12 +20,11 @@ import {
   signupUser,
 } from './helpers.ts';
 import {
-  type PrivateRedis,
   describeUnlessMissing,
   privateRedisProblem,
-  startPrivateRedis,
+  usePrivateRedisApp,
 } from './private-services.ts';
-import { connected, listen, useSockets } from './sockets.ts';
+import { connected, listen, useSockets, nextEvent } from './sockets.ts';
 
 /** The promised bound is 1 s; the slack is for a busy test machine, not for a retry. */
 const FAST_MS = 1_500;
@@ -39,39 +35,21 @@ async function timed<T>(call: () => Promise<T>): Promise<{ result: T; ms: number
   return { result, ms: performance.now() - started };
 }
 
-/** The next `event` on a socket with the milliseconds it took, or a rejection after `ms`. */
-function nextEvent(socket: Socket, event: string, ms: number): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${event} within ${ms} ms`)), ms);
-    socket.once(event, (payload: unknown) => {
-      clearTimeout(timer);
-      resolve(payload);
-    });
-  });
-}
-
 const openSocket = useSockets();
 const suite = describeUnlessMissing(privateRedisProblem(), 'The Redis outage test');
 
 forEachDialect((dialect) => {
   suite('with its Redis killed and started again', () => {
-    let redis: PrivateRedis & { stop(): Promise<void> };
-    let t: TestApp;
+    const t = usePrivateRedisApp(dialect);
     let origin: string;
     let member: Member;
     let a: Member;
     let b: Member;
 
     beforeAll(async () => {
-      redis = await startPrivateRedis();
-      t = await buildTestApp({ dialect, env: { REDIS_URL: redis.url } });
       origin = await listen(t.app);
       member = await signupUser(t.app);
-      [a, b] = (await signupMembers(t.app, 2)) as [Member, Member];
-    });
-    afterAll(async () => {
-      await t?.close();
-      await redis?.stop();
+      [a, b] = await signupMembers(t.app, 2);
     });
 
     const login = () =>
@@ -85,7 +63,7 @@ forEachDialect((dialect) => {
       });
 
     it('counts attempts in Redis under the prefix, the route and the client, and limits them', async () => {
-      const client = new Redis(redis.url);
+      const client = new Redis(t.redis.url);
       try {
         const key = `${t.config.redisPrefix}-rl:POST/api/auth/login-127.0.0.1`;
         expect((await login()).statusCode).toBe(200);
@@ -114,20 +92,20 @@ forEachDialect((dialect) => {
 
     it('answers a login with 503 within a second while Redis holds its connections silent', async () => {
       expect((await login()).statusCode).toBe(200);
-      redis.freeze(true);
+      t.redis.freeze(true);
       try {
         const { result, ms } = await timed(login);
         expect(result.statusCode).toBe(503);
         expect(result.json()).toEqual({ error: 'Try again in a moment.' });
         expect(ms).toBeLessThan(FAST_MS);
       } finally {
-        redis.freeze(false);
+        t.redis.freeze(false);
       }
       expect((await login()).statusCode).toBe(200);
     });
 
     it('answers login, signup, password reset and change with 503 at once, and /readyz names Redis', async () => {
-      await redis.kill();
+      await t.redis.kill();
 
       const calls = {
         login,
@@ -182,7 +160,7 @@ forEachDialect((dialect) => {
     });
 
     it('counts attempts again once Redis is back, without a restart', async () => {
-      await redis.start();
+      await t.redis.start();
       // ioredis reconnects on its own, waiting at most 2 s between attempts.
       const deadline = Date.now() + 10_000;
       let status = (await login()).statusCode;

@@ -113,7 +113,7 @@ forEachApp((t) => {
     });
 
     it('lets two members each report the same photo', async () => {
-      const [a, b, owner] = (await signupMembers(t.app, 3)) as [Member, Member, Member];
+      const [a, b, owner] = await signupMembers(t.app, 3);
       const photo = await uploadImage(t.app, owner);
 
       for (const reporter of [a, b]) {
@@ -127,7 +127,7 @@ forEachApp((t) => {
     });
 
     it('answers 400 to reporting oneself or one’s own photo', async () => {
-      const [me] = (await signupMembers(t.app, 1)) as [Member];
+      const [me] = await signupMembers(t.app, 1);
       const photo = await uploadImage(t.app, me);
 
       for (const body of [
@@ -196,7 +196,7 @@ forEachApp((t) => {
         `The note can be at most ${REPORT_NOTE_MAX} characters.`,
       ],
     ])('answers 400 to %j', async (body, error) => {
-      const [reporter] = (await signupMembers(t.app, 1)) as [Member];
+      const [reporter] = await signupMembers(t.app, 1);
 
       const response = await postReport(t.app, reporter, body);
 
@@ -227,9 +227,8 @@ forEachDialect((dialect) => {
         postReport(t.app, from, { kind: 'member', targetId: target.user.id, reason: 'spam' });
 
       const statuses = [];
-      for (const target of targets)
-        statuses.push((await send(reporter as Member, target)).statusCode);
-      const refused = await send(reporter as Member, other as Member);
+      for (const target of targets) statuses.push((await send(reporter, target)).statusCode);
+      const refused = await send(reporter, other);
 
       expect(statuses).toEqual([201, 201, 201, 429]);
       expect(refused.statusCode).toBe(429);
@@ -237,7 +236,7 @@ forEachDialect((dialect) => {
       expect(refused.json<{ error: string }>().error).toMatch(
         /^Too many attempts\. Try again in \d+ seconds\.$/,
       );
-      expect((await send(other as Member, reporter as Member)).statusCode).toBe(201);
+      expect((await send(other, reporter)).statusCode).toBe(201);
     });
   });
 });

@@ -116,7 +116,7 @@ export async function acted(
  * any other signup of the file.
  */
 export async function firstMember(app: FastifyInstance): Promise<Member> {
-  const [member] = (await signupMembers(app, 1)) as [Member];
+  const [member] = await signupMembers(app, 1);
   if (!member.user.isModerator) throw new Error('the first member of this app is not a moderator');
   return member;
 }

@@ -11,6 +11,7 @@ import {
   friendAction,
   signupMembers,
   forEachApp,
+  patchProfile,
 } from './helpers.ts';
 
 /** username, first name, last name */
@@ -324,17 +325,15 @@ forEachApp((t, dialect) => {
 
   describe('after a member renames themself', () => {
     it('finds them under the new name and no longer under the old one', async () => {
-      const [member] = (await signupMembers(t.app, 1, () => ({
+      const [member] = await signupMembers(t.app, 1, () => ({
         username: 'orville.q',
         firstName: 'Orville',
         lastName: 'Quartz',
-      }))) as [Member];
+      }));
 
-      const patch = await t.app.inject({
-        method: 'PATCH',
-        url: '/api/auth/profile',
-        headers: asCookie(member),
-        payload: { username: 'wilbur.q', firstName: 'Wilbur' },
+      const patch = await patchProfile(t.app, asCookie(member), {
+        username: 'wilbur.q',
+        firstName: 'Wilbur',
       });
       expect(patch.statusCode, patch.body).toBe(200);
 

@@ -7,6 +7,9 @@ import {
   postLogin,
   signupUser,
   useTestApp,
+  getMe,
+  patchProfile,
+  putTheme,
 } from './helpers.ts';
 
 const EVIL = 'https://evil.example';
@@ -96,40 +99,36 @@ forEachDialect((dialect) => {
     });
 
     it('refuses a cookie call with no Origin whose Authorization header is not a bearer token', async () => {
-      const response = await t.app.inject({
-        method: 'PUT',
-        url: '/api/users/theme',
-        payload: { theme: 'dark' },
-        headers: { cookie: member.cookie, authorization: 'Basic b3JiaXQ6b3JiaXQ=' },
-      });
+      const response = await putTheme(
+        t.app,
+        { cookie: member.cookie, authorization: 'Basic b3JiaXQ6b3JiaXQ=' },
+        { theme: 'dark' },
+      );
 
       expect(response.statusCode).toBe(403);
     });
 
     it('refuses a cookie call whose Referer is on a foreign site', async () => {
-      const response = await t.app.inject({
-        method: 'PUT',
-        url: '/api/users/theme',
-        payload: { theme: 'dark' },
-        headers: { cookie: member.cookie, referer: `${EVIL}/page` },
-      });
+      const response = await putTheme(
+        t.app,
+        { cookie: member.cookie, referer: `${EVIL}/page` },
+        { theme: 'dark' },
+      );
 
       expect(response.statusCode).toBe(403);
     });
 
     it('accepts a cookie call whose Referer is on an allowed origin', async () => {
-      const response = await t.app.inject({
-        method: 'PUT',
-        url: '/api/users/theme',
-        payload: { theme: 'light' },
-        headers: { cookie: member.cookie, referer: `${ORIGIN}/settings` },
-      });
+      const response = await putTheme(
+        t.app,
+        { cookie: member.cookie, referer: `${ORIGIN}/settings` },
+        { theme: 'light' },
+      );
 
       expect(response.statusCode).toBe(200);
     });
 
-    const theme = (headers: Record<string, string>) =>
-      t.app.inject({ method: 'PUT', url: '/api/users/theme', payload: { theme: 'dark' }, headers });
+    const theme = (headers: Record<string, string>) => putTheme(t.app, headers, { theme: 'dark' });
 
     it('refuses a cookie call with Origin: null, whatever its Referer says', async () => {
       for (const referer of [`${ORIGIN}/settings`, `${EVIL}/page`, undefined]) {
@@ -159,29 +158,19 @@ forEachDialect((dialect) => {
     });
 
     it('accepts a bearer call with no Origin', async () => {
-      const response = await t.app.inject({
-        method: 'PUT',
-        url: '/api/users/theme',
-        payload: { theme: 'dark' },
-        headers: asBearer(member),
-      });
+      const response = await putTheme(t.app, asBearer(member), { theme: 'dark' });
 
       expect(response.statusCode).toBe(200);
     });
 
     it('does not let the foreign cookie call change anything', async () => {
-      await t.app.inject({
-        method: 'PATCH',
-        url: '/api/auth/profile',
-        payload: { favoriteQuote: 'pwned' },
-        headers: { cookie: member.cookie, origin: EVIL },
-      });
+      await patchProfile(
+        t.app,
+        { cookie: member.cookie, origin: EVIL },
+        { favoriteQuote: 'pwned' },
+      );
 
-      const me = await t.app.inject({
-        method: 'GET',
-        url: '/api/auth/me',
-        headers: asBearer(member),
-      });
+      const me = await getMe(t.app, asBearer(member));
       expect(me.json<{ user: { favoriteQuote: string } }>().user.favoriteQuote).not.toBe('pwned');
     });
   });

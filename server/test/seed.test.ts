@@ -4,15 +4,10 @@
  * security answers are drawn afresh and printed with the passwords, and NODE_ENV=production is
  * refused unless `--force` is given.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { FIRST_MEMBER_SETTING } from '../src/features/auth/repository.ts';
 import demoMembers from '../src/seed-members.json' with { type: 'json' };
 import {
-  type Member,
   ORIGIN,
   type TestApp,
   buildTestApp,
@@ -20,43 +15,17 @@ import {
   loginStatus,
   signupMembers,
   useTestApp,
+  postReset,
 } from './helpers.ts';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { runNode, type CommandOutcome } from './server-process.ts';
 
 /** Runs the seed from the sources on the app's database; never throws on a failure. */
 async function seed(
   config: TestApp['config'],
   env: Record<string, string> = {},
   args: string[] = [],
-): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'server/src/seed.ts', ...args],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          NODE_ENV: 'test',
-          DATA_DIR: config.dataDir,
-          DATABASE_URL: config.databaseUrl ?? '',
-          REDIS_URL: '',
-          ...env,
-        },
-      },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+): Promise<CommandOutcome> {
+  return runNode(['--import', 'tsx', 'server/src/seed.ts', ...args], config, env);
 }
 
 /** Each created member's line of the printed table: username, password and security answer. */
@@ -75,7 +44,7 @@ forEachDialect((dialect) => {
   // Each seed is a Node process of its own hashing six passwords: seconds on a busy machine.
   describe('npm run seed', { timeout: 120_000 }, () => {
     const t = useTestApp(dialect);
-    let output: Outcome;
+    let output: CommandOutcome;
 
     it('adds the demo members and prints each one’s password and security answer', async () => {
       output = await seed(t.config, { PORT: '5123', PUBLIC_URL: '' });
@@ -111,12 +80,11 @@ forEachDialect((dialect) => {
       expect(demoMembers.some((member) => 'securityAnswer' in member)).toBe(false);
       const astra = printed(output.stdout).get('astra.vega');
       const reset = (answer: string) =>
-        t.app.inject({
-          method: 'POST',
-          url: '/api/auth/forgot-password/reset',
-          headers: { origin: ORIGIN },
-          payload: { identifier: 'astra.vega', answer, newPassword: 'Comet#Tail42' },
-        });
+        postReset(
+          t.app,
+          { origin: ORIGIN },
+          { identifier: 'astra.vega', answer, newPassword: 'Comet#Tail42' },
+        );
 
       expect((await reset('Little Dipper')).statusCode).toBe(400);
       expect((await reset(astra?.answer.toUpperCase() ?? '')).statusCode).toBe(200);
@@ -137,8 +105,8 @@ forEachDialect((dialect) => {
 
     it('lets the first member who signs up afterwards take the mark, and so moderate', async () => {
       // One after the other: of two signups at once, either may be the first.
-      const [first] = (await signupMembers(t.app, 1)) as [Member];
-      const [second] = (await signupMembers(t.app, 1)) as [Member];
+      const [first] = await signupMembers(t.app, 1);
+      const [second] = await signupMembers(t.app, 1);
 
       expect(first.user.isModerator).toBe(true);
       expect(second.user.isModerator).toBe(false);

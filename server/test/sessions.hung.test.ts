@@ -20,6 +20,8 @@ import {
   loginAs,
   sha256,
   signupMembers,
+  getMe,
+  postLogout,
 } from './helpers.ts';
 import {
   type CuttableProxy,
@@ -28,6 +30,7 @@ import {
   privateRedisProblem,
   startCuttableProxy,
   startPrivateRedis,
+  usePrivateRedisApp,
 } from './private-services.ts';
 import { acted, report } from './safety-helpers.ts';
 
@@ -43,11 +46,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const suite = describeUnlessMissing(privateRedisProblem(), 'The hung Redis session test');
 
 async function me(node: FastifyInstance, member: Pick<Member, 'token'>) {
-  const response = await node.inject({
-    method: 'GET',
-    url: '/api/auth/me',
-    headers: asBearer(member),
-  });
+  const response = await getMe(node, asBearer(member));
   return response.json<MeResponse>().user;
 }
 
@@ -90,11 +89,7 @@ async function refusedWithin(node: FastifyInstance, member: Member, since: numbe
 
 async function logout(node: FastifyInstance, member: Member) {
   const started = Date.now();
-  const response = await node.inject({
-    method: 'POST',
-    url: '/api/auth/logout',
-    headers: asBearer(member),
-  });
+  const response = await postLogout(node, asBearer(member));
   expect(response.statusCode).toBe(200);
   // Waits for Redis at most its command timeout.
   expect(Date.now() - started).toBeLessThan(1_500);
@@ -102,38 +97,29 @@ async function logout(node: FastifyInstance, member: Member) {
 
 forEachDialect((dialect) => {
   suite('two nodes on a Redis that is frozen (SIGSTOP)', () => {
-    let redis: PrivateRedis & { stop(): Promise<void> };
-    let t: TestApp;
+    const t = usePrivateRedisApp(dialect, { SESSION_CACHE_TTL_MS: TTL });
     let one: FastifyInstance;
     let two: FastifyInstance;
 
     beforeAll(async () => {
-      redis = await startPrivateRedis();
-      t = await buildTestApp({
-        dialect,
-        env: { REDIS_URL: redis.url, SESSION_CACHE_TTL_MS: TTL },
-      });
       one = t.app;
       two = await buildApp(t.config);
       await two.ready();
     });
     afterEach(async () => {
-      redis.freeze(false);
+      t.redis.freeze(false);
       await serving(one, two);
     });
     afterAll(async () => {
-      redis?.freeze(false);
       await two?.close();
-      await t?.close();
-      await redis?.stop();
     });
 
     it('refuses at once on node two a session logged out on node one once the hang is noticed', async () => {
       await serving(one, two);
-      const [member] = (await signupMembers(one, 1)) as [Member];
+      const [member] = await signupMembers(one, 1);
       await remembered(two, member);
 
-      redis.freeze(true);
+      t.redis.freeze(true);
       await sleep(BOUND_MS);
       expect(two.sessions.sessionMemory?.cache.serving).toBe(false);
       expect(two.sessions.sessionMemory?.cache.size).toBe(0);
@@ -141,22 +127,22 @@ forEachDialect((dialect) => {
       await logout(one, member);
 
       expect(await refusedWithin(two, member, since)).toBeLessThan(1_000);
-      redis.freeze(false);
+      t.redis.freeze(false);
       await serving(one, two);
       expect(await me(two, member)).toBeNull();
     });
 
     it('refuses on node two within the window a session logged out on node one as Redis hangs', async () => {
       await serving(one, two);
-      const [member] = (await signupMembers(one, 1)) as [Member];
+      const [member] = await signupMembers(one, 1);
       await remembered(two, member);
 
       const since = Date.now();
-      redis.freeze(true);
+      t.redis.freeze(true);
       await logout(one, member);
 
       expect(await refusedWithin(two, member, since)).toBeLessThanOrEqual(BOUND_MS);
-      redis.freeze(false);
+      t.redis.freeze(false);
       await serving(one, two);
       expect(await me(two, member)).toBeNull();
     });
@@ -194,7 +180,7 @@ forEachDialect((dialect) => {
 
     it('refuses on node two, within the window, a session logged out on node one while node one is cut off', async () => {
       await serving(one, two);
-      const [member] = (await signupMembers(one, 1)) as [Member];
+      const [member] = await signupMembers(one, 1);
       await remembered(two, member);
 
       const since = Date.now();
@@ -210,7 +196,7 @@ forEachDialect((dialect) => {
 
     it('refuses on node two, within the window, a session logged out on node one while node two is cut off', async () => {
       await serving(one, two);
-      const [member] = (await signupMembers(one, 1)) as [Member];
+      const [member] = await signupMembers(one, 1);
       await remembered(two, member);
 
       const since = Date.now();
@@ -225,7 +211,7 @@ forEachDialect((dialect) => {
 
     it('refuses on node two, within the window, a session whose logout node one could not publish while its connection dropped', async () => {
       await serving(one, two);
-      const [member] = (await signupMembers(one, 1)) as [Member];
+      const [member] = await signupMembers(one, 1);
       await remembered(two, member);
 
       const since = Date.now();
@@ -240,11 +226,7 @@ forEachDialect((dialect) => {
 
     it('refuses on node two, within the window, the sessions of a member suspended on node one while node one is cut off', async () => {
       await serving(one, two);
-      const [moderator, member, reporter] = (await signupMembers(one, 3)) as [
-        Member,
-        Member,
-        Member,
-      ];
+      const [moderator, member, reporter] = await signupMembers(one, 3);
       await one.db
         .updateTable('users')
         .set({ is_moderator: 1 })

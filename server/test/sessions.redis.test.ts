@@ -5,14 +5,12 @@
  * answers, right after the nodes start too. Redis at REDIS_TEST_URL is required: when it is
  * unreachable these tests are skipped with a warning, or fail with ORBIT_REQUIRE_ALL=1.
  */
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { AuthResponse, MeResponse } from '../../src/contracts/user.ts';
 import { buildApp } from '../src/app.ts';
 import {
   type Member,
-  ORIGIN,
   PASSWORD,
   REDIS_TEST_URL,
   asBearer,
@@ -20,37 +18,21 @@ import {
   forEachDialect,
   loginAs,
   sha256,
-  signupFields,
   signupMembers,
-  uniqueUsername,
   useTestApp,
+  getMe,
+  patchProfile,
+  postLogout,
 } from './helpers.ts';
-import { type ServerProcess, startServerProcess } from './server-process.ts';
+import { callServer, signupOnServer, useServerPair } from './server-process.ts';
 
 const suite = await describeWithRedis('the cross-process session cache tests');
 
 /** How long a revocation may take to reach the other node. */
 const BOUND_MS = 1_000;
 
-async function call(
-  origin: string,
-  pathname: string,
-  init: { method?: string; token?: string; body?: object } = {},
-): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${origin}${pathname}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-      ...(init.body ? { 'content-type': 'application/json', origin: ORIGIN } : {}),
-    },
-    ...(init.body ? { body: JSON.stringify(init.body) } : {}),
-    signal: AbortSignal.timeout(10_000),
-  });
-  return { status: response.status, body: await response.json() };
-}
-
 const me = async (origin: string, token: string) =>
-  ((await call(origin, '/api/auth/me', { token })).body as MeResponse).user;
+  ((await callServer(origin, '/api/auth/me', { token })).body as MeResponse).user;
 
 /**
  * Asks `ask` until `done` holds, for at most BOUND_MS after `since` (measured on this side, which
@@ -69,41 +51,15 @@ async function within<T>(since: number, ask: () => Promise<T>, done: (value: T) 
 forEachDialect((dialect) => {
   suite('two server processes on one Redis and one database', () => {
     const t = useTestApp(dialect);
-    let servers: ServerProcess[] = [];
-    const origin = (index: 0 | 1) => (servers[index] as ServerProcess).origin;
-    let env: Record<string, string> = {};
-    beforeAll(async () => {
-      env = {
-        DATA_DIR: t.config.dataDir,
-        STATIC_DIR: path.join(t.config.dataDir, 'no-static-build'),
-        REDIS_URL: REDIS_TEST_URL,
-        REDIS_PREFIX: `orbit-sessions-${dialect}-${process.pid}`,
-        AUTH_RATE_LIMIT: '1000',
-        // Far longer than the bound: only a revocation can make the other node forget in time.
-        SESSION_CACHE_TTL_MS: '300000',
-        ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}),
-      };
-      servers = [await startServerProcess(env), await startServerProcess(env)];
+    const servers = useServerPair(t, {
+      REDIS_PREFIX: `orbit-sessions-${dialect}-${process.pid}`,
+      // Far longer than the bound: only a revocation can make the other node forget in time.
+      SESSION_CACHE_TTL_MS: '300000',
     });
-    afterAll(async () => {
-      await Promise.all(servers.map((server) => server.kill('SIGTERM')));
-    });
-
-    async function signupOn(at: string) {
-      const { payload, headers } = await signupFields({ username: uniqueUsername('s') });
-      const response = await fetch(`${at}/api/auth/signup`, {
-        method: 'POST',
-        headers,
-        body: new Uint8Array(payload),
-        signal: AbortSignal.timeout(10_000),
-      });
-      expect(response.status).toBe(201);
-      const body = (await response.json()) as AuthResponse;
-      return { id: body.user.id, username: body.user.username, token: body.token };
-    }
+    const origin = servers.origin;
 
     async function loginOn(at: string, username: string) {
-      const { status, body } = await call(at, '/api/auth/login', {
+      const { status, body } = await callServer(at, '/api/auth/login', {
         method: 'POST',
         body: { identifier: username, password: PASSWORD },
       });
@@ -114,7 +70,7 @@ forEachDialect((dialect) => {
     it('node B remembers a session: its row deleted behind its back is still honoured', async () => {
       // A node serves from its cache once it has heard every node on the revocation channel for
       // a moment (about two seconds) after it starts.
-      const member = await signupOn(origin(0));
+      const member = await signupOnServer(origin(0));
       let honoured = false;
       const until = Date.now() + 10_000;
       while (!honoured && Date.now() < until) {
@@ -128,11 +84,11 @@ forEachDialect((dialect) => {
     });
 
     it('refuses on node B, within a second, a session logged out on node A', async () => {
-      const member = await signupOn(origin(0));
+      const member = await signupOnServer(origin(0));
       expect((await me(origin(1), member.token))?.id).toBe(member.id);
 
       const since = Date.now();
-      const out = await call(origin(0), '/api/auth/logout', {
+      const out = await callServer(origin(0), '/api/auth/logout', {
         method: 'POST',
         token: member.token,
       });
@@ -146,12 +102,12 @@ forEachDialect((dialect) => {
     });
 
     it('refuses on node B, within a second, the sessions a password change on node A ended', async () => {
-      const member = await signupOn(origin(0));
+      const member = await signupOnServer(origin(0));
       const other = await loginOn(origin(1), member.username);
       expect((await me(origin(1), other))?.id).toBe(member.id);
 
       const since = Date.now();
-      const change = await call(origin(0), '/api/auth/password', {
+      const change = await callServer(origin(0), '/api/auth/password', {
         method: 'PATCH',
         token: member.token,
         body: { currentPassword: PASSWORD, newPassword: 'Another#Pass2' },
@@ -167,11 +123,11 @@ forEachDialect((dialect) => {
     });
 
     it('shows on node B, within a second, a profile edit made on node A', async () => {
-      const member = await signupOn(origin(0));
+      const member = await signupOnServer(origin(0));
       expect((await me(origin(1), member.token))?.firstName).toBe('Ada');
 
       const since = Date.now();
-      const edit = await call(origin(0), '/api/auth/profile', {
+      const edit = await callServer(origin(0), '/api/auth/profile', {
         method: 'PATCH',
         token: member.token,
         body: { firstName: 'Grace' },
@@ -186,9 +142,8 @@ forEachDialect((dialect) => {
     });
 
     it('refuses on node B, as soon as node A answers a logout, from the moment both start', async () => {
-      await Promise.all(servers.map((server) => server.kill('SIGTERM')));
-      servers = [await startServerProcess(env), await startServerProcess(env)];
-      const member = await signupOn(origin(0));
+      await servers.restart();
+      const member = await signupOnServer(origin(0));
       // Node B starts serving its cache a moment after it starts; both moments are covered.
       const until = Date.now() + 6_000;
       let remembered = 0;
@@ -202,7 +157,7 @@ forEachDialect((dialect) => {
         await t.app.db.deleteFrom('sessions').where('id', '=', sha256(probe)).execute();
         if ((await me(origin(1), probe))?.id === member.id) remembered++;
 
-        const out = await call(origin(0), '/api/auth/logout', { method: 'POST', token });
+        const out = await callServer(origin(0), '/api/auth/logout', { method: 'POST', token });
         expect(out.status).toBe(200);
         for (let ask = 0; ask < 5; ask++) expect(await me(origin(1), token)).toBeNull();
       }
@@ -229,9 +184,7 @@ forEachDialect((dialect) => {
     });
 
     const meOn = async (node: FastifyInstance, member: Pick<Member, 'token'>) =>
-      (
-        await node.inject({ method: 'GET', url: '/api/auth/me', headers: asBearer(member) })
-      ).json<MeResponse>().user;
+      (await getMe(node, asBearer(member))).json<MeResponse>().user;
     /** Node two answers the session from its cache. */
     const remembered = async (member: Member) => {
       expect((await meOn(two, member))?.id).toBe(member.user.id);
@@ -244,16 +197,12 @@ forEachDialect((dialect) => {
           timeout: 10_000,
         });
       }
-      const [member] = (await signupMembers(t.app, 1)) as [Member];
+      const [member] = await signupMembers(t.app, 1);
       for (let round = 0; round < 20; round++) {
         const session = await loginAs(t.app, member);
         await remembered(session);
 
-        const out = await t.app.inject({
-          method: 'POST',
-          url: '/api/auth/logout',
-          headers: asBearer(session),
-        });
+        const out = await postLogout(t.app, asBearer(session));
 
         expect(out.statusCode).toBe(200);
         expect(await meOn(two, session)).toBeNull();
@@ -261,16 +210,11 @@ forEachDialect((dialect) => {
     });
 
     it('has node two show a profile edit by the time node one answers it', async () => {
-      const [member] = (await signupMembers(t.app, 1)) as [Member];
+      const [member] = await signupMembers(t.app, 1);
       for (const firstName of ['Grace', 'Katherine', 'Dorothy', 'Mary', 'Annie']) {
         await remembered(member);
 
-        const edit = await t.app.inject({
-          method: 'PATCH',
-          url: '/api/auth/profile',
-          headers: asBearer(member),
-          payload: { firstName },
-        });
+        const edit = await patchProfile(t.app, asBearer(member), { firstName });
 
         expect(edit.statusCode).toBe(200);
         expect((await meOn(two, member))?.firstName).toBe(firstName);

@@ -17,6 +17,10 @@ import {
   loginAs,
   sha256,
   signupUser,
+  patchProfile,
+  postLogout,
+  postReset,
+  putTheme,
 } from './helpers.ts';
 
 forEachApp((t) => {
@@ -44,11 +48,7 @@ forEachApp((t) => {
     await warm(member);
     await warm(other);
 
-    const out = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/logout',
-      headers: asBearer(member),
-    });
+    const out = await postLogout(t.app, asBearer(member));
 
     expect(out.statusCode).toBe(200);
     expect(await me(member)).toBeNull();
@@ -83,16 +83,15 @@ forEachApp((t) => {
     const member = await signupUser(t.app);
     await warm(member);
 
-    const reset = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/forgot-password/reset',
-      headers: { origin: ORIGIN },
-      payload: {
+    const reset = await postReset(
+      t.app,
+      { origin: ORIGIN },
+      {
         identifier: member.username,
         answer: SECURITY_ANSWER,
         newPassword: 'Another#Pass2',
       },
-    });
+    );
 
     expect(reset.statusCode).toBe(200);
     expect(await me(member)).toBeNull();
@@ -121,11 +120,9 @@ forEachApp((t) => {
     const member = await signupUser(t.app);
     await warm(member);
 
-    const edit = await t.app.inject({
-      method: 'PATCH',
-      url: '/api/auth/profile',
-      headers: asBearer(member),
-      payload: { firstName: 'Grace', username: `${member.username}x` },
+    const edit = await patchProfile(t.app, asBearer(member), {
+      firstName: 'Grace',
+      username: `${member.username}x`,
     });
     expect(edit.statusCode).toBe(200);
     expect(await me(member)).toMatchObject({
@@ -133,12 +130,7 @@ forEachApp((t) => {
       username: `${member.username}x`,
     });
 
-    const theme = await t.app.inject({
-      method: 'PUT',
-      url: '/api/users/theme',
-      headers: asBearer(member),
-      payload: { theme: 'light' },
-    });
+    const theme = await putTheme(t.app, asBearer(member), { theme: 'light' });
     expect(theme.statusCode).toBe(200);
     expect((await me(member))?.theme).toBe('light');
   });

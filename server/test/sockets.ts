@@ -73,3 +73,27 @@ export function useSecondNode(t: TestApp): {
   });
   return nodes;
 }
+
+/** The suite's app listening on a free port of 127.0.0.1 from before its tests: read `url` inside them. */
+export function useListening(t: TestApp): { readonly url: string } {
+  let url = '';
+  beforeAll(async () => {
+    url = await listen(t.app);
+  });
+  return {
+    get url() {
+      return url;
+    },
+  };
+}
+
+/** The next `event` a socket receives, or a rejection naming it after `ms`. */
+export function nextEvent<T = unknown>(socket: Socket, event: string, ms = 5_000): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event} within ${ms} ms`)), ms);
+    socket.once(event, (payload: T) => {
+      clearTimeout(timer);
+      resolve(payload);
+    });
+  });
+}

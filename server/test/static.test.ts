@@ -1,17 +1,11 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { forEachApp } from './helpers.ts';
+import { forEachApp, staticBuild } from './helpers.ts';
 
-const staticDir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-static-'));
-await fs.mkdir(path.join(staticDir, 'assets'));
-await fs.writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>Orbit</title>');
-await fs.writeFile(path.join(staticDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
-await fs.writeFile(path.join(staticDir, 'manifest.webmanifest'), '{"name":"Orbit"}');
-await fs.writeFile(path.join(staticDir, 'assets', 'index-abc123.js'), 'console.log(1);');
-await fs.writeFile(path.join(staticDir, 'assets', 'index-abc123.js.map'), '{"version":3}');
-await fs.writeFile(path.join(staticDir, 'sw.js.map'), '{"version":3}');
+const staticDir = await staticBuild({
+  'assets/index-abc123.js.map': '{"version":3}',
+  'sw.js.map': '{"version":3}',
+});
 
 forEachApp(
   (t) => {

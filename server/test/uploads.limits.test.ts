@@ -24,6 +24,7 @@ import {
   signupMembers,
   signupUser,
   uniqueUsername,
+  patchProfile,
 } from './helpers.ts';
 import {
   type HeldUpload,
@@ -88,12 +89,7 @@ forEachApp(
       expect(Number(fourth.headers['retry-after'])).toBeGreaterThan(0);
       // A profile picture is an upload too.
       const { payload, headers } = await multipart({ profilePic: file });
-      const avatar = await t.app.inject({
-        method: 'PATCH',
-        url: '/api/auth/profile',
-        payload,
-        headers: { ...headers, ...asCookie(me) },
-      });
+      const avatar = await patchProfile(t.app, { ...headers, ...asCookie(me) }, payload);
       expect(avatar.statusCode).toBe(429);
       expect(avatar.json()).toEqual({ error: AT_ONCE });
 
@@ -198,7 +194,7 @@ withRedis('upload limits with REDIS_URL', () => {
     it('share one member’s places and hourly budget', async () => {
       const [a, b] = nodes as [(typeof nodes)[0], (typeof nodes)[0]];
       const file = await noisyPhoto();
-      const [me] = (await signupMembers(a, 1)) as [Member];
+      const [me] = await signupMembers(a, 1);
       const held = [
         await holdGalleryUpload(a, me, file),
         await holdGalleryUpload(a, me, file),

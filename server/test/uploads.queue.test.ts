@@ -23,7 +23,7 @@ forEachDialect((dialect) => {
   let release: (() => void) | undefined;
 
   beforeAll(async () => {
-    [member] = (await signupMembers(t.app, 1)) as [Member];
+    [member] = await signupMembers(t.app, 1);
   });
   afterEach(() => {
     release?.();

@@ -89,7 +89,7 @@ forEachDialect((dialect) => {
   const avatars = () => path.join(t.config.uploadsDir, 'avatars');
 
   beforeAll(async () => {
-    [member] = (await signupMembers(t.app, 1)) as [Member];
+    [member] = await signupMembers(t.app, 1);
     file = await noisyPhoto();
   });
   afterEach(async () => {

@@ -7,7 +7,7 @@ const THEME_ERROR = 'Theme must be one of: light, normal1, normal2, dark, custom
 forEachApp((t) => {
   const usersMe = (member: Member) =>
     t.app.inject({ method: 'GET', url: '/api/users/me', headers: asBearer(member) });
-  const putTheme = (member: Member, url: string, theme: unknown) =>
+  const saveTheme = (member: Member, url: string, theme: unknown) =>
     t.app.inject({ method: 'PUT', url, headers: asCookie(member), payload: { theme } });
 
   describe('GET /api/users/me', () => {
@@ -32,7 +32,7 @@ forEachApp((t) => {
     it('saves the theme through PUT /api/users/theme', async () => {
       const member = await signupUser(t.app);
 
-      const response = await putTheme(member, '/api/users/theme', 'dark');
+      const response = await saveTheme(member, '/api/users/theme', 'dark');
 
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ theme: 'dark' });
@@ -42,7 +42,7 @@ forEachApp((t) => {
     it('saves the theme through PUT /api/users/me', async () => {
       const member = await signupUser(t.app);
 
-      const response = await putTheme(member, '/api/users/me', 'normal2');
+      const response = await saveTheme(member, '/api/users/me', 'normal2');
 
       expect(response.statusCode).toBe(200);
       expect(response.json<{ user: User }>().user.theme).toBe('normal2');
@@ -54,7 +54,7 @@ forEachApp((t) => {
       async (url) => {
         const member = await signupUser(t.app);
 
-        const response = await putTheme(member, url, 'neon');
+        const response = await saveTheme(member, url, 'neon');
 
         expect(response.statusCode).toBe(400);
         expect(response.json()).toEqual({ error: THEME_ERROR });
@@ -65,12 +65,7 @@ forEachApp((t) => {
     it('answers 400 naming the themes when no theme is sent', async () => {
       const member = await signupUser(t.app);
 
-      const response = await t.app.inject({
-        method: 'PUT',
-        url: '/api/users/theme',
-        headers: asCookie(member),
-        payload: {},
-      });
+      const response = await saveTheme(member, '/api/users/theme', undefined);
 
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error: THEME_ERROR });

@@ -8,7 +8,7 @@ import * as PATHS from './endpoints.paths.ts';
 const ALL: readonly EndpointPath[] = Object.values(PATHS);
 
 /** A path pattern as a regular expression over a URL's pathname: each `:name` is one segment. */
-export function pathPattern(path: string): RegExp {
+function pathPattern(path: string): RegExp {
   const source = path
     .split('/')
     .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))

@@ -35,7 +35,7 @@ type ResponseOf<E> = E extends { readonly answer: infer A extends z.ZodType }
   : undefined;
 
 /** The Fastify schema an entry of the endpoint table stands for. */
-export interface SchemaOf<E extends Endpoint> extends FastifySchema {
+interface SchemaOf<E extends Endpoint> extends FastifySchema {
   params: Part<E, 'params'>;
   querystring: Part<E, 'query'>;
   body: Part<E, 'body'>;
@@ -57,7 +57,7 @@ export type Handler<E extends Endpoint> = RouteHandlerMethod<
 >;
 
 /** The schema Fastify validates, serialises and documents with, built from the entry alone. */
-export function schemaOf(entry: Endpoint): FastifySchema & Record<string, unknown> {
+function schemaOf(entry: Endpoint): FastifySchema & Record<string, unknown> {
   const schema: FastifySchema & Record<string, unknown> = {};
   if (entry.summary) schema.summary = entry.summary;
   if (entry.multipart === 'only') schema.consumes = ['multipart/form-data'];

@@ -11,6 +11,7 @@ import {
   type MediaStore,
   contentTypeOf,
   etagMatches,
+  unlessMissing,
 } from './store.ts';
 
 const isMissing = (error: unknown) =>
@@ -65,13 +66,8 @@ export class DiskStore implements MediaStore {
   }
 
   async stat(key: string): Promise<MediaInfo | undefined> {
-    try {
-      const stat = await fs.stat(this.fileOf(key));
-      return stat.isFile() ? this.infoOf(key, stat) : undefined;
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw error;
-    }
+    const stat = await unlessMissing(() => fs.stat(this.fileOf(key)), isMissing);
+    return stat?.isFile() ? this.infoOf(key, stat) : undefined;
   }
 
   async get(

@@ -17,6 +17,7 @@ import {
   type MediaRead,
   type MediaStore,
   contentTypeOf,
+  unlessMissing,
 } from './store.ts';
 
 /** One DeleteObjects call takes at most this many keys. */
@@ -109,15 +110,11 @@ export class S3Store implements MediaStore {
   }
 
   async stat(key: string): Promise<MediaInfo | undefined> {
-    try {
-      const output = await this.client.send(
-        new HeadObjectCommand({ Bucket: this.bucket, Key: key }),
-      );
-      return this.infoOf(key, output);
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
+    const output = await unlessMissing(
+      () => this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key })),
+      isNotFound,
+    );
+    return output && this.infoOf(key, output);
   }
 
   async get(

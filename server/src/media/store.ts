@@ -91,3 +91,16 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   const wanted = bare(etag);
   return ifNoneMatch.split(',').some((tag) => bare(tag) === wanted);
 }
+
+/** What `read` answers, or undefined when it fails because the object is not there. */
+export async function unlessMissing<T>(
+  read: () => Promise<T>,
+  missing: (error: unknown) => boolean,
+): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (missing(error)) return undefined;
+    throw error;
+  }
+}

@@ -89,33 +89,26 @@ export async function blockedBetween(db: Db, a: string, b: string): Promise<bool
   return row !== undefined;
 }
 
-/** A member by id as `viewerId` may see them: undefined when absent or blocked either way. */
-export function visibleMemberById(
+/** A member as `viewerId` may see them: undefined when absent or blocked either way. */
+function visibleMember(
   db: Db,
   viewerId: string,
-  id: string,
+  column: 'id' | 'username_key',
+  value: string,
 ): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')
     .selectAll()
-    .where('id', '=', id)
+    .where(column, '=', value)
     .where(noBlockBetween(sql.ref('users.id'), viewerId))
     .executeTakeFirst();
 }
 
-/** A member by username as `viewerId` may see them: undefined when absent or blocked either way. */
-export function visibleMemberByUsername(
-  db: Db,
-  viewerId: string,
-  username: string,
-): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('username_key', '=', username.trim().toLowerCase())
-    .where(noBlockBetween(sql.ref('users.id'), viewerId))
-    .executeTakeFirst();
-}
+export const visibleMemberById = (db: Db, viewerId: string, id: string) =>
+  visibleMember(db, viewerId, 'id', id);
+
+export const visibleMemberByUsername = (db: Db, viewerId: string, username: string) =>
+  visibleMember(db, viewerId, 'username_key', username.trim().toLowerCase());
 
 /**
  * Serialises changes of one pair of members inside a transaction: a block and a friend request

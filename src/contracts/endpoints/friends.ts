@@ -13,17 +13,17 @@ import { type EndpointPath, endpoint } from './entry.ts';
 
 const friendAction = <const P extends EndpointPath, B extends z.ZodType>(path: P, body: B) =>
   endpoint(path, { body, answer: FriendStatusResponse, read: readFriendStatus });
-export const friendRequest = /* @__PURE__ */ friendAction(
+const friendRequest = /* @__PURE__ */ friendAction(
   PATHS.friendRequest,
   FRIEND_BODIES.request,
 );
-export const friendCancel = /* @__PURE__ */ friendAction(PATHS.friendCancel, FRIEND_BODIES.cancel);
-export const friendAccept = /* @__PURE__ */ friendAction(PATHS.friendAccept, FRIEND_BODIES.accept);
-export const friendDecline = /* @__PURE__ */ friendAction(
+const friendCancel = /* @__PURE__ */ friendAction(PATHS.friendCancel, FRIEND_BODIES.cancel);
+const friendAccept = /* @__PURE__ */ friendAction(PATHS.friendAccept, FRIEND_BODIES.accept);
+const friendDecline = /* @__PURE__ */ friendAction(
   PATHS.friendDecline,
   FRIEND_BODIES.decline,
 );
-export const friendUnfriend = /* @__PURE__ */ friendAction(
+const friendUnfriend = /* @__PURE__ */ friendAction(
   PATHS.friendUnfriend,
   FRIEND_BODIES.unfriend,
 );

@@ -101,7 +101,7 @@ export function normaliseFolders(body: unknown): string[] {
 }
 
 /** The counts the folder list answer may carry: images and likes received in the whole gallery. */
-export function readFolderCounts(body: unknown): { total?: number; likes?: number } {
+function readFolderCounts(body: unknown): { total?: number; likes?: number } {
   if (!isObject(body) || Array.isArray(body)) return {};
   const total = countIn(body.total);
   const likes = countIn(body.likes);

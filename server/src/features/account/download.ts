@@ -23,21 +23,6 @@ export interface DownloadDeps {
   media: Media;
 }
 
-/** Every row of a list, a page at a time, each page read after the key of the last row before. */
-async function* paged<Row, Key>(
-  read: (after: Key | undefined) => Promise<Row[]>,
-  keyOf: (row: Row) => Key,
-): AsyncGenerator<Row> {
-  let after: Key | undefined;
-  for (;;) {
-    const rows = await read(after);
-    yield* rows;
-    const last = rows.at(-1);
-    if (rows.length < pages.EXPORT_PAGE || last === undefined) return;
-    after = keyOf(last);
-  }
-}
-
 async function* mapped<Row, Out>(rows: AsyncIterable<Row>, map: (row: Row) => Out) {
   for await (const row of rows) yield map(row);
 }
@@ -67,18 +52,6 @@ function pictureEntry(
   };
 }
 
-function relations(
-  db: Db,
-  userId: string,
-  side: 'requester_id' | 'addressee_id',
-  status: 'pending' | 'accepted',
-) {
-  return paged(
-    (after: string | undefined) => pages.relationsPage(db, userId, side, status, after),
-    (row) => row.pair_key,
-  );
-}
-
 function friendsFile(db: Db, userId: string) {
   const friend = (row: pages.RelationRow) => ({
     id: row.other_id,
@@ -93,21 +66,18 @@ function friendsFile(db: Db, userId: string) {
   return jsonChunks({
     friends: mapped(
       concat(
-        relations(db, userId, 'requester_id', 'accepted'),
-        relations(db, userId, 'addressee_id', 'accepted'),
+        pages.relations(db, userId, 'requester_id', 'accepted'),
+        pages.relations(db, userId, 'addressee_id', 'accepted'),
       ),
       friend,
     ),
-    incoming: mapped(relations(db, userId, 'addressee_id', 'pending'), request),
-    outgoing: mapped(relations(db, userId, 'requester_id', 'pending'), request),
+    incoming: mapped(pages.relations(db, userId, 'addressee_id', 'pending'), request),
+    outgoing: mapped(pages.relations(db, userId, 'requester_id', 'pending'), request),
   });
 }
 
 function notificationsFile(db: Db, userId: string) {
-  const rows = paged(
-    (after: number | undefined) => pages.notificationsPage(db, userId, after),
-    (row) => row.id,
-  );
+  const rows = pages.notifications(db, userId);
   return jsonChunks({
     notifications: mapped(rows, (row) => ({
       id: String(row.id),
@@ -123,36 +93,21 @@ function notificationsFile(db: Db, userId: string) {
 }
 
 function reactionsFile(db: Db, userId: string) {
-  const given = paged(
-    (after: string | undefined) => pages.reactionsGivenPage(db, userId, after),
-    (row) => row.image_id,
-  );
-  const received = paged(
-    (after: readonly [string, string] | undefined) =>
-      pages.reactionsReceivedPage(db, userId, after),
-    (row) => [row.image_id, row.user_id] as const,
-  );
+  // Each names the other member: the photo's owner (given) or the member who reacted (received).
+  const reaction = (other: 'owner' | 'by') => (row: pages.ReactionExportRow) => ({
+    imageId: row.image_id,
+    [other]: row.username,
+    kind: row.kind,
+    at: row.created_at,
+  });
   return jsonChunks({
-    given: mapped(given, (row) => ({
-      imageId: row.image_id,
-      owner: row.username,
-      kind: row.kind,
-      at: row.created_at,
-    })),
-    received: mapped(received, (row) => ({
-      imageId: row.image_id,
-      by: row.username,
-      kind: row.kind,
-      at: row.created_at,
-    })),
+    given: mapped(pages.reactionsGiven(db, userId), reaction('owner')),
+    received: mapped(pages.reactionsReceived(db, userId), reaction('by')),
   });
 }
 
 function reportsFile(db: Db, userId: string) {
-  const rows = paged(
-    (after: number | undefined) => pages.reportsPage(db, userId, after),
-    (row) => row.id,
-  );
+  const rows = pages.reports(db, userId);
   // Named as the API would: not at all while a block hides them, `deleted member` once gone.
   const named = (row: pages.ReportExportRow) =>
     row.target_hidden ? null : (row.target_username ?? DELETED_MEMBER);
@@ -175,10 +130,7 @@ function reportsFile(db: Db, userId: string) {
 }
 
 function blocksFile(db: Db, userId: string) {
-  const rows = paged(
-    (after: string | undefined) => pages.blocksPage(db, userId, after),
-    (row) => row.blocked_id,
-  );
+  const rows = pages.blocks(db, userId);
   return jsonChunks({
     blocked: mapped(rows, (row) => ({
       id: row.blocked_id,
@@ -204,10 +156,7 @@ async function* photoEntries(deps: DownloadDeps, userId: string, at: Date) {
   const digits = Math.max(4, String(await pages.countPhotos(deps.db, userId)).length);
   // A few hundred bytes a photo until the index is written: its lines say which files came.
   const index: PhotoIndexLine[] = [];
-  const rows = paged(
-    (after: number | undefined) => pages.photosPage(deps.db, userId, after),
-    (row) => row.position,
-  );
+  const rows = pages.photos(deps.db, userId);
   for await (const row of rows) {
     const file = `photos/${String(index.length + 1).padStart(digits, '0')}.webp`;
     const line: PhotoIndexLine = {

@@ -10,7 +10,7 @@ import type { Db } from '../../db/index.ts';
 import { hiddenFrom, noneOrNotHiddenFrom, notHiddenFrom } from '../../members/blocks.ts';
 
 /** Rows per page of every list. */
-export const EXPORT_PAGE = 500;
+const EXPORT_PAGE = 500;
 
 type Key = string | number;
 
@@ -24,17 +24,23 @@ function after(keys: readonly string[], values: readonly Key[]): RawBuilder<SqlB
 }
 
 /**
- * One page of a list: the rows of `query` in the order of `keys`, after `from` (the last page's
- * key: one value, or one per key), at most EXPORT_PAGE.
+ * Every row of `query` in the order of `keys`, EXPORT_PAGE at a time, each page read after the key
+ * of the last row before (each key column is selected under its own name).
  */
-function page<DB, TB extends keyof DB, O>(
+async function* every<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   keys: readonly string[],
-  from: Key | readonly Key[] | undefined,
-): Promise<O[]> {
-  let ordered = from === undefined ? query : query.where(after(keys, [from].flat()));
-  for (const key of keys) ordered = ordered.orderBy(sql.ref(key));
-  return ordered.limit(EXPORT_PAGE).execute();
+): AsyncGenerator<O> {
+  let from: Key[] | undefined;
+  for (;;) {
+    let ordered = from === undefined ? query : query.where(after(keys, from));
+    for (const key of keys) ordered = ordered.orderBy(sql.ref(key));
+    const rows = await ordered.limit(EXPORT_PAGE).execute();
+    yield* rows as Awaited<O>[];
+    const last = rows.at(-1) as Record<string, Key> | undefined;
+    if (rows.length < EXPORT_PAGE || last === undefined) return;
+    from = keys.map((key) => last[key.slice(key.lastIndexOf('.') + 1)] ?? '');
+  }
 }
 
 /** The username of the member in `id` as `viewerId` may see it: null when hidden by a block. */
@@ -58,13 +64,12 @@ export interface RelationRow {
  * (`requester_id`: requests they sent), the other member joined from the other column. A block
  * ends both, so none is left between blocked members; the friends lists' rule holds here anyway.
  */
-export function relationsPage(
+export function relations(
   db: Db,
   userId: string,
   side: 'requester_id' | 'addressee_id',
   status: 'pending' | 'accepted',
-  from: string | undefined,
-): Promise<RelationRow[]> {
+): AsyncGenerator<RelationRow> {
   const other = side === 'requester_id' ? 'friendships.addressee_id' : 'friendships.requester_id';
   const query = db
     .selectFrom('friendships')
@@ -80,7 +85,7 @@ export function relationsPage(
     .where(`friendships.${side}`, '=', userId)
     .where('friendships.status', '=', status)
     .where(notHiddenFrom(sql.ref('users.id'), userId));
-  return page(query, ['friendships.pair_key'], from);
+  return every(query, ['friendships.pair_key']);
 }
 
 export interface NotificationExportRow {
@@ -94,11 +99,7 @@ export interface NotificationExportRow {
 }
 
 /** The member's notifications, oldest first: those the list shows them, none a hidden member caused. */
-export function notificationsPage(
-  db: Db,
-  userId: string,
-  from: number | undefined,
-): Promise<NotificationExportRow[]> {
+export function notifications(db: Db, userId: string): AsyncGenerator<NotificationExportRow> {
   const query = db
     .selectFrom('notifications')
     .leftJoin('users', 'users.id', 'notifications.actor_id')
@@ -113,7 +114,7 @@ export function notificationsPage(
     ])
     .where('notifications.recipient_id', '=', userId)
     .where(noneOrNotHiddenFrom(sql.ref('notifications.actor_id'), userId));
-  return page(query, ['notifications.id'], from);
+  return every(query, ['notifications.id']);
 }
 
 export interface ReactionExportRow {
@@ -126,11 +127,7 @@ export interface ReactionExportRow {
 }
 
 /** Reactions the member gave, by photo, each with the photo's owner unless a block hides them. */
-export function reactionsGivenPage(
-  db: Db,
-  userId: string,
-  from: string | undefined,
-): Promise<ReactionExportRow[]> {
+export function reactionsGiven(db: Db, userId: string): AsyncGenerator<ReactionExportRow> {
   const query = db
     .selectFrom('image_reactions')
     .innerJoin('gallery_images', 'gallery_images.id', 'image_reactions.image_id')
@@ -143,18 +140,14 @@ export function reactionsGivenPage(
       usernameFor(userId, 'users.id', 'users.username').as('username'),
     ])
     .where('image_reactions.user_id', '=', userId);
-  return page(query, ['image_reactions.image_id'], from);
+  return every(query, ['image_reactions.image_id']);
 }
 
 /**
  * Reactions to the member's photos, by photo and member, each with who reacted: none of a member
  * blocked either way, whose reactions the photos' answers leave out.
  */
-export function reactionsReceivedPage(
-  db: Db,
-  userId: string,
-  from: readonly [imageId: string, userId: string] | undefined,
-): Promise<ReactionExportRow[]> {
+export function reactionsReceived(db: Db, userId: string): AsyncGenerator<ReactionExportRow> {
   const query = db
     .selectFrom('image_reactions')
     .innerJoin('gallery_images', 'gallery_images.id', 'image_reactions.image_id')
@@ -168,7 +161,7 @@ export function reactionsReceivedPage(
     ])
     .where('gallery_images.owner_id', '=', userId)
     .where(notHiddenFrom(sql.ref('image_reactions.user_id'), userId));
-  return page(query, ['image_reactions.image_id', 'image_reactions.user_id'], from);
+  return every(query, ['image_reactions.image_id', 'image_reactions.user_id']);
 }
 
 export interface ReportExportRow {
@@ -188,11 +181,7 @@ export interface ReportExportRow {
 }
 
 /** Reports the member made, oldest first. */
-export function reportsPage(
-  db: Db,
-  userId: string,
-  from: number | undefined,
-): Promise<ReportExportRow[]> {
+export function reports(db: Db, userId: string): AsyncGenerator<ReportExportRow> {
   const query = db
     .selectFrom('reports')
     .leftJoin('users', 'users.id', 'reports.target_user_id')
@@ -212,7 +201,7 @@ export function reportsPage(
       ),
     ])
     .where('reports.reporter_id', '=', userId);
-  return page(query, ['reports.id'], from);
+  return every(query, ['reports.id']);
 }
 
 export interface BlockExportRow {
@@ -223,16 +212,12 @@ export interface BlockExportRow {
 }
 
 /** Members the member blocked, as the block list shows them. */
-export function blocksPage(
-  db: Db,
-  userId: string,
-  from: string | undefined,
-): Promise<BlockExportRow[]> {
+export function blocks(db: Db, userId: string): AsyncGenerator<BlockExportRow> {
   const query = db
     .selectFrom('blocks')
     .select(['blocked_id', 'created_at', 'blocked_username'])
     .where('blocker_id', '=', userId);
-  return page(query, ['blocked_id'], from);
+  return every(query, ['blocked_id']);
 }
 
 export interface PhotoExportRow {
@@ -247,11 +232,7 @@ export interface PhotoExportRow {
 }
 
 /** The member's photos in gallery order (docs/decisions.md "Saved order and folders"). */
-export function photosPage(
-  db: Db,
-  userId: string,
-  from: number | undefined,
-): Promise<PhotoExportRow[]> {
+export function photos(db: Db, userId: string): AsyncGenerator<PhotoExportRow> {
   const query = db
     .selectFrom('gallery_images')
     .select([
@@ -265,7 +246,7 @@ export function photosPage(
       'created_at',
     ])
     .where('owner_id', '=', userId);
-  return page(query, ['position'], from);
+  return every(query, ['position']);
 }
 
 export async function countPhotos(db: Db, userId: string): Promise<number> {

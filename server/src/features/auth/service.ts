@@ -454,13 +454,26 @@ export async function changePassword(
   const policy = passwordError(newPassword);
   if (policy) throw new Invalid(policy);
   await confirmCurrentPassword(deps, auth.user, currentPassword);
-  await repo.updateUser(deps.db, auth.user.id, {
+  return setPassword(deps, auth.user.id, newPassword, auth.sessionId);
+}
+
+/**
+ * Stores a new password and deletes the member's sessions but `keep`; answers the ids deleted.
+ * Every node forgets every session of the member, the one kept too: the record it remembers
+ * holds the old password.
+ */
+async function setPassword(
+  deps: GuardedDeps,
+  userId: string,
+  newPassword: string,
+  keep: string | null,
+): Promise<string[]> {
+  await repo.updateUser(deps.db, userId, {
     password_hash: await hashSecret(newPassword),
     updated_at: clock(deps).toISOString(),
   });
-  const revoked = await repo.deleteOtherSessions(deps.db, auth.user.id, auth.sessionId);
-  // Every session of the member, this one too: the record it remembers holds the old password.
-  await memberChanged(deps, auth.user.id);
+  const revoked = await repo.deleteOtherSessions(deps.db, userId, keep);
+  await memberChanged(deps, userId);
   return revoked;
 }
 
@@ -501,14 +514,9 @@ export async function resetPassword(
     verifySecret(row.security_answer_hash, normaliseAnswer(answer)),
   );
   if (!right) throw new Invalid(AUTH_MESSAGES.wrongAnswer);
-  await repo.updateUser(deps.db, row.id, {
-    password_hash: await hashSecret(newPassword),
-    updated_at: clock(deps).toISOString(),
-  });
+  const revoked = await setPassword(deps, row.id, newPassword, null);
   // The member chose the new password: a login backoff from before ends with it.
   await deps.attempts.forget('login', memberAccount(row.id));
-  const revoked = await repo.deleteOtherSessions(deps.db, row.id, null);
-  await memberChanged(deps, row.id);
   return revoked;
 }
 

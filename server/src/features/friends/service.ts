@@ -190,85 +190,75 @@ type Refusals = Partial<Record<FriendStatus, () => Error>>;
  * status it leaves, or null when the pair was not in the state it needs. Then the pair's status
  * answers, unless `refusals` names that status as one the call refuses.
  */
-async function transition(
-  deps: FriendDeps,
-  me: UserRow,
-  target: Target,
-  apply: (key: string, other: UserRow) => Promise<FriendStatus | null>,
+function transition(
+  apply: (
+    deps: FriendDeps,
+    me: UserRow,
+    key: string,
+    other: UserRow,
+  ) => Promise<FriendStatus | null>,
   refusals: Refusals,
-): Promise<FriendStatus> {
-  const other = await resolveTarget(deps, me, target);
-  const key = pairKey(me.id, other.id);
-  const done = await apply(key, other);
-  if (done) return done;
-  const status = statusFor(me.id, await repo.findFriendship(deps.db, key));
-  const refusal = refusals[status];
-  if (refusal) throw refusal();
-  return status;
+) {
+  return async (deps: FriendDeps, me: UserRow, target: Target): Promise<FriendStatus> => {
+    const other = await resolveTarget(deps, me, target);
+    const key = pairKey(me.id, other.id);
+    const done = await apply(deps, me, key, other);
+    if (done) return done;
+    const status = statusFor(me.id, await repo.findFriendship(deps.db, key));
+    const refusal = refusals[status];
+    if (refusal) throw refusal();
+    return status;
+  };
 }
+
+/** A change that ends what is between the two: when `drop` removed it, `event` goes out and the answer is none. */
+const ending =
+  (
+    event: FriendEvent,
+    drop: (deps: FriendDeps, key: string, me: UserRow, other: UserRow) => Promise<boolean>,
+  ) =>
+  async (deps: FriendDeps, me: UserRow, key: string, other: UserRow) => {
+    if (!(await drop(deps, key, me, other))) return null;
+    emit(deps, event, me.id, other.id);
+    return 'none' as const;
+  };
 
 const refuse = (Failure: typeof Forbidden | typeof NotFound, message: string) => () =>
   new Failure(message);
 
-export const cancelRequest = (deps: FriendDeps, me: UserRow, target: Target) =>
-  transition(
-    deps,
-    me,
-    target,
-    async (key, other) => {
-      if (!(await dropRequest(deps, key, me.id, other.id))) return null;
-      emit(deps, 'friend:request:canceled', me.id, other.id);
-      return 'none';
-    },
-    {
-      incoming: refuse(Forbidden, FRIEND_MESSAGES.onlySenderCancels),
-      friends: refuse(Forbidden, FRIEND_MESSAGES.alreadyFriends),
-    },
-  );
+export const cancelRequest = transition(
+  ending('friend:request:canceled', (deps, key, me, other) =>
+    dropRequest(deps, key, me.id, other.id),
+  ),
+  {
+    incoming: refuse(Forbidden, FRIEND_MESSAGES.onlySenderCancels),
+    friends: refuse(Forbidden, FRIEND_MESSAGES.alreadyFriends),
+  },
+);
 
-export const acceptRequest = (deps: FriendDeps, me: UserRow, target: Target) =>
-  transition(
-    deps,
-    me,
-    target,
-    async (key, other) =>
-      (await acceptFrom(deps, me, other, key, stamp(deps))) ? 'friends' : null,
-    {
-      pending: refuse(Forbidden, FRIEND_MESSAGES.onlyReceiverAccepts),
-      none: refuse(NotFound, FRIEND_MESSAGES.nothingToAccept),
-    },
-  );
+export const acceptRequest = transition(
+  async (deps, me, key, other) =>
+    (await acceptFrom(deps, me, other, key, stamp(deps))) ? 'friends' : null,
+  {
+    pending: refuse(Forbidden, FRIEND_MESSAGES.onlyReceiverAccepts),
+    none: refuse(NotFound, FRIEND_MESSAGES.nothingToAccept),
+  },
+);
 
-export const declineRequest = (deps: FriendDeps, me: UserRow, target: Target) =>
-  transition(
-    deps,
-    me,
-    target,
-    async (key, other) => {
-      if (!(await dropRequest(deps, key, other.id, me.id))) return null;
-      emit(deps, 'friend:declined', me.id, other.id);
-      return 'none';
-    },
-    {
-      pending: refuse(Forbidden, FRIEND_MESSAGES.onlyReceiverDeclines),
-      friends: refuse(Forbidden, FRIEND_MESSAGES.alreadyFriends),
-    },
-  );
+export const declineRequest = transition(
+  ending('friend:declined', (deps, key, me, other) => dropRequest(deps, key, other.id, me.id)),
+  {
+    pending: refuse(Forbidden, FRIEND_MESSAGES.onlyReceiverDeclines),
+    friends: refuse(Forbidden, FRIEND_MESSAGES.alreadyFriends),
+  },
+);
 
 const notFriends = refuse(Forbidden, FRIEND_MESSAGES.notFriends);
 
-export const unfriend = (deps: FriendDeps, me: UserRow, target: Target) =>
-  transition(
-    deps,
-    me,
-    target,
-    async (key, other) => {
-      if (!(await repo.deleteAccepted(deps.db, key))) return null;
-      emit(deps, 'friend:removed', me.id, other.id);
-      return 'none';
-    },
-    { pending: notFriends, incoming: notFriends, friends: notFriends },
-  );
+export const unfriend = transition(
+  ending('friend:removed', (deps, key) => repo.deleteAccepted(deps.db, key)),
+  { pending: notFriends, incoming: notFriends, friends: notFriends },
+);
 
 export function memberSummary(
   row: Pick<UserRow, 'id' | 'username' | 'first_name' | 'last_name' | 'profile_image'>,

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import type { NewNotificationRow, NotificationRow, UserRow } from '../../db/schema.ts';
+import type { Database, NewNotificationRow, NotificationRow, UserRow } from '../../db/schema.ts';
 import { noBlockBetween, noneOrNotHiddenFrom } from '../../members/blocks.ts';
 
 /**
@@ -12,6 +12,16 @@ import { noBlockBetween, noneOrNotHiddenFrom } from '../../members/blocks.ts';
  */
 const fromVisibleActor = (recipientId: string) =>
   noneOrNotHiddenFrom(sql.ref('notifications.actor_id'), recipientId);
+
+/** The notifications among `ids` (every one, with ids null) that the recipient sees. */
+const chosen =
+  (recipientId: string, ids: number[] | null) =>
+  (eb: ExpressionBuilder<Database, 'notifications'>) =>
+    eb.and([
+      eb('recipient_id', '=', recipientId),
+      fromVisibleActor(recipientId),
+      ...(ids ? [eb('id', 'in', ids)] : []),
+    ]);
 
 /** Notifications with their actor's name and picture (the actor may be gone). */
 const withActor = (db: Db) =>
@@ -89,31 +99,25 @@ export async function markRead(
   ids: number[] | null,
   now: string,
 ): Promise<number[]> {
-  let query = db
+  if (ids?.length === 0) return [];
+  const rows = await db
     .updateTable('notifications')
     .set({ read_at: now })
-    .where('recipient_id', '=', recipientId)
     .where('read_at', 'is', null)
-    .where(fromVisibleActor(recipientId));
-  if (ids) {
-    if (ids.length === 0) return [];
-    query = query.where('id', 'in', ids);
-  }
-  const rows = await query.returning('id').execute();
+    .where(chosen(recipientId, ids))
+    .returning('id')
+    .execute();
   return rows.map((row) => row.id);
 }
 
 /** Removes some (or all, with ids null) of the notifications a member sees; answers the ids removed. */
 export async function remove(db: Db, recipientId: string, ids: number[] | null): Promise<number[]> {
-  let query = db
+  if (ids?.length === 0) return [];
+  const rows = await db
     .deleteFrom('notifications')
-    .where('recipient_id', '=', recipientId)
-    .where(fromVisibleActor(recipientId));
-  if (ids) {
-    if (ids.length === 0) return [];
-    query = query.where('id', 'in', ids);
-  }
-  const rows = await query.returning('id').execute();
+    .where(chosen(recipientId, ids))
+    .returning('id')
+    .execute();
   return rows.map((row) => row.id);
 }
 

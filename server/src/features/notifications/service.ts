@@ -131,23 +131,26 @@ export async function recordLikeOnce(
   return row && announcer(draft, row);
 }
 
+/** A friend event's notification, linking to the profile of the member who acted. */
+const friendDraft =
+  (type: 'friend_request' | 'follow', message: string) =>
+  (recipientId: string, actor: NotificationActor, requestId: string): Draft => ({
+    recipientId,
+    type,
+    actor,
+    message,
+    link: `/profile/${actor.username}`,
+    requestId,
+  });
+
+/** A notification from Orbit itself: no member acted. */
+const systemDraft =
+  (message: string, link: string) =>
+  (recipientId: string): Draft => ({ recipientId, type: 'system', actor: null, message, link });
+
 export const drafts = {
-  friendRequest: (recipientId: string, actor: NotificationActor, requestId: string): Draft => ({
-    recipientId,
-    type: 'friend_request',
-    actor,
-    message: NOTIFICATION_MESSAGES.friendRequest,
-    link: `/profile/${actor.username}`,
-    requestId,
-  }),
-  accepted: (recipientId: string, actor: NotificationActor, requestId: string): Draft => ({
-    recipientId,
-    type: 'follow',
-    actor,
-    message: NOTIFICATION_MESSAGES.accepted,
-    link: `/profile/${actor.username}`,
-    requestId,
-  }),
+  friendRequest: friendDraft('friend_request', NOTIFICATION_MESSAGES.friendRequest),
+  accepted: friendDraft('follow', NOTIFICATION_MESSAGES.accepted),
   like: (
     recipientId: string,
     ownerUsername: string,
@@ -161,21 +164,9 @@ export const drafts = {
     link: `/profile/${ownerUsername}?image=${imageId}`,
     imageId,
   }),
-  welcome: (recipientId: string): Draft => ({
-    recipientId,
-    type: 'system',
-    actor: null,
-    message: NOTIFICATION_MESSAGES.welcome,
-    link: '/settings',
-  }),
+  welcome: systemDraft(NOTIFICATION_MESSAGES.welcome, '/settings'),
   /** docs/product.md "Moderation": told to the owner, naming no moderator. */
-  photoRemoved: (recipientId: string): Draft => ({
-    recipientId,
-    type: 'system',
-    actor: null,
-    message: PHOTO_REMOVED_NOTICE,
-    link: '/profile',
-  }),
+  photoRemoved: systemDraft(PHOTO_REMOVED_NOTICE, '/profile'),
 };
 
 export async function page(
