@@ -62,7 +62,7 @@ forEachDialect((dialect) => {
 
   /** Two members, each with a device and no open tab, so every friend event of theirs pushes. */
   async function pairWithDevices() {
-    const [a, b] = (await signupMembers(orbit.app, 2)) as [Member, Member];
+    const [a, b] = await signupMembers(orbit.app, 2);
     const [aDevice, bDevice] = await Promise.all([
       addDevice(orbit, service, a),
       addDevice(orbit, service, b),
@@ -92,7 +92,7 @@ forEachDialect((dialect) => {
    * announced before them by then, so one the pair's calls had made would have arrived too.
    */
   async function barrier(...devices: [Member, FakeSubscription][]) {
-    const [third] = (await signupMembers(orbit.app, 1)) as [Member];
+    const [third] = await signupMembers(orbit.app, 1);
     for (const [member] of devices)
       expect((await friendAction(orbit.app, third, 'request', member)).statusCode).toBe(200);
     await Promise.all(devices.map(([, device]) => arrives(device, third, 'friend_request')));
@@ -139,7 +139,7 @@ forEachDialect((dialect) => {
 
     it('drop a request the relay had not pushed yet when the block came: it is not caught up', async () => {
       const { a, b, bDevice } = await pairWithDevices();
-      const [third] = (await signupMembers(orbit.app, 1)) as [Member];
+      const [third] = await signupMembers(orbit.app, 1);
       await relay.close();
       try {
         expect((await friendAction(orbit.app, a, 'request', b)).statusCode).toBe(200);
@@ -156,7 +156,7 @@ forEachDialect((dialect) => {
 
     it('drop a push still being retried when the block comes, and keep others’ pushes', async () => {
       const { a, b, bDevice } = await pairWithDevices();
-      const [third, fourth] = (await signupMembers(orbit.app, 2)) as [Member, Member];
+      const [third, fourth] = await signupMembers(orbit.app, 2);
       const fourthDevice = await addDevice(orbit, service, fourth);
       // The push service asks the relay to come back in 2 s; the block comes meanwhile.
       for (const device of [bDevice, fourthDevice])

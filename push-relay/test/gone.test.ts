@@ -51,7 +51,7 @@ async function retriedRequest(sender: Member, recipient: Member, failures: numbe
 
 describe('a push still being retried', () => {
   it('is dropped and settled when its recipient deletes their account, and tried no more', async () => {
-    const [sender, recipient] = (await signupMembers(orbit.app, 2)) as [Member, Member];
+    const [sender, recipient] = await signupMembers(orbit.app, 2);
     const { device, settled } = await retriedRequest(sender, recipient, 1_000);
 
     expect((await deleteAccount(recipient)).statusCode).toBe(200);
@@ -68,7 +68,7 @@ describe('a push still being retried', () => {
   });
 
   it('is dropped when the member who sent the request deletes their account', async () => {
-    const [sender, recipient] = (await signupMembers(orbit.app, 2)) as [Member, Member];
+    const [sender, recipient] = await signupMembers(orbit.app, 2);
     const { device, settled } = await retriedRequest(sender, recipient, 1_000);
 
     expect((await deleteAccount(sender)).statusCode).toBe(200);
@@ -80,11 +80,7 @@ describe('a push still being retried', () => {
   });
 
   it('goes on for everyone else', async () => {
-    const [sender, recipient, leaver] = (await signupMembers(orbit.app, 3)) as [
-      Member,
-      Member,
-      Member,
-    ];
+    const [sender, recipient, leaver] = await signupMembers(orbit.app, 3);
     const { device, settled } = await retriedRequest(sender, recipient, 2);
 
     expect((await deleteAccount(leaver)).statusCode).toBe(200);
@@ -95,7 +91,7 @@ describe('a push still being retried', () => {
 });
 
 it('drops an event about a member it heard was gone before the event came', async () => {
-  const [sender, recipient] = (await signupMembers(orbit.app, 2)) as [Member, Member];
+  const [sender, recipient] = await signupMembers(orbit.app, 2);
   const device = await addDevice(orbit, service, recipient);
   const heard = new Promise((resolve) => relay.once('members-gone', resolve));
   // As another node would tell it, ahead of an event this node was about to send.

@@ -64,7 +64,7 @@ describe('relays sharing one server', () => {
   orbitForSuite((started) => (orbit = started));
 
   it('push each event once: the holder of the lease sends it, the other stands by', async () => {
-    const [alice, bob] = (await signupMembers(orbit.app, 2)) as [Member, Member];
+    const [alice, bob] = await signupMembers(orbit.app, 2);
     const device = await addDevice(orbit, service, bob);
     const first = await startRelay(orbit);
     const second = await startRelay(orbit);
@@ -82,7 +82,7 @@ describe('relays sharing one server', () => {
   });
 
   it('hand over when the holder stops: the next one pushes what came meanwhile, once', async () => {
-    const [carol, dave, erin] = (await signupMembers(orbit.app, 3)) as [Member, Member, Member];
+    const [carol, dave, erin] = await signupMembers(orbit.app, 3);
     const device = await addDevice(orbit, service, dave);
     const first = await startRelay(orbit);
     const second = await startRelay(orbit);
@@ -105,7 +105,7 @@ describe('relays sharing one server', () => {
   });
 
   it('stops pushing once another relay has taken its lease', async () => {
-    const [frank, grace] = (await signupMembers(orbit.app, 2)) as [Member, Member];
+    const [frank, grace] = await signupMembers(orbit.app, 2);
     const device = await addDevice(orbit, service, grace);
     const relay = await startRelay(orbit);
     try {
@@ -144,7 +144,7 @@ describe('the cursor file a relay kept before the server kept the cursor', () =>
   }
 
   it('is where the first relay goes on from while no relay has reported to the server', async () => {
-    const [hana, ivan] = (await signupMembers(orbit.app, 2)) as [Member, Member];
+    const [hana, ivan] = await signupMembers(orbit.app, 2);
     const device = await addDevice(orbit, service, ivan);
     const dataDir = await dataDirWithCursor(await latestNotificationId(orbit));
     expect((await friendAction(orbit.app, hana, 'request', ivan)).statusCode).toBe(200);
@@ -160,7 +160,7 @@ describe('the cursor file a relay kept before the server kept the cursor', () =>
   });
 
   it('is ignored once the server keeps a cursor', async () => {
-    const [jack, kim, lou] = (await signupMembers(orbit.app, 3)) as [Member, Member, Member];
+    const [jack, kim, lou] = await signupMembers(orbit.app, 3);
     const device = await addDevice(orbit, service, kim);
     const dataDir = await dataDirWithCursor(await latestNotificationId(orbit));
     expect((await friendAction(orbit.app, jack, 'request', kim)).statusCode).toBe(200);
@@ -185,7 +185,7 @@ describe('a first relay with no cursor anywhere', () => {
   it('starts from the newest event: what came before it is not pushed', async () => {
     const orbit = await startOrbit();
     try {
-      const [mia, ned, olga] = (await signupMembers(orbit.app, 3)) as [Member, Member, Member];
+      const [mia, ned, olga] = await signupMembers(orbit.app, 3);
       const device = await addDevice(orbit, service, ned);
       expect((await friendAction(orbit.app, mia, 'request', ned)).statusCode).toBe(200);
 

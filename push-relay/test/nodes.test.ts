@@ -164,7 +164,7 @@ suite('two nodes, each with a relay', () => {
 
   it('push every event once to every device, whichever node it was made on', async () => {
     const members = await signupMembers(node1.app, 6);
-    const [a, b, c, d, e, f] = members as [Member, Member, Member, Member, Member, Member];
+    const [a, b, c, d, e, f] = members;
     const devices = {
       b: [await addDevice(nodes[0], service, b), await addDevice(nodes[1], service, b)],
       d: [await addDevice(nodes[1], service, d)],
@@ -206,15 +206,7 @@ suite('two nodes, each with a relay', () => {
 
   it('lose and repeat nothing when the relay doing the work is killed mid-run', async () => {
     const members = await signupMembers(node1.app, 7);
-    const [a, b, c, d, e, f, g] = members as [
-      Member,
-      Member,
-      Member,
-      Member,
-      Member,
-      Member,
-      Member,
-    ];
+    const [a, b, c, d, e, f, g] = members;
     const bobs = await addDevice(nodes[0], service, b);
     const davePhone = await addDevice(nodes[0], service, d);
     const daveLaptop = await addDevice(nodes[1], service, d);

@@ -81,12 +81,12 @@ describe('with the relay running', () => {
 
   it('pushes a friend request, encrypted and signed, with TTL, urgency and topic', async () => {
     const [alice, bob] = await signupMembers(orbit.app, 2);
-    const device = await addDevice(orbit, service, bob!);
-    const settled = await requestAndSettle(relay, alice!, bob!);
+    const device = await addDevice(orbit, service, bob);
+    const settled = await requestAndSettle(relay, alice, bob);
     expect(settled.outcomes).toMatchObject([{ result: 'sent', status: 201 }]);
 
     const [push] = service.pushesFor(device.id);
-    const requestId = pairKey(alice!.user.id, bob!.user.id);
+    const requestId = pairKey(alice.user.id, bob.user.id);
     expect(push).toMatchObject({
       ttl: PUSH_TTL_SECONDS,
       urgency: 'high',
@@ -98,13 +98,13 @@ describe('with the relay running', () => {
       id: settled.id,
       kind: 'friend_request',
       requestId,
-      actor: { id: alice!.user.id, username: alice!.username },
-      url: `/profile/${alice!.username}`,
+      actor: { id: alice.user.id, username: alice.username },
+      url: `/profile/${alice.username}`,
     });
     const page = await orbit.app.inject({
       method: 'GET',
       url: '/api/notifications',
-      headers: asBearer(bob!),
+      headers: asBearer(bob),
     });
     expect(payload.unread).toBe(page.json<NotificationPage>().unread);
     expect(payload.unread).toBeGreaterThanOrEqual(1);
@@ -114,24 +114,24 @@ describe('with the relay running', () => {
 
   it('pushes an accepted request with normal urgency to the one who asked', async () => {
     const [carol, dave] = await signupMembers(orbit.app, 2);
-    const device = await addDevice(orbit, service, carol!);
-    await requestAndSettle(relay, carol!, dave!);
+    const device = await addDevice(orbit, service, carol);
+    await requestAndSettle(relay, carol, dave);
     const settled = nextSettled(relay);
-    expect((await friendAction(orbit.app, dave!, 'accept', carol!)).statusCode).toBe(200);
+    expect((await friendAction(orbit.app, dave, 'accept', carol)).statusCode).toBe(200);
     await settled;
     const [push] = service.pushesFor(device.id);
     expect(push).toMatchObject({
       urgency: 'normal',
-      topic: pushTopic(pairKey(carol!.user.id, dave!.user.id)),
-      payload: { kind: 'friend_accepted', actor: { username: dave!.username } },
+      topic: pushTopic(pairKey(carol.user.id, dave.user.id)),
+      payload: { kind: 'friend_accepted', actor: { username: dave.username } },
     });
   });
 
   it('pushes to each of a member’s two devices', async () => {
     const [erin, frank] = await signupMembers(orbit.app, 2);
-    const phone = await addDevice(orbit, service, frank!);
-    const laptop = await addDevice(orbit, service, frank!);
-    const settled = await requestAndSettle(relay, erin!, frank!);
+    const phone = await addDevice(orbit, service, frank);
+    const laptop = await addDevice(orbit, service, frank);
+    const settled = await requestAndSettle(relay, erin, frank);
     expect(settled.outcomes.map((outcome) => outcome.result)).toEqual(['sent', 'sent']);
     const phonePush = service.pushesFor(phone.id);
     const laptopPush = service.pushesFor(laptop.id);
@@ -143,10 +143,10 @@ describe('with the relay running', () => {
 
   it('pushes nothing to a member with an open tab', async () => {
     const [grace, heidi] = await signupMembers(orbit.app, 2);
-    const device = await addDevice(orbit, service, heidi!);
-    let tab: Socket | undefined = await openTab(orbit, heidi!);
+    const device = await addDevice(orbit, service, heidi);
+    let tab: Socket | undefined = await openTab(orbit, heidi);
     try {
-      const settled = await requestAndSettle(relay, grace!, heidi!);
+      const settled = await requestAndSettle(relay, grace, heidi);
       expect(settled.outcomes).toEqual([]);
       expect(service.pushesFor(device.id)).toEqual([]);
     } finally {
@@ -154,28 +154,28 @@ describe('with the relay running', () => {
       tab = undefined;
     }
     // With the tab closed, the next event does reach the device.
-    expect((await friendAction(orbit.app, grace!, 'cancel', heidi!)).statusCode).toBe(200);
-    await requestAndSettle(relay, grace!, heidi!);
+    expect((await friendAction(orbit.app, grace, 'cancel', heidi)).statusCode).toBe(200);
+    await requestAndSettle(relay, grace, heidi);
     expect(service.pushesFor(device.id)).toHaveLength(1);
   });
 
   it('deletes a device its push service calls gone (410)', async () => {
     const [ivan, judy] = await signupMembers(orbit.app, 2);
-    const gone = await addDevice(orbit, service, judy!);
-    const kept = await addDevice(orbit, service, judy!);
+    const gone = await addDevice(orbit, service, judy);
+    const kept = await addDevice(orbit, service, judy);
     service.failNext(gone.id, 410);
-    const settled = await requestAndSettle(relay, ivan!, judy!);
+    const settled = await requestAndSettle(relay, ivan, judy);
     expect(settled.outcomes.map((outcome) => outcome.result).sort()).toEqual(['gone', 'sent']);
-    const rows = await pushRowsOf(orbit.app, judy!.user.id);
+    const rows = await pushRowsOf(orbit.app, judy.user.id);
     expect(rows.map((row) => row.endpoint)).toEqual([kept.endpoint]);
   });
 
   it('retries a 503 and delivers once', async () => {
     const [ken, lena] = await signupMembers(orbit.app, 2);
-    const device = await addDevice(orbit, service, lena!);
+    const device = await addDevice(orbit, service, lena);
     service.failNext(device.id, 503, 2);
     const before = service.requests;
-    const settled = await requestAndSettle(relay, ken!, lena!);
+    const settled = await requestAndSettle(relay, ken, lena);
     expect(settled.outcomes).toMatchObject([{ result: 'sent', attempts: 3 }]);
     expect(service.requests - before).toBe(3);
     expect(service.pushesFor(device.id)).toHaveLength(1);
@@ -183,11 +183,11 @@ describe('with the relay running', () => {
 
   it('drops a push the service refuses for good (400) and moves on', async () => {
     const [mia, nick] = await signupMembers(orbit.app, 2);
-    const device = await addDevice(orbit, service, nick!);
+    const device = await addDevice(orbit, service, nick);
     service.failNext(device.id, 400, 5);
-    const settled = await requestAndSettle(relay, mia!, nick!);
+    const settled = await requestAndSettle(relay, mia, nick);
     expect(settled.outcomes).toMatchObject([{ result: 'dropped', status: 400, attempts: 1 }]);
-    expect(await pushRowsOf(orbit.app, nick!.user.id)).toHaveLength(1);
+    expect(await pushRowsOf(orbit.app, nick.user.id)).toHaveLength(1);
     expect(relay.lastEventId).toBe(settled.id);
   });
 
@@ -211,13 +211,13 @@ describe('with the relay running', () => {
     };
     const before = await deliveries();
     const [olga, paul] = await signupMembers(orbit.app, 2);
-    const gone = await addDevice(orbit, service, paul!);
-    const refusing = await addDevice(orbit, service, paul!);
-    await addDevice(orbit, service, paul!);
+    const gone = await addDevice(orbit, service, paul);
+    const refusing = await addDevice(orbit, service, paul);
+    await addDevice(orbit, service, paul);
     service.failNext(gone.id, 410);
     service.failNext(refusing.id, 400, 5);
 
-    await requestAndSettle(relay, olga!, paul!);
+    await requestAndSettle(relay, olga, paul);
 
     expect(await deliveries()).toEqual({
       sent: before.sent + 1,
@@ -263,9 +263,9 @@ describe('a relay that pushes only to push services', () => {
     });
     try {
       const [tina, uma] = await signupMembers(orbit.app, 2);
-      const device = await addDevice(orbit, service, uma!);
+      const device = await addDevice(orbit, service, uma);
 
-      const settled = await requestAndSettle(relay, tina!, uma!);
+      const settled = await requestAndSettle(relay, tina, uma);
 
       expect(settled.outcomes).toEqual([
         {
@@ -277,7 +277,7 @@ describe('a relay that pushes only to push services', () => {
         },
       ]);
       expect(service.attemptsFor(device.id)).toBe(0);
-      await expect.poll(async () => pushRowsOf(orbit.app, uma!.user.id)).toEqual([]);
+      await expect.poll(async () => pushRowsOf(orbit.app, uma.user.id)).toEqual([]);
       expect(log.warned(REFUSED_MESSAGE)).toMatchObject([
         { service: service.origin, reason: 'not a push service Orbit sends to' },
       ]);
@@ -299,9 +299,9 @@ describe('a relay that pushes only to push services', () => {
     try {
       const [wes, xena, yuri] = await signupMembers(orbit.app, 3);
       const endpoint = `https://localhost/push/${randomUUID()}`;
-      await storedAt(endpoint, await addDevice(orbit, service, xena!));
+      await storedAt(endpoint, await addDevice(orbit, service, xena));
 
-      const settled = await requestAndSettle(relay, wes!, xena!);
+      const settled = await requestAndSettle(relay, wes, xena);
 
       expect(settled.outcomes).toMatchObject([
         {
@@ -310,11 +310,11 @@ describe('a relay that pushes only to push services', () => {
           refused: true,
         },
       ]);
-      await expect.poll(async () => pushRowsOf(orbit.app, xena!.user.id)).toEqual([]);
+      await expect.poll(async () => pushRowsOf(orbit.app, xena.user.id)).toEqual([]);
 
       // The same endpoint again (stored anew): refused again, logged below warn this time.
-      await storedAt(endpoint, await addDevice(orbit, service, xena!));
-      expect((await requestAndSettle(relay, yuri!, xena!)).outcomes).toMatchObject([
+      await storedAt(endpoint, await addDevice(orbit, service, xena));
+      expect((await requestAndSettle(relay, yuri, xena)).outcomes).toMatchObject([
         { result: 'dropped', refused: true },
       ]);
       expect(log.warned(REFUSED_MESSAGE)).toHaveLength(1);
@@ -340,10 +340,10 @@ describe('a relay that pushes only to push services', () => {
       // server refused such endpoints.
       await storedAt(
         'https://evil.example%2ex.push.apple.com/x',
-        await addDevice(orbit, service, ben!),
+        await addDevice(orbit, service, ben),
       );
 
-      const settled = await requestAndSettle(relay, ann!, ben!);
+      const settled = await requestAndSettle(relay, ann, ben);
 
       expect(settled.outcomes).toEqual([
         {
@@ -355,7 +355,7 @@ describe('a relay that pushes only to push services', () => {
         },
       ]);
       expect(looked).toEqual([]);
-      await expect.poll(async () => pushRowsOf(orbit.app, ben!.user.id)).toEqual([]);
+      await expect.poll(async () => pushRowsOf(orbit.app, ben.user.id)).toEqual([]);
     } finally {
       await relay.close();
     }
@@ -368,15 +368,15 @@ describe('a relay that pushes only to push services', () => {
     });
     try {
       const [yan, zoe] = await signupMembers(orbit.app, 2);
-      const device = await addDevice(orbit, service, zoe!);
+      const device = await addDevice(orbit, service, zoe);
       await storedAt(`https://push.selfhosted.test/push/${device.id}`, device);
 
-      const settled = await requestAndSettle(relay, yan!, zoe!);
+      const settled = await requestAndSettle(relay, yan, zoe);
 
       expect(settled.outcomes).toMatchObject([
         { result: 'dropped', reason: 'the push service resolves to a private address' },
       ]);
-      await expect.poll(async () => pushRowsOf(orbit.app, zoe!.user.id)).toEqual([]);
+      await expect.poll(async () => pushRowsOf(orbit.app, zoe.user.id)).toEqual([]);
     } finally {
       await relay.close();
     }
@@ -392,13 +392,13 @@ describe('a relay pushing to an endpoint that keeps failing', () => {
     });
     try {
       const [target, ...senders] = await signupMembers(orbit.app, 9);
-      const device = await addDevice(orbit, service, target!);
+      const device = await addDevice(orbit, service, target);
       service.failNext(device.id, 503, 1_000);
 
-      const first = await requestAndSettle(relay, senders[0]!, target!);
+      const first = await requestAndSettle(relay, senders[0], target);
       const later = [];
       for (const sender of senders.slice(1))
-        later.push(await requestAndSettle(relay, sender, target!));
+        later.push(await requestAndSettle(relay, sender, target));
 
       expect(first.outcomes).toMatchObject([{ result: 'failed', status: 503, attempts: 3 }]);
       expect(later.flatMap((event) => event.outcomes)).toEqual(
@@ -413,7 +413,7 @@ describe('a relay pushing to an endpoint that keeps failing', () => {
       // Eight friend events, three requests: those of the first delivery.
       expect(service.attemptsFor(device.id)).toBe(3);
       // A device that keeps failing stays: it may come back.
-      expect(await pushRowsOf(orbit.app, target!.user.id)).toHaveLength(1);
+      expect(await pushRowsOf(orbit.app, target.user.id)).toHaveLength(1);
     } finally {
       await relay.close();
     }
@@ -426,22 +426,22 @@ describe('a relay pushing to an endpoint that keeps failing', () => {
     });
     try {
       const [target, ann, ben, cal, dan] = await signupMembers(orbit.app, 5);
-      const device = await addDevice(orbit, service, target!);
+      const device = await addDevice(orbit, service, target);
       service.failNext(device.id, 503, 2);
-      expect((await requestAndSettle(relay, ann!, target!)).outcomes).toMatchObject([
+      expect((await requestAndSettle(relay, ann, target)).outcomes).toMatchObject([
         { result: 'failed', attempts: 2 },
       ]);
       const rested = performance.now();
-      expect((await requestAndSettle(relay, ben!, target!)).outcomes).toMatchObject([
+      expect((await requestAndSettle(relay, ben, target)).outcomes).toMatchObject([
         { result: 'dropped', backingOff: true },
       ]);
       // Waits out the rest (2 s from the failure) on purpose: pushes go out again after it.
       await new Promise((resolve) => setTimeout(resolve, 2_000 - (performance.now() - rested)));
 
-      expect((await requestAndSettle(relay, cal!, target!)).outcomes).toMatchObject([
+      expect((await requestAndSettle(relay, cal, target)).outcomes).toMatchObject([
         { result: 'sent' },
       ]);
-      expect((await requestAndSettle(relay, dan!, target!)).outcomes).toMatchObject([
+      expect((await requestAndSettle(relay, dan, target)).outcomes).toMatchObject([
         { result: 'sent' },
       ]);
       expect(service.attemptsFor(device.id)).toBe(4);
@@ -469,11 +469,11 @@ describe('a relay killed and started again', () => {
       PUSH_LEASE_SECONDS: '1',
     };
     const [olga, peter, quinn] = await signupMembers(orbit.app, 3);
-    const device = await addDevice(orbit, service, peter!);
+    const device = await addDevice(orbit, service, peter);
 
     const first = spawnRelay(env);
     await first.logged('caught up');
-    expect((await friendAction(orbit.app, olga!, 'request', peter!)).statusCode).toBe(200);
+    expect((await friendAction(orbit.app, olga, 'request', peter)).statusCode).toBe(200);
     const before = await service.waitFor((push) => push.subscriptionId === device.id);
     // The server keeps that event as handled before the relay dies.
     const savedCursor = async () =>
@@ -482,8 +482,8 @@ describe('a relay killed and started again', () => {
     first.child.kill('SIGKILL');
     await first.exited;
 
-    expect((await friendAction(orbit.app, quinn!, 'request', peter!)).statusCode).toBe(200);
-    const topic = pushTopic(pairKey(quinn!.user.id, peter!.user.id));
+    expect((await friendAction(orbit.app, quinn, 'request', peter)).statusCode).toBe(200);
+    const topic = pushTopic(pairKey(quinn.user.id, peter.user.id));
     expect(service.received.filter((push) => push.topic === topic)).toEqual([]);
 
     const second = spawnRelay(env);
@@ -492,7 +492,7 @@ describe('a relay killed and started again', () => {
       const push = await service.waitFor((received) => received.topic === topic);
       expect(push.payload).toMatchObject({
         kind: 'friend_request',
-        actor: { username: quinn!.username },
+        actor: { username: quinn.username },
       });
       const took = second.lines.find((line) => line.msg === 'took the push lease');
       expect(took?.cursor).toBe((before.payload as PushPayload).id);
@@ -512,7 +512,7 @@ describe('a relay killed and started again', () => {
 describe('a relay with the wrong secret', () => {
   it('is refused and delivers nothing', async () => {
     const [rita, sam] = await signupMembers(orbit.app, 2);
-    const device = await addDevice(orbit, service, sam!);
+    const device = await addDevice(orbit, service, sam);
     const relay = await startTestRelay(orbit, service);
     const vapidKey = async () =>
       (await orbit.app.inject({ method: 'GET', url: PATHS.pushKey.path })).json<{
@@ -524,7 +524,7 @@ describe('a relay with the wrong secret', () => {
       expect(refused).toBe('unauthorized');
       expect(impostor.connected).toBe(false);
       // The relay with the secret pushes the request: it arrives once, signed by that relay alone.
-      expect((await requestAndSettle(relay, rita!, sam!)).outcomes).toHaveLength(1);
+      expect((await requestAndSettle(relay, rita, sam)).outcomes).toHaveLength(1);
       expect(service.pushesFor(device.id).map((push) => push.vapidKey)).toEqual([
         relay.vapidPublicKey,
       ]);
