@@ -13,5 +13,6 @@ export * from './endpoints/account.ts';
 export * from './endpoints/friends.ts';
 export * from './endpoints/gallery.ts';
 export * from './endpoints/notifications.ts';
+export * from './endpoints/profile.ts';
 export * from './endpoints/safety.ts';
 export * from './endpoints/session.ts';

@@ -10,30 +10,9 @@ import {
   USERNAME_MAX,
   USERNAME_MIN,
 } from './constants.ts';
+import { MESSAGES, TEXT_LIMITS } from './validationTexts.ts';
 
-export const MESSAGES = {
-  loginRequired: 'Username/email and password are required.',
-  usernameRequired: 'Username required',
-  usernameShort: 'Min 3 chars',
-  usernameRule: '3–20 chars: letters, numbers, . _ -',
-  usernameNotAvailable: 'Not available',
-  emailRequired: 'Email required',
-  emailInvalid: 'Enter a valid email address.',
-  birthdayRequired: 'Birthday required',
-  birthdayInvalid: 'Enter a real date as YYYY-MM-DD.',
-  underAge: '18+ only',
-  passwordRequired: 'Required',
-  passwordPolicy: 'Password requirements not met',
-  passwordTooLong: `Password is too long (max ${PASSWORD_MAX} characters).`,
-  confirmRequired: 'Required',
-  confirmMismatch: 'Does not match',
-  profileImageRequired: 'Profile image required',
-  tooManyInterests: `Choose at most ${INTERESTS_MAX} interests.`,
-  currentPasswordRequired: 'Enter your current password.',
-  wrongCurrentPassword: 'Your current password is not correct.',
-  newPasswordRequired: 'Enter a new password.',
-  newPasswordMismatch: 'Passwords do not match.',
-} as const;
+export { MESSAGES, TEXT_LIMITS };
 
 const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
 // Deliberately simple: one @, something either side, a dot in the domain, no spaces.
@@ -182,15 +161,6 @@ export function displayText(value: string): string {
   return value.replace(HIDDEN, '');
 }
 
-/** Optional free-text fields and their upper bounds. */
-export const TEXT_LIMITS = {
-  firstName: { max: 50, label: 'First name' },
-  lastName: { max: 50, label: 'Last name' },
-  securityQuestion: { max: 200, label: 'Security question' },
-  securityAnswer: { max: 200, label: 'Security answer' },
-  favoriteQuote: { max: 280, label: 'Favorite quote' },
-  referral: { max: 40, label: 'Referral' },
-} as const;
 export type LimitedField = keyof typeof TEXT_LIMITS;
 
 export function textLengthError(field: LimitedField, value: string): string | null {

@@ -1,4 +1,4 @@
-import * as PATHS from '../contracts/endpoints.paths.ts';
+import * as PATHS from '../contracts/paths/session.ts';
 import { REQUEST_TIMEOUT_MS } from './constants.ts';
 import { OFFLINE_HEADER } from '../contracts/offline.ts';
 import { apiUrl } from './apiHost.ts';

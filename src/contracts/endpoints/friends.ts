@@ -1,6 +1,6 @@
 /** Friends and search (docs/decisions.md "Friend calls answer the status"). */
 import type { z } from 'zod';
-import * as PATHS from '../endpoints.paths.ts';
+import * as PATHS from '../paths/friends.ts';
 import {
   FriendCounts,
   FriendListResponse,
@@ -13,20 +13,11 @@ import { type EndpointPath, endpoint } from './entry.ts';
 
 const friendAction = <const P extends EndpointPath, B extends z.ZodType>(path: P, body: B) =>
   endpoint(path, { body, answer: FriendStatusResponse, read: readFriendStatus });
-const friendRequest = /* @__PURE__ */ friendAction(
-  PATHS.friendRequest,
-  FRIEND_BODIES.request,
-);
+const friendRequest = /* @__PURE__ */ friendAction(PATHS.friendRequest, FRIEND_BODIES.request);
 const friendCancel = /* @__PURE__ */ friendAction(PATHS.friendCancel, FRIEND_BODIES.cancel);
 const friendAccept = /* @__PURE__ */ friendAction(PATHS.friendAccept, FRIEND_BODIES.accept);
-const friendDecline = /* @__PURE__ */ friendAction(
-  PATHS.friendDecline,
-  FRIEND_BODIES.decline,
-);
-const friendUnfriend = /* @__PURE__ */ friendAction(
-  PATHS.friendUnfriend,
-  FRIEND_BODIES.unfriend,
-);
+const friendDecline = /* @__PURE__ */ friendAction(PATHS.friendDecline, FRIEND_BODIES.decline);
+const friendUnfriend = /* @__PURE__ */ friendAction(PATHS.friendUnfriend, FRIEND_BODIES.unfriend);
 /** The entry of each friend call. */
 export const FRIEND_ENDPOINTS = {
   request: friendRequest,

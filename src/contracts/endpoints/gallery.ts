@@ -1,5 +1,5 @@
 /** Galleries (docs/decisions.md "Only the owner edits a gallery", "A paged gallery"). */
-import * as PATHS from '../endpoints.paths.ts';
+import * as PATHS from '../paths/gallery.ts';
 import {
   GalleryDeleteQuery,
   GalleryFoldersResponse,

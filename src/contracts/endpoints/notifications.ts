@@ -1,5 +1,5 @@
 /** Notifications and push. */
-import * as PATHS from '../endpoints.paths.ts';
+import * as PATHS from '../paths/notifications.ts';
 import { OkResponse } from '../http.ts';
 import {
   NotificationIdParams,

@@ -1,5 +1,5 @@
 /** Blocking, reports and moderation (docs/product.md "Safety"). */
-import * as PATHS from '../endpoints.paths.ts';
+import * as PATHS from '../paths/safety.ts';
 import { OkResponse } from '../http.ts';
 import {
   BlockBody,

@@ -8,7 +8,7 @@ import {
   UsernameAvailableResponse,
   UsernameQuery,
 } from '../auth.ts';
-import * as PATHS from '../endpoints.paths.ts';
+import * as PATHS from '../paths/session.ts';
 import { OkResponse } from '../http.ts';
 import { normaliseUser, readAuth } from '../readers/user.ts';
 import { AuthResponse, MeResponse } from '../user.ts';

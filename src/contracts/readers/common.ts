@@ -2,7 +2,8 @@
  * What the app reads from any server, once per entity (docs/architecture.md "Reading what comes
  * in"; docs/decisions.md "One canonical shape"): the helpers every entity's reader shares. The
  * endpoint table (src/contracts/endpoints.ts) names the reader of each answer, and the app's one
- * call function applies it, so no feature reads a raw answer.
+ * call function applies it, so no feature reads a raw answer. Lists and counts are read in
+ * lists.ts, so the session's reader, which the first page loads, does not bring them.
  */
 export type Loose = Record<string, unknown>;
 
@@ -23,10 +24,6 @@ export function text(source: Loose | undefined, ...keys: string[]): string {
 /** An id as any server names it. */
 export const idOf = (source: Loose | undefined): string => text(source, 'id', '_id');
 
-/** A count as sent: a finite number, not below zero; else undefined. */
-export const countIn = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
-
 /** The keys a profile picture may come under (docs/product.md "Session and API calls"). */
 const IMAGE_KEYS = [
   'profileImageUrl',
@@ -41,16 +38,4 @@ const IMAGE_KEYS = [
 
 export function imageOf(source: Loose): string {
   return text(source, ...IMAGE_KEYS);
-}
-
-/** A list: a plain array, or wrapped under one of `keys`, `results` or `items`. */
-export function readList(body: unknown, ...keys: string[]): unknown[] {
-  if (Array.isArray(body)) return body;
-  if (isObject(body)) {
-    for (const key of [...keys, 'results', 'items']) {
-      const value = body[key];
-      if (Array.isArray(value)) return value;
-    }
-  }
-  return [];
 }

@@ -6,7 +6,8 @@ import {
   type SearchResultView,
   normaliseFriendStatus,
 } from '../friends.ts';
-import { type Loose, idOf, isObject, readList, text } from './common.ts';
+import { type Loose, idOf, isObject, text } from './common.ts';
+import { readList } from './lists.ts';
 
 /** A member of a list or search row, with the flat fields as a fallback. */
 function memberView(raw: Loose | undefined, flat: Loose): MemberSummaryView {

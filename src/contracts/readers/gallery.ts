@@ -1,7 +1,8 @@
 /** Images and folders as the app reads them (docs/product.md "Gallery"). */
 import { DEFAULT_FOLDER } from '../constants.ts';
 import type { GalleryImageView, GalleryOwnerView } from '../gallery.ts';
-import { countIn, idOf, isObject, readList, text } from './common.ts';
+import { idOf, isObject, text } from './common.ts';
+import { countIn, readList } from './lists.ts';
 
 const ids = (value: unknown): string[] =>
   Array.isArray(value) ? value.map((item) => (isObject(item) ? idOf(item) : String(item))) : [];

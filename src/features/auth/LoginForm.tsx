@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { MESSAGES } from '../../contracts/validation.ts';
+import { MESSAGES } from '../../contracts/validationTexts.ts';
 import { FormSubmit } from '../../components/FormSubmit.tsx';
 import { useTextFields } from '../../components/useTextFields.ts';
 import { loginErrorText } from './loginError.ts';

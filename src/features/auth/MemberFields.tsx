@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Field, PasswordField } from '../../components/Field.tsx';
-import { TEXT_LIMITS } from '../../contracts/validation.ts';
+import { TEXT_LIMITS } from '../../contracts/validationTexts.ts';
 
 /** The value and change handler of one text field of a form. */
 export type BindText<Key extends string> = (key: Key) => {

@@ -1,5 +1,5 @@
 import type { ForgotResetBody, LoginBody } from '../../contracts/auth.ts';
-import { themeSave } from '../../contracts/endpoints/account.ts';
+import { themeSave } from '../../contracts/endpoints/profile.ts';
 import {
   forgotQuestion,
   forgotReset,

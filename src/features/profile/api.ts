@@ -1,4 +1,4 @@
-import { profile, profileUpdate } from '../../contracts/endpoints/account.ts';
+import { profile, profileUpdate } from '../../contracts/endpoints/profile.ts';
 import { api } from '../../lib/api.ts';
 import { REQUEST_TIMEOUT_MS } from '../../lib/constants.ts';
 

@@ -4,8 +4,8 @@ import {
   accountExport,
   checkUsername,
   passwordChange,
-  profileUpdate,
 } from '../../contracts/endpoints/account.ts';
+import { profileUpdate } from '../../contracts/endpoints/profile.ts';
 import { blockList, unblock } from '../../contracts/endpoints/safety.ts';
 import { me } from '../../contracts/endpoints/session.ts';
 import type { DeleteAccountBody } from '../../contracts/safety.ts';
