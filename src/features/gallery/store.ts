@@ -15,7 +15,7 @@ import { createPager, isMissing } from '../../lib/serverState.ts';
 import { type GalleryOwnerRef, galleryApi } from './api.ts';
 import type { GalleryChange } from './channel.ts';
 import { type EditSlice, createEditSlice, imageUpdaters } from './editSlice.ts';
-import { ownerIdOf, reorderWithin, sortByOrder, upsertImage, withLiveUpdate } from './images.ts';
+import { ownerIdOf, upsertImage, withLiveUpdate } from './images.ts';
 import { normaliseImage } from '../../contracts/readers/gallery.ts';
 import { memberId } from './member.ts';
 import { type ImagePages, type OwnerGallery, galleryServer, pagesOf, totalOf } from './pages.ts';

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Avatar } from '../../components/Avatar.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
-import type { FriendListItem } from '../../contracts/friends.ts';
 import { FriendActions } from '../friends/FriendActions.tsx';
 import { RefreshButton } from './NotificationActions.tsx';
 import { useNotifications } from './store.ts';
