@@ -85,20 +85,3 @@ export type SearchResult = z.infer<typeof SearchResult>;
 
 export const SearchResponse = z.object({ users: z.array(SearchResult) });
 export type SearchResponse = z.infer<typeof SearchResponse>;
-
-/** A member of a list or search row as the app holds it: `_id` beside `id`, whichever a server sent. */
-export type MemberSummaryView = MemberSummary & { _id: string };
-
-/**
- * A list entry as the app holds it after reading any server's answer tolerantly (docs/decisions.md
- * "One canonical shape"): the canonical fields plus the flat names other servers send.
- */
-export interface FriendListItemView extends Omit<FriendListItem, 'user'> {
-  _id: string;
-  user: MemberSummaryView;
-  username: string;
-  profileImage: string;
-}
-
-/** A search row as the app holds it. */
-export type SearchResultView = SearchResult & { _id: string };

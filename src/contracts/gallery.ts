@@ -180,25 +180,6 @@ export const GalleryReorderBody = z.object({
 });
 export type GalleryReorderBody = z.infer<typeof GalleryReorderBody>;
 
-/** An image's owner as the app holds it, under both id names other servers use. */
-export interface GalleryOwnerView extends GalleryOwner {
-  _id: string;
-}
-
-/**
- * An image as the app holds it after reading any server's answer tolerantly (docs/decisions.md
- * "One canonical shape"): the canonical fields plus the alternative names other servers send, kept
- * for the picture's fallback chain (docs/product.md "Errors"). Never sent by this server.
- */
-export interface GalleryImageView extends Omit<GalleryImage, 'owner'> {
-  _id: string;
-  filename: string;
-  path: string;
-  src: string;
-  user: GalleryOwnerView;
-  owner: GalleryOwnerView;
-}
-
 /**
  * A deleted image, as the gallery's watchers hear of it: `id`, as every shape names it
  * (docs/decisions.md "One name per field"). A reader also takes `_id`, as other servers send it.

@@ -1,16 +1,10 @@
 /** Test data for the gallery's unit tests. */
-import type { GalleryImageView as GalleryImage } from '../contracts/gallery.ts';
+import type { GalleryImage } from '../contracts/gallery.ts';
 
 export function galleryImage(id: string, extra: Partial<GalleryImage> = {}): GalleryImage {
-  const owner = { _id: 'owner', id: 'owner', username: 'vega', profileImage: '' };
-  const file = `/uploads/gallery/${id}.webp`;
   return {
-    _id: id,
     id,
-    filename: file,
-    path: file,
-    url: file,
-    src: file,
+    url: `/uploads/gallery/${id}.webp`,
     thumbnailUrl: `/uploads/gallery/${id}-thumb.webp`,
     width: 1200,
     height: 800,
@@ -21,8 +15,7 @@ export function galleryImage(id: string, extra: Partial<GalleryImage> = {}): Gal
     dislikes: [],
     likeCount: extra.likes?.length ?? 0,
     dislikeCount: extra.dislikes?.length ?? 0,
-    user: owner,
-    owner,
+    owner: { id: 'owner', username: 'vega', profileImage: '' },
     ...extra,
   };
 }

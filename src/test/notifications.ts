@@ -1,4 +1,4 @@
-import type { FriendListItemView as FriendListItem } from '../contracts/friends.ts';
+import type { FriendListItem } from '../contracts/friends.ts';
 import type { Notification } from '../contracts/notifications.ts';
 
 /** The welcome notification; each test overrides what it is about. */
@@ -19,10 +19,8 @@ export function note(overrides: Partial<Notification> = {}): Notification {
 /** Alice's friend request to u2. */
 export function request(overrides: Partial<FriendListItem> = {}): FriendListItem {
   return {
-    _id: 'u1:u2',
     requestId: 'u1:u2',
     user: {
-      _id: 'u1',
       id: 'u1',
       username: 'alice',
       fullName: 'Alice Nova',
@@ -30,8 +28,6 @@ export function request(overrides: Partial<FriendListItem> = {}): FriendListItem
     },
     fromUserId: 'u1',
     toUserId: 'u2',
-    username: 'alice',
-    profileImage: '/a.png',
     createdAt: '2026-01-01T10:00:00.000Z',
     ...overrides,
   };

@@ -1,43 +1,45 @@
 import { describe, expect, it } from 'vitest';
-import { friendItemView, searchRowView } from './friends.ts';
+import { readFriendItem, readFriendList, readSearch, readSearchRow } from './friends.ts';
 
 describe('reading friend lists and search rows (docs/decisions.md "One canonical shape")', () => {
-  it('fills the view from the canonical list entry', () => {
-    const view = friendItemView({
+  it('keeps the canonical list entry as it is', () => {
+    const entry = {
       requestId: 'u1:u2',
       user: { id: 'u1', username: 'ada', fullName: 'Ada L', profileImage: '/uploads/a.webp' },
       fromUserId: 'u1',
       toUserId: 'u2',
       createdAt: '2026-01-01T00:00:00.000Z',
-    });
+    };
 
-    expect(view).toEqual({
-      _id: 'u1:u2',
-      requestId: 'u1:u2',
-      user: {
-        _id: 'u1',
-        id: 'u1',
-        username: 'ada',
-        fullName: 'Ada L',
-        profileImage: '/uploads/a.webp',
-      },
-      fromUserId: 'u1',
-      toUserId: 'u2',
-      username: 'ada',
-      profileImage: '/uploads/a.webp',
-      createdAt: '2026-01-01T00:00:00.000Z',
+    expect(readFriendItem(entry)).toEqual(entry);
+  });
+
+  it('still reads a flat entry with only _id, as other servers send it, into the canonical shape', () => {
+    const entry = readFriendItem({ _id: 'u7', username: 'vega', profileImage: '/v.png' });
+
+    expect(entry).toEqual({
+      requestId: 'u7',
+      user: { id: 'u7', username: 'vega', fullName: '', profileImage: '/v.png' },
+      fromUserId: '',
+      toUserId: '',
+      createdAt: '',
     });
   });
 
-  it('still reads a flat entry with only _id, as other servers send it', () => {
-    const view = friendItemView({ _id: 'u7', username: 'vega', profileImage: '/v.png' });
+  it('reads a nested user named by _id under id', () => {
+    const entry = readFriendItem({ requestId: 'r1', user: { _id: 'u8', username: 'lyra' } });
 
-    expect(view.user).toMatchObject({ id: 'u7', _id: 'u7', username: 'vega' });
-    expect(view.requestId).toBe('u7');
-    expect(view.profileImage).toBe('/v.png');
+    expect(entry.user).toEqual({ id: 'u8', username: 'lyra', fullName: '', profileImage: '' });
   });
 
-  it('gives a search row both id names and reads its flags', () => {
+  it('reads a list as an array, {results} or {items}', () => {
+    const item = { requestId: 'r1', user: { id: 'u1', username: 'ada' } };
+    for (const body of [[item], { results: [item] }, { items: [item] }]) {
+      expect(readFriendList(body).map((entry) => entry.user.id)).toEqual(['u1']);
+    }
+  });
+
+  it('reads a search row with its flags, under id only', () => {
     const row = {
       id: 'u3',
       username: 'orion',
@@ -48,11 +50,16 @@ describe('reading friend lists and search rows (docs/decisions.md "One canonical
       incomingPending: false,
     };
 
-    expect(searchRowView(row)).toEqual({ _id: 'u3', ...row });
-    expect(searchRowView({ _id: 'u4', username: 'lyra' })).toMatchObject({
-      _id: 'u4',
+    expect(readSearchRow(row)).toEqual(row);
+    expect(readSearchRow({ _id: 'u4', username: 'lyra' })).toEqual({
       id: 'u4',
+      username: 'lyra',
+      fullName: '',
+      profileImage: '',
       isFriend: false,
+      requestPending: false,
+      incomingPending: false,
     });
+    expect(readSearch({ users: [{ _id: 'u5', username: 'vega' }] })[0]?.id).toBe('u5');
   });
 });

@@ -1,20 +1,18 @@
 /** Friend statuses, lists and search rows as the app reads them (docs/product.md "Friends"). */
 import {
-  type FriendListItemView,
+  type FriendListItem,
   type FriendStatus,
-  type MemberSummaryView,
-  type SearchResultView,
+  type MemberSummary,
+  type SearchResult,
   normaliseFriendStatus,
 } from '../friends.ts';
 import { type Loose, idOf, isObject, text } from './common.ts';
 import { readList } from './lists.ts';
 
 /** A member of a list or search row, with the flat fields as a fallback. */
-function memberView(raw: Loose | undefined, flat: Loose): MemberSummaryView {
-  const id = idOf(raw) || text(flat, '_id');
+function readMember(raw: Loose | undefined, flat: Loose): MemberSummary {
   return {
-    _id: id,
-    id,
+    id: idOf(raw) || text(flat, '_id'),
     username: text(raw, 'username') || text(flat, 'username'),
     fullName: text(raw, 'fullName'),
     profileImage: text(raw, 'profileImage') || text(flat, 'profileImage'),
@@ -27,31 +25,26 @@ export function readFriendStatus(body: unknown): FriendStatus {
 }
 
 /** A list entry as any server spells it: nested `user` or flat fields, `requestId` or `_id`. */
-export function friendItemView(raw: unknown): FriendListItemView {
+export function readFriendItem(raw: unknown): FriendListItem {
   const item = isObject(raw) ? raw : {};
-  const user = memberView(isObject(item.user) ? item.user : undefined, item);
-  const requestId = text(item, 'requestId', '_id');
   return {
-    _id: requestId,
-    requestId,
-    user,
+    requestId: text(item, 'requestId', '_id'),
+    user: readMember(isObject(item.user) ? item.user : undefined, item),
     fromUserId: text(item, 'fromUserId'),
     toUserId: text(item, 'toUserId'),
-    username: user.username,
-    profileImage: user.profileImage,
     createdAt: text(item, 'createdAt'),
   };
 }
 
 /** A friend list: an array or `{results}` / `{items}` (docs/product.md "Friends"). */
-export const readFriendList = (body: unknown): FriendListItemView[] =>
-  readList(body).map(friendItemView);
+export const readFriendList = (body: unknown): FriendListItem[] =>
+  readList(body).map(readFriendItem);
 
 /** A search row as any server spells it, its friend flags read as given. */
-export function searchRowView(raw: unknown): SearchResultView {
+export function readSearchRow(raw: unknown): SearchResult {
   const row = isObject(raw) ? raw : {};
   return {
-    ...memberView(row, row),
+    ...readMember(row, row),
     isFriend: row.isFriend === true,
     requestPending: row.requestPending === true,
     incomingPending: row.incomingPending === true,
@@ -59,5 +52,5 @@ export function searchRowView(raw: unknown): SearchResultView {
 }
 
 /** Search results: an array or `{users}` (docs/product.md "Friends"). */
-export const readSearch = (body: unknown): SearchResultView[] =>
-  readList(body, 'users').map(searchRowView);
+export const readSearch = (body: unknown): SearchResult[] =>
+  readList(body, 'users').map(readSearchRow);

@@ -1,40 +1,37 @@
 /** Images and folders as the app reads them (docs/product.md "Gallery"). */
 import { DEFAULT_FOLDER } from '../constants.ts';
-import type { GalleryImageView, GalleryOwnerView } from '../gallery.ts';
+import type { GalleryImage, GalleryOwner } from '../gallery.ts';
 import { idOf, isObject, text } from './common.ts';
 import { countIn, readList } from './lists.ts';
 
 const ids = (value: unknown): string[] =>
   Array.isArray(value) ? value.map((item) => (isObject(item) ? idOf(item) : String(item))) : [];
 
-function readOwner(value: unknown): GalleryOwnerView | null {
+function readOwner(value: unknown): GalleryOwner | null {
   if (!isObject(value)) return null;
-  const id = idOf(value);
   return {
-    _id: id,
-    id,
+    id: idOf(value),
     username: text(value, 'username', 'name'),
     profileImage: text(value, 'profileImage', 'profilePic', 'avatarUrl', 'avatar'),
   };
 }
 
-/** One image as any server spells it; null when it has neither an id nor a file. */
-export function normaliseImage(raw: unknown): GalleryImageView | null {
+/**
+ * One image as any server spells it; null when it has neither an id nor a file. The picture's
+ * address is the first of the file fields a server sends (docs/decisions.md "One name per field").
+ */
+export function normaliseImage(raw: unknown): GalleryImage | null {
   if (!isObject(raw)) return null;
   const file = text(raw, 'filename', 'path', 'url', 'src', 'imageUrl');
   const id = idOf(raw) || file;
   if (!id) return null;
   const owner = readOwner(raw.user) ??
-    readOwner(raw.owner) ?? { _id: '', id: '', username: '', profileImage: '' };
+    readOwner(raw.owner) ?? { id: '', username: '', profileImage: '' };
   const likes = ids(raw.likes);
   const dislikes = ids(raw.dislikes);
-  const image: GalleryImageView = {
-    _id: id,
+  return {
     id,
-    filename: file,
-    path: text(raw, 'path') || file,
-    url: text(raw, 'url') || file,
-    src: text(raw, 'src') || file,
+    url: file,
     thumbnailUrl: text(raw, 'thumbnailUrl', 'thumbnail', 'thumbUrl'),
     width: typeof raw.width === 'number' ? raw.width : 0,
     height: typeof raw.height === 'number' ? raw.height : 0,
@@ -46,25 +43,20 @@ export function normaliseImage(raw: unknown): GalleryImageView | null {
     // A server that sends only the ids: the count is how many it named.
     likeCount: Math.max(countIn(raw.likeCount) ?? 0, likes.length),
     dislikeCount: Math.max(countIn(raw.dislikeCount) ?? 0, dislikes.length),
-    user: owner,
     owner,
   };
-  // Not in our contract, but the last alternative URL of docs/product.md "Errors": kept for the fallback chain.
-  const imageUrl = text(raw, 'imageUrl');
-  if (imageUrl) Object.assign(image, { imageUrl });
-  return image;
 }
 
 /** A list answer is an array or has `images` (docs/product.md "Gallery"). */
-export function readImages(body: unknown): GalleryImageView[] {
+export function readImages(body: unknown): GalleryImage[] {
   return readList(body, 'images')
     .map(normaliseImage)
-    .filter((image): image is GalleryImageView => image !== null);
+    .filter((image): image is GalleryImage => image !== null);
 }
 
 /** One page of a gallery: its images, where the next page starts (null at the end) and how many there are in all. */
 export interface ImagePage {
-  images: GalleryImageView[];
+  images: GalleryImage[];
   nextCursor: string | null;
   total: number;
 }
@@ -86,7 +78,7 @@ export function readPage(body: unknown): ImagePage {
 }
 
 /** A single image answer: `{image}` or the image itself. */
-export function readImage(body: unknown): GalleryImageView | null {
+export function readImage(body: unknown): GalleryImage | null {
   return normaliseImage(isObject(body) && isObject(body.image) ? body.image : body);
 }
 

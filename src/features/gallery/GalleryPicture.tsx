@@ -1,11 +1,11 @@
 import { useMemo, useState } from 'react';
-import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImage } from '../../contracts/gallery.ts';
 import { imageSources } from './sources.ts';
 
 /** What an image says to someone who cannot see it: its caption, else whose photo it is. */
 export function altText(image: GalleryImage): string {
   if (image.caption.trim()) return image.caption.trim();
-  return image.user.username ? `Photo by @${image.user.username}` : 'Photo';
+  return image.owner.username ? `Photo by @${image.owner.username}` : 'Photo';
 }
 
 interface GalleryPictureProps {

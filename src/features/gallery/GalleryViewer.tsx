@@ -1,7 +1,7 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import { LINK_COPIED_MS } from '../../lib/constants.ts';
-import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImage } from '../../contracts/gallery.ts';
 import { ActionMenu, type MenuAction } from '../../components/ActionMenu.tsx';
 import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 import { Toast } from '../../components/Toast.tsx';
@@ -164,7 +164,7 @@ export function GalleryViewer({
   };
   const shareLink = async () => {
     const url = new URL(
-      `/profile/${encodeURIComponent(image.user.username)}`,
+      `/profile/${encodeURIComponent(image.owner.username)}`,
       window.location.origin,
     );
     url.searchParams.set('image', image.id);

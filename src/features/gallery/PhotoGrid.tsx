@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImage } from '../../contracts/gallery.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { PhotoTile } from './PhotoTile.tsx';
 import { UploadTile } from './UploadTile.tsx';

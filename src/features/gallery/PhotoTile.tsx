@@ -1,6 +1,6 @@
 import type { ButtonHTMLAttributes } from 'react';
 import { Icon } from '../../components/Icon.tsx';
-import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImage } from '../../contracts/gallery.ts';
 import { GalleryPicture } from './GalleryPicture.tsx';
 
 interface PhotoTileProps {

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
-import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImage } from '../../contracts/gallery.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { CaptionEditor, type CaptionMode } from './CaptionEditor.tsx';
@@ -35,7 +35,7 @@ function formatDate(iso: string): string {
 /** The viewer's left panel: owner and presence, caption, date, folder, likes and dislikes. */
 export function ViewerMeta(props: ViewerMetaProps) {
   const { image, meId, online, canEdit } = props;
-  const owner = image.user;
+  const { owner } = image;
   const date = formatDate(image.createdAt);
   const needsNetwork = useNeedsNetwork();
   return (

@@ -8,7 +8,7 @@ import {
 } from '../../contracts/endpoints/gallery.ts';
 import { DELETE_RETRY_MS } from '../../lib/constants.ts';
 import type {
-  GalleryImageView,
+  GalleryImage,
   GalleryOwnerQuery,
   GalleryPageQuery,
   GalleryPatchBody,
@@ -55,8 +55,8 @@ export const pageUrl = (owner: GalleryOwnerRef, request: PageRequest = {}): stri
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The references DELETE accepts, in the order docs/product.md "Gallery" tries them: id, file name, full path. */
-function deleteReferences(image: GalleryImageView): string[] {
-  const path = image.filename || image.path || image.url;
+function deleteReferences(image: GalleryImage): string[] {
+  const path = image.url;
   const name = path.split('?')[0]?.split('/').pop() ?? '';
   return [...new Set([image.id, name, path].filter(Boolean))];
 }
@@ -104,7 +104,7 @@ export const galleryApi = {
    * Tries the id (once more after 250 ms), then the file name, then the full path; each call has
    * the 8 s time-out. The last failure is the one reported.
    */
-  async remove(image: GalleryImageView, accountId: string): Promise<void> {
+  async remove(image: GalleryImage, accountId: string): Promise<void> {
     const [first, ...others] = deleteReferences(image);
     const attempts = first ? [first, first, ...others] : others;
     let failure: unknown = new Error('Delete failed');

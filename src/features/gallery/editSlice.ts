@@ -1,7 +1,7 @@
 /** What members do to images (docs/product.md "Image viewer", "Uploads"): delete, react, caption, move and reorder. */
 import type { StateCreator } from 'zustand';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
-import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImage } from '../../contracts/gallery.ts';
 import { deleteFailureText, galleryApi, saveFailureText } from './api.ts';
 import { postGalleryOrder } from './channel.ts';
 import {
@@ -191,7 +191,7 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
         replace(ownerId, image);
         forgetFolder(ownerId, folder);
         // The answer does not say which folders are left: the list of them is read.
-        void get().loadFolders({ id: ownerId, username: image.user.username });
+        void get().loadFolders({ id: ownerId, username: image.owner.username });
         return true;
       } catch (error) {
         console.warn(saveFailureText(error));

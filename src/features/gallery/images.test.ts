@@ -42,13 +42,27 @@ describe('reading images', () => {
     });
     expect(image).toMatchObject({
       id: 'x1',
-      _id: 'x1',
-      filename: '/uploads/x1.jpg',
+      url: '/uploads/x1.jpg',
       folder: 'All',
       caption: '',
     });
-    expect(image?.user).toMatchObject({ id: 'o1', username: 'orion' });
+    expect(image).not.toHaveProperty('_id');
+    expect(image?.owner).toMatchObject({ id: 'o1', username: 'orion' });
     expect(image?.likes).toEqual([]);
+  });
+  it('keeps one address, the first file field a server sends, and one owner', () => {
+    for (const key of ['filename', 'path', 'url', 'src', 'imageUrl']) {
+      const image = normaliseImage({
+        _id: 'x2',
+        [key]: 'x2.jpg',
+        user: { id: 'o2', username: 'lyra' },
+      });
+      expect(image?.url).toBe('x2.jpg');
+      expect(image?.owner.id).toBe('o2');
+      for (const alias of ['_id', 'filename', 'path', 'src', 'imageUrl', 'user']) {
+        expect(image).not.toHaveProperty(alias);
+      }
+    }
   });
   it('takes the counts the server sent, which may count members it does not name', () => {
     const image = normaliseImage({

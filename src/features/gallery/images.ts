@@ -4,7 +4,7 @@
  * (src/contracts/readers.ts).
  */
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
-import type { GalleryImageView as GalleryImage, OwnReaction } from '../../contracts/gallery.ts';
+import type { GalleryImage, OwnReaction } from '../../contracts/gallery.ts';
 
 export type Reaction = 'likes' | 'dislikes';
 
@@ -47,7 +47,7 @@ export function inFolder(images: readonly GalleryImage[], folder: string): Galle
     : images.filter((image) => image.folder === folder);
 }
 
-export const ownerIdOf = (image: GalleryImage): string => image.user.id || image.owner.id;
+export const ownerIdOf = (image: GalleryImage): string => image.owner.id;
 
 /**
  * A member's reaction toggled: on when it was off, and never both like and dislike, the counts

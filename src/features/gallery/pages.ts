@@ -1,6 +1,6 @@
 /** The paged lists of a gallery (docs/decisions.md "A paged gallery"). */
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
-import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImage } from '../../contracts/gallery.ts';
 import { type PagedList, createServerState } from '../../lib/serverState.ts';
 
 /**

@@ -1,5 +1,5 @@
 /** Where an image can be loaded from, in the order docs/product.md "Errors" tries them. */
-import type { GalleryImageView as GalleryImage } from '../../contracts/gallery.ts';
+import type { GalleryImage } from '../../contracts/gallery.ts';
 import { apiUrl } from '../../lib/apiHost.ts';
 
 /** The last resort: a neutral picture drawn inline, so it can never fail to load itself. */
@@ -27,22 +27,14 @@ function sameKey(url: string): string {
 }
 
 /**
- * Every address to try for an image: for each of its file fields in turn (the thumbnail first when
+ * Every address to try for an image: for each of its two pictures in turn (the thumbnail first when
  * a grid asks, the display size first otherwise), the API host's URL and then the relative path;
  * the placeholder last. Version parameters (`?v=`) stay on as they came.
  */
 export function imageSources(image: GalleryImage, options: { thumbnail?: boolean } = {}): string[] {
-  const extra = (image as { imageUrl?: unknown }).imageUrl;
-  const files = [
-    image.filename,
-    image.path,
-    image.url,
-    image.src,
-    typeof extra === 'string' ? extra : '',
-  ];
   const references = options.thumbnail
-    ? [image.thumbnailUrl, ...files]
-    : [...files, image.thumbnailUrl];
+    ? [image.thumbnailUrl, image.url]
+    : [image.url, image.thumbnailUrl];
   const seen = new Set<string>();
   const chain: string[] = [];
   const add = (url: string) => {

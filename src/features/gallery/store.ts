@@ -7,7 +7,7 @@ import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import {
   GALLERY_PAGE_MAX,
   type GalleryImageLive,
-  type GalleryImageView as GalleryImage,
+  type GalleryImage,
   type OwnReaction,
 } from '../../contracts/gallery.ts';
 import { joinMemberState } from '../../lib/memberState.ts';

@@ -4,7 +4,7 @@
  * long: no time-out here, only the caller's abort.
  */
 import { galleryUpload } from '../../contracts/endpoints/gallery.ts';
-import type { GalleryImageView } from '../../contracts/gallery.ts';
+import type { GalleryImage } from '../../contracts/gallery.ts';
 import { pathOf } from '../../lib/api.ts';
 import { apiUrl } from '../../lib/apiHost.ts';
 import { readToken } from '../../lib/storage.ts';
@@ -72,7 +72,7 @@ export function uploadFile({
   fields,
   signal,
   onProgress,
-}: UploadRequest): Promise<GalleryImageView | null> {
+}: UploadRequest): Promise<GalleryImage | null> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(new DOMException('Upload aborted', 'AbortError'));

@@ -158,7 +158,7 @@ describe('uploading', () => {
 
   it('sends the form with the session, shows progress and takes the photo from the answer alone', async () => {
     const uploaded = galleryImage('img-a', {
-      user: { _id: 'me', id: 'me', username: 'vega', profileImage: '' },
+      owner: { id: 'me', username: 'vega', profileImage: '' },
     });
     useGallery.setState({
       galleries: { me: { status: 'ready', items: [galleryImage('old')], folders: ['All'] } },

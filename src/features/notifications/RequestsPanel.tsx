@@ -1,18 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Avatar } from '../../components/Avatar.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
-import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
 import { FriendActions } from '../friends/FriendActions.tsx';
 import { RefreshButton } from './NotificationActions.tsx';
 import { useNotifications } from './store.ts';
-
-function other(item: FriendListItem) {
-  return {
-    id: item.user?._id ?? item.user?.id ?? '',
-    username: item.user?.username ?? item.username,
-    image: item.user?.profileImage ?? item.profileImage,
-  };
-}
 
 /** The Requests tab: Incoming and Sent sub-lists with their states (docs/product.md "Notification bell", "Notifications panel", "Errors"). */
 export function RequestsPanel() {
@@ -53,10 +44,10 @@ export function RequestsPanel() {
       ) : (
         <ul className="notification-list">
           {list.map((item) => {
-            const member = other(item);
+            const member = item.user;
             return (
-              <li key={item._id} className="request-row">
-                <Avatar src={member.image} username={member.username} size={32} decorative />
+              <li key={item.requestId} className="request-row">
+                <Avatar src={member.profileImage} username={member.username} size={32} decorative />
                 <p className="notification-text">
                   <strong>@{member.username}</strong>{' '}
                   {tab === 'incoming' ? 'sent you a request' : 'you sent a request'}

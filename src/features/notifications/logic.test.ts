@@ -68,10 +68,9 @@ describe('merge and de-duplication', () => {
   it('adds synthesised items the server does not hold, and counts only those as extra', () => {
     const fresh = synthesise(
       request({
-        _id: 'u3:u2',
         requestId: 'u3:u2',
         fromUserId: 'u3',
-        user: { ...request().user, _id: 'u3', id: 'u3', username: 'carol' },
+        user: { ...request().user, id: 'u3', username: 'carol' },
       }),
     );
     const merged = mergeNotifications([serverRequest], [synthesise(request()), fresh]);
@@ -82,7 +81,7 @@ describe('merge and de-duplication', () => {
   it('keeps the read flag of cached items still pending and forgets answered ones', () => {
     const cached = [
       { ...synthesise(request()), read: true },
-      synthesise(request({ requestId: 'gone', _id: 'gone' })),
+      synthesise(request({ requestId: 'gone' })),
     ];
     const fresh = [synthesise(request())];
     expect(mergeCached(cached, fresh)).toEqual([{ ...fresh[0], read: true }]);

@@ -1,5 +1,5 @@
 import { BELL_BADGE_CAP, UNREAD_DISPLAY_CAP } from '../../lib/constants.ts';
-import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
+import type { FriendListItem } from '../../contracts/friends.ts';
 import { NOTIFICATION_MESSAGES, type Notification } from '../../contracts/notifications.ts';
 
 /** Synthesised items carry this id prefix, so they never collide with the server's numeric ids. */
@@ -11,15 +11,15 @@ export function isSynthesised(notification: Notification): boolean {
 
 /** A friend-request notification made on the client from an incoming request (docs/product.md "Notification state"). */
 export function synthesise(request: FriendListItem): Notification {
-  const username = request.user?.username ?? request.username;
-  const requestId = request.requestId || request._id;
+  const { username } = request.user;
+  const { requestId } = request;
   return {
     _id: `${SYNTH_PREFIX}${requestId}`,
     type: 'friend_request',
     actor: {
-      _id: request.user?._id ?? request.user?.id ?? request.fromUserId,
+      _id: request.user.id || request.fromUserId,
       username,
-      profileImage: request.user?.profileImage ?? request.profileImage,
+      profileImage: request.user.profileImage,
     },
     message: NOTIFICATION_MESSAGES.friendRequest,
     link: `/profile/${username}`,

@@ -6,7 +6,7 @@
  */
 import { create } from 'zustand';
 import { NOTIFICATION_REFRESH_THROTTLE_MS } from '../../lib/constants.ts';
-import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
+import type { FriendListItem } from '../../contracts/friends.ts';
 import type {
   Notification,
   NotificationPage,

@@ -9,7 +9,7 @@ export function usePendingRequests(): Set<string> {
     () =>
       new Set([
         ...synthesised.map((item) => item.requestId ?? ''),
-        ...incoming.map((item) => item.requestId || item._id),
+        ...incoming.map((item) => item.requestId),
       ]),
     [synthesised, incoming],
   );

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { Avatar } from '../../components/Avatar.tsx';
-import { type OwnerFriends, friendOf } from './useOwnerFriends.ts';
+import type { OwnerFriends } from './useOwnerFriends.ts';
 
 /** The Friends section: the owner's friends with a link to each profile (docs/product.md "Profile"). */
 export function ProfileFriends({ friends }: { friends: OwnerFriends }) {
@@ -17,7 +17,7 @@ export function ProfileFriends({ friends }: { friends: OwnerFriends }) {
     content = (
       <ul className="profile-friends-list">
         {friends.items.map((item) => {
-          const friend = friendOf(item);
+          const friend = item.user;
           return (
             <li key={friend.id}>
               <Link

@@ -3,7 +3,7 @@
  * by username, through the server-state helper. Each is read when shown, and again when the
  * connection comes back; no socket event changes them.
  */
-import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
+import type { FriendListItem } from '../../contracts/friends.ts';
 import { createEntryStore } from '../../lib/serverState.ts';
 import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { friendsApi } from '../friends/api.ts';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { FriendListItemView as FriendListItem } from '../../contracts/friends.ts';
+import type { FriendListItem } from '../../contracts/friends.ts';
 import { ownerFriends, useProfiles } from './store.ts';
 
 export type OwnerFriends =
@@ -26,18 +26,4 @@ export function useOwnerFriends(username: string, refreshKey: string): OwnerFrie
     case 'missing':
       return { status: 'error', items: NONE };
   }
-}
-
-/** The friend a list entry names: the nested user when present, else the flat fields. */
-export function friendOf(item: FriendListItem): {
-  id: string;
-  username: string;
-  profileImage: string;
-} {
-  const user = item.user as Partial<FriendListItem['user']> | undefined;
-  return {
-    id: user?.id || user?._id || item._id,
-    username: user?.username || item.username,
-    profileImage: user?.profileImage || item.profileImage || '',
-  };
 }

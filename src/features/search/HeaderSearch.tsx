@@ -2,7 +2,7 @@ import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } f
 import { Icon } from '../../components/Icon.tsx';
 import { useNavigate } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../lib/constants.ts';
-import type { SearchResultView as SearchResult } from '../../contracts/friends.ts';
+import type { SearchResult } from '../../contracts/friends.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { useDismiss } from '../../components/useDismiss.ts';
 import { useSession } from '../auth/store.ts';
@@ -32,8 +32,8 @@ function ResultRow({
   id: string;
   onChoose: (row: SearchResult) => void;
 }) {
-  const known = useFriends((state) => state.statuses[row._id]?.status);
-  const status = row._id === meId ? 'self' : (known ?? rowStatus(row, meId));
+  const known = useFriends((state) => state.statuses[row.id]?.status);
+  const status = row.id === meId ? 'self' : (known ?? rowStatus(row, meId));
   return (
     <li
       id={id}
@@ -55,7 +55,7 @@ function ResultRow({
           {row.fullName && <span className="search-row-fullname">{row.fullName}</span>}
         </span>
       </a>
-      <SearchRowAction userId={row._id} username={row.username} status={status} />
+      <SearchRowAction userId={row.id} username={row.username} status={status} />
     </li>
   );
 }
@@ -194,7 +194,7 @@ export function HeaderSearch() {
             <ul className="search-results" aria-label="Members found">
               {results.map((row, index) => (
                 <ResultRow
-                  key={row._id}
+                  key={row.id}
                   id={`${listId}-${index}`}
                   row={row}
                   meId={meId}

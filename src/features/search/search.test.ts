@@ -11,7 +11,7 @@ describe('search keyboard', () => {
 });
 
 describe('search row status', () => {
-  const row = { _id: 'u2', id: 'u2', username: 'orion', fullName: '', profileImage: '' };
+  const row = { id: 'u2', username: 'orion', fullName: '', profileImage: '' };
   const flags = { isFriend: false, requestPending: false, incomingPending: false };
   it('is self for the member themself', () =>
     expect(rowStatus({ ...row, ...flags }, 'u2')).toBe('self'));

@@ -2,7 +2,7 @@
  * Member search results by query (docs/product.md "Header search"), through the server-state
  * helper: a query is asked for while it is shown, its request aborted when the query changes.
  */
-import type { SearchResultView as SearchResult } from '../../contracts/friends.ts';
+import type { SearchResult } from '../../contracts/friends.ts';
 import { createEntryStore } from '../../lib/serverState.ts';
 import { useSession } from '../auth/store.ts';
 import { friendsApi } from '../friends/api.ts';
@@ -19,7 +19,7 @@ const store = createEntryStore<{ results: SearchResult[] }>('search', {
         .getState()
         .learn(
           Object.fromEntries(
-            results.filter((row) => row._id !== meId).map((row) => [row._id, rowStatus(row, meId)]),
+            results.filter((row) => row.id !== meId).map((row) => [row.id, rowStatus(row, meId)]),
           ),
         );
       return results;

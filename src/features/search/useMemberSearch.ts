@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/constants.ts';
-import type { SearchResultView as SearchResult } from '../../contracts/friends.ts';
+import type { SearchResult } from '../../contracts/friends.ts';
 import { HttpError } from '../../lib/http.ts';
 import { searches, useSearch } from './store.ts';
 
