@@ -106,7 +106,9 @@ function buildApp() {
   const result = spawnSync(
     process.execPath,
     [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'],
-    { cwd: root, stdio: 'inherit' },
+    // Vite keeps a NODE_ENV it finds (a shell's `development`, a test runner's `test`), which
+    // builds React's development bundle and leaves the service worker unregistered.
+    { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
   if (result.status !== 0) throw new Error('The app build (vite build) failed.');
 }
