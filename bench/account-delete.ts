@@ -14,25 +14,19 @@
  * databases that account-delete.json holds.
  */
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { LogEvent } from 'kysely';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
-import { buildApp } from '../server/src/app.ts';
-import { loadConfig } from '../server/src/config.ts';
-import { createDatabase } from '../server/src/db/index.ts';
 import { insertMembers, seedLargeAccount } from '../server/test/large-account.ts';
-import { createFreshDatabase } from '../server/test/postgres.ts';
 import {
   BENCH_PASSWORD,
-  RESULTS_DIR,
   median,
   signupBenchMember,
+  statementRecorder,
+  writeReport,
   writeResultEntry,
 } from './common.ts';
+import { startBenchApp } from './gallery-fixtures.ts';
 
 const SIZE = { photos: 2_000, friends: 500, notifications: 5_000 };
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -60,23 +54,14 @@ interface Entry {
   loadAfter: number[];
 }
 
-let recording: LogEvent[] | undefined;
+const recorder = statementRecorder();
 
 async function main() {
-  const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'orbit-bench-delete-'));
-  const database = PG_URL ? await createFreshDatabase(PG_URL, 'orbit_bench_delete') : undefined;
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    STATIC_DIR: path.join(dataDir, 'no-build'),
-    AUTH_RATE_LIMIT: '100000',
-    ...(database ? { DATABASE_URL: database.url } : {}),
+  const bench = await startBenchApp('account-delete', {
+    postgresUrl: PG_URL,
+    onQuery: recorder.onQuery,
   });
-  const given = createDatabase({ ...config, log: (event) => recording?.push(event) });
-  const app = await buildApp(config, { db: given });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const { app, base } = bench;
   const { db } = app;
   try {
     const seedStarted = performance.now();
@@ -128,23 +113,23 @@ async function main() {
       );
 
       picturesMs = 0;
-      recording = [];
       const started = performance.now();
-      const response = await fetch(`${base}/api/auth/account`, {
-        method: 'DELETE',
-        headers: {
-          authorization: `Bearer ${member.token}`,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ username, password: BENCH_PASSWORD }),
+      const { result: response, statements } = await recorder.during(async () => {
+        const answer = await fetch(`${base}/api/auth/account`, {
+          method: 'DELETE',
+          headers: {
+            authorization: `Bearer ${member.token}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ username, password: BENCH_PASSWORD }),
+        });
+        await answer.arrayBuffer();
+        return answer;
       });
-      await response.arrayBuffer();
       const totalMs = performance.now() - started;
-      const statements = recording;
       if (process.env.BENCH_SHOW)
         for (const event of statements)
           console.log(`${Math.round(event.queryDurationMillis)} ms`, event.query.sql.slice(0, 120));
-      recording = undefined;
       if (response.status !== 200) throw new Error(`DELETE answered ${response.status}`);
       const left = await app.media.store.stat(seeded.pictures[0]?.display ?? '');
       if (left) throw new Error('a picture of the deleted member is still in the store');
@@ -168,16 +153,13 @@ async function main() {
       loadAfter: os.loadavg(),
     };
     const file = writeResultEntry('account-delete', SETUPS, SETUP, entry);
-    writeReport(file);
+    reportBothDatabases(file);
   } finally {
-    await app.close();
-    await given.db.destroy();
-    await database?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 
-function writeReport(file: string) {
+function reportBothDatabases(file: string) {
   const all = JSON.parse(fs.readFileSync(file, 'utf8')) as {
     machine: { cpu: string; cores: number; node: string };
   } & Partial<Record<(typeof SETUPS)[number], Entry>>;
@@ -215,7 +197,7 @@ ${rows.join('\n')}
 The machine is shared: other work ran beside the benchmark (see the load average), so the figures
 are an upper bound of what the deletion itself costs.
 `;
-  fs.writeFileSync(path.join(RESULTS_DIR, 'account-delete.md'), report);
+  writeReport('account-delete', report);
   console.log(report);
 }
 

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { LogEvent } from 'kysely';
+import autocannon, { type Options, type Result } from 'autocannon';
 import sharp from 'sharp';
 
 import { freePort } from '../e2e/ports.ts';
@@ -57,6 +59,46 @@ export const LOAD_SECONDS = 10;
 /** autocannon in a worker thread of its own; `BENCH_WORKERS=0` keeps it on the main thread. */
 export const LOAD_WORKERS = process.env.BENCH_WORKERS === '0' ? {} : { workers: 1 };
 
+/**
+ * One autocannon run with CONNECTIONS connections (in LOAD_WORKERS); throws when any answer was
+ * not 2xx or any request failed.
+ */
+export async function loadWithoutErrors(options: Options): Promise<Result> {
+  const result = await autocannon({ connections: CONNECTIONS, ...LOAD_WORKERS, ...options });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${options.url}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+  return result;
+}
+
+/** Limits meant for attackers, out of the way: every member of a benchmark comes from one address. */
+export const BENCH_LIMITS = {
+  AUTH_RATE_LIMIT: '1000000',
+  UPLOADS_AT_ONCE: '1000',
+  UPLOADS_PER_HOUR: '1000000',
+};
+
+/**
+ * The statements a database runs while `during` runs its work: give `onQuery` to the database as
+ * its log (`createDatabase`'s `log`).
+ */
+export function statementRecorder() {
+  let current: LogEvent[] | undefined;
+  return {
+    onQuery: (event: LogEvent) => {
+      current?.push(event);
+    },
+    async during<T>(work: () => Promise<T>): Promise<{ result: T; statements: LogEvent[] }> {
+      const statements: LogEvent[] = [];
+      current = statements;
+      try {
+        return { result: await work(), statements };
+      } finally {
+        current = undefined;
+      }
+    },
+  };
+}
+
 export function writeResult(name: string, data: unknown): string {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const file = path.join(RESULTS_DIR, `${name}.json`);
@@ -84,6 +126,14 @@ export function writeResultEntry(
   >;
   const kept = Object.fromEntries(setups.map((setup) => [setup, previous[setup]]));
   return writeResult(name, { ...kept, [key]: entry });
+}
+
+/** Writes a benchmark's report as bench/results/<name>.md; answers the file's path. */
+export function writeReport(name: string, markdown: string): string {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `${name}.md`);
+  fs.writeFileSync(file, markdown);
+  return file;
 }
 
 export function table(rows: readonly (readonly string[])[]): string {
@@ -171,6 +221,22 @@ export async function startApp(
   }
 }
 
+/**
+ * A server process's settings for a benchmark: 127.0.0.1 on `port`, `dataDir` and no built client,
+ * no Redis, BENCH_LIMITS.
+ */
+export function serverEnv(port: number, dataDir: string): NodeJS.ProcessEnv {
+  return {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    STATIC_DIR: path.join(dataDir, 'no-build'),
+    APP_ORIGIN: `http://127.0.0.1:${port}`,
+    ...BENCH_LIMITS,
+    REDIS_URL: '',
+  };
+}
+
 export interface RunningServer {
   child: ChildProcess;
   origin: string;
@@ -192,18 +258,7 @@ export async function startServer(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), options.dataPrefix ?? 'orbit-bench-'));
   const server = await spawnServer({
     origin,
-    env: {
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      STATIC_DIR: path.join(dataDir, 'no-build'),
-      APP_ORIGIN: origin,
-      AUTH_RATE_LIMIT: '1000000',
-      UPLOADS_AT_ONCE: '1000',
-      UPLOADS_PER_HOUR: '1000000',
-      REDIS_URL: '',
-      ...options.env,
-    },
+    env: { ...serverEnv(port, dataDir), ...options.env },
     stdio: ['ignore', 'inherit', 'inherit'],
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   }).catch((error: unknown) => {

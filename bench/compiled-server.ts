@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, freePort } from './common.ts';
+import { ROOT, freePort, serverEnv } from './common.ts';
 
 export interface CompiledServer {
   child: ChildProcess;
@@ -23,18 +23,7 @@ export async function startCompiledServer(prefix: string): Promise<CompiledServe
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts/run.mjs'), 'server'], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      STATIC_DIR: path.join(dataDir, 'no-build'),
-      APP_ORIGIN: origin,
-      AUTH_RATE_LIMIT: '1000000',
-      REDIS_URL: '',
-    },
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...serverEnv(port, dataDir) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -5,15 +5,12 @@
  * postgres://postgres@127.0.0.1:5432/postgres). Writes bench/results/gallery-explain.md.
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { type CompiledQuery, sql } from 'kysely';
 import { createDatabase, type Db } from '../server/src/db/index.ts';
 import { migrateToLatest } from '../server/src/db/migrations.ts';
 import { idVisibleTo } from '../server/src/members/blocks.ts';
-import { createFreshDatabase } from '../server/test/postgres.ts';
-import { RESULTS_DIR } from './common.ts';
+import { writeReport } from './common.ts';
+import { freshBenchConfig, insertInBatches } from './gallery-fixtures.ts';
 
 const IMAGES = 40_000;
 const ADMIN_URL = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -67,11 +64,7 @@ async function seed(db: Db): Promise<{ owner: string; viewer: string; ids: strin
         created_at: now,
       }));
       if (u === 0) ids.push(...rows.map((row) => row.id).reverse());
-      for (let i = 0; i < rows.length; i += 1_000)
-        await trx
-          .insertInto('gallery_images')
-          .values(rows.slice(i, i + 1_000))
-          .execute();
+      await insertInBatches(trx, 'gallery_images', rows);
       const reactions = rows
         .filter((_, i) => i % 5 === 0)
         .flatMap((row) =>
@@ -82,11 +75,7 @@ async function seed(db: Db): Promise<{ owner: string; viewer: string; ids: strin
             created_at: now,
           })),
         );
-      for (let i = 0; i < reactions.length; i += 1_000)
-        await trx
-          .insertInto('image_reactions')
-          .values(reactions.slice(i, i + 1_000))
-          .execute();
+      await insertInBatches(trx, 'image_reactions', reactions);
     }
     // The viewer blocked the third member, whose reactions they then read without their id.
     await trx
@@ -174,13 +163,10 @@ async function explain(db: Db, dialect: 'sqlite' | 'postgres', query: CompiledQu
 
 const sections: string[] = [];
 for (const dialect of ['sqlite', 'postgres'] as const) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orbit-explain-'));
-  const fresh =
-    dialect === 'postgres' ? await createFreshDatabase(ADMIN_URL, 'orbit_x') : undefined;
-  const { db } = createDatabase({
-    databaseUrl: fresh?.url,
-    sqlitePath: path.join(dataDir, 'orbit.db'),
+  const { config, remove } = await freshBenchConfig('explain', {
+    postgresUrl: dialect === 'postgres' ? ADMIN_URL : undefined,
   });
+  const { db } = createDatabase(config);
   try {
     await migrateToLatest(db);
     const { owner, viewer, ids } = await seed(db);
@@ -194,8 +180,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     }
   } finally {
     await db.destroy();
-    await fresh?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await remove();
   }
 }
 
@@ -209,6 +194,5 @@ Pages read the unique (owner_id, position) index or (owner_id, folder, position)
 after limit + 1 rows; no plan sorts the gallery.
 
 ${sections.join('\n')}`;
-fs.mkdirSync(RESULTS_DIR, { recursive: true });
-fs.writeFileSync(path.join(RESULTS_DIR, 'gallery-explain.md'), markdown);
+writeReport('gallery-explain', markdown);
 console.log(markdown);

@@ -1,12 +1,18 @@
 /** Fixtures shared by the gallery benchmarks: a 12 MP photo-like JPEG, an app in-process, a member. */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Insertable, LogEvent } from 'kysely';
 import sharp from 'sharp';
 import { buildApp } from '../server/src/app.ts';
-import { loadConfig } from '../server/src/config.ts';
+import { type Config, loadConfig } from '../server/src/config.ts';
+import { type Db, createDatabase } from '../server/src/db/index.ts';
+import type { Database } from '../server/src/db/schema.ts';
+import { createFreshDatabase } from '../server/test/postgres.ts';
+import { BENCH_LIMITS } from './common.ts';
 
 export const PHOTO_WIDTH = 4000;
 export const PHOTO_HEIGHT = 3000;
@@ -58,20 +64,52 @@ export interface BenchApp {
   close(): Promise<void>;
 }
 
-/** The real app on a fresh SQLite data directory, listening on a free port. */
-export async function startBenchApp(name: string): Promise<BenchApp> {
+export interface BenchAppOptions {
+  /** PostgreSQL instead of SQLite: a fresh database beside the one this URL names, dropped after. */
+  postgresUrl?: string | undefined;
+  /** LOG_LEVEL, `warn` unless given. */
+  logLevel?: string;
+  /** Told of every statement the app's database runs (see statementRecorder). */
+  onQuery?: (event: LogEvent) => void;
+}
+
+/**
+ * The app's settings on a fresh data directory (and a fresh PostgreSQL database with
+ * `postgresUrl`), in production mode with BENCH_LIMITS; `remove()` deletes both.
+ */
+export async function freshBenchConfig(
+  name: string,
+  options: BenchAppOptions = {},
+): Promise<{ config: Config; remove: () => Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `orbit-bench-${name}-`));
-  const app = await buildApp(
-    loadConfig({
-      NODE_ENV: 'production',
-      DATA_DIR: dataDir,
-      STATIC_DIR: path.join(dataDir, 'no-build'),
-      LOG_LEVEL: 'warn',
-      AUTH_RATE_LIMIT: '1000000',
-      UPLOADS_AT_ONCE: '1000',
-      UPLOADS_PER_HOUR: '1000000',
-    }),
-  );
+  const database = options.postgresUrl
+    ? await createFreshDatabase(options.postgresUrl, `orbit_bench_${name.replaceAll('-', '_')}`)
+    : undefined;
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    STATIC_DIR: path.join(dataDir, 'no-build'),
+    LOG_LEVEL: options.logLevel ?? 'warn',
+    ...BENCH_LIMITS,
+    ...(database ? { DATABASE_URL: database.url } : {}),
+  });
+  return {
+    config,
+    remove: async () => {
+      await database?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The real app on fresh storage (see freshBenchConfig), listening on a free port. */
+export async function startBenchApp(
+  name: string,
+  options: BenchAppOptions = {},
+): Promise<BenchApp> {
+  const { config, remove } = await freshBenchConfig(name, options);
+  const given = options.onQuery ? createDatabase({ ...config, log: options.onQuery }) : undefined;
+  const app = await buildApp(config, given ? { db: given } : {});
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string')
@@ -79,12 +117,71 @@ export async function startBenchApp(name: string): Promise<BenchApp> {
   return {
     app,
     base: `http://127.0.0.1:${address.port}`,
-    dataDir,
+    dataDir: config.dataDir,
     async close() {
       await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await given?.db.destroy();
+      await remove();
     },
   };
+}
+
+/** One GET as it went over the wire: the status, the encoding, the bytes and how long it took. */
+export function wireGet(
+  url: string,
+  options: {
+    headers: Record<string, string>;
+    acceptEncoding?: string | undefined;
+    agent?: http.Agent;
+  },
+) {
+  return new Promise<{
+    status: number;
+    encoding: string;
+    contentLength: string;
+    wireBytes: number;
+    ms: number;
+  }>((resolve, reject) => {
+    const began = process.hrtime.bigint();
+    const { acceptEncoding } = options;
+    const request = http.get(
+      url,
+      {
+        ...(options.agent ? { agent: options.agent } : {}),
+        headers: {
+          ...options.headers,
+          ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
+        },
+      },
+      (response) => {
+        let wireBytes = 0;
+        response.on('data', (chunk: Buffer) => (wireBytes += chunk.length));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            encoding: response.headers['content-encoding'] ?? 'identity',
+            contentLength: response.headers['content-length'] ?? '(chunked)',
+            wireBytes,
+            ms: Number(process.hrtime.bigint() - began) / 1e6,
+          }),
+        );
+      },
+    );
+    request.on('error', reject);
+  });
+}
+
+/** Inserts rows into `table` 1,000 at a time (under both databases' bound-parameter limits). */
+export async function insertInBatches<T extends 'gallery_images' | 'image_reactions'>(
+  db: Db,
+  table: T,
+  rows: readonly Insertable<Database[T]>[],
+) {
+  for (let i = 0; i < rows.length; i += 1_000)
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + 1_000))
+      .execute();
 }
 
 /**
@@ -127,16 +224,8 @@ export async function insertGallery(
       })),
     );
   await app.db.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows.length; i += 1_000)
-      await trx
-        .insertInto('gallery_images')
-        .values(rows.slice(i, i + 1_000))
-        .execute();
-    for (let i = 0; i < reactions.length; i += 1_000)
-      await trx
-        .insertInto('image_reactions')
-        .values(reactions.slice(i, i + 1_000))
-        .execute();
+    await insertInBatches(trx, 'gallery_images', rows);
+    await insertInBatches(trx, 'image_reactions', reactions);
   });
   return { rows, reactions };
 }

@@ -3,11 +3,9 @@
  * names) and some reactions: latency under load and the bytes each answer sends, plain and when
  * the client accepts gzip. `npx tsx bench/gallery-list.ts`
  */
-import http from 'node:http';
 import path from 'node:path';
-import autocannon, { type Result } from 'autocannon';
-import { CONNECTIONS, LOAD_SECONDS, LOAD_WORKERS, table, writeResult } from './common.ts';
-import { insertGallery, signupBenchMember, startBenchApp } from './gallery-fixtures.ts';
+import { CONNECTIONS, LOAD_SECONDS, loadWithoutErrors, table, writeResult } from './common.ts';
+import { insertGallery, signupBenchMember, startBenchApp, wireGet } from './gallery-fixtures.ts';
 
 const IMAGES = 2_000;
 /** Every fifth image gets reactions from each reactor: two thirds likes, one third dislikes. */
@@ -26,49 +24,18 @@ const viewer = reactors[0];
 if (!viewer) throw new Error('no viewer');
 const headers = { authorization: `Bearer ${viewer.token}` };
 
-/** One raw request, so the encoding and length are what went over the wire. */
-function raw(acceptEncoding?: string) {
-  return new Promise<{
-    status: number;
-    encoding: string;
-    contentLength: string;
-    wireBytes: number;
-  }>((resolve, reject) => {
-    const request = http.get(
-      `${bench.base}${listPath}`,
-      { headers: { ...headers, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) } },
-      (response) => {
-        let wireBytes = 0;
-        response.on('data', (chunk: Buffer) => (wireBytes += chunk.length));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            encoding: response.headers['content-encoding'] ?? 'identity',
-            contentLength: response.headers['content-length'] ?? '(chunked)',
-            wireBytes,
-          }),
-        );
-      },
-    );
-    request.on('error', reject);
-  });
-}
+/** The list as it goes over the wire, plain or in the encoding the server picks. */
+const raw = (acceptEncoding?: string) =>
+  wireGet(`${bench.base}${listPath}`, { headers, acceptEncoding });
 
 const plain = await raw();
 const gzip = await raw('gzip, br');
 if (plain.status !== 200 || gzip.status !== 200) throw new Error(`list answered ${plain.status}`);
 
-const options = {
-  url: `${bench.base}${listPath}`,
-  headers,
-  connections: CONNECTIONS,
-  ...LOAD_WORKERS,
-};
-await autocannon({ ...options, duration: 2 });
-const result: Result = await autocannon({ ...options, duration: LOAD_SECONDS });
+const options = { url: `${bench.base}${listPath}`, headers };
+await loadWithoutErrors({ ...options, duration: 2 });
+const result = await loadWithoutErrors({ ...options, duration: LOAD_SECONDS });
 await bench.close();
-if (result.non2xx > 0 || result.errors > 0)
-  throw new Error(`${result.non2xx} non-2xx answers and ${result.errors} errors`);
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const kb = (value: number) => `${(value / 1024).toFixed(0)} KiB`;

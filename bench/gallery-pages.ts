@@ -6,23 +6,21 @@
  * `npx tsx bench/gallery-pages.ts` (BENCH_REQUESTS sets the one-at-a-time count, 1,000 by default.)
  * Writes bench/results/gallery-pages.json and .md.
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { GALLERY_PAGE_DEFAULT } from '../src/contracts/gallery.ts';
 import { encodeCursor } from '../server/src/features/gallery/service.ts';
 import {
   CONNECTIONS,
   LOAD_SECONDS,
-  LOAD_WORKERS,
-  RESULTS_DIR,
+  loadWithoutErrors,
   machine,
   percentile,
   table,
+  writeReport,
   writeResult,
 } from './common.ts';
-import { insertGallery, signupBenchMember, startBenchApp } from './gallery-fixtures.ts';
+import { insertGallery, signupBenchMember, startBenchApp, wireGet } from './gallery-fixtures.ts';
 
 const SIZES = [2_000, 40_000];
 const REACTORS = 5;
@@ -55,34 +53,9 @@ async function galleryOf(count: number) {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-/** One request; the encoding, the bytes that went over the wire and how long it took. */
-function get(url: string, acceptEncoding?: string) {
-  return new Promise<{ status: number; encoding: string; wireBytes: number; ms: number }>(
-    (resolve, reject) => {
-      const began = process.hrtime.bigint();
-      const request = http.get(
-        `${bench.base}${url}`,
-        {
-          agent,
-          headers: { ...headers, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) },
-        },
-        (response) => {
-          let wireBytes = 0;
-          response.on('data', (chunk: Buffer) => (wireBytes += chunk.length));
-          response.on('end', () =>
-            resolve({
-              status: response.statusCode ?? 0,
-              encoding: response.headers['content-encoding'] ?? 'identity',
-              wireBytes,
-              ms: Number(process.hrtime.bigint() - began) / 1e6,
-            }),
-          );
-        },
-      );
-      request.on('error', reject);
-    },
-  );
-}
+/** One request over the one kept-alive socket. */
+const get = (url: string, acceptEncoding?: string) =>
+  wireGet(`${bench.base}${url}`, { headers, agent, acceptEncoding });
 
 async function measure(url: string) {
   const plain = await get(url);
@@ -94,15 +67,11 @@ async function measure(url: string) {
   const times: number[] = [];
   for (let i = 0; i < REQUESTS; i++) times.push((await get(url, 'br, gzip')).ms);
   times.sort((a, b) => a - b);
-  const load = await autocannon({
+  const load = await loadWithoutErrors({
     url: `${bench.base}${url}`,
     headers: { ...headers, 'accept-encoding': 'br, gzip' },
-    connections: CONNECTIONS,
     duration: LOAD_SECONDS,
-    ...LOAD_WORKERS,
   });
-  if (load.non2xx > 0 || load.errors > 0)
-    throw new Error(`${load.non2xx} non-2xx answers and ${load.errors} errors`);
   return {
     bytes: {
       plain: plain.wireBytes,
@@ -191,8 +160,7 @@ Goal for the 2,000-image member's first page: p99 ≤ ${GOAL_P99_MS} ms and ≤ 
 ${met ? 'met' : 'not met'}. Before paging the same member's one answer was p99 774 ms and 1.92 MB
 (128 KB compressed), and 32,767 images answered 500.
 `;
-fs.mkdirSync(RESULTS_DIR, { recursive: true });
-fs.writeFileSync(path.join(RESULTS_DIR, 'gallery-pages.md'), markdown);
+writeReport('gallery-pages', markdown);
 const file = writeResult('gallery-pages', {
   goal: { p99: GOAL_P99_MS, bytes: GOAL_BYTES },
   results,

@@ -9,53 +9,31 @@
  *
  * BENCH_ROUNDS (default 300): like, dislike and take back, each this many times.
  */
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { LogEvent } from 'kysely';
 import sharp from 'sharp';
-import { buildApp } from '../server/src/app.ts';
-import { loadConfig } from '../server/src/config.ts';
-import { createDatabase } from '../server/src/db/index.ts';
-import { createFreshDatabase } from '../server/test/postgres.ts';
-import { signupBenchMember, summary, table, writeResultEntry } from './common.ts';
+import {
+  signupBenchMember,
+  statementRecorder,
+  summary,
+  table,
+  writeResultEntry,
+} from './common.ts';
+import { startBenchApp } from './gallery-fixtures.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const PG_URL = process.env.BENCH_DATABASE_URL;
 const SETUP = PG_URL ? 'postgres' : 'sqlite';
 
-let current: string[] | undefined;
-const onQuery = (event: LogEvent) => current?.push(event.query.sql);
-
-async function counted<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  const statements: string[] = [];
-  current = statements;
-  try {
-    return { result: await work(), statements };
-  } finally {
-    current = undefined;
-  }
-}
-
+const recorder = statementRecorder();
 const isSession = (sql: string) => /from "sessions"/i.test(sql);
 const isNotification = (sql: string) => sql.includes('"notifications"');
 
 async function main() {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-bench-likes-'));
-  const database = PG_URL ? await createFreshDatabase(PG_URL, 'orbit_bench_likes') : undefined;
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    STATIC_DIR: path.join(dataDir, 'no-build'),
-    AUTH_RATE_LIMIT: '100000',
-    ...(database ? { DATABASE_URL: database.url } : {}),
+  const bench = await startBenchApp('likes', {
+    postgresUrl: PG_URL,
+    logLevel: 'silent',
+    onQuery: recorder.onQuery,
   });
-  const given = createDatabase({ ...config, log: onQuery });
-  const app = await buildApp(config, { db: given });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const { base } = bench;
   try {
     const owner = await signupBenchMember(base, 'likeowner');
     const fan = await signupBenchMember(base, 'likefan');
@@ -87,7 +65,7 @@ async function main() {
 
     // Statements of each kind of call, once.
     const statementsOf = async (work: () => Promise<void>) => {
-      const { statements } = await counted(work);
+      const statements = (await recorder.during(work)).statements.map((event) => event.query.sql);
       return {
         session: statements.filter(isSession).length,
         reaction: statements.filter((sql) => !isSession(sql) && !isNotification(sql)).length,
@@ -144,10 +122,7 @@ async function main() {
     });
     console.log(`\nwritten to ${file}`);
   } finally {
-    await app.close();
-    await given.db.destroy();
-    await database?.drop();
-    await fs.rm(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 

@@ -30,6 +30,7 @@ import {
   startServer,
   summary,
   table,
+  writeReport,
 } from './common.ts';
 import { createFreshDatabase } from '../server/test/postgres.ts';
 
@@ -467,7 +468,6 @@ console.log(`\n${sampleTable}`);
 
 const date = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
 const name = `load-${date}${database ? '-postgres' : ''}`;
-fs.mkdirSync(RESULTS_DIR, { recursive: true });
 const mdRows = (rows: string[][]) => rows.map((row) => `| ${row.join(' | ')} |`).join('\n');
 const markdown = `# Load: ${setup}
 
@@ -499,7 +499,7 @@ ${errorRows.length ? `| count | reason |\n| --- | --- |\n${mdRows(errorRows)}` :
 | --- | --- | --- | --- | --- |
 ${mdRows(sampleRows)}
 `;
-fs.writeFileSync(path.join(RESULTS_DIR, `${name}.md`), markdown);
+const report = writeReport(name, markdown);
 fs.writeFileSync(
   path.join(RESULTS_DIR, `${name}.json`),
   `${JSON.stringify(
@@ -529,5 +529,5 @@ fs.writeFileSync(
     2,
   )}\n`,
 );
-console.log(`Written to ${path.relative(process.cwd(), path.join(RESULTS_DIR, `${name}.md`))}`);
+console.log(`Written to ${path.relative(process.cwd(), report)}`);
 process.exit(errorCount === 0 ? 0 : 1);

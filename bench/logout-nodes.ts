@@ -9,17 +9,15 @@
  *   LOGOUT_ROUNDS=500 BENCH_DATABASE_URL=… REDIS_URL=… npx tsx bench/logout-nodes.ts
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { createFreshDatabase } from '../server/test/postgres.ts';
 import {
   BENCH_PASSWORD,
-  RESULTS_DIR,
   machine,
   signupBenchMember,
   startServer,
   summary,
   table,
+  writeReport,
   writeResult,
 } from './common.ts';
 
@@ -90,7 +88,7 @@ try {
   ].join('\n');
   console.log(report);
   writeResult('logout-nodes', { rounds: ROUNDS, logoutMs: logout, servedAfter });
-  fs.writeFileSync(path.join(RESULTS_DIR, 'logout-nodes.md'), report);
+  writeReport('logout-nodes', report);
 } finally {
   await Promise.all([node1.stop(), node2.stop()]);
   await database.drop();

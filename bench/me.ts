@@ -8,18 +8,16 @@
  * at the server's level, so the comparison is of the work /me does beyond the framework's own.
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import autocannon, { type Result } from 'autocannon';
 import {
   CONNECTIONS,
-  LOAD_WORKERS,
-  RESULTS_DIR,
   ROOT,
   freePort,
+  loadWithoutErrors,
   median,
   signupBenchMember,
   table,
+  writeReport,
   writeResult,
 } from './common.ts';
 import { startCompiledServer } from './compiled-server.ts';
@@ -71,18 +69,8 @@ for (let tries = 0; ; tries++) {
 }
 
 /** The load runs on a worker thread so it shares no event loop with either server. */
-async function load(url: string, seconds: number, extra: Record<string, string> = {}) {
-  const result: Result = await autocannon({
-    url,
-    headers: extra,
-    connections: CONNECTIONS,
-    duration: seconds,
-    ...LOAD_WORKERS,
-  });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${url}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
-  return result;
-}
+const load = (url: string, seconds: number, extra: Record<string, string> = {}) =>
+  loadWithoutErrors({ url, headers: extra, duration: seconds });
 
 await load(bareUrl, WARMUP_SECONDS);
 await load(meUrl, WARMUP_SECONDS, headers);
@@ -153,5 +141,5 @@ ${rows
 
 **/api/auth/me reaches ${(ratio * 100).toFixed(0)} % of the bare route** (goal: at least 50 %).
 `;
-fs.writeFileSync(path.join(RESULTS_DIR, 'me.md'), markdown);
+writeReport('me', markdown);
 console.log(`Written to ${path.relative(process.cwd(), file)} and bench/results/me.md`);

@@ -20,32 +20,28 @@
  * mix is searched one at a time, default 5), BENCH_WORKERS=0 runs the load on the main thread.
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon, { type Result } from 'autocannon';
+import type { Result } from 'autocannon';
 import Fastify from 'fastify';
 import { CompiledQuery } from 'kysely';
-import { buildApp } from '../server/src/app.ts';
-import { loadConfig } from '../server/src/config.ts';
-import type { Db } from '../server/src/db/index.ts';
 import type { NewUserRow } from '../server/src/db/schema.ts';
 import { searchMembers } from '../server/src/features/friends/search.ts';
 import { mediaUrlFor } from '../server/src/media/index.ts';
 import { searchKeys } from '../server/src/members/searchKeys.ts';
-import { createFreshDatabase } from '../server/test/postgres.ts';
 import {
   CONNECTIONS,
   LOAD_SECONDS,
-  LOAD_WORKERS,
+  loadWithoutErrors,
   median,
+  statementRecorder,
   summary,
   table,
   throughputRow,
   writeResultEntry,
 } from './common.ts';
 import { writeSearchReports } from './search-report.ts';
-import { signupBenchMember } from './gallery-fixtures.ts';
+import { signupBenchMember, startBenchApp } from './gallery-fixtures.ts';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
 const BATCH = 1_000;
@@ -175,26 +171,9 @@ function queries(): { kind: string; q: string }[] {
 // ---------------------------------------------------------------------------------------------
 // Database and app
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orbit-bench-search-'));
-let databaseUrl: string | undefined;
-let dropDatabase = async () => {};
-if (PG_URL) {
-  const database = await createFreshDatabase(PG_URL, 'orbit_bench');
-  databaseUrl = database.url;
-  dropDatabase = () => database.drop();
-}
-
-const config = loadConfig({
-  NODE_ENV: 'production',
-  DATA_DIR: dataDir,
-  STATIC_DIR: path.join(dataDir, 'no-build'),
-  LOG_LEVEL: 'warn',
-  AUTH_RATE_LIMIT: '1000000',
-  UPLOADS_AT_ONCE: '1000',
-  UPLOADS_PER_HOUR: '1000000',
-  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-});
-const app = await buildApp(config);
+const recorder = statementRecorder();
+const bench = await startBenchApp('search', { postgresUrl: PG_URL, onQuery: recorder.onQuery });
+const { app, base } = bench;
 const dialect = app.dialect;
 console.log(`Seeding ${MEMBERS.toLocaleString('en')} members on ${dialect}…`);
 
@@ -219,11 +198,6 @@ await app.db.executeQuery(
 const seedSeconds = (performance.now() - seedStarted) / 1000;
 console.log(`Seeded in ${seedSeconds.toFixed(1)} s.`);
 
-await app.listen({ host: '127.0.0.1', port: 0 });
-const address = app.server.address();
-if (!address || typeof address === 'string') throw new Error('the app is not listening on a port');
-const base = `http://127.0.0.1:${address.port}`;
-
 // The searching member signs up through the real endpoint.
 const { token, userId } = await signupBenchMember(base, 'bench.searcher', {
   firstName: 'Bench',
@@ -239,23 +213,6 @@ const viewer = await app.db
   .where('id', '=', userId)
   .executeTakeFirstOrThrow();
 const mediaUrl = mediaUrlFor(undefined);
-
-/** A copy of the app's Kysely whose executor records each statement it sends. */
-function recording(db: Db) {
-  const statements: CompiledQuery[] = [];
-  const copy = db.withPlugin({
-    transformQuery: ({ node }) => node,
-    transformResult: ({ result }) => Promise.resolve(result),
-  });
-  const executor = copy.getExecutor();
-  const execute = executor.executeQuery.bind(executor);
-  executor.executeQuery = (query, ...rest) => {
-    statements.push(query);
-    return execute(query, ...rest);
-  };
-  return { db: copy, statements };
-}
-const recorder = recording(app.db);
 
 const mix = queries();
 // A bare Fastify route in the same process, the floor of an HTTP request on this machine.
@@ -292,16 +249,17 @@ const searchUrl = (q: string) =>
   `${base}/api/users/search?q=${encodeURIComponent(q)}&limit=${LIMIT}`;
 for (let round = 0; round < ROUNDS; round++) {
   for (const { kind, q } of mix) {
-    recorder.statements.length = 0;
     const started = performance.now();
-    const rows = await searchMembers(recorder.db, dialect, viewer, q, LIMIT, mediaUrl);
+    const { result: rows, statements } = await recorder.during(() =>
+      searchMembers(app.db, dialect, viewer, q, LIMIT, mediaUrl),
+    );
     const ms = performance.now() - started;
     serviceMs.push(ms);
-    statementsPerSearch.push(recorder.statements.length);
+    statementsPerSearch.push(statements.length);
     const entry = byKind.get(kind) ?? { ms: [], rows: [], statements: [] };
     entry.ms.push(ms);
     entry.rows.push(rows.length);
-    entry.statements.push(recorder.statements.length);
+    entry.statements.push(statements.length);
     byKind.set(kind, entry);
 
     const floorStarted = performance.now();
@@ -342,10 +300,11 @@ const kinds = [...byKind].map(([kind, entry]) => ({
 // Query plans: the statement one search runs, captured, then explained on the same database.
 
 async function plans(label: string, q: string) {
-  recorder.statements.length = 0;
-  const rows = await searchMembers(recorder.db, dialect, viewer, q, LIMIT, mediaUrl);
+  const { result: rows, statements } = await recorder.during(() =>
+    searchMembers(app.db, dialect, viewer, q, LIMIT, mediaUrl),
+  );
   const out: { sql: string; parameters: readonly unknown[]; plan: string[] }[] = [];
-  for (const query of recorder.statements) {
+  for (const { query } of statements) {
     const prefix = dialect === 'postgres' ? 'explain (analyze, buffers) ' : 'explain query plan ';
     const result = await app.db.executeQuery<Record<string, unknown>>(
       CompiledQuery.raw(prefix + query.sql, [...query.parameters]),
@@ -388,20 +347,14 @@ const explained = [
 // Load
 
 const paths = mix.map(({ q }) => `/api/users/search?q=${encodeURIComponent(q)}&limit=${LIMIT}`);
-async function load(origin: string, headers: Record<string, string> = {}): Promise<Result> {
+async function load(origin: string, headers: Record<string, string> = {}) {
   const options = {
     url: origin,
     headers,
-    connections: CONNECTIONS,
     requests: paths.map((requestPath) => ({ method: 'GET', path: requestPath })),
-    ...LOAD_WORKERS,
   };
-  await autocannon({ ...options, duration: 2 });
-  const result = await autocannon({ ...options, duration: DURATION_S });
-  if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${origin}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
-  }
-  return result;
+  await loadWithoutErrors({ ...options, duration: 2 });
+  return loadWithoutErrors({ ...options, duration: DURATION_S });
 }
 
 const bareResult = await load(`http://127.0.0.1:${bareAddress.port}`);
@@ -409,10 +362,7 @@ const searchResult = await load(base, { authorization: `Bearer ${token}` });
 // Requests the load generator abandoned at the end are still running; let them finish first.
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 await pause(500);
-await Promise.all([app.close(), bare.close()]);
-await pause(300); // the pool's connections close just after app.close() resolves
-await dropDatabase();
-fs.rmSync(dataDir, { recursive: true, force: true });
+await Promise.all([bench.close(), bare.close()]);
 
 const ratio = searchResult.requests.average / bareResult.requests.average;
 const ms = (value: number) => `${value.toFixed(2)} ms`;

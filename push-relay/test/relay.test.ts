@@ -250,6 +250,15 @@ function capturedLog() {
   };
 }
 
+/** The outcome of a device the relay refuses to push to, without one attempt. */
+const refusedBeforeSending = (reason: string) => ({
+  result: 'dropped',
+  status: undefined,
+  reason,
+  attempts: 0,
+  refused: true,
+});
+
 const REFUSED_MESSAGE = 'push refused: not a push service Orbit sends to; telling the server';
 
 describe('a relay that pushes only to push services', () => {
@@ -267,15 +276,7 @@ describe('a relay that pushes only to push services', () => {
 
       const settled = await requestAndSettle(relay, tina, uma);
 
-      expect(settled.outcomes).toEqual([
-        {
-          result: 'dropped',
-          status: undefined,
-          reason: 'not a push service Orbit sends to',
-          attempts: 0,
-          refused: true,
-        },
-      ]);
+      expect(settled.outcomes).toEqual([refusedBeforeSending('not a push service Orbit sends to')]);
       expect(service.attemptsFor(device.id)).toBe(0);
       await expect.poll(async () => pushRowsOf(orbit.app, uma.user.id)).toEqual([]);
       expect(log.warned(REFUSED_MESSAGE)).toMatchObject([
@@ -346,13 +347,9 @@ describe('a relay that pushes only to push services', () => {
       const settled = await requestAndSettle(relay, ann, ben);
 
       expect(settled.outcomes).toEqual([
-        {
-          result: 'dropped',
-          status: undefined,
-          reason: 'the endpoint reads as another address to the sender than to the check',
-          attempts: 0,
-          refused: true,
-        },
+        refusedBeforeSending(
+          'the endpoint reads as another address to the sender than to the check',
+        ),
       ]);
       expect(looked).toEqual([]);
       await expect.poll(async () => pushRowsOf(orbit.app, ben.user.id)).toEqual([]);
