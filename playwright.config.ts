@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { appEnv } from './e2e/appEnv.ts';
 import { chromiumLaunchOptions } from './e2e/chromium.ts';
 
 const port = Number(process.env.E2E_PORT ?? 5179);
@@ -44,13 +45,7 @@ export default defineConfig({
     stdout: 'ignore',
     stderr: 'pipe',
     env: {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      AUTH_RATE_LIMIT: '1000',
-      UPLOADS_AT_ONCE: '1000',
-      UPLOADS_PER_HOUR: '1000000',
-      LOG_LEVEL: 'warn',
-      APP_ORIGIN: origin,
+      ...appEnv({ port, dataDir, origin }),
       // The push service of e2e/push.spec.ts's stubbed subscriptions (a name that never resolves).
       PUSH_ALLOWED_HOSTS: 'push.orbit.test',
     },

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type Page, expect, test } from '@playwright/test';
-import { createMember, logIn } from './helpers.ts';
+import { type Page, expect } from '@playwright/test';
+import { createMember, logIn, test } from './helpers.ts';
 import { makeModerator } from './moderators.ts';
 
 /** WCAG 2.1 A and AA rules, as axe-core checks them in the real page. */
@@ -100,11 +100,9 @@ test.describe('accessibility of the signed-in pages', () => {
 
   test('another member’s profile, its ⋯ menu and the block and report dialogs have no WCAG A/AA violations', async ({
     page,
-    request,
-    baseURL,
+    member,
+    otherMember: other,
   }) => {
-    const member = await createMember(request, baseURL ?? '');
-    const other = await createMember(request, baseURL ?? '');
     await logIn(page, member);
     await expect(page).toHaveURL(/\/profile\//);
     await navigate(page, `/profile/${other.username}`);
@@ -135,20 +133,16 @@ test.describe('accessibility of the signed-in pages', () => {
 test.describe('accessibility of the safety parts of settings', () => {
   test('a blocked member in the list and the delete dialog have no WCAG A/AA violations', async ({
     page,
-    request,
+    member,
+    otherMember: blocked,
     baseURL,
   }) => {
-    const origin = baseURL ?? '';
-    const [member, blocked] = [
-      await createMember(request, origin),
-      await createMember(request, origin),
-    ];
     await logIn(page, member);
     await expect(page).toHaveURL(/\/profile\//);
     const profile = await page.request.get(`/api/users/profile/${blocked.username}`);
     const { user } = (await profile.json()) as { user: { id: string } };
     const block = await page.request.post('/api/users/blocks', {
-      headers: { Origin: origin },
+      headers: { Origin: baseURL ?? '' },
       data: { userId: user.id },
     });
     expect(block.ok()).toBe(true);

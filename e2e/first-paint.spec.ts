@@ -1,6 +1,6 @@
 import { type Page, type Request, expect } from '@playwright/test';
 import { type Api, apiAs, uploadPhotos, watchCspViolations } from './pwa-helpers.ts';
-import { createMember, logIn, test } from './helpers.ts';
+import { logIn, test } from './helpers.ts';
 
 /**
  * What the first paint depends on (docs/architecture.md "Code splitting and first paint"): no
@@ -96,13 +96,11 @@ test.describe('first paint, signed out', () => {
 test.describe('first paint, signed in', () => {
   test('the own profile: the avatar is preloaded at high priority and the viewer, manager and settings code loads only when opened', async ({
     browser,
-    request,
+    member,
     baseURL,
     playwright,
   }) => {
-    const base = baseURL ?? '';
-    const member = await createMember(request, base);
-    const api: Api = await apiAs(playwright, base, member);
+    const api: Api = await apiAs(playwright, baseURL ?? '', member);
     await uploadPhotos(api, 2);
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -99,11 +99,10 @@ test('the search says so when nothing matches, and Escape closes it', async ({
 test("a request sent while the other member's socket is still connecting shows on their open profile without a reload", async ({
   browser,
   playwright,
-  request,
+  member: alice,
+  otherMember: bob,
   baseURL,
 }) => {
-  const alice = await createMember(request, baseURL ?? '');
-  const bob = await createMember(request, baseURL ?? '');
   // Bob's tab: its socket reaches the server only once the gate opens.
   const context = await browser.newContext();
   let open: () => void = () => undefined;
@@ -134,11 +133,10 @@ test("a request sent while the other member's socket is still connecting shows o
 test('another tab of the member who acted catches up over orbit:friends while its socket is down', async ({
   browser,
   playwright,
-  request,
+  member: alice,
+  otherMember: bob,
   baseURL,
 }) => {
-  const alice = await createMember(request, baseURL ?? '');
-  const bob = await createMember(request, baseURL ?? '');
   const aliceApi = await apiAs(playwright, baseURL ?? '', alice);
   const bobApi = await apiAs(playwright, baseURL ?? '', bob);
   await sendFriendRequest(aliceApi, bobApi);

@@ -5,7 +5,7 @@ import {
   OFFLINE_BANNER,
   type Api,
   apiAs,
-  expectControlled,
+  controlledPage,
   loadedThumbnails,
 } from './pwa-helpers.ts';
 
@@ -63,6 +63,19 @@ function galleryCalls(page: Page) {
 const grid = (page: Page) => page.getByRole('list', { name: 'Photos' });
 const viewer = (page: Page) => page.getByRole('dialog', { name: 'Image viewer' });
 
+/** Opens the member's photo manager from the profile, and scrolls its list to the top or the end. */
+async function openManager(page: Page, member: Member) {
+  await page.getByRole('button', { name: 'View All' }).click();
+  const manager = page.getByRole('dialog', { name: `Photos of @${member.username}` });
+  const body = manager.locator('.manager-body');
+  const scroll = (to: 'top' | 'end') =>
+    body.evaluate(
+      (element, end) => element.scrollTo(0, end ? element.scrollHeight : 0),
+      to === 'end',
+    );
+  return { manager, scroll };
+}
+
 async function memberWith(
   playwright: Parameters<typeof apiAs>[0],
   request: Parameters<typeof createMember>[0],
@@ -98,13 +111,11 @@ test('the manager and the viewer read a long gallery page by page', async ({
   expect(calls.all()[0]?.search).toMatch(/^\?userId=[^&]+&username=[^&]+$/);
 
   // The manager reads on as the member scrolls to the end.
-  await page.getByRole('button', { name: 'View All' }).click();
-  const manager = page.getByRole('dialog', { name: `Photos of @${member.username}` });
+  const { manager, scroll } = await openManager(page, member);
   await expect(manager.getByText('Showing 60 / 150')).toBeVisible();
-  const body = manager.locator('.manager-body');
-  await body.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+  await scroll('end');
   await expect(manager.getByText('Showing 120 / 150')).toBeVisible();
-  await body.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+  await scroll('end');
   await expect(manager.getByText('Showing 150 / 150')).toBeVisible();
   await expect(manager.locator('.photo-open')).toHaveCount(150);
   await expect(manager.getByRole('button', { name: 'Show more' })).toBeHidden();
@@ -139,10 +150,7 @@ test.describe('offline', () => {
   }) => {
     const { member } = await memberWith(playwright, request, baseURL ?? '', 70);
     const context = await browser.newContext();
-    const page = await context.newPage();
-    await logIn(page, member);
-    await expect(page).toHaveURL(`/profile/${member.username}`);
-    await expectControlled(page);
+    const page = await controlledPage(context, member);
     await page.reload();
     const thumbnails = await loadedThumbnails(page, 8);
 
@@ -153,15 +161,13 @@ test.describe('offline', () => {
     expect(await loadedThumbnails(page, 8)).toEqual(thumbnails);
     await expect(page.getByText(/70 Posts/)).toBeVisible();
 
-    await page.getByRole('button', { name: 'View All' }).click();
-    const manager = page.getByRole('dialog', { name: `Photos of @${member.username}` });
+    const { manager, scroll } = await openManager(page, member);
     await expect(manager.getByText('Showing 60 / 70')).toBeVisible();
-    const body = manager.locator('.manager-body');
-    await body.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+    await scroll('end');
     await expect(manager.getByText('Could not load more photos.')).toBeVisible();
     await expect(manager.getByRole('button', { name: 'Try again' })).toBeVisible();
-    await body.evaluate((element) => element.scrollTo(0, 0));
-    await body.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+    await scroll('top');
+    await scroll('end');
     await expect(manager.getByText('Showing 60 / 70')).toBeVisible();
     expect(calls.later()).toHaveLength(1);
 

@@ -1,11 +1,11 @@
 import { type Browser, type Page, expect, test } from '@playwright/test';
-import { type Member, createMember, logIn } from './helpers.ts';
+import { type Member, createMember } from './helpers.ts';
 import {
   OFFLINE_BANNER,
   apiAs,
   bell,
   bellPanel,
-  expectControlled,
+  controlledPage,
   loadedThumbnails,
   sendFriendRequest,
   storedData,
@@ -51,10 +51,7 @@ const requestText = (friend: Member) => `@${friend.username} sent you a friend r
  */
 async function visitOnline(browser: Browser, { member, friend }: Scene) {
   const context = await browser.newContext();
-  const page = await context.newPage();
-  await logIn(page, member);
-  await expect(page).toHaveURL(`/profile/${member.username}`);
-  await expectControlled(page);
+  const page = await controlledPage(context, member);
   await page.reload();
   await expect(page.getByRole('heading', { name: member.username })).toBeVisible();
   const thumbnails = await loadedThumbnails(page, PHOTOS);

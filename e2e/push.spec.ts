@@ -4,14 +4,11 @@ import {
   type Page,
   type Worker,
   expect,
-  test,
 } from '@playwright/test';
 import type { Notification as StoredNotification } from '../src/contracts/notifications.ts';
 import type { PushPayload } from '../src/contracts/push.ts';
-import { type Member, createMember, logIn } from './helpers.ts';
-import { apiAs, expectControlled, sendFriendRequest } from './pwa-helpers.ts';
-
-test.use({ serviceWorkers: 'allow' });
+import { test as base } from './helpers.ts';
+import { apiAs, controlledPage, expectControlled, sendFriendRequest } from './pwa-helpers.ts';
 
 /**
  * Chromium here cannot reach a real push service, so the page's PushManager answers with a
@@ -112,15 +109,19 @@ async function expectDeviceRemoved(removed: ReturnType<typeof pushCall>, endpoin
   expect((await deleted.response())?.status()).toBe(204);
 }
 
-async function signedInWithPush(context: BrowserContext, baseURL: string, member: Member) {
-  await context.grantPermissions(['notifications'], { origin: baseURL });
-  await context.addInitScript(stubPushManager);
-  const page = await context.newPage();
-  await logIn(page, member);
-  await expect(page).toHaveURL(/\/profile\//);
-  await expectControlled(page);
-  return page;
-}
+/**
+ * Playwright's `test` with `pushPage`: `member` signed in, in a context that allows notifications
+ * and has the push service stubbed, with the service worker in control.
+ */
+const test = base.extend<{ pushPage: Page }>({
+  pushPage: async ({ context, baseURL, member }, use) => {
+    await context.grantPermissions(['notifications'], { origin: baseURL ?? '' });
+    await context.addInitScript(stubPushManager);
+    await use(await controlledPage(context, member));
+  },
+});
+
+test.use({ serviceWorkers: 'allow' });
 
 /** The DevTools Protocol's id for the app's service worker registration. */
 async function registrationId(cdp: CDPSession, baseURL: string): Promise<string> {
@@ -171,15 +172,8 @@ async function serverKey(page: Page): Promise<string> {
 }
 
 test('a member turns notifications on from the bell and off again; the server follows', async ({
-  browser,
-  request,
-  baseURL,
+  pushPage: page,
 }) => {
-  const origin = baseURL ?? '';
-  const bob = await createMember(request, origin);
-  const context = await browser.newContext();
-  const page = await signedInWithPush(context, origin, bob);
-
   await bell(page).click();
   const panel = dropdown(page);
   const posted = pushCall(page, 'POST');
@@ -214,18 +208,11 @@ test('a member turns notifications on from the bell and off again; the server fo
   await expectDeviceRemoved(removed, stub.current?.endpoint);
   await expect(panel.getByRole('button', { name: 'Turn on notifications' })).toBeVisible();
   expect(await page.evaluate(() => window.orbitPushStub?.current())).toBeNull();
-  await context.close();
 });
 
 test('logging out removes the device from the server and unsubscribes it', async ({
-  browser,
-  request,
-  baseURL,
+  pushPage: page,
 }) => {
-  const origin = baseURL ?? '';
-  const bob = await createMember(request, origin);
-  const context = await browser.newContext();
-  const page = await signedInWithPush(context, origin, bob);
   await page.goto('/spacehub?notifications=open');
   // The Notifications shortcut opens the full-screen panel, which offers push too.
   const overlay = page.getByRole('dialog', { name: /^Notifications/ });
@@ -243,20 +230,17 @@ test('logging out removes the device from the server and unsubscribes it', async
   await expectDeviceRemoved(removed, endpoint);
   await expect(page).toHaveURL(/\/landing|\/$/);
   expect(await page.evaluate(() => window.orbitPushStub?.current())).toBeNull();
-  await context.close();
 });
 
 test('a push shows one notification per friend request, and the worker can answer it', async ({
-  browser,
+  pushPage: page,
+  context,
+  member: bob,
+  otherMember: alice,
   playwright,
-  request,
   baseURL,
 }) => {
   const origin = baseURL ?? '';
-  const alice = await createMember(request, origin);
-  const bob = await createMember(request, origin);
-  const context = await browser.newContext();
-  const page = await signedInWithPush(context, origin, bob);
   const aliceApi = await apiAs(playwright, origin, alice);
   const bobApi = await apiAs(playwright, origin, bob);
   await sendFriendRequest(aliceApi, bobApi);
@@ -331,18 +315,13 @@ test('a push shows one notification per friend request, and the worker can answe
     { fromUserId: payload.actor.id, username: alice.username },
   );
   expect(answer).toEqual({ status: 200, body: { status: 'friends' } });
-  await context.close();
 });
 
 test('a notification click moves an open window to the page without reloading it', async ({
-  browser,
-  request,
-  baseURL,
+  pushPage: page,
+  context,
+  member: bob,
 }) => {
-  const origin = baseURL ?? '';
-  const bob = await createMember(request, origin);
-  const context = await browser.newContext();
-  const page = await signedInWithPush(context, origin, bob);
   await page.goto('/spacehub');
   await expectControlled(page);
   // The app listens once it has started (signed in, top bar shown).
@@ -362,5 +341,4 @@ test('a notification click moves an open window to the page without reloading it
   expect(
     await page.evaluate(() => (window as Window & { sameDocument?: boolean }).sameDocument),
   ).toBe(true);
-  await context.close();
 });

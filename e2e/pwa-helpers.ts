@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type APIRequestContext, type Page, expect } from '@playwright/test';
+import { type APIRequestContext, type BrowserContext, type Page, expect } from '@playwright/test';
 import sharp from 'sharp';
-import type { Member } from './helpers.ts';
+import { type Member, logIn } from './helpers.ts';
 import { spawnServer } from './serverProcess.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -70,6 +70,18 @@ export async function expectControlled(page: Page): Promise<void> {
       timeout: 10_000,
     })
     .toBe('activated');
+}
+
+/**
+ * A new page of `context` with `member` logged in through the form, on the own profile, once the
+ * service worker controls it.
+ */
+export async function controlledPage(context: BrowserContext, member: Member): Promise<Page> {
+  const page = await context.newPage();
+  await logIn(page, member);
+  await expect(page).toHaveURL(`/profile/${member.username}`);
+  await expectControlled(page);
+  return page;
 }
 
 const photoGrid = (page: Page) => page.getByRole('list', { name: 'Photos' });

@@ -1,6 +1,6 @@
 import { type Locator, type Page, expect } from '@playwright/test';
-import { addPhotos, createMember, logIn, signedIn, test } from './helpers.ts';
-import { OFFLINE_BANNER, apiAs, expectControlled } from './pwa-helpers.ts';
+import { addPhotos, signedIn, test } from './helpers.ts';
+import { OFFLINE_BANNER, apiAs, controlledPage } from './pwa-helpers.ts';
 
 // Two browsers per test, photos uploaded: more than the default 30 s when the machine is busy.
 test.describe.configure({ timeout: 60_000 });
@@ -54,11 +54,9 @@ async function chooseReason(dialog: Locator, reason: string) {
 
 test('a member blocks another from their profile ⋯ and the other no longer finds them', async ({
   browser,
-  request,
-  baseURL,
+  member: alice,
+  otherMember: bob,
 }) => {
-  const alice = await createMember(request, baseURL ?? '');
-  const bob = await createMember(request, baseURL ?? '');
   const b = await signedIn(browser, bob);
   // Before the block Bob finds Alice in the header search.
   await searchBox(b).fill(alice.username);
@@ -216,11 +214,10 @@ test('a member reports another member from the profile ⋯', async ({
 
 test('a report about a member who blocks the reporter meanwhile shows the server’s refusal', async ({
   browser,
-  request,
+  member: alice,
+  otherMember: bob,
   baseURL,
 }) => {
-  const alice = await createMember(request, baseURL ?? '');
-  const bob = await createMember(request, baseURL ?? '');
   const a = await signedIn(browser, alice, { path: `/profile/${bob.username}` });
   await moreButton(a, bob.username).click();
   await a.getByRole('menuitem', { name: 'Report' }).click();
@@ -247,18 +244,14 @@ test('a report about a member who blocks the reporter meanwhile shows the server
 test('after a block, the blocked member’s saved copy of the blocker’s profile does not come back offline', async ({
   browser,
   playwright,
-  request,
+  member: alice,
+  otherMember: bob,
   baseURL,
 }) => {
   const origin = baseURL ?? '';
-  const alice = await createMember(request, origin);
-  const bob = await createMember(request, origin);
   // Bob, with the service worker keeping his copies, visits Alice's profile.
   const context = await browser.newContext({ serviceWorkers: 'allow' });
-  const b = await context.newPage();
-  await logIn(b, bob);
-  await expect(b).toHaveURL(`/profile/${bob.username}`);
-  await expectControlled(b);
+  const b = await controlledPage(context, bob);
   await b.goto(`/profile/${alice.username}`);
   await expect(b.getByRole('heading', { name: `@${alice.username}` })).toBeVisible();
 

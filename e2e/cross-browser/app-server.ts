@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { appEnv } from '../appEnv.ts';
 import { freePort } from '../ports.ts';
 
 export { freePort };
@@ -84,16 +85,7 @@ export async function startApp(): Promise<AppServer> {
   const errors: string[] = [];
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      AUTH_RATE_LIMIT: '1000',
-      UPLOADS_AT_ONCE: '1000',
-      UPLOADS_PER_HOUR: '1000000',
-      LOG_LEVEL: 'warn',
-      APP_ORIGIN: origin,
-    },
+    env: { ...process.env, ...appEnv({ port, dataDir, origin }) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   child.stderr?.on('data', (chunk: Buffer) => {
