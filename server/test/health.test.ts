@@ -1,5 +1,6 @@
 /** Probes for process managers and load balancers: alive (/healthz) and ready (/readyz). */
 import fs from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   REDIS_TEST_URL,
@@ -10,6 +11,18 @@ import {
 } from './helpers.ts';
 
 const withRedis = await describeWithRedis('readiness with Redis');
+
+/** Expects /readyz to answer 503 naming the checks `down`, with every check's state. */
+async function expectUnavailable(
+  app: FastifyInstance,
+  down: string[],
+  checks: Record<string, 'ok' | 'down'>,
+) {
+  const response = await app.inject({ method: 'GET', url: '/readyz' });
+
+  expect(response.statusCode).toBe(503);
+  expect(response.json()).toEqual({ status: 'unavailable', down, checks });
+}
 
 forEachDialect((dialect) => {
   describe('a node with its database', () => {
@@ -41,14 +54,7 @@ forEachDialect((dialect) => {
     });
 
     it('answers /readyz with 503 naming the database', async () => {
-      const response = await t.app.inject({ method: 'GET', url: '/readyz' });
-
-      expect(response.statusCode).toBe(503);
-      expect(response.json()).toEqual({
-        status: 'unavailable',
-        down: ['database'],
-        checks: { database: 'down', media: 'ok' },
-      });
+      await expectUnavailable(t.app, ['database'], { database: 'down', media: 'ok' });
     });
   });
 
@@ -70,14 +76,7 @@ forEachDialect((dialect) => {
     const t = useTestApp(dialect, { REDIS_URL: 'redis://127.0.0.1:1' });
 
     it('answers /readyz with 503 naming Redis, and only Redis', async () => {
-      const response = await t.app.inject({ method: 'GET', url: '/readyz' });
-
-      expect(response.statusCode).toBe(503);
-      expect(response.json()).toEqual({
-        status: 'unavailable',
-        down: ['redis'],
-        checks: { database: 'ok', redis: 'down', media: 'ok' },
-      });
+      await expectUnavailable(t.app, ['redis'], { database: 'ok', redis: 'down', media: 'ok' });
     });
   });
 
@@ -89,14 +88,7 @@ forEachDialect((dialect) => {
     });
 
     it('answers /readyz with 503 naming the media store', async () => {
-      const response = await t.app.inject({ method: 'GET', url: '/readyz' });
-
-      expect(response.statusCode).toBe(503);
-      expect(response.json()).toEqual({
-        status: 'unavailable',
-        down: ['media'],
-        checks: { database: 'ok', media: 'down' },
-      });
+      await expectUnavailable(t.app, ['media'], { database: 'ok', media: 'down' });
     });
   });
 });

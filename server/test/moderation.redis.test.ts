@@ -7,7 +7,12 @@
 import { expect, it } from 'vitest';
 import type { MeResponse } from '../../src/contracts/user.ts';
 import { describeWithRedis, forEachDialect, useTestApp } from './helpers.ts';
-import { callServer, signupOnServer, useServerPair } from './server-process.ts';
+import {
+  callServer,
+  sharedSessionCacheEnv,
+  signupOnServer,
+  useServerPair,
+} from './server-process.ts';
 import { connected, useSockets } from './sockets.ts';
 
 const suite = await describeWithRedis('the cross-process suspension tests');
@@ -19,12 +24,7 @@ const BOUND_MS = 1_000;
 forEachDialect((dialect) => {
   suite('two server processes on one Redis and one database', () => {
     const t = useTestApp(dialect);
-    const servers = useServerPair(t, {
-      REDIS_PREFIX: `orbit-suspend-${dialect}-${process.pid}`,
-      // Far longer than the bound: only the revocation can make node B forget in time.
-      SESSION_CACHE_TTL_MS: '300000',
-    });
-    const origin = servers.origin;
+    const { origin } = useServerPair(t, sharedSessionCacheEnv('suspend', dialect));
 
     it('cuts the member’s socket and refuses their session on node B within a second', async () => {
       const moderator = await signupOnServer(origin(0));

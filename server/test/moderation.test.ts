@@ -58,6 +58,7 @@ import {
   userRow,
 } from './safety-helpers.ts';
 import { connected, listen, useSockets, nextEvent } from './sockets.ts';
+import { RELAY_SECRET } from './push-endpoints.ts';
 
 const openSocket = useSockets();
 
@@ -206,7 +207,7 @@ forEachDialect((dialect) => {
 
   describe('moderation', () => {
     const t = useTestApp(dialect, {
-      RELAY_SECRET: 'relay-secret-for-tests-0123456789',
+      RELAY_SECRET,
       PUSH_ALLOWED_HOSTS: 'push.example.test',
     });
     let moderator: Member;
@@ -254,20 +255,18 @@ forEachDialect((dialect) => {
       );
 
       it('answers 403 at once to a moderator the operator has just removed', async () => {
+        const setModerator = (member: Member, moderator: boolean) =>
+          t.app.db
+            .updateTable('users')
+            .set({ is_moderator: moderator ? 1 : 0 })
+            .where('id', '=', member.user.id)
+            .execute();
         const [other] = await signupMembers(t.app, 1);
-        await t.app.db
-          .updateTable('users')
-          .set({ is_moderator: 1 })
-          .where('id', '=', other.user.id)
-          .execute();
+        await setModerator(other, true);
         expect((await getReports(t.app, other, {})).statusCode).toBe(200);
 
         // What `npm run moderator -- remove` does, with the member's session remembered meanwhile.
-        await t.app.db
-          .updateTable('users')
-          .set({ is_moderator: 0 })
-          .where('id', '=', other.user.id)
-          .execute();
+        await setModerator(other, false);
 
         expect((await getReports(t.app, other, {})).statusCode).toBe(403);
       });

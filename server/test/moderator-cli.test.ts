@@ -15,7 +15,6 @@ import type { MeResponse } from '../../src/contracts/user.ts';
 import {
   type Member,
   PASSWORD,
-  REDIS_TEST_URL,
   asBearer,
   describeWithRedis,
   forEachDialect,
@@ -25,7 +24,7 @@ import {
   useTestApp,
 } from './helpers.ts';
 import { acted, firstMember, report, userRow } from './safety-helpers.ts';
-import { runNode, type CommandOutcome } from './server-process.ts';
+import { runNode, sharedSessionCacheEnv, type CommandOutcome } from './server-process.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = promisify(execFile);
@@ -141,12 +140,8 @@ forEachDialect((dialect) => {
   });
 
   withRedis('with REDIS_URL', { timeout: 120_000 }, () => {
-    const prefix = `orbit-moderator-${dialect}-${process.pid}`;
-    const t = useTestApp(dialect, {
-      REDIS_URL: REDIS_TEST_URL,
-      REDIS_PREFIX: prefix,
-      SESSION_CACHE_TTL_MS: '300000',
-    });
+    const shared = sharedSessionCacheEnv('moderator', dialect);
+    const t = useTestApp(dialect, shared);
 
     it('tells the running servers, so the member’s next session check sees the change', async () => {
       await firstMember(t.app);
@@ -159,10 +154,7 @@ forEachDialect((dialect) => {
         (await getMe(t.app, asBearer(member))).json<MeResponse>().user?.isModerator;
       expect(await isModerator()).toBe(false);
 
-      const added = await moderator(['add', member.username], t.config, undefined, {
-        REDIS_URL: REDIS_TEST_URL,
-        REDIS_PREFIX: prefix,
-      });
+      const added = await moderator(['add', member.username], t.config, undefined, shared);
 
       expect(added.code).toBe(0);
       await vi.waitFor(async () => expect(await isModerator()).toBe(true), { timeout: 1_000 });

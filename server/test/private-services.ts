@@ -81,6 +81,24 @@ export function describeUnlessMissing(
   return describe.skip;
 }
 
+/** `describeUnlessMissing` for a suite that starts a Redis of its own. */
+export function describeWithPrivateRedis(what: string): typeof describe | typeof describe.skip {
+  return describeUnlessMissing(privateRedisProblem(), what);
+}
+
+/**
+ * How fast a call must answer while Redis is hung or down. The promised bound is 1 s; the slack is
+ * for a busy test machine, not for a retry.
+ */
+export const FAST_MS = 1_500;
+
+/** Runs `call` and says how long it took. */
+export async function timed<T>(call: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const started = performance.now();
+  const result = await call();
+  return { result, ms: performance.now() - started };
+}
+
 /** `redis-server` on a free port, keeping nothing on disk; killed with `stop()` at the end. */
 export async function startPrivateRedis(): Promise<PrivateRedis & { stop(): Promise<void> }> {
   const port = await freePort();

@@ -4,6 +4,9 @@
  * with Node's legacy `url.parse()`; the checks read with `new URL()`.
  */
 
+/** The secret the tests' relays bring (RELAY_SECRET). */
+export const RELAY_SECRET = 'relay-secret-for-tests-0123456789';
+
 /**
  * Not written as browsers write endpoints: refused with "Send the push endpoint exactly as the
  * browser gave it." Those marked † pass a check made with `new URL()` alone while `url.parse()`

@@ -18,8 +18,8 @@ import {
   useTestApp,
 } from './helpers.ts';
 import { connected, listen, useSecondNode, useSockets } from './sockets.ts';
+import { RELAY_SECRET } from './push-endpoints.ts';
 
-const SECRET = 'relay-secret-for-tests-0123456789';
 const LONG = 30_000;
 
 const withRedis = await describeWithRedis('the cross-node lease tests');
@@ -28,7 +28,9 @@ const openSocket = useSockets();
 
 const connectRelay = (origin: string): Promise<Socket> =>
   connected(
-    openSocket(`${origin}/relay`, { auth: { secret: SECRET, vapidPublicKey: p256PublicKey() } }),
+    openSocket(`${origin}/relay`, {
+      auth: { secret: RELAY_SECRET, vapidPublicKey: p256PublicKey() },
+    }),
   );
 
 const askLease = (relay: Socket, request: unknown) =>
@@ -62,7 +64,7 @@ async function leaseOnceFree(relay: Socket, relayId: string, ms = 10_000) {
 
 forEachDialect((dialect) => {
   describe('the push relay lease', () => {
-    const t = useTestApp(dialect, { RELAY_SECRET: SECRET });
+    const t = useTestApp(dialect, { RELAY_SECRET });
     let origin = '';
     beforeAll(async () => {
       origin = await listen(t.app);
@@ -299,7 +301,7 @@ forEachDialect((dialect) => {
   });
 
   withRedis('the lease across two server nodes on one database', () => {
-    const t = useTestApp(dialect, { RELAY_SECRET: SECRET, REDIS_URL: REDIS_TEST_URL });
+    const t = useTestApp(dialect, { RELAY_SECRET, REDIS_URL: REDIS_TEST_URL });
     const nodes = useSecondNode(t);
 
     it('is held by one relay, whichever node each relay talks to', async () => {

@@ -24,8 +24,8 @@ import {
   getMe,
 } from './helpers.ts';
 import { connected, listen, useSecondNode, useSockets } from './sockets.ts';
+import { RELAY_SECRET } from './push-endpoints.ts';
 
-const SECRET = 'relay-secret-for-tests-0123456789';
 const REDIS_URL = REDIS_TEST_URL;
 /** Where the test devices (newDevice) live: a self-hosted push service the server allows. */
 const DEVICE_HOST = 'push.example.test';
@@ -38,7 +38,7 @@ const open = (url: string, auth: Record<string, unknown>): Promise<Socket> =>
   connected(openSocket(url, { auth }));
 
 const connectRelay = (origin: string, auth: Record<string, unknown> = {}) =>
-  open(`${origin}/relay`, { secret: SECRET, vapidPublicKey: p256PublicKey(), ...auth });
+  open(`${origin}/relay`, { secret: RELAY_SECRET, vapidPublicKey: p256PublicKey(), ...auth });
 
 /** Every relay:event a relay socket receives, acknowledged as push-relay does. */
 function collectEvents(relay: Socket): RelayEvent[] {
@@ -77,7 +77,7 @@ const handled = (socket: Socket) =>
 
 forEachDialect((dialect) => {
   describe('with RELAY_SECRET set', () => {
-    const t = useTestApp(dialect, { RELAY_SECRET: SECRET, PUSH_ALLOWED_HOSTS: DEVICE_HOST });
+    const t = useTestApp(dialect, { RELAY_SECRET, PUSH_ALLOWED_HOSTS: DEVICE_HOST });
     let origin = '';
     beforeAll(async () => {
       origin = await listen(t.app);
@@ -109,7 +109,7 @@ forEachDialect((dialect) => {
       });
 
       it('refuses a wrong secret with connect_error', async () => {
-        await expect(connectRelay(origin, { secret: `${SECRET}-not` })).rejects.toThrow(
+        await expect(connectRelay(origin, { secret: `${RELAY_SECRET}-not` })).rejects.toThrow(
           'unauthorized',
         );
       });
@@ -134,7 +134,7 @@ forEachDialect((dialect) => {
       });
 
       it('still refuses members on the default namespace without a session', async () => {
-        await expect(open(origin, { secret: SECRET })).rejects.toThrow('unauthorized');
+        await expect(open(origin, { secret: RELAY_SECRET })).rejects.toThrow('unauthorized');
       });
     });
 
@@ -432,7 +432,7 @@ forEachDialect((dialect) => {
 
   withRedis('two server nodes on one Redis and one database', () => {
     const t = useTestApp(dialect, {
-      RELAY_SECRET: SECRET,
+      RELAY_SECRET,
       REDIS_URL,
       PUSH_ALLOWED_HOSTS: DEVICE_HOST,
     });

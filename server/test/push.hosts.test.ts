@@ -9,6 +9,7 @@ import { loadConfig } from '../src/config.ts';
 import {
   type Member,
   REDIS_TEST_URL,
+  type TestDialect,
   asCookie,
   describeWithRedis,
   forEachDialect,
@@ -18,10 +19,14 @@ import {
   signupUser,
   useTestApp,
 } from './helpers.ts';
-import { AS_BROWSERS_WRITE, NOT_AS_BROWSERS_WRITE, NOT_A_PUSH_SERVICE } from './push-endpoints.ts';
+import {
+  AS_BROWSERS_WRITE,
+  NOT_AS_BROWSERS_WRITE,
+  NOT_A_PUSH_SERVICE,
+  RELAY_SECRET,
+} from './push-endpoints.ts';
 import { useSecondNode } from './sockets.ts';
 
-const SECRET = 'relay-secret-for-tests-0123456789';
 const UNSUPPORTED = { error: 'This push service isn’t supported.' };
 const NOT_AS_WRITTEN = { error: 'Send the push endpoint exactly as the browser gave it.' };
 const withRedis = await describeWithRedis('the subscription limit across server nodes');
@@ -49,9 +54,43 @@ const REFUSED: [string, string][] = [
   ...NOT_A_PUSH_SERVICE,
 ];
 
+/** Test titles with `%s`, each run for its named endpoints. */
+interface EndpointCases {
+  title: string;
+  endpoints: [string, string][];
+}
+
+/**
+ * A member of an app with `env` subscribes a device at each endpoint: answered 201 for those
+ * `accepted`, 400 for those `refused`.
+ */
+function itAnswersByEndpoint(
+  dialect: TestDialect,
+  env: Record<string, string>,
+  accepted: EndpointCases,
+  refused: EndpointCases,
+) {
+  const t = useTestApp(dialect, { RELAY_SECRET, ...env });
+  let member: Member;
+  beforeAll(async () => {
+    member = await signupUser(t.app);
+  });
+
+  it.each(accepted.endpoints)(accepted.title, async (_, endpoint) => {
+    const response = await postPushSubscription(t.app, member, deviceAt(endpoint));
+    expect(response.statusCode).toBe(201);
+  });
+
+  it.each(refused.endpoints)(refused.title, async (_, endpoint) => {
+    const response = await postPushSubscription(t.app, member, deviceAt(endpoint));
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(UNSUPPORTED);
+  });
+}
+
 forEachDialect((dialect) => {
   describe('push services a device may subscribe with', () => {
-    const t = useTestApp(dialect, { RELAY_SECRET: SECRET });
+    const t = useTestApp(dialect, { RELAY_SECRET });
     let member: Member;
     beforeAll(async () => {
       member = await signupUser(t.app);
@@ -94,65 +133,54 @@ forEachDialect((dialect) => {
   });
 
   describe('PUSH_ALLOWED_HOSTS', () => {
-    const t = useTestApp(dialect, {
-      RELAY_SECRET: SECRET,
-      PUSH_ALLOWED_HOSTS: ' push.example.org , *.selfhosted.example',
-    });
-    let member: Member;
-    beforeAll(async () => {
-      member = await signupUser(t.app);
-    });
-
-    it.each([
-      ['an exact host', 'https://push.example.org/send/1'],
-      ['a host under a *. suffix', 'https://eu.selfhosted.example/send/1'],
-      ['a browser push service still', 'https://fcm.googleapis.com/fcm/send/2'],
-    ])('adds to the push services: answers 201 for %s', async (_, endpoint) => {
-      const response = await postPushSubscription(t.app, member, deviceAt(endpoint));
-      expect(response.statusCode).toBe(201);
-    });
-
-    it.each([
-      ['a host under an exact one', 'https://eu.push.example.org/send/1'],
-      ['the bare suffix', 'https://selfhosted.example/send/1'],
-      ['an allowed host on another port', 'https://push.example.org:8443/send/1'],
-      ['a loopback address', 'https://127.0.0.1:5399/x'],
-    ])('answers 400 for %s', async (_, endpoint) => {
-      const response = await postPushSubscription(t.app, member, deviceAt(endpoint));
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual(UNSUPPORTED);
-    });
+    itAnswersByEndpoint(
+      dialect,
+      { PUSH_ALLOWED_HOSTS: ' push.example.org , *.selfhosted.example' },
+      {
+        title: 'adds to the push services: answers 201 for %s',
+        endpoints: [
+          ['an exact host', 'https://push.example.org/send/1'],
+          ['a host under a *. suffix', 'https://eu.selfhosted.example/send/1'],
+          ['a browser push service still', 'https://fcm.googleapis.com/fcm/send/2'],
+        ],
+      },
+      {
+        title: 'answers 400 for %s',
+        endpoints: [
+          ['a host under an exact one', 'https://eu.push.example.org/send/1'],
+          ['the bare suffix', 'https://selfhosted.example/send/1'],
+          ['an allowed host on another port', 'https://push.example.org:8443/send/1'],
+          ['a loopback address', 'https://127.0.0.1:5399/x'],
+        ],
+      },
+    );
   });
 
   describe('PUSH_ALLOW_LOCAL_SERVICE (tests only)', () => {
-    const t = useTestApp(dialect, { RELAY_SECRET: SECRET, PUSH_ALLOW_LOCAL_SERVICE: 'true' });
-    let member: Member;
-    beforeAll(async () => {
-      member = await signupUser(t.app);
-    });
-
-    it.each([
-      ['127.0.0.1 on any port', 'https://127.0.0.1:5399/push/1'],
-      ['localhost', 'https://localhost:8443/push/1'],
-      ['[::1]', 'https://[::1]:9000/push/1'],
-    ])('lets a local push service through: answers 201 for %s', async (_, endpoint) => {
-      const response = await postPushSubscription(t.app, member, deviceAt(endpoint));
-      expect(response.statusCode).toBe(201);
-    });
-
-    it.each([
-      ['a private address', 'https://10.1.2.3/x'],
-      ['the cloud metadata address', 'https://169.254.169.254/latest/meta-data/'],
-      ['a host that is no push service', 'https://attacker.example/x'],
-    ])('still answers 400 for %s', async (_, endpoint) => {
-      const response = await postPushSubscription(t.app, member, deviceAt(endpoint));
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual(UNSUPPORTED);
-    });
+    itAnswersByEndpoint(
+      dialect,
+      { PUSH_ALLOW_LOCAL_SERVICE: 'true' },
+      {
+        title: 'lets a local push service through: answers 201 for %s',
+        endpoints: [
+          ['127.0.0.1 on any port', 'https://127.0.0.1:5399/push/1'],
+          ['localhost', 'https://localhost:8443/push/1'],
+          ['[::1]', 'https://[::1]:9000/push/1'],
+        ],
+      },
+      {
+        title: 'still answers 400 for %s',
+        endpoints: [
+          ['a private address', 'https://10.1.2.3/x'],
+          ['the cloud metadata address', 'https://169.254.169.254/latest/meta-data/'],
+          ['a host that is no push service', 'https://attacker.example/x'],
+        ],
+      },
+    );
   });
 
   describe('how often a member may change their devices', () => {
-    const t = useTestApp(dialect, { RELAY_SECRET: SECRET });
+    const t = useTestApp(dialect, { RELAY_SECRET });
     const fcmDevice = () =>
       deviceAt(`https://fcm.googleapis.com/fcm/send/${newDevice().keys.auth}`);
     const remove = (member: Member, endpoint: string) =>
@@ -199,7 +227,7 @@ forEachDialect((dialect) => {
 
   withRedis('the subscription limit on two server nodes sharing Redis', () => {
     const t = useTestApp(dialect, {
-      RELAY_SECRET: SECRET,
+      RELAY_SECRET,
       REDIS_URL: REDIS_TEST_URL,
       REDIS_PREFIX: `orbit-test-${randomUUID()}`,
     });

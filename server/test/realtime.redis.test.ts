@@ -27,6 +27,19 @@ const openSocket = useSockets();
 const connect = (origin: string, token: string): Promise<Socket> =>
   connected(openSocket(origin, { auth: { token } }));
 
+const friendCall = (
+  origin: string,
+  action: 'request' | 'accept',
+  token: string,
+  body: Record<string, string>,
+) => callServer(origin, `/api/users/friends/${action}`, { method: 'POST', token, body });
+
+const friendEvent = (fromUserId: string, toUserId: string): FriendEventPayload => ({
+  fromUserId,
+  toUserId,
+  pairKey: pairKey(fromUserId, toUserId),
+});
+
 forEachDialect((dialect) => {
   suite('two apps in one process on one Redis and one database', () => {
     const t = useTestApp(dialect, { REDIS_URL });
@@ -45,11 +58,7 @@ forEachDialect((dialect) => {
 
       await friendAction(t.app, a, 'request', b);
 
-      const expected: FriendEventPayload = {
-        fromUserId: a.user.id,
-        toUserId: b.user.id,
-        pairKey: pairKey(a.user.id, b.user.id),
-      };
+      const expected = friendEvent(a.user.id, b.user.id);
       expect(await Promise.all(received)).toEqual([expected, expected]);
     });
 
@@ -80,39 +89,18 @@ forEachDialect((dialect) => {
       const [socketA, socketB] = [await connect(one, a.token), await connect(two, b.token)];
       const requested = nextEvent(socketB, 'friend:request:created', 10_000);
 
-      expect(
-        await callServer(one, '/api/users/friends/request', {
-          method: 'POST',
-          token: a.token,
-          body: { toUserId: b.id },
-        }),
-      ).toEqual({
+      expect(await friendCall(one, 'request', a.token, { toUserId: b.id })).toEqual({
         status: 200,
         body: { status: 'pending' },
       });
-      expect(await requested).toEqual({
-        fromUserId: a.id,
-        toUserId: b.id,
-        pairKey: pairKey(a.id, b.id),
-      });
+      expect(await requested).toEqual(friendEvent(a.id, b.id));
 
       const accepted = nextEvent(socketA, 'friend:accepted', 10_000);
-      expect(
-        (
-          await callServer(two, '/api/users/friends/accept', {
-            method: 'POST',
-            token: b.token,
-            body: { fromUserId: a.id },
-          })
-        ).body,
-      ).toEqual({
-        status: 'friends',
+      expect(await friendCall(two, 'accept', b.token, { fromUserId: a.id })).toEqual({
+        status: 200,
+        body: { status: 'friends' },
       });
-      expect(await accepted).toEqual({
-        fromUserId: b.id,
-        toUserId: a.id,
-        pairKey: pairKey(a.id, b.id),
-      });
+      expect(await accepted).toEqual(friendEvent(b.id, a.id));
     });
   });
 });

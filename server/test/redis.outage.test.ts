@@ -20,23 +20,15 @@ import {
   signupUser,
 } from './helpers.ts';
 import {
-  describeUnlessMissing,
-  privateRedisProblem,
+  FAST_MS,
+  describeWithPrivateRedis,
+  timed,
   usePrivateRedisApp,
 } from './private-services.ts';
 import { connected, listen, useSockets, nextEvent } from './sockets.ts';
 
-/** The promised bound is 1 s; the slack is for a busy test machine, not for a retry. */
-const FAST_MS = 1_500;
-
-async function timed<T>(call: () => Promise<T>): Promise<{ result: T; ms: number }> {
-  const started = performance.now();
-  const result = await call();
-  return { result, ms: performance.now() - started };
-}
-
 const openSocket = useSockets();
-const suite = describeUnlessMissing(privateRedisProblem(), 'The Redis outage test');
+const suite = describeWithPrivateRedis('The Redis outage test');
 
 forEachDialect((dialect) => {
   suite('with its Redis killed and started again', () => {

@@ -98,34 +98,30 @@ forEachDialect((dialect) => {
       expect(response.statusCode).toBe(403);
     });
 
-    it('refuses a cookie call with no Origin whose Authorization header is not a bearer token', async () => {
-      const response = await putTheme(
-        t.app,
-        { cookie: member.cookie, authorization: 'Basic b3JiaXQ6b3JiaXQ=' },
-        { theme: 'dark' },
-      );
+    it.each([
+      {
+        title:
+          'refuses a cookie call with no Origin whose Authorization header is not a bearer token',
+        headers: { authorization: 'Basic b3JiaXQ6b3JiaXQ=' },
+        theme: 'dark',
+        status: 403,
+      },
+      {
+        title: 'refuses a cookie call whose Referer is on a foreign site',
+        headers: { referer: `${EVIL}/page` },
+        theme: 'dark',
+        status: 403,
+      },
+      {
+        title: 'accepts a cookie call whose Referer is on an allowed origin',
+        headers: { referer: `${ORIGIN}/settings` },
+        theme: 'light',
+        status: 200,
+      },
+    ])('$title', async ({ headers, theme, status }) => {
+      const response = await putTheme(t.app, { cookie: member.cookie, ...headers }, { theme });
 
-      expect(response.statusCode).toBe(403);
-    });
-
-    it('refuses a cookie call whose Referer is on a foreign site', async () => {
-      const response = await putTheme(
-        t.app,
-        { cookie: member.cookie, referer: `${EVIL}/page` },
-        { theme: 'dark' },
-      );
-
-      expect(response.statusCode).toBe(403);
-    });
-
-    it('accepts a cookie call whose Referer is on an allowed origin', async () => {
-      const response = await putTheme(
-        t.app,
-        { cookie: member.cookie, referer: `${ORIGIN}/settings` },
-        { theme: 'light' },
-      );
-
-      expect(response.statusCode).toBe(200);
+      expect(response.statusCode).toBe(status);
     });
 
     const theme = (headers: Record<string, string>) => putTheme(t.app, headers, { theme: 'dark' });

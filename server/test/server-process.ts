@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll } from 'vitest';
 import type { AuthResponse } from '../../src/contracts/user.ts';
 import { ORIGIN, signupFields, uniqueUsername } from './factories.ts';
-import { REDIS_TEST_URL, type TestApp } from './helpers.ts';
+import { REDIS_TEST_URL, type TestApp, type TestDialect } from './helpers.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -104,6 +104,19 @@ export function useServerPair(
       await stop();
       await start();
     },
+  };
+}
+
+/**
+ * Settings for nodes that share a session cache through the test Redis, under a prefix of their own
+ * (`name`). The cache keeps a session far longer than any test waits: only a revocation can make a
+ * node forget one in time.
+ */
+export function sharedSessionCacheEnv(name: string, dialect: TestDialect): Record<string, string> {
+  return {
+    REDIS_URL: REDIS_TEST_URL,
+    REDIS_PREFIX: `orbit-${name}-${dialect}-${process.pid}`,
+    SESSION_CACHE_TTL_MS: '300000',
   };
 }
 

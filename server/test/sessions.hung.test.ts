@@ -26,8 +26,7 @@ import {
 import {
   type CuttableProxy,
   type PrivateRedis,
-  describeUnlessMissing,
-  privateRedisProblem,
+  describeWithPrivateRedis,
   startCuttableProxy,
   startPrivateRedis,
   usePrivateRedisApp,
@@ -43,7 +42,7 @@ const TTL = '300000';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const suite = describeUnlessMissing(privateRedisProblem(), 'The hung Redis session test');
+const suite = describeWithPrivateRedis('The hung Redis session test');
 
 async function me(node: FastifyInstance, member: Pick<Member, 'token'>) {
   const response = await getMe(node, asBearer(member));

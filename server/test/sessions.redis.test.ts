@@ -12,7 +12,6 @@ import { buildApp } from '../src/app.ts';
 import {
   type Member,
   PASSWORD,
-  REDIS_TEST_URL,
   asBearer,
   describeWithRedis,
   forEachDialect,
@@ -24,7 +23,12 @@ import {
   patchProfile,
   postLogout,
 } from './helpers.ts';
-import { callServer, signupOnServer, useServerPair } from './server-process.ts';
+import {
+  callServer,
+  sharedSessionCacheEnv,
+  signupOnServer,
+  useServerPair,
+} from './server-process.ts';
 
 const suite = await describeWithRedis('the cross-process session cache tests');
 
@@ -51,11 +55,7 @@ async function within<T>(since: number, ask: () => Promise<T>, done: (value: T) 
 forEachDialect((dialect) => {
   suite('two server processes on one Redis and one database', () => {
     const t = useTestApp(dialect);
-    const servers = useServerPair(t, {
-      REDIS_PREFIX: `orbit-sessions-${dialect}-${process.pid}`,
-      // Far longer than the bound: only a revocation can make the other node forget in time.
-      SESSION_CACHE_TTL_MS: '300000',
-    });
+    const servers = useServerPair(t, sharedSessionCacheEnv('sessions', dialect));
     const origin = servers.origin;
 
     async function loginOn(at: string, username: string) {
@@ -169,11 +169,7 @@ forEachDialect((dialect) => {
 
 forEachDialect((dialect) => {
   suite('two apps in one process on one Redis and one database', () => {
-    const t = useTestApp(dialect, {
-      REDIS_URL: REDIS_TEST_URL,
-      REDIS_PREFIX: `orbit-sessions-apps-${dialect}-${process.pid}`,
-      SESSION_CACHE_TTL_MS: '300000',
-    });
+    const t = useTestApp(dialect, sharedSessionCacheEnv('sessions-apps', dialect));
     let two: FastifyInstance;
     beforeAll(async () => {
       two = await buildApp(t.config);

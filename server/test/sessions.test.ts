@@ -31,6 +31,14 @@ forEachApp((t) => {
     expect((await me(member))?.id).toBe(member.user.id);
     expect(t.app.sessions.sessionMemory?.cache.get(sha256(member.token), Date.now())).toBeDefined();
   };
+  /** A new member logged in twice, both sessions remembered. */
+  const twoRememberedSessions = async (): Promise<[Member, Member]> => {
+    const member = await signupUser(t.app);
+    const other = await loginAs(t.app, member);
+    await warm(member);
+    await warm(other);
+    return [member, other];
+  };
 
   it('answers a remembered session without the database: its deleted row is still honoured', async () => {
     const member = await signupUser(t.app);
@@ -43,10 +51,7 @@ forEachApp((t) => {
   });
 
   it('refuses a remembered session right after its logout', async () => {
-    const member = await signupUser(t.app);
-    const other = await loginAs(t.app, member);
-    await warm(member);
-    await warm(other);
+    const [member, other] = await twoRememberedSessions();
 
     const out = await postLogout(t.app, asBearer(member));
 
@@ -58,10 +63,7 @@ forEachApp((t) => {
   });
 
   it('refuses the other remembered sessions right after a password change, and checks the new password next', async () => {
-    const member = await signupUser(t.app);
-    const other = await loginAs(t.app, member);
-    await warm(member);
-    await warm(other);
+    const [member, other] = await twoRememberedSessions();
     const change = (current: string, next: string) =>
       t.app.inject({
         method: 'PATCH',

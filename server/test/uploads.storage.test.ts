@@ -168,43 +168,46 @@ forEachDialect((dialect) => {
       expect(await fs.readdir(incoming())).toEqual([]);
     });
 
-    it('answers 500 when the incoming folder is read-only (not a 400 "send it again")', async () => {
-      restore = await tmpfsOver(incoming(), 'ro');
+    it.each([
+      {
+        title: 'answers 500 when the incoming folder is read-only (not a 400 "send it again")',
+        folder: incoming,
+        mode: 'ro',
+        signup: false,
+        status: 500,
+        log: /incoming folder.*cannot write \(EROFS\)/,
+      },
+      {
+        title: 'answers 500 when the gallery folder is read-only',
+        folder: gallery,
+        mode: 'ro',
+        signup: false,
+        status: 500,
+        log: /gallery picture.*cannot write \(EROFS\)/,
+      },
+      {
+        title: 'answers 507 when the gallery folder is full',
+        folder: gallery,
+        mode: 'full',
+        signup: false,
+        status: 507,
+        log: /gallery picture.*no space left \(ENOSPC\)/,
+      },
+      {
+        title: 'answers 507 when a signup’s picture finds the disk full',
+        folder: incoming,
+        mode: 'full',
+        signup: true,
+        status: 507,
+        log: /incoming folder.*no space left/,
+      },
+    ] as const)('$title', async ({ folder, mode, signup, status, log }) => {
+      restore = await tmpfsOver(folder(), mode);
       await expectFailure(
-        () => postUpload(t.app, member, file),
-        500,
-        ['EROFS'],
-        /incoming folder.*cannot write \(EROFS\)/,
-      );
-    });
-
-    it('answers 500 when the gallery folder is read-only', async () => {
-      restore = await tmpfsOver(gallery(), 'ro');
-      await expectFailure(
-        () => postUpload(t.app, member, file),
-        500,
-        ['EROFS'],
-        /gallery picture.*cannot write \(EROFS\)/,
-      );
-    });
-
-    it('answers 507 when the gallery folder is full', async () => {
-      restore = await tmpfsOver(gallery(), 'full');
-      await expectFailure(
-        () => postUpload(t.app, member, file),
-        507,
-        ['ENOSPC'],
-        /gallery picture.*no space left \(ENOSPC\)/,
-      );
-    });
-
-    it('answers 507 when a signup’s picture finds the disk full', async () => {
-      restore = await tmpfsOver(incoming(), 'full');
-      await expectFailure(
-        () => postSignup(t.app, { profilePic: file }),
-        507,
-        ['ENOSPC'],
-        /incoming folder.*no space left/,
+        () => (signup ? postSignup(t.app, { profilePic: file }) : postUpload(t.app, member, file)),
+        status,
+        [mode === 'ro' ? 'EROFS' : 'ENOSPC'],
+        log,
       );
     });
   });

@@ -83,14 +83,16 @@ describe('zipStream', () => {
     expect(onFailure).toHaveBeenCalledWith(expect.objectContaining({ message: 'EIO' }));
   });
 
-  it('gives up when the reader takes nothing for the idle time, closing the open source', async () => {
-    const parts = sources(30, 500_000);
+  /** An archive of `count` sources of `size` bytes that gives up after `idleMs` without a read. */
+  const watchedArchive = (count: number, size: number, idleMs: number) => {
+    const parts = sources(count, size);
     const onAbort = vi.fn();
-    const archive = zipStream(each(parts.entries), {
-      onFailure: () => undefined,
-      onAbort,
-      idleMs: 200,
-    });
+    const archive = zipStream(each(parts.entries), { onFailure: () => undefined, onAbort, idleMs });
+    return { parts, onAbort, archive };
+  };
+
+  it('gives up when the reader takes nothing for the idle time, closing the open source', async () => {
+    const { parts, onAbort, archive } = watchedArchive(30, 500_000, 200);
     // One chunk, then nothing more is taken.
     archive.once('data', () => archive.pause());
 
@@ -101,13 +103,7 @@ describe('zipStream', () => {
   });
 
   it('keeps going for a reader that is slow but keeps taking', async () => {
-    const parts = sources(6, 100_000);
-    const onAbort = vi.fn();
-    const archive = zipStream(each(parts.entries), {
-      onFailure: () => undefined,
-      onAbort,
-      idleMs: 300,
-    });
+    const { onAbort, archive } = watchedArchive(6, 100_000, 300);
     const chunks: Buffer[] = [];
     for await (const chunk of archive) {
       chunks.push(chunk as Buffer);
