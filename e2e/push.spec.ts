@@ -252,11 +252,11 @@ test('a push shows one notification per friend request, and the worker can answe
   const stored = notifications.find((item) => item.type === 'friend_request');
   expect(stored?.actor?.username).toBe(alice.username);
   const payload: PushPayload = {
-    id: Number(stored?._id),
+    id: Number(stored?.id),
     kind: 'friend_request',
     requestId: stored?.requestId ?? '',
     actor: {
-      id: stored?.actor?._id ?? '',
+      id: stored?.actor?.id ?? '',
       username: alice.username,
       profileImage: stored?.actor?.profileImage ?? '',
     },

@@ -425,7 +425,7 @@ forEachApp((t) => {
           [b, a],
         ] as const) {
           const after = await notifications(member);
-          expect(after.notifications.filter((n) => n.actor?._id === other.user.id)).toEqual([]);
+          expect(after.notifications.filter((n) => n.actor?.id === other.user.id)).toEqual([]);
           expect(after.notifications.map((n) => n.message)).toContain('Welcome to Orbit!');
           expect(after.unread).toBe(1);
         }
@@ -444,24 +444,25 @@ forEachApp((t) => {
         await block(t.app, blocker, blocked);
         const call = (method: 'POST' | 'DELETE', url: string, payload?: object) =>
           t.app.inject({ method, url, headers: asBearer(a), ...(payload ? { payload } : {}) });
-        const absent = String(Number(like._id) + 1_000_000);
+        const absent = String(Number(like.id) + 1_000_000);
 
-        for (const id of [like._id, absent]) {
+        for (const id of [like.id, absent]) {
           const removed = await call('DELETE', `/api/notifications/${id}`);
           expect([removed.statusCode, removed.json()]).toEqual([
             404,
             { error: 'No such notification.' },
           ]);
         }
-        expect((await call('POST', '/api/notifications/read', { ids: [like._id] })).json()).toEqual(
-          { ok: true, unread: 1 },
-        );
+        expect((await call('POST', '/api/notifications/read', { ids: [like.id] })).json()).toEqual({
+          ok: true,
+          unread: 1,
+        });
         await call('POST', '/api/notifications/read', { all: true });
         expect((await call('DELETE', '/api/notifications')).statusCode).toBe(204);
         await unblock(t.app, blocker, blocked);
 
         const after = await notifications(a);
-        expect(after.notifications.map((n) => [n._id, n.read])).toEqual([[like._id, false]]);
+        expect(after.notifications.map((n) => [n.id, n.read])).toEqual([[like.id, false]]);
         expect(after.unread).toBe(1);
       },
     );

@@ -165,7 +165,7 @@ forEachApp((t) => {
 
     const likes = await likeNotifications(t.app, owner);
     expect(likes).toHaveLength(1);
-    expect(likes[0]?.actor).toMatchObject({ _id: alice.user.id, username: alice.username });
+    expect(likes[0]?.actor).toMatchObject({ id: alice.user.id, username: alice.username });
     expect(await likeNotifications(t.app, alice)).toEqual([]);
   });
 
@@ -189,7 +189,7 @@ forEachApp((t) => {
     await react(t.app, alice, image, { likes: true });
     await react(t.app, bob, image, { likes: true });
 
-    const actors = (await likeNotifications(t.app, owner)).map((item) => item.actor?._id).sort();
+    const actors = (await likeNotifications(t.app, owner)).map((item) => item.actor?.id).sort();
     expect(actors).toEqual([alice.user.id, bob.user.id].sort());
   });
 

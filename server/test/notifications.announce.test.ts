@@ -59,9 +59,13 @@ forEachDialect((dialect) => {
     return response.json<NotificationPage>().notifications[0];
   }
 
-  /** The payload keeps the contract's shape exactly and says what the stored copy says. */
+  /**
+   * The payload keeps the contract's shape exactly, its actor named by `id` too (docs/decisions.md
+   * "One name per field"), and says what the stored copy says.
+   */
   async function expectAsStored(payload: unknown, member: Member) {
     expect(Notification.strict().safeParse(payload).success, JSON.stringify(payload)).toBe(true);
+    expect(JSON.stringify(payload)).not.toContain('"_id"');
     expect(payload).toEqual(await newest(member));
   }
 
@@ -71,7 +75,7 @@ forEachDialect((dialect) => {
     const payload = await heard;
     expect(payload).toMatchObject({
       type: 'friend_request',
-      actor: { _id: a.user.id, username: a.user.username },
+      actor: { id: a.user.id, username: a.user.username },
       read: false,
     });
     await expectAsStored(payload, b);
@@ -88,7 +92,7 @@ forEachDialect((dialect) => {
     const heard = nextNotification(socketOfA);
     const { statements } = await counter.during(() => friendAction(t.app, b, 'accept', a));
     const payload = await heard;
-    expect(payload).toMatchObject({ type: 'follow', actor: { _id: b.user.id } });
+    expect(payload).toMatchObject({ type: 'follow', actor: { id: b.user.id } });
     await expectAsStored(payload, a);
     // The only read of notifications left is the receiver's unread count after theirs went read.
     expect(
@@ -106,7 +110,7 @@ forEachDialect((dialect) => {
     const payload = await heard;
     expect(payload).toMatchObject({
       type: 'like',
-      actor: { _id: b.user.id, username: b.user.username },
+      actor: { id: b.user.id, username: b.user.username },
       link: `/profile/${a.user.username}?image=${image.id}`,
     });
     await expectAsStored(payload, a);

@@ -25,6 +25,9 @@ forEachApp((t) => {
   };
   const ofType = async (member: Member, type: Notification['type']) =>
     (await list(member)).notifications.filter((notification) => notification.type === type);
+  /** Clears all of the member's notifications, or at `/api/notifications/{id}` one of them. */
+  const clear = (member: Member, url = '/api/notifications') =>
+    t.app.inject({ method: 'DELETE', url, headers: asBearer(member) });
 
   describe('producers', () => {
     it('welcomes a new member with a system notification', async () => {
@@ -42,9 +45,19 @@ forEachApp((t) => {
         link: `/profile/${a.user.username}`,
         requestId: pairKey(a.user.id, b.user.id),
         read: false,
-        actor: { _id: a.user.id, username: a.user.username },
+        actor: { id: a.user.id, username: a.user.username },
       });
       expect(await ofType(a, 'friend_request')).toEqual([]);
+    });
+
+    it('names each notification and its actor by id, never _id (docs/decisions.md "One name per field")', async () => {
+      const [a, b] = (await members(2)) as [Member, Member];
+      await friendAction(t.app, a, 'request', b);
+      const response = await getNotifications(t.app, asBearer(b));
+      const [request] = response.json<NotificationPage>().notifications;
+      expect(Object.keys(request ?? {})).toContain('id');
+      expect(Object.keys(request?.actor ?? {})).toContain('id');
+      expect(response.body).not.toContain('"_id"');
     });
 
     it('tells the sender when their request is accepted, and marks the receiver’s request notification read', async () => {
@@ -54,7 +67,7 @@ forEachApp((t) => {
       const [follow] = await ofType(a, 'follow');
       expect(follow).toMatchObject({
         message: ' accepted your friend request',
-        actor: { _id: b.user.id },
+        actor: { id: b.user.id },
       });
       expect((await ofType(b, 'friend_request'))[0]?.read).toBe(true);
     });
@@ -88,11 +101,11 @@ forEachApp((t) => {
       await friendAction(t.app, c, 'request', a);
       const before = await list(a);
       expect(before.unread).toBe(3);
-      const target = before.notifications[0]?._id ?? '';
+      const target = before.notifications[0]?.id ?? '';
       const response = await markRead(t.app, asBearer(a), { ids: [target] });
       expect(response.json()).toEqual({ ok: true, unread: 2 });
       const after = await list(a);
-      expect(after.notifications.find((n) => n._id === target)?.read).toBe(true);
+      expect(after.notifications.find((n) => n.id === target)?.read).toBe(true);
       expect(after.unread).toBe(2);
     });
 
@@ -116,19 +129,9 @@ forEachApp((t) => {
       const [a, b] = (await members(2)) as [Member, Member];
       await friendAction(t.app, b, 'request', a);
       const [first] = (await list(a)).notifications;
-      const one = await t.app.inject({
-        method: 'DELETE',
-        url: `/api/notifications/${first?._id}`,
-        headers: asBearer(a),
-      });
-      expect(one.statusCode).toBe(204);
-      expect((await list(a)).notifications.map((n) => n._id)).not.toContain(first?._id);
-      const all = await t.app.inject({
-        method: 'DELETE',
-        url: '/api/notifications',
-        headers: asBearer(a),
-      });
-      expect(all.statusCode).toBe(204);
+      expect((await clear(a, `/api/notifications/${first?.id}`)).statusCode).toBe(204);
+      expect((await list(a)).notifications.map((n) => n.id)).not.toContain(first?.id);
+      expect((await clear(a)).statusCode).toBe(204);
       expect(await list(a)).toMatchObject({ notifications: [], unread: 0 });
     });
   });
@@ -136,8 +139,8 @@ forEachApp((t) => {
   describe('another member’s notifications', () => {
     it('cannot be seen', async () => {
       const [a, b] = (await members(2)) as [Member, Member];
-      const ids = (await list(a)).notifications.map((n) => n._id);
-      expect((await list(b)).notifications.map((n) => n._id).some((id) => ids.includes(id))).toBe(
+      const ids = (await list(a)).notifications.map((n) => n.id);
+      expect((await list(b)).notifications.map((n) => n.id).some((id) => ids.includes(id))).toBe(
         false,
       );
     });
@@ -145,25 +148,20 @@ forEachApp((t) => {
     it('cannot be marked read', async () => {
       const [a, b] = (await members(2)) as [Member, Member];
       const [welcome] = (await list(a)).notifications;
-      await markRead(t.app, asBearer(b), { ids: [welcome?._id] });
+      await markRead(t.app, asBearer(b), { ids: [welcome?.id] });
       expect((await list(a)).notifications[0]?.read).toBe(false);
     });
 
     it('cannot be cleared: 404, and it stays', async () => {
       const [a, b] = (await members(2)) as [Member, Member];
       const [welcome] = (await list(a)).notifications;
-      const response = await t.app.inject({
-        method: 'DELETE',
-        url: `/api/notifications/${welcome?._id}`,
-        headers: asBearer(b),
-      });
-      expect(response.statusCode).toBe(404);
+      expect((await clear(b, `/api/notifications/${welcome?.id}`)).statusCode).toBe(404);
       expect((await list(a)).notifications).toHaveLength(1);
     });
 
     it('are not removed by another member clearing all of theirs', async () => {
       const [a, b] = (await members(2)) as [Member, Member];
-      await t.app.inject({ method: 'DELETE', url: '/api/notifications', headers: asBearer(b) });
+      await clear(b);
       expect((await list(a)).notifications).toHaveLength(1);
     });
 
@@ -186,7 +184,7 @@ forEachApp((t) => {
       const second = await list(a as Member, `?limit=2&before=${first.nextCursor}`);
       const third = await list(a as Member, `?limit=2&before=${second.nextCursor}`);
       const seen = [...first.notifications, ...second.notifications, ...third.notifications].map(
-        (n) => n._id,
+        (n) => n.id,
       );
       expect(new Set(seen).size).toBe(5);
       expect(third.nextCursor).toBeNull();

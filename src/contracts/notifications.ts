@@ -12,7 +12,7 @@ export const NOTIFICATION_TYPES = [
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 const NotificationActor = z.object({
-  _id: z.string(),
+  id: z.string(),
   username: z.string(),
   profileImage: z.string(),
 });
@@ -20,7 +20,7 @@ type NotificationActor = z.infer<typeof NotificationActor>;
 
 export const Notification = z.object({
   /** Increasing with every notification made: newer ones have larger ids. */
-  _id: z.string(),
+  id: z.string(),
   type: z.enum(NOTIFICATION_TYPES),
   actor: NotificationActor.nullable(),
   message: z.string(),

@@ -4,7 +4,7 @@ import type { Notification } from '../contracts/notifications.ts';
 /** The welcome notification; each test overrides what it is about. */
 export function note(overrides: Partial<Notification> = {}): Notification {
   return {
-    _id: '1',
+    id: '1',
     type: 'system',
     actor: null,
     message: 'Welcome to Orbit!',

@@ -13,6 +13,7 @@ import {
   PushUnsubscribeBody,
   VapidPublicKeyResponse,
 } from '../pushSubscription.ts';
+import { readNotificationPage } from '../readers/notifications.ts';
 import { endpoint } from './entry.ts';
 
 export const pushKey = /* @__PURE__ */ endpoint(PATHS.pushKey, {
@@ -22,6 +23,7 @@ export const pushKey = /* @__PURE__ */ endpoint(PATHS.pushKey, {
 export const notifications = /* @__PURE__ */ endpoint(PATHS.notifications, {
   query: NotificationPageQuery,
   answer: NotificationPage,
+  read: readNotificationPage,
 });
 export const notificationsRead = /* @__PURE__ */ endpoint(PATHS.notificationsRead, {
   body: NotificationReadBody,

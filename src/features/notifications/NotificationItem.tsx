@@ -24,7 +24,7 @@ function RequestActions({ item }: { item: Notification }) {
     <div className="notification-request-actions">
       <FriendActions
         status="incoming"
-        onAct={(action) => void answer(action, actor._id, actor.username)}
+        onAct={(action) => void answer(action, actor.id, actor.username)}
       />
     </div>
   );
@@ -71,7 +71,7 @@ function NotificationItem({ item, now, pending, variant, onNavigate }: ItemProps
                   type="button"
                   className="link-button"
                   {...needsNetwork()}
-                  onClick={() => void markRead(item._id)}
+                  onClick={() => void markRead(item.id)}
                 >
                   Mark read
                 </button>
@@ -87,7 +87,7 @@ function NotificationItem({ item, now, pending, variant, onNavigate }: ItemProps
           className="notification-dismiss close-button"
           aria-label="Dismiss"
           {...needsNetwork()}
-          onClick={() => void clear(item._id)}
+          onClick={() => void clear(item.id)}
         >
           ×
         </button>
@@ -108,7 +108,7 @@ export function NotificationList({
     <ul className="notification-list" aria-label={label}>
       {items.map((item) => (
         <NotificationItem
-          key={item._id}
+          key={item.id}
           item={item}
           pending={item.type === 'friend_request' && pending.has(item.requestId ?? '')}
           {...shared}

@@ -20,9 +20,9 @@ afterEach(() => {
 describe('synthesise', () => {
   it('makes a friend_request notification exactly as docs/product.md "Notification state" says', () => {
     expect(synthesise(request())).toEqual({
-      _id: 'fr:u1:u2',
+      id: 'fr:u1:u2',
       type: 'friend_request',
-      actor: { _id: 'u1', username: 'alice', profileImage: '/a.png' },
+      actor: { id: 'u1', username: 'alice', profileImage: '/a.png' },
       message: ' sent you a friend request',
       link: '/profile/alice',
       createdAt: '2026-01-01T10:00:00.000Z',
@@ -34,9 +34,9 @@ describe('synthesise', () => {
 
 describe('merge and de-duplication', () => {
   const serverRequest = note({
-    _id: '7',
+    id: '7',
     type: 'friend_request',
-    actor: { _id: 'u1', username: 'alice', profileImage: '/a.png' },
+    actor: { id: 'u1', username: 'alice', profileImage: '/a.png' },
     message: ' sent you a friend request',
     link: '/profile/alice',
     createdAt: '2026-01-01T10:00:00.500Z',
@@ -44,9 +44,9 @@ describe('merge and de-duplication', () => {
     read: true,
   });
 
-  it('drops a duplicate by _id, keeping the first', () => {
-    const first = note({ _id: '3', message: 'first' });
-    expect(dedupe([first, note({ _id: '3', message: 'second' })])).toEqual([first]);
+  it('drops a duplicate by id, keeping the first', () => {
+    const first = note({ id: '3', message: 'first' });
+    expect(dedupe([first, note({ id: '3', message: 'second' })])).toEqual([first]);
   });
 
   it('drops a duplicate by type + requestId + actor id + link', () => {
@@ -57,10 +57,10 @@ describe('merge and de-duplication', () => {
   it('keeps items that differ in any one of type, requestId, actor or link', () => {
     const synth = synthesise(request());
     const others = [
-      { ...synth, _id: 'a', type: 'follow' as const },
-      { ...synth, _id: 'b', requestId: 'other' },
-      { ...synth, _id: 'c', actor: { _id: 'u9', username: 'alice', profileImage: '' } },
-      { ...synth, _id: 'd', link: '/profile/someone' },
+      { ...synth, id: 'a', type: 'follow' as const },
+      { ...synth, id: 'b', requestId: 'other' },
+      { ...synth, id: 'c', actor: { id: 'u9', username: 'alice', profileImage: '' } },
+      { ...synth, id: 'd', link: '/profile/someone' },
     ];
     expect(dedupe([synth, ...others])).toHaveLength(5);
   });
@@ -74,7 +74,7 @@ describe('merge and de-duplication', () => {
       }),
     );
     const merged = mergeNotifications([serverRequest], [synthesise(request()), fresh]);
-    expect(merged.map((item) => item._id)).toEqual(['7', 'fr:u3:u2']);
+    expect(merged.map((item) => item.id)).toEqual(['7', 'fr:u3:u2']);
     expect(extraSynthesised([serverRequest], [synthesise(request()), fresh])).toEqual([fresh]);
   });
 
@@ -90,11 +90,11 @@ describe('merge and de-duplication', () => {
 
 describe('sortNewest', () => {
   it('puts the newest first, ties broken by the larger id', () => {
-    const older = note({ _id: '1', createdAt: '2026-01-01T08:00:00.000Z' });
-    const newer = note({ _id: '2', createdAt: '2026-01-02T08:00:00.000Z' });
-    const tieLow = note({ _id: '5', createdAt: '2026-01-03T08:00:00.000Z' });
-    const tieHigh = note({ _id: '6', createdAt: '2026-01-03T08:00:00.000Z' });
-    expect(sortNewest([older, tieLow, newer, tieHigh]).map((item) => item._id)).toEqual([
+    const older = note({ id: '1', createdAt: '2026-01-01T08:00:00.000Z' });
+    const newer = note({ id: '2', createdAt: '2026-01-02T08:00:00.000Z' });
+    const tieLow = note({ id: '5', createdAt: '2026-01-03T08:00:00.000Z' });
+    const tieHigh = note({ id: '6', createdAt: '2026-01-03T08:00:00.000Z' });
+    expect(sortNewest([older, tieLow, newer, tieHigh]).map((item) => item.id)).toEqual([
       '6',
       '5',
       '2',

@@ -6,7 +6,7 @@ import { NOTIFICATION_MESSAGES, type Notification } from '../../contracts/notifi
 const SYNTH_PREFIX = 'fr:';
 
 export function isSynthesised(notification: Notification): boolean {
-  return notification.type === 'friend_request' && notification._id.startsWith(SYNTH_PREFIX);
+  return notification.type === 'friend_request' && notification.id.startsWith(SYNTH_PREFIX);
 }
 
 /** A friend-request notification made on the client from an incoming request (docs/product.md "Notification state"). */
@@ -14,10 +14,10 @@ export function synthesise(request: FriendListItem): Notification {
   const { username } = request.user;
   const { requestId } = request;
   return {
-    _id: `${SYNTH_PREFIX}${requestId}`,
+    id: `${SYNTH_PREFIX}${requestId}`,
     type: 'friend_request',
     actor: {
-      _id: request.user.id || request.fromUserId,
+      id: request.user.id || request.fromUserId,
       username,
       profileImage: request.user.profileImage,
     },
@@ -34,20 +34,20 @@ function contentKey(notification: Notification): string {
   return [
     notification.type,
     notification.requestId ?? '',
-    notification.actor?._id ?? '',
+    notification.actor?.id ?? '',
     notification.link,
   ].join('|');
 }
 
-/** Keeps the first of each duplicate, by `_id` or by type + requestId + actor id + link. */
+/** Keeps the first of each duplicate, by `id` or by type + requestId + actor id + link. */
 export function dedupe(list: readonly Notification[]): Notification[] {
   const ids = new Set<string>();
   const keys = new Set<string>();
   const out: Notification[] = [];
   for (const item of list) {
     const key = contentKey(item);
-    if (ids.has(item._id) || keys.has(key)) continue;
-    ids.add(item._id);
+    if (ids.has(item.id) || keys.has(key)) continue;
+    ids.add(item.id);
     keys.add(key);
     out.push(item);
   }
@@ -64,8 +64,8 @@ export function sortNewest(list: readonly Notification[]): Notification[] {
   return [...list].sort((a, b) => {
     const diff = time(b) - time(a);
     if (diff !== 0) return diff;
-    const na = Number(a._id);
-    const nb = Number(b._id);
+    const na = Number(a.id);
+    const nb = Number(b.id);
     if (Number.isFinite(na) && Number.isFinite(nb)) return nb - na;
     return 0;
   });
@@ -87,8 +87,8 @@ export function mergeCached(
   cached: readonly Notification[],
   fresh: readonly Notification[],
 ): Notification[] {
-  const readIds = new Set(cached.filter((item) => item.read).map((item) => item._id));
-  return fresh.map((item) => (readIds.has(item._id) ? { ...item, read: true } : item));
+  const readIds = new Set(cached.filter((item) => item.read).map((item) => item.id));
+  return fresh.map((item) => (readIds.has(item.id) ? { ...item, read: true } : item));
 }
 
 /** Synthesised items that the server does not already hold (they add to the unread count). */
@@ -96,9 +96,9 @@ export function extraSynthesised(
   server: readonly Notification[],
   synthesised: readonly Notification[],
 ): Notification[] {
-  const ids = new Set(server.map((item) => item._id));
+  const ids = new Set(server.map((item) => item.id));
   const keys = new Set(server.map(contentKey));
-  return synthesised.filter((item) => !ids.has(item._id) && !keys.has(contentKey(item)));
+  return synthesised.filter((item) => !ids.has(item.id) && !keys.has(contentKey(item)));
 }
 
 /**

@@ -43,7 +43,7 @@ describe('notifications store', () => {
     useNotifications.getState().start('u2');
     await settle();
     const { items, unread } = useNotifications.getState();
-    expect(items.map((item) => item._id)).toEqual(['fr:u1:u2', '1']);
+    expect(items.map((item) => item.id)).toEqual(['fr:u1:u2', '1']);
     expect(unread).toBe(2);
   });
 
@@ -104,7 +104,7 @@ describe('notifications store', () => {
     await vi.advanceTimersByTimeAsync(1_200);
     useNotifications.getState().refresh();
     await settle();
-    expect(useNotifications.getState().items.map((item) => item._id)).toEqual(['1']);
+    expect(useNotifications.getState().items.map((item) => item.id)).toEqual(['1']);
   });
 
   it('follows live events from other tabs and devices', async () => {
@@ -112,22 +112,22 @@ describe('notifications store', () => {
     await settle();
     useNotifications
       .getState()
-      .receiveNew({ ...welcome, _id: '9', type: 'follow', createdAt: '2026-01-02T00:00:00.000Z' });
-    expect(useNotifications.getState().items[0]?._id).toBe('9');
+      .receiveNew({ ...welcome, id: '9', type: 'follow', createdAt: '2026-01-02T00:00:00.000Z' });
+    expect(useNotifications.getState().items[0]?.id).toBe('9');
     expect(useNotifications.getState().unread).toBe(3);
     useNotifications.getState().receiveChanged({ read: 'all', unread: 0 });
     expect(useNotifications.getState().unread).toBe(0);
     useNotifications.getState().receiveChanged({ removed: ['9'], unread: 0 });
-    expect(useNotifications.getState().items.map((item) => item._id)).toEqual(['fr:u1:u2', '1']);
+    expect(useNotifications.getState().items.map((item) => item.id)).toEqual(['fr:u1:u2', '1']);
   });
 
   it('counts a notification heard twice once', async () => {
     useNotifications.getState().start('u2');
     await settle();
-    const follow = { ...welcome, _id: '9', type: 'follow' as const };
+    const follow = { ...welcome, id: '9', type: 'follow' as const };
     useNotifications.getState().receiveNew(follow);
     useNotifications.getState().receiveNew(follow);
-    expect(useNotifications.getState().items.filter((item) => item._id === '9')).toHaveLength(1);
+    expect(useNotifications.getState().items.filter((item) => item.id === '9')).toHaveLength(1);
     expect(useNotifications.getState().unread).toBe(3);
   });
 
@@ -144,7 +144,7 @@ describe('notifications store', () => {
     });
     await settle();
     expect(useNotifications.getState().incoming).toEqual([]);
-    expect(useNotifications.getState().items.map((item) => item._id)).toEqual(['1']);
+    expect(useNotifications.getState().items.map((item) => item.id)).toEqual(['1']);
     expect([api.page.mock.calls.length, friends.incoming.mock.calls.length]).toEqual(asked);
   });
 
@@ -160,7 +160,7 @@ describe('notifications store', () => {
       pairKey: 'u1:u2',
     });
     await settle();
-    expect(useNotifications.getState().items.map((item) => item._id)).toEqual(['fr:u1:u2', '1']);
+    expect(useNotifications.getState().items.map((item) => item.id)).toEqual(['fr:u1:u2', '1']);
   });
 
   it("reports 'Failed to load' for a request list failing with no body", async () => {

@@ -135,7 +135,7 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
       const page = await notificationsApi.page(cursor ?? undefined);
       return { ...page, items: page.notifications };
     },
-    idOf: (item) => item._id,
+    idOf: (item) => item.id,
     keep: true,
   });
 
@@ -208,12 +208,12 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
     },
 
     async markRead(id) {
-      const target = get().items.find((item) => item._id === id);
+      const target = get().items.find((item) => item.id === id);
       if (!target || target.read) return;
       if (isSynthesised(target)) {
         update({
           synthesised: get().synthesised.map((item) =>
-            item._id === id ? { ...item, read: true } : item,
+            item.id === id ? { ...item, read: true } : item,
           ),
         });
         persist();
@@ -223,7 +223,7 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
         () => {
           update({
             ...setServer(
-              get().server.items.map((item) => (item._id === id ? { ...item, read: true } : item)),
+              get().server.items.map((item) => (item.id === id ? { ...item, read: true } : item)),
             ),
             serverUnread: Math.max(0, get().serverUnread - 1),
           });
@@ -251,11 +251,11 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
     },
 
     async clear(id) {
-      const target = get().items.find((item) => item._id === id);
+      const target = get().items.find((item) => item.id === id);
       if (!target) return;
       const requestId = target.type === 'friend_request' ? target.requestId : null;
       update({
-        ...setServer(get().server.items.filter((item) => item._id !== id)),
+        ...setServer(get().server.items.filter((item) => item.id !== id)),
         serverUnread:
           !isSynthesised(target) && !target.read
             ? Math.max(0, get().serverUnread - 1)
@@ -299,10 +299,10 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
     async answer(action, userId, username) {
       const { incoming, outgoing } = get();
       const synthesised = get().synthesised.filter(
-        (item) => item.actor?._id !== userId || action === 'cancel',
+        (item) => item.actor?.id !== userId || action === 'cancel',
       );
       const server = get().server.items.map((item) =>
-        item.type === 'friend_request' && item.actor?._id === userId && action !== 'cancel'
+        item.type === 'friend_request' && item.actor?.id === userId && action !== 'cancel'
           ? { ...item, read: true }
           : item,
       );
@@ -325,10 +325,10 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
 
     receiveNew(notification) {
       // Idempotent: a notification already held is not counted twice.
-      const held = get().server.items.some((item) => item._id === notification._id);
+      const held = get().server.items.some((item) => item.id === notification.id);
       const server = [
         notification,
-        ...get().server.items.filter((item) => item._id !== notification._id),
+        ...get().server.items.filter((item) => item.id !== notification.id),
       ];
       update({
         ...setServer(server),
@@ -344,7 +344,7 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
         server = server.map((item) => ({ ...item, read: true }));
         synthesised = synthesised.map((item) => ({ ...item, read: true }));
       } else if (read) {
-        server = server.map((item) => (read.includes(item._id) ? { ...item, read: true } : item));
+        server = server.map((item) => (read.includes(item.id) ? { ...item, read: true } : item));
       }
       if (removed === 'all') {
         server = [];
@@ -356,7 +356,7 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
         ];
         synthesised = [];
       } else if (removed) {
-        server = server.filter((item) => !removed.includes(item._id));
+        server = server.filter((item) => !removed.includes(item.id));
       }
       update({ ...setServer(server), synthesised, dismissed, serverUnread: change.unread });
       persist();
@@ -377,7 +377,7 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
       update({
         incoming: incoming.filter((item) => item.fromUserId !== other),
         outgoing: outgoing.filter((item) => item.toUserId !== other),
-        synthesised: synthesised.filter((item) => item.actor?._id !== other),
+        synthesised: synthesised.filter((item) => item.actor?.id !== other),
       });
       persist();
     },

@@ -38,11 +38,11 @@ function toNotification(
     ? (notification.type as NotificationType)
     : 'system';
   return {
-    _id: String(notification.id),
+    id: String(notification.id),
     type,
     actor: actor
       ? {
-          _id: actor.id,
+          id: actor.id,
           username: actor.username,
           profileImage: mediaUrl(actor.profile_image),
         }
@@ -189,7 +189,7 @@ export async function page(
   const items = rows.slice(0, size).map((row) => toNotification(row, deps.mediaUrl));
   return {
     notifications: items,
-    nextCursor: rows.length > size ? (items.at(-1)?._id ?? null) : null,
+    nextCursor: rows.length > size ? (items.at(-1)?.id ?? null) : null,
     unread: await repo.unreadCount(deps.db, me.id),
   };
 }

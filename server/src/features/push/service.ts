@@ -151,7 +151,7 @@ function noticeFromNotification(
   notification: Notification,
 ): FriendNotice | null {
   const kind = KIND_OF_TYPE[notification.type];
-  const id = Number(notification._id);
+  const id = Number(notification.id);
   if (!kind || !notification.actor || !notification.requestId || !Number.isSafeInteger(id))
     return null;
   return {
@@ -159,11 +159,7 @@ function noticeFromNotification(
     recipientId,
     kind,
     requestId: notification.requestId,
-    actor: {
-      id: notification.actor._id,
-      username: notification.actor.username,
-      profileImage: notification.actor.profileImage,
-    },
+    actor: notification.actor,
     createdAt: notification.createdAt,
   };
 }
