@@ -1,6 +1,5 @@
 /** Notifications and push. */
 import * as PATHS from '../paths/notifications.ts';
-import { OkResponse } from '../http.ts';
 import {
   NotificationIdParams,
   NotificationPage,
@@ -13,7 +12,7 @@ import {
   PushUnsubscribeBody,
   VapidPublicKeyResponse,
 } from '../pushSubscription.ts';
-import { endpoint } from './entry.ts';
+import { ACKNOWLEDGED, endpoint } from './entry.ts';
 
 export const pushKey = /* @__PURE__ */ endpoint(PATHS.pushKey, {
   answer: VapidPublicKeyResponse,
@@ -36,9 +35,8 @@ export const notificationsClear = /* @__PURE__ */ endpoint(PATHS.notificationsCl
 });
 export const pushSubscribe = /* @__PURE__ */ endpoint(PATHS.pushSubscribe, {
   body: PushSubscriptionBody,
-  answer: OkResponse,
+  ...ACKNOWLEDGED,
   status: [200, 201],
-  read: () => null,
 });
 export const pushUnsubscribe = /* @__PURE__ */ endpoint(PATHS.pushUnsubscribe, {
   body: PushUnsubscribeBody,
