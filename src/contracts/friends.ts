@@ -1,4 +1,5 @@
 /** Friend relations (docs/product.md "Friends"; docs/decisions.md "Friend calls answer the status"). */
+import { PublicUser } from './user.ts';
 import { z } from './zod.ts';
 
 /** The client's words for a pair's status. */
@@ -52,11 +53,11 @@ export const FriendCounts = z.object({
 export type FriendCounts = z.infer<typeof FriendCounts>;
 
 /** A member as lists and search rows show them. */
-export const MemberSummary = z.object({
-  id: z.string(),
-  username: z.string(),
-  fullName: z.string(),
-  profileImage: z.string(),
+export const MemberSummary = PublicUser.pick({
+  id: true,
+  username: true,
+  fullName: true,
+  profileImage: true,
 });
 export type MemberSummary = z.infer<typeof MemberSummary>;
 

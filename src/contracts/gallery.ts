@@ -1,16 +1,13 @@
 /** Photo gallery (docs/product.md "Gallery", "Gallery manager", "Image viewer"; docs/decisions.md "Only the owner edits a gallery", "One canonical shape"). */
 import { NOTIFICATION_CURSOR_INVALID } from './notifications.ts';
 import { encodedTextFault } from './text.ts';
+import { PublicUser } from './user.ts';
 import { z } from './zod.ts';
 
 export const CAPTION_MAX = 500;
 export const FOLDER_MAX = 40;
 
-export const GalleryOwner = z.object({
-  id: z.string(),
-  username: z.string(),
-  profileImage: z.string(),
-});
+export const GalleryOwner = PublicUser.pick({ id: true, username: true, profileImage: true });
 export type GalleryOwner = z.infer<typeof GalleryOwner>;
 
 /** An image as the server sends it: one name per field; the client still reads other servers' names. */

@@ -2,6 +2,7 @@
  * Members' safety and ownership (docs/product.md "Safety"): blocking, reports, moderation, deleting
  * an account and downloading one's data. The server validates with these; the app sends and reads them.
  */
+import { PublicUser } from './user.ts';
 import { z } from './zod.ts';
 
 /** An id as the calls take it. */
@@ -116,11 +117,7 @@ export const PHOTO_GONE = 'That photo is already gone.';
 export const MEMBER_GONE = 'That member’s account is gone.';
 
 /** A member a report names; null once their account is deleted (shown as `deleted member`). */
-export const ReportMember = z.object({
-  id: z.string(),
-  username: z.string(),
-  profileImage: z.string(),
-});
+export const ReportMember = PublicUser.pick({ id: true, username: true, profileImage: true });
 export type ReportMember = z.infer<typeof ReportMember>;
 
 /** The reported photo as it is now; null once it is gone. */

@@ -4,7 +4,7 @@ import { OkResponse } from '../http.ts';
 import * as PATHS from '../paths/account.ts';
 import { DeleteAccountBody } from '../safety.ts';
 import { UserResponse } from '../user.ts';
-import { endpoint } from './entry.ts';
+import { ACKNOWLEDGED, endpoint } from './entry.ts';
 
 /** The settings check: the member's own name counts as available. */
 export const checkUsername = /* @__PURE__ */ endpoint(PATHS.checkUsername, {
@@ -13,8 +13,7 @@ export const checkUsername = /* @__PURE__ */ endpoint(PATHS.checkUsername, {
 });
 export const passwordChange = /* @__PURE__ */ endpoint(PATHS.passwordChange, {
   body: PasswordChangeBody,
-  answer: OkResponse,
-  read: () => null,
+  ...ACKNOWLEDGED,
 });
 /** docs/product.md "Leaving": the answer also clears the session cookie. */
 export const accountDelete = /* @__PURE__ */ endpoint(PATHS.accountDelete, {

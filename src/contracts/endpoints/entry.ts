@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { EndpointPath } from '../endpoints.paths.ts';
+import { OkResponse } from '../http.ts';
 
 export type { EndpointPath };
 
@@ -36,3 +37,9 @@ export function endpoint<
 >(path: P, shapes: S): P & S {
   return { ...path, ...shapes };
 }
+
+/** The reader of an answer the app has no use for: that the call succeeded is all it needs. */
+export const ignoreAnswer = (): null => null;
+
+/** The answer of a write with nothing to tell: `{ok: true}` here, whatever another server sends. */
+export const ACKNOWLEDGED = { answer: OkResponse, read: ignoreAnswer };

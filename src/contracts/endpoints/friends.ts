@@ -11,8 +11,13 @@ import { FRIEND_BODIES, FriendListQuery, FriendStatusQuery, SearchQuery } from '
 import { readFriendList, readFriendStatus, readSearch } from '../readers/friends.ts';
 import { type EndpointPath, endpoint } from './entry.ts';
 
+/** The pair's status, as every friend call answers it, read as any server spells it. */
+const STATUS_ANSWER = { answer: FriendStatusResponse, read: readFriendStatus };
+/** A list of friends or requests, read as any server spells it. */
+const LIST_ANSWER = { answer: FriendListResponse, read: readFriendList };
+
 const friendAction = <const P extends EndpointPath, B extends z.ZodType>(path: P, body: B) =>
-  endpoint(path, { body, answer: FriendStatusResponse, read: readFriendStatus });
+  endpoint(path, { body, ...STATUS_ANSWER });
 const friendRequest = /* @__PURE__ */ friendAction(PATHS.friendRequest, FRIEND_BODIES.request);
 const friendCancel = /* @__PURE__ */ friendAction(PATHS.friendCancel, FRIEND_BODIES.cancel);
 const friendAccept = /* @__PURE__ */ friendAction(PATHS.friendAccept, FRIEND_BODIES.accept);
@@ -28,25 +33,17 @@ export const FRIEND_ENDPOINTS = {
 } as const;
 export const friendStatus = /* @__PURE__ */ endpoint(PATHS.friendStatus, {
   query: FriendStatusQuery,
-  answer: FriendStatusResponse,
-  read: readFriendStatus,
+  ...STATUS_ANSWER,
 });
 export const friendCounts = /* @__PURE__ */ endpoint(PATHS.friendCounts, {
   answer: FriendCounts,
 });
-export const friendsIncoming = /* @__PURE__ */ endpoint(PATHS.friendsIncoming, {
-  answer: FriendListResponse,
-  read: readFriendList,
-});
-export const friendsOutgoing = /* @__PURE__ */ endpoint(PATHS.friendsOutgoing, {
-  answer: FriendListResponse,
-  read: readFriendList,
-});
+export const friendsIncoming = /* @__PURE__ */ endpoint(PATHS.friendsIncoming, LIST_ANSWER);
+export const friendsOutgoing = /* @__PURE__ */ endpoint(PATHS.friendsOutgoing, LIST_ANSWER);
 /** The signed-in member's friends, or another member's with userId or username. */
 export const friendsList = /* @__PURE__ */ endpoint(PATHS.friendsList, {
   query: FriendListQuery,
-  answer: FriendListResponse,
-  read: readFriendList,
+  ...LIST_ANSWER,
 });
 export const search = /* @__PURE__ */ endpoint(PATHS.search, {
   query: SearchQuery,

@@ -11,9 +11,11 @@ import {
   GalleryRefParams,
   GalleryReorderBody,
 } from '../gallery.ts';
-import { OkResponse } from '../http.ts';
 import { readFolders, readImage, readPage } from '../readers/gallery.ts';
-import { endpoint } from './entry.ts';
+import { ACKNOWLEDGED, endpoint } from './entry.ts';
+
+/** An upload's or an edit's answer: the whole image, read as any server spells it. */
+const IMAGE_ANSWER = { answer: GalleryImageResponse, read: readImage };
 
 export const galleryPage = /* @__PURE__ */ endpoint(PATHS.galleryPage, {
   query: GalleryPageQuery,
@@ -28,16 +30,14 @@ export const galleryFolders = /* @__PURE__ */ endpoint(PATHS.galleryFolders, {
 /** Sent with XMLHttpRequest for its progress (src/features/gallery/upload.ts). */
 export const galleryUpload = /* @__PURE__ */ endpoint(PATHS.galleryUpload, {
   multipart: 'only',
-  answer: GalleryImageResponse,
+  ...IMAGE_ANSWER,
   status: [201],
-  read: readImage,
   summary: 'Upload (multipart/form-data: image, accountId, userId, username, folder)',
 });
 export const galleryPatch = /* @__PURE__ */ endpoint(PATHS.galleryPatch, {
   params: GalleryRefParams,
   body: GalleryPatchBody,
-  answer: GalleryImageResponse,
-  read: readImage,
+  ...IMAGE_ANSWER,
 });
 export const galleryDelete = /* @__PURE__ */ endpoint(PATHS.galleryDelete, {
   params: GalleryRefParams,
@@ -46,6 +46,5 @@ export const galleryDelete = /* @__PURE__ */ endpoint(PATHS.galleryDelete, {
 });
 export const galleryReorder = /* @__PURE__ */ endpoint(PATHS.galleryReorder, {
   body: GalleryReorderBody,
-  answer: OkResponse,
-  read: () => null,
+  ...ACKNOWLEDGED,
 });

@@ -1,6 +1,5 @@
 /** Notifications and push. */
 import * as PATHS from '../paths/notifications.ts';
-import { OkResponse } from '../http.ts';
 import {
   NotificationIdParams,
   NotificationPage,
@@ -14,7 +13,7 @@ import {
   VapidPublicKeyResponse,
 } from '../pushSubscription.ts';
 import { readNotificationPage } from '../readers/notifications.ts';
-import { endpoint } from './entry.ts';
+import { ACKNOWLEDGED, endpoint } from './entry.ts';
 
 export const pushKey = /* @__PURE__ */ endpoint(PATHS.pushKey, {
   answer: VapidPublicKeyResponse,
@@ -38,9 +37,8 @@ export const notificationsClear = /* @__PURE__ */ endpoint(PATHS.notificationsCl
 });
 export const pushSubscribe = /* @__PURE__ */ endpoint(PATHS.pushSubscribe, {
   body: PushSubscriptionBody,
-  answer: OkResponse,
+  ...ACKNOWLEDGED,
   status: [200, 201],
-  read: () => null,
 });
 export const pushUnsubscribe = /* @__PURE__ */ endpoint(PATHS.pushUnsubscribe, {
   body: PushUnsubscribeBody,

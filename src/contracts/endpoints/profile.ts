@@ -3,7 +3,7 @@ import { ProfilePatchBody, ThemeBody, ThemeResponse, UsernameParams } from '../a
 import * as PATHS from '../paths/profile.ts';
 import { normaliseUser, readProfile } from '../readers/user.ts';
 import { PublicUserResponse, UserResponse } from '../user.ts';
-import { endpoint } from './entry.ts';
+import { endpoint, ignoreAnswer } from './entry.ts';
 
 export const profileUpdate = /* @__PURE__ */ endpoint(PATHS.profileUpdate, {
   body: ProfilePatchBody,
@@ -15,7 +15,7 @@ export const profileUpdate = /* @__PURE__ */ endpoint(PATHS.profileUpdate, {
 export const themeSave = /* @__PURE__ */ endpoint(PATHS.themeSave, {
   body: ThemeBody,
   answer: ThemeResponse,
-  read: () => null,
+  read: ignoreAnswer,
 });
 export const profile = /* @__PURE__ */ endpoint(PATHS.profile, {
   params: UsernameParams,

@@ -14,6 +14,9 @@ import {
 } from '../safety.ts';
 import { endpoint } from './entry.ts';
 
+/** A moderator's decision on the report the path names: the answer is the report after it. */
+const DECISION = { params: ReportParams, answer: ModerationReportResponse };
+
 export const blockList = /* @__PURE__ */ endpoint(PATHS.blockList, {
   answer: BlockListResponse,
 });
@@ -34,16 +37,12 @@ export const moderationReports = /* @__PURE__ */ endpoint(PATHS.moderationReport
   query: ModerationReportsQuery,
   answer: ModerationReportPage,
 });
-export const moderationDismiss = /* @__PURE__ */ endpoint(PATHS.moderationDismiss, {
-  params: ReportParams,
-  answer: ModerationReportResponse,
-});
-export const moderationRemovePhoto = /* @__PURE__ */ endpoint(PATHS.moderationRemovePhoto, {
-  params: ReportParams,
-  answer: ModerationReportResponse,
-});
+export const moderationDismiss = /* @__PURE__ */ endpoint(PATHS.moderationDismiss, DECISION);
+export const moderationRemovePhoto = /* @__PURE__ */ endpoint(
+  PATHS.moderationRemovePhoto,
+  DECISION,
+);
 export const moderationSuspend = /* @__PURE__ */ endpoint(PATHS.moderationSuspend, {
-  params: ReportParams,
+  ...DECISION,
   body: SuspendBody,
-  answer: ModerationReportResponse,
 });

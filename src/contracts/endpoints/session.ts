@@ -9,27 +9,24 @@ import {
   UsernameQuery,
 } from '../auth.ts';
 import * as PATHS from '../paths/session.ts';
-import { OkResponse } from '../http.ts';
 import { normaliseUser, readAuth } from '../readers/user.ts';
 import { AuthResponse, MeResponse } from '../user.ts';
-import { endpoint } from './entry.ts';
+import { ACKNOWLEDGED, endpoint } from './entry.ts';
+
+/** Signing up's and in's answer: the member and their session, read as any server spells them. */
+const AUTH_ANSWER = { answer: AuthResponse, read: readAuth };
 
 export const signup = /* @__PURE__ */ endpoint(PATHS.signup, {
   multipart: 'only',
-  answer: AuthResponse,
+  ...AUTH_ANSWER,
   status: [201],
-  read: readAuth,
   summary: 'Sign up (multipart/form-data with the profile picture as profilePic)',
 });
 export const login = /* @__PURE__ */ endpoint(PATHS.login, {
   body: LoginBody,
-  answer: AuthResponse,
-  read: readAuth,
+  ...AUTH_ANSWER,
 });
-export const logout = /* @__PURE__ */ endpoint(PATHS.logout, {
-  answer: OkResponse,
-  read: () => null,
-});
+export const logout = /* @__PURE__ */ endpoint(PATHS.logout, ACKNOWLEDGED);
 /** docs/decisions.md "Signed-out session check": `{user: null}` when signed out. */
 export const me = /* @__PURE__ */ endpoint(PATHS.me, {
   answer: MeResponse,
@@ -49,6 +46,5 @@ export const forgotQuestion = /* @__PURE__ */ endpoint(PATHS.forgotQuestion, {
 });
 export const forgotReset = /* @__PURE__ */ endpoint(PATHS.forgotReset, {
   body: ForgotResetBody,
-  answer: OkResponse,
-  read: () => null,
+  ...ACKNOWLEDGED,
 });

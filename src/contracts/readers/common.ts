@@ -25,7 +25,7 @@ export function text(source: Loose | undefined, ...keys: string[]): string {
 export const idOf = (source: Loose | undefined): string => text(source, 'id', '_id');
 
 /** The keys a profile picture may come under (docs/product.md "Session and API calls"). */
-const IMAGE_KEYS = [
+export const IMAGE_KEYS = [
   'profileImageUrl',
   'profilePic',
   'profileImage',

@@ -40,25 +40,20 @@ describe('reading friend lists and search rows (docs/decisions.md "One canonical
   });
 
   it('reads a search row with its flags, under id only', () => {
-    const row = {
-      id: 'u3',
-      username: 'orion',
-      fullName: '',
-      profileImage: '',
-      isFriend: true,
-      requestPending: false,
-      incomingPending: false,
-    };
-
-    expect(readSearchRow(row)).toEqual(row);
-    expect(readSearchRow({ _id: 'u4', username: 'lyra' })).toEqual({
-      id: 'u4',
-      username: 'lyra',
+    const unset = {
       fullName: '',
       profileImage: '',
       isFriend: false,
       requestPending: false,
       incomingPending: false,
+    };
+    const row = { ...unset, id: 'u3', username: 'orion', isFriend: true };
+
+    expect(readSearchRow(row)).toEqual(row);
+    expect(readSearchRow({ _id: 'u4', username: 'lyra' })).toEqual({
+      ...unset,
+      id: 'u4',
+      username: 'lyra',
     });
     expect(readSearch({ users: [{ _id: 'u5', username: 'vega' }] })[0]?.id).toBe('u5');
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { IMAGE_KEYS } from './common.ts';
 import { normaliseBirthday, normaliseUser, unwrapUser } from './user.ts';
 
 describe('reading a user from any response shape', () => {
@@ -21,16 +22,7 @@ describe('reading a user from any response shape', () => {
     expect(normaliseUser({ id: '1', [key]: 'astro' })?.username).toBe('astro'),
   );
 
-  it.each([
-    'profileImageUrl',
-    'profilePic',
-    'profileImage',
-    'profileImg',
-    'avatarUrl',
-    'avatar',
-    'photoUrl',
-    'picture',
-  ])('reads the profile image from %s', (key) =>
+  it.each(IMAGE_KEYS)('reads the profile image from %s', (key) =>
     expect(normaliseUser({ id: '1', [key]: '/uploads/a.webp' })?.profileImage).toBe(
       '/uploads/a.webp',
     ),

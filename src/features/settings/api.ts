@@ -7,14 +7,14 @@ import {
 } from '../../contracts/endpoints/account.ts';
 import { profileUpdate } from '../../contracts/endpoints/profile.ts';
 import { blockList, unblock } from '../../contracts/endpoints/safety.ts';
-import { me } from '../../contracts/endpoints/session.ts';
 import type { DeleteAccountBody } from '../../contracts/safety.ts';
 import { api, pathOf } from '../../lib/api.ts';
 import { apiUrl } from '../../lib/apiHost.ts';
+import { authApi } from '../auth/api.ts';
 
 /** The account calls of the settings page (docs/product.md "Session and API calls"); every update answers the member. */
 export const settingsApi = {
-  me: () => api(me, { cache: 'no-store' }),
+  me: authApi.me,
   updateProfile: (body: ProfilePatchBody) => api(profileUpdate, { body }),
   /** Multipart, for a new profile picture; interests travel comma-joined. */
   updateProfileWithPicture: (form: FormData) => api(profileUpdate, { form }),
