@@ -1,3 +1,4 @@
+import { rowsChanged } from '../../db/changes.ts';
 import type { Db } from '../../db/index.ts';
 import type { NewUserRow, SessionRow, UserRow, UserUpdate } from '../../db/schema.ts';
 
@@ -159,7 +160,6 @@ export async function deleteOtherSessions(
   return rows.map((row) => row.id);
 }
 
-export async function deleteExpiredSessions(db: Db, now: string): Promise<number> {
-  const result = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
-  return Number(result.numDeletedRows);
+export function deleteExpiredSessions(db: Db, now: string): Promise<number> {
+  return rowsChanged(db.deleteFrom('sessions').where('expires_at', '<=', now));
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { changedAny } from '../../db/changes.ts';
 import type { Db } from '../../db/index.ts';
 import type { FriendshipRow, UserRow } from '../../db/schema.ts';
 import { notHiddenFrom } from '../../members/blocks.ts';
@@ -32,44 +33,37 @@ export async function insertRequest(
 }
 
 /** Turns a pending request sent by `requesterId` into a friendship; answers whether it did. */
-export async function acceptPending(
+export function acceptPending(
   db: Db,
   pairKey: string,
   requesterId: string,
   now: string,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('friendships')
-    .set({ status: 'accepted', updated_at: now })
-    .where('pair_key', '=', pairKey)
-    .where('status', '=', 'pending')
-    .where('requester_id', '=', requesterId)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return changedAny(
+    db
+      .updateTable('friendships')
+      .set({ status: 'accepted', updated_at: now })
+      .where('pair_key', '=', pairKey)
+      .where('status', '=', 'pending')
+      .where('requester_id', '=', requesterId),
+  );
 }
 
 /** Deletes a pending request sent by `requesterId`; answers whether it did. */
-export async function deletePending(
-  db: Db,
-  pairKey: string,
-  requesterId: string,
-): Promise<boolean> {
-  const result = await db
-    .deleteFrom('friendships')
-    .where('pair_key', '=', pairKey)
-    .where('status', '=', 'pending')
-    .where('requester_id', '=', requesterId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export function deletePending(db: Db, pairKey: string, requesterId: string): Promise<boolean> {
+  return changedAny(
+    db
+      .deleteFrom('friendships')
+      .where('pair_key', '=', pairKey)
+      .where('status', '=', 'pending')
+      .where('requester_id', '=', requesterId),
+  );
 }
 
-export async function deleteAccepted(db: Db, pairKey: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('friendships')
-    .where('pair_key', '=', pairKey)
-    .where('status', '=', 'accepted')
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export function deleteAccepted(db: Db, pairKey: string): Promise<boolean> {
+  return changedAny(
+    db.deleteFrom('friendships').where('pair_key', '=', pairKey).where('status', '=', 'accepted'),
+  );
 }
 
 export interface FriendshipWithUser {

@@ -1,4 +1,5 @@
 import { PostgresAdapter, type Transaction, sql } from 'kysely';
+import { changedAny } from '../../db/changes.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import type { GalleryImageRow, ImageReactionRow, UserRow } from '../../db/schema.ts';
@@ -193,22 +194,19 @@ export async function updateImage(
   ownerId: string,
   change: { caption?: string; folder?: string },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('gallery_images')
-    .set(change)
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return changedAny(
+    db
+      .updateTable('gallery_images')
+      .set(change)
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId),
+  );
 }
 
-export async function deleteImage(db: Db, id: string, ownerId: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('gallery_images')
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export function deleteImage(db: Db, id: string, ownerId: string): Promise<boolean> {
+  return changedAny(
+    db.deleteFrom('gallery_images').where('id', '=', id).where('owner_id', '=', ownerId),
+  );
 }
 
 /**
