@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
 import { changedAny } from '../../db/changes.ts';
 import type { Db } from '../../db/index.ts';
 import type { FriendshipRow, UserRow } from '../../db/schema.ts';
-import { notHiddenFrom } from '../../members/blocks.ts';
+import { friendshipsOfSide } from '../../members/friendships.ts';
 
 export function findFriendship(db: Db, pairKey: string): Promise<FriendshipRow | undefined> {
   return db
@@ -73,11 +72,7 @@ export interface FriendshipWithUser {
 
 const LIST_LIMIT = 500;
 
-/**
- * Friendships of one side, joined to the member on the other side: `side` is the column naming
- * `userId`, and the other column names whom to show. Members blocked either way with `viewerId`
- * (the member asking) are left out in the same statement.
- */
+/** Friendships of one side with the member on the other side, as friendshipsOfSide finds them. */
 async function listSide(
   db: Db,
   userId: string,
@@ -85,10 +80,7 @@ async function listSide(
   status: 'pending' | 'accepted',
   viewerId: string,
 ): Promise<FriendshipWithUser[]> {
-  const other = side === 'requester_id' ? 'friendships.addressee_id' : 'friendships.requester_id';
-  const rows = await db
-    .selectFrom('friendships')
-    .innerJoin('users', 'users.id', other)
+  const rows = await friendshipsOfSide(db, userId, side, status, viewerId)
     .selectAll('users')
     .select([
       'friendships.pair_key as f_pair_key',
@@ -98,9 +90,6 @@ async function listSide(
       'friendships.created_at as f_created_at',
       'friendships.updated_at as f_updated_at',
     ])
-    .where(`friendships.${side}`, '=', userId)
-    .where('friendships.status', '=', status)
-    .where(notHiddenFrom(sql.ref('users.id'), viewerId))
     .orderBy('friendships.updated_at', 'desc')
     .limit(LIST_LIMIT)
     .execute();
