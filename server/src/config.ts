@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { LOG_FORMATS, type LogFormat, chooseLogFormat } from '../../src/contracts/logging.ts';
 import { type PushEndpointPolicy, PushEndpointSettings } from '../../src/contracts/pushHosts.ts';
 import { REPORTS_PER_HOUR } from '../../src/contracts/safety.ts';
+import { parsedWith, readSettings } from '../../src/contracts/settings.ts';
 import { type ProxyTrustSetting, parseProxyTrust } from './lib/proxy.ts';
 
 const bool = z
@@ -50,17 +51,7 @@ const EnvSchema = z
     SESSION_CACHE_SIZE: z.coerce.number().int().min(0).default(10_000),
     SESSION_CACHE_TTL_MS: z.coerce.number().int().positive().max(300_000).default(30_000),
     COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
-    TRUST_PROXY: z
-      .string()
-      .default('false')
-      .transform((value, context) => {
-        try {
-          return parseProxyTrust(value);
-        } catch (error) {
-          context.addIssue({ code: 'custom', message: (error as Error).message });
-          return z.NEVER;
-        }
-      }),
+    TRUST_PROXY: z.string().default('false').transform(parsedWith(parseProxyTrust)),
     AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(10),
     AUTH_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
     REDIS_URL: z.string().optional(),
@@ -212,16 +203,11 @@ export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   stdoutIsTty: boolean = process.stdout.isTTY === true,
 ): Config {
-  // An empty variable means "not set", as a blank line in an environment file does.
-  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  const parsed = EnvSchema.safeParse(given);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.join('.')}: ${issue.message}`,
-    );
-    throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-  }
-  const e = parsed.data;
+  const e = readSettings(
+    EnvSchema,
+    env,
+    (problems) => new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`),
+  );
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,

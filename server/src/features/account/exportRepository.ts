@@ -8,6 +8,7 @@
 import { type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import { hiddenFrom, noneOrNotHiddenFrom, notHiddenFrom } from '../../members/blocks.ts';
+import { friendshipsOfSide } from '../../members/friendships.ts';
 
 /** Rows per page of every list. */
 const EXPORT_PAGE = 500;
@@ -70,21 +71,14 @@ export function relations(
   side: 'requester_id' | 'addressee_id',
   status: 'pending' | 'accepted',
 ): AsyncGenerator<RelationRow> {
-  const other = side === 'requester_id' ? 'friendships.addressee_id' : 'friendships.requester_id';
-  const query = db
-    .selectFrom('friendships')
-    .innerJoin('users', 'users.id', other)
-    .select([
-      'friendships.pair_key',
-      'friendships.status',
-      'friendships.created_at',
-      'friendships.updated_at',
-      'users.id as other_id',
-      'users.username as other_username',
-    ])
-    .where(`friendships.${side}`, '=', userId)
-    .where('friendships.status', '=', status)
-    .where(notHiddenFrom(sql.ref('users.id'), userId));
+  const query = friendshipsOfSide(db, userId, side, status, userId).select([
+    'friendships.pair_key',
+    'friendships.status',
+    'friendships.created_at',
+    'friendships.updated_at',
+    'users.id as other_id',
+    'users.username as other_username',
+  ]);
   return every(query, ['friendships.pair_key']);
 }
 

@@ -1,4 +1,5 @@
 import { type Transaction, sql } from 'kysely';
+import { changedAny } from '../../db/changes.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { galleryKey } from '../../media/index.ts';
@@ -112,19 +113,14 @@ export async function deleteAccountRows(
  * Starts a download of the member's data unless one started less than `since` ago: one statement,
  * so of two requests at once only one gets it (docs/product.md "Leaving"). Answers whether it did.
  */
-export async function stampExport(
-  db: Db,
-  userId: string,
-  now: string,
-  since: string,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('users')
-    .set({ last_export_at: now })
-    .where('id', '=', userId)
-    .where((eb) => eb.or([eb('last_export_at', 'is', null), eb('last_export_at', '<=', since)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+export function stampExport(db: Db, userId: string, now: string, since: string): Promise<boolean> {
+  return changedAny(
+    db
+      .updateTable('users')
+      .set({ last_export_at: now })
+      .where('id', '=', userId)
+      .where((eb) => eb.or([eb('last_export_at', 'is', null), eb('last_export_at', '<=', since)])),
+  );
 }
 
 /** When the member last started a download (null: never; undefined: no such member). */

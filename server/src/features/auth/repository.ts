@@ -1,3 +1,4 @@
+import { rowsChanged } from '../../db/changes.ts';
 import type { Db } from '../../db/index.ts';
 import type { NewUserRow, SessionRow, UserRow, UserUpdate } from '../../db/schema.ts';
 
@@ -15,35 +16,28 @@ export function findUserByIdentifier(db: Db, identifier: string): Promise<UserRo
     .executeTakeFirst();
 }
 
-export async function isUsernameTaken(
+/** Whether a member other than `exceptUserId` has `value` in `column`. */
+async function isTaken(
   db: Db,
-  username: string,
+  column: 'username_key' | 'email_key' | 'referral_code',
+  value: string,
   exceptUserId?: string,
 ): Promise<boolean> {
-  let query = db
-    .selectFrom('users')
-    .select('id')
-    .where('username_key', '=', username.trim().toLowerCase());
+  let query = db.selectFrom('users').select('id').where(column, '=', value);
   if (exceptUserId) query = query.where('id', '!=', exceptUserId);
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-export async function isEmailTaken(db: Db, email: string, exceptUserId?: string): Promise<boolean> {
-  let query = db
-    .selectFrom('users')
-    .select('id')
-    .where('email_key', '=', email.trim().toLowerCase());
-  if (exceptUserId) query = query.where('id', '!=', exceptUserId);
-  return (await query.executeTakeFirst()) !== undefined;
+export function isUsernameTaken(db: Db, username: string, exceptUserId?: string): Promise<boolean> {
+  return isTaken(db, 'username_key', username.trim().toLowerCase(), exceptUserId);
 }
 
-export async function isReferralCodeTaken(db: Db, code: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where('referral_code', '=', code)
-    .executeTakeFirst();
-  return row !== undefined;
+export function isEmailTaken(db: Db, email: string, exceptUserId?: string): Promise<boolean> {
+  return isTaken(db, 'email_key', email.trim().toLowerCase(), exceptUserId);
+}
+
+export function isReferralCodeTaken(db: Db, code: string): Promise<boolean> {
+  return isTaken(db, 'referral_code', code);
 }
 
 export async function insertUser(db: Db, row: NewUserRow): Promise<void> {
@@ -159,7 +153,6 @@ export async function deleteOtherSessions(
   return rows.map((row) => row.id);
 }
 
-export async function deleteExpiredSessions(db: Db, now: string): Promise<number> {
-  const result = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
-  return Number(result.numDeletedRows);
+export function deleteExpiredSessions(db: Db, now: string): Promise<number> {
+  return rowsChanged(db.deleteFrom('sessions').where('expires_at', '<=', now));
 }

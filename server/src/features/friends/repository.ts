@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { changedAny } from '../../db/changes.ts';
 import type { Db } from '../../db/index.ts';
 import type { FriendshipRow, UserRow } from '../../db/schema.ts';
-import { notHiddenFrom } from '../../members/blocks.ts';
+import { friendshipsOfSide } from '../../members/friendships.ts';
 
 export function findFriendship(db: Db, pairKey: string): Promise<FriendshipRow | undefined> {
   return db
@@ -32,44 +32,37 @@ export async function insertRequest(
 }
 
 /** Turns a pending request sent by `requesterId` into a friendship; answers whether it did. */
-export async function acceptPending(
+export function acceptPending(
   db: Db,
   pairKey: string,
   requesterId: string,
   now: string,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('friendships')
-    .set({ status: 'accepted', updated_at: now })
-    .where('pair_key', '=', pairKey)
-    .where('status', '=', 'pending')
-    .where('requester_id', '=', requesterId)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return changedAny(
+    db
+      .updateTable('friendships')
+      .set({ status: 'accepted', updated_at: now })
+      .where('pair_key', '=', pairKey)
+      .where('status', '=', 'pending')
+      .where('requester_id', '=', requesterId),
+  );
 }
 
 /** Deletes a pending request sent by `requesterId`; answers whether it did. */
-export async function deletePending(
-  db: Db,
-  pairKey: string,
-  requesterId: string,
-): Promise<boolean> {
-  const result = await db
-    .deleteFrom('friendships')
-    .where('pair_key', '=', pairKey)
-    .where('status', '=', 'pending')
-    .where('requester_id', '=', requesterId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export function deletePending(db: Db, pairKey: string, requesterId: string): Promise<boolean> {
+  return changedAny(
+    db
+      .deleteFrom('friendships')
+      .where('pair_key', '=', pairKey)
+      .where('status', '=', 'pending')
+      .where('requester_id', '=', requesterId),
+  );
 }
 
-export async function deleteAccepted(db: Db, pairKey: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('friendships')
-    .where('pair_key', '=', pairKey)
-    .where('status', '=', 'accepted')
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export function deleteAccepted(db: Db, pairKey: string): Promise<boolean> {
+  return changedAny(
+    db.deleteFrom('friendships').where('pair_key', '=', pairKey).where('status', '=', 'accepted'),
+  );
 }
 
 export interface FriendshipWithUser {
@@ -79,11 +72,7 @@ export interface FriendshipWithUser {
 
 const LIST_LIMIT = 500;
 
-/**
- * Friendships of one side, joined to the member on the other side: `side` is the column naming
- * `userId`, and the other column names whom to show. Members blocked either way with `viewerId`
- * (the member asking) are left out in the same statement.
- */
+/** Friendships of one side with the member on the other side, as friendshipsOfSide finds them. */
 async function listSide(
   db: Db,
   userId: string,
@@ -91,10 +80,7 @@ async function listSide(
   status: 'pending' | 'accepted',
   viewerId: string,
 ): Promise<FriendshipWithUser[]> {
-  const other = side === 'requester_id' ? 'friendships.addressee_id' : 'friendships.requester_id';
-  const rows = await db
-    .selectFrom('friendships')
-    .innerJoin('users', 'users.id', other)
+  const rows = await friendshipsOfSide(db, userId, side, status, viewerId)
     .selectAll('users')
     .select([
       'friendships.pair_key as f_pair_key',
@@ -104,9 +90,6 @@ async function listSide(
       'friendships.created_at as f_created_at',
       'friendships.updated_at as f_updated_at',
     ])
-    .where(`friendships.${side}`, '=', userId)
-    .where('friendships.status', '=', status)
-    .where(notHiddenFrom(sql.ref('users.id'), viewerId))
     .orderBy('friendships.updated_at', 'desc')
     .limit(LIST_LIMIT)
     .execute();

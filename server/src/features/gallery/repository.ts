@@ -1,4 +1,5 @@
 import { PostgresAdapter, type Transaction, sql } from 'kysely';
+import { changedAny } from '../../db/changes.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import type { GalleryImageRow, ImageReactionRow, UserRow } from '../../db/schema.ts';
@@ -193,22 +194,19 @@ export async function updateImage(
   ownerId: string,
   change: { caption?: string; folder?: string },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('gallery_images')
-    .set(change)
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return changedAny(
+    db
+      .updateTable('gallery_images')
+      .set(change)
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId),
+  );
 }
 
-export async function deleteImage(db: Db, id: string, ownerId: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('gallery_images')
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export function deleteImage(db: Db, id: string, ownerId: string): Promise<boolean> {
+  return changedAny(
+    db.deleteFrom('gallery_images').where('id', '=', id).where('owner_id', '=', ownerId),
+  );
 }
 
 /**
@@ -357,6 +355,21 @@ export async function positionsOf(
   return new Map(rows.map((row) => [row.id, row.position]));
 }
 
+/** Puts one of the owner's images at `position`. */
+async function place(
+  trx: Transaction<Database>,
+  ownerId: string,
+  id: string,
+  position: number,
+): Promise<void> {
+  await trx
+    .updateTable('gallery_images')
+    .set({ position })
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .execute();
+}
+
 /**
  * Writes new positions; call it inside withOwnerLock, which makes the reorder whole or nothing.
  * Positions are unique per owner, so the images first step aside below the owner's smallest
@@ -375,21 +388,9 @@ export async function savePositions(
   let aside = Number(lowest?.min ?? 0);
   for (const id of positions.keys()) {
     aside -= 1;
-    await trx
-      .updateTable('gallery_images')
-      .set({ position: aside })
-      .where('id', '=', id)
-      .where('owner_id', '=', ownerId)
-      .execute();
+    await place(trx, ownerId, id, aside);
   }
-  for (const [id, position] of positions) {
-    await trx
-      .updateTable('gallery_images')
-      .set({ position })
-      .where('id', '=', id)
-      .where('owner_id', '=', ownerId)
-      .execute();
-  }
+  for (const [id, position] of positions) await place(trx, ownerId, id, position);
 }
 
 /**
@@ -416,12 +417,7 @@ export async function moveImage(
     .executeTakeFirst();
   const lowest = Number(bounds?.min ?? 0) - 1;
   const highest = Number(bounds?.max ?? 0);
-  await trx
-    .updateTable('gallery_images')
-    .set({ position: lowest })
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .execute();
+  await place(trx, ownerId, id, lowest);
   // Later than `from`: the images up to `to` come one place earlier; earlier: those from `to` go one later.
   const [low, high, step] = to > from ? [from + 1, to, -1] : [to, from - 1, 1];
   // Far enough below that no image is there: every shifted position ends under `lowest`.
@@ -436,10 +432,5 @@ export async function moveImage(
       .execute();
   await shift(-aside, low, high);
   await shift(aside + step, low - aside, high - aside);
-  await trx
-    .updateTable('gallery_images')
-    .set({ position: to })
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .execute();
+  await place(trx, ownerId, id, to);
 }

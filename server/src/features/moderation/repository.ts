@@ -146,10 +146,6 @@ export async function isModerator(db: Db, userId: string): Promise<boolean> {
   return row?.is_moderator === 1;
 }
 
-export function findMember(db: Db, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 export function findMemberByUsername(db: Db, username: string): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')

@@ -25,6 +25,7 @@ import type { ReportRow, UserRow } from '../../db/schema.ts';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../errors.ts';
 import { type Media, type MediaUrl, galleryKey } from '../../media/index.ts';
 import { visibleMemberById } from '../../members/blocks.ts';
+import { findUserById } from '../auth/repository.ts';
 import { endAllSessions } from '../auth/service.ts';
 import { type GalleryEvents, imageById, removeImage, visibleImage } from '../gallery/service.ts';
 import {
@@ -222,9 +223,9 @@ export async function reportsPage(
 // ---------------------------------------------------------------------------------------------
 // What moderators do
 
-/** The report a moderator acts on: 404 when there is none, 409 once it is resolved. */
-async function openReport(deps: ModerationDeps, id: number): Promise<ReportRow> {
-  const report = await repo.findReport(deps.db, id);
+/** The open report a path's id names: 404 when there is none, 409 once it is resolved. */
+async function openReport(deps: ModerationDeps, idText: string): Promise<ReportRow> {
+  const report = await repo.findReport(deps.db, reportId(idText));
   if (!report) throw new NotFound(NO_SUCH_REPORT);
   if (report.status !== 'open') throw new Conflict(REPORT_RESOLVED);
   return report;
@@ -243,8 +244,7 @@ export async function dismiss(
   moderator: UserRow,
   idText: string,
 ): Promise<ModerationReport> {
-  const id = reportId(idText);
-  await openReport(deps, id);
+  const { id } = await openReport(deps, idText);
   const resolved = await repo.resolveOpen(
     deps.db,
     { id },
@@ -265,8 +265,7 @@ export async function removePhoto(
   moderator: UserRow,
   idText: string,
 ): Promise<ModerationReport> {
-  const id = reportId(idText);
-  const report = await openReport(deps, id);
+  const report = await openReport(deps, idText);
   if (report.target_kind !== 'image') throw new Invalid(NOT_A_PHOTO_REPORT);
   const image = await imageById(deps, report.target_id);
   if (!image) throw new Conflict(PHOTO_GONE);
@@ -282,13 +281,13 @@ export async function removePhoto(
         { resolution: 'photo_removed', moderatorId: moderator.id, now },
       );
       // Another moderator resolved this one meanwhile: nothing of this action is kept.
-      if (!resolved.includes(id)) throw new Conflict(REPORT_RESOLVED);
+      if (!resolved.includes(report.id)) throw new Conflict(REPORT_RESOLVED);
       announce = await record(trx, drafts.photoRemoved(image.owner_id), now);
     },
   );
   if (!removed) throw new Conflict(PHOTO_GONE);
   await announce?.({ db: deps.db, events: deps.notifications, mediaUrl: deps.media.url });
-  return current(deps, id);
+  return current(deps, report.id);
 }
 
 /**
@@ -308,10 +307,9 @@ export async function suspend(
   idText: string,
   reasonText: string,
 ): Promise<ModerationReport> {
-  const id = reportId(idText);
-  const report = await openReport(deps, id);
+  const report = await openReport(deps, idText);
   if (report.target_user_id === moderator.id) throw new Invalid(SUSPEND_SELF);
-  const member = await repo.findMember(deps.db, report.target_user_id);
+  const member = await findUserById(deps.db, report.target_user_id);
   if (!member) throw new Conflict(MEMBER_GONE);
   const reason = displayText(reasonText).trim();
   if (!reason) throw new Invalid('Give a reason the member will see.');
@@ -329,14 +327,14 @@ export async function suspend(
       { memberId: member.id },
       { resolution: 'member_suspended', moderatorId: moderator.id, now },
     );
-    if (!resolved.includes(id)) throw new Conflict(REPORT_RESOLVED);
+    if (!resolved.includes(report.id)) throw new Conflict(REPORT_RESOLVED);
     await repo.suspendMember(trx, member.id, reason, now);
     await forgetDevicesOf(trx, member.id);
     await endAllSessions(trx, member.id);
   });
   await deps.membersChanged([member.id]);
   deps.disconnectMembers([member.id]);
-  return current(deps, id);
+  return current(deps, report.id);
 }
 
 /** Whether the member is a moderator now (read fresh: the operator may have just changed it). */

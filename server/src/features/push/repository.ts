@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { changedAny, rowsChanged } from '../../db/changes.ts';
 import type { Db, Dialect } from '../../db/index.ts';
 import type { NotificationRow, PushSubscriptionRow, UserRow } from '../../db/schema.ts';
 import { noBlockBetween } from '../../members/blocks.ts';
@@ -36,13 +37,11 @@ export async function upsertSubscription(db: Db, device: NewDevice): Promise<boo
       .returning('id')
       .executeTakeFirst();
     if (inserted) return true;
-    const updated = await db
-      .updateTable('push_subscriptions')
-      .set(owner)
-      .where('endpoint', '=', device.endpoint)
-      .executeTakeFirst();
+    const updated = await changedAny(
+      db.updateTable('push_subscriptions').set(owner).where('endpoint', '=', device.endpoint),
+    );
     // Deleted between the two statements: store it anew.
-    if (Number(updated.numUpdatedRows) > 0) return false;
+    if (updated) return false;
   }
 }
 
@@ -69,35 +68,23 @@ export async function trimSubscriptions(db: Db, userId: string, keep: number): P
 }
 
 /** Deletes a device only when it belongs to this member; answers whether a row went. */
-export async function deleteOwnSubscription(
-  db: Db,
-  userId: string,
-  endpoint: string,
-): Promise<boolean> {
-  const result = await db
-    .deleteFrom('push_subscriptions')
-    .where('endpoint', '=', endpoint)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export function deleteOwnSubscription(db: Db, userId: string, endpoint: string): Promise<boolean> {
+  return changedAny(
+    db
+      .deleteFrom('push_subscriptions')
+      .where('endpoint', '=', endpoint)
+      .where('user_id', '=', userId),
+  );
 }
 
 /** Deletes a device whoever owns it (the push service said it is gone). */
-export async function deleteSubscription(db: Db, endpoint: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('push_subscriptions')
-    .where('endpoint', '=', endpoint)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export function deleteSubscription(db: Db, endpoint: string): Promise<boolean> {
+  return changedAny(db.deleteFrom('push_subscriptions').where('endpoint', '=', endpoint));
 }
 
 /** Deletes every device of a member (a suspension); answers how many went. */
-export async function deleteSubscriptionsOf(db: Db, userId: string): Promise<number> {
-  const result = await db
-    .deleteFrom('push_subscriptions')
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+export function deleteSubscriptionsOf(db: Db, userId: string): Promise<number> {
+  return rowsChanged(db.deleteFrom('push_subscriptions').where('user_id', '=', userId));
 }
 
 /** Every device of these members, oldest registration first. */
@@ -281,11 +268,11 @@ export async function saveLeaseProgress(
   db: Db,
   report: { name: string; holder: string; cursor: number; progress: string },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('relay_lease')
-    .set({ cursor: report.cursor, progress: report.progress })
-    .where('name', '=', report.name)
-    .where('holder', '=', report.holder)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return changedAny(
+    db
+      .updateTable('relay_lease')
+      .set({ cursor: report.cursor, progress: report.progress })
+      .where('name', '=', report.name)
+      .where('holder', '=', report.holder),
+  );
 }

@@ -1,0 +1,37 @@
+/**
+ * Reading settings from the environment, alike in the server and push-relay (README.md
+ * "Configuration").
+ */
+import { z } from './zod.ts';
+
+/**
+ * A transform of a setting's text by `parse`: what it throws becomes the setting's problem, so
+ * every wrong setting is named at once.
+ */
+export function parsedWith<T>(parse: (value: string) => T) {
+  return (value: string, context: z.RefinementCtx<string>): T => {
+    try {
+      return parse(value);
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  };
+}
+
+/**
+ * The settings `schema` reads from `env`. An empty variable means "not set", as a blank line in an
+ * environment file does. When any is wrong, throws what `fail` makes of the problems, one
+ * `NAME: message` each.
+ */
+export function readSettings<S extends z.ZodType>(
+  schema: S,
+  env: Readonly<Record<string, string | undefined>>,
+  fail: (problems: string[]) => Error,
+): z.infer<S> {
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = schema.safeParse(given);
+  if (!parsed.success)
+    throw fail(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  return parsed.data;
+}
