@@ -6,11 +6,11 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import type { LogEvent } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type Db, createDatabase } from '../src/db/index.ts';
@@ -19,6 +19,12 @@ import { createFreshDatabase } from './postgres.ts';
 export * from './factories.ts';
 
 export type TestDialect = 'sqlite' | 'postgres';
+
+/** Expects the answer to be `status` with the body `{ error }` and nothing else. */
+export function expectError(response: LightMyRequestResponse, status: number, error: string): void {
+  expect(response.statusCode).toBe(status);
+  expect(response.json()).toEqual({ error });
+}
 
 const PG_TEST_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
