@@ -14,6 +14,7 @@ import {
   postFriend,
   signupMembers,
   forEachApp,
+  requestedPair,
   signupPair,
   getFriendStatus,
 } from './helpers.ts';
@@ -23,12 +24,7 @@ const NAME_THE_MEMBER = 'Name the member by user id or username.';
 
 forEachApp((t) => {
   const pair = () => signupPair(t.app);
-  /** `a` has sent `b` a request that is still pending. */
-  const pendingPair = async () => {
-    const [a, b] = await pair();
-    await friendAction(t.app, a, 'request', b);
-    return [a, b] as const;
-  };
+  const pendingPair = () => requestedPair(t.app);
 
   describe('acting on oneself', () => {
     let me: Member;

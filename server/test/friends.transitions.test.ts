@@ -10,6 +10,8 @@ import {
   friendshipRows,
   postFriend,
   forEachApp,
+  friendPair,
+  requestedPair,
   signupPair,
   getFriendStatus,
 } from './helpers.ts';
@@ -19,18 +21,8 @@ forEachApp((t) => {
   const pair = () => signupPair(t.app);
   const run = (actor: Member, action: Parameters<typeof friendAction>[2], other: Member) =>
     friendAction(t.app, actor, action, other);
-  /** Two members, `a` having asked `b` to be friends. */
-  const requested = async () => {
-    const [a, b] = await pair();
-    await run(a, 'request', b);
-    return [a, b] as const;
-  };
-  /** Two friends: `a` asked, `b` accepted. */
-  const befriended = async () => {
-    const [a, b] = await requested();
-    await run(b, 'accept', a);
-    return [a, b] as const;
-  };
+  const requested = () => requestedPair(t.app);
+  const befriended = () => friendPair(t.app);
   const statuses = async (a: Member, b: Member) => [
     await friendStatus(t.app, a, b),
     await friendStatus(t.app, b, a),
