@@ -9,24 +9,14 @@ import { pairKey } from '../../src/contracts/friends.ts';
 import type { Ack } from '../../src/contracts/realtime.ts';
 import { deleteOwnAccount } from './account-helpers.ts';
 import { patchImage, uploadImage } from './gallery-helpers.ts';
-import {
-  type Member,
-  forEachDialect,
-  friendAction,
-  loginAs,
-  signupMembers,
-  useTestApp,
-} from './helpers.ts';
+import { forEachDialect, friendAction, loginAs, signupMembers, useTestApp } from './helpers.ts';
 import { block } from './safety-helpers.ts';
-import { connected, useSockets, nextEvent, useListening } from './sockets.ts';
+import { useLiveApp } from './live-app.ts';
+import { nextEvent } from './sockets.ts';
 
 forEachDialect((dialect) => {
   const t = useTestApp(dialect);
-  const openSocket = useSockets();
-  const served = useListening(t);
-
-  const connectAs = (member: Member) =>
-    connected(openSocket(served.url, { auth: { token: member.token } }));
+  const { connectAs } = useLiveApp(t);
   const ack = (socket: Socket, event: string, payload: unknown) =>
     socket.timeout(5_000).emitWithAck(event, payload) as Promise<Ack>;
   const disconnected = (socket: Socket) =>

@@ -4,23 +4,21 @@
  * second, and the member's sockets on that node end. Redis at REDIS_TEST_URL is required: when it
  * is unreachable these tests are skipped with a warning, or fail with ORBIT_REQUIRE_ALL=1.
  */
-import type { Socket } from 'socket.io-client';
 import { expect, it, vi } from 'vitest';
 import type { Ack } from '../../src/contracts/realtime.ts';
 import type { MeResponse } from '../../src/contracts/user.ts';
 import { deleteOwnAccount } from './account-helpers.ts';
 import {
   type Member,
-  REDIS_TEST_URL,
   asBearer,
   describeWithRedis,
   forEachDialect,
   loginAs,
   signupMembers,
-  useTestApp,
   getMe,
 } from './helpers.ts';
-import { connected, useSecondNode, useSockets } from './sockets.ts';
+import { useTwoNodes } from './live-app.ts';
+import { useSockets } from './sockets.ts';
 
 const suite = await describeWithRedis('the cross-node account deletion tests');
 const openSocket = useSockets();
@@ -30,16 +28,10 @@ const BOUND_MS = 1_000;
 
 forEachDialect((dialect) => {
   suite('two apps on one Redis and one database', () => {
-    const t = useTestApp(dialect, {
-      REDIS_URL: REDIS_TEST_URL,
-      REDIS_PREFIX: `orbit-account-${dialect}-${process.pid}`,
+    const { t, nodes, connectTo } = useTwoNodes(dialect, 'account', openSocket, {
       // Far longer than the bound: only the revocation can make the other node forget in time.
       SESSION_CACHE_TTL_MS: '300000',
     });
-    const nodes = useSecondNode(t);
-
-    const connect = (origin: string, member: Member): Promise<Socket> =>
-      connected(openSocket(origin, { auth: { token: member.token } }));
     const meOn = async (member: Member) =>
       (await getMe(nodes.second, asBearer(member))).json<MeResponse>().user;
 
@@ -52,12 +44,12 @@ forEachDialect((dialect) => {
       expect((await meOn(elsewhere))?.id).toBe(leaver.user.id);
       expect(memory?.cache.size).toBe(remembered + 1);
 
-      const tab = await connect(nodes.origin2, elsewhere);
+      const tab = await connectTo(nodes.origin2, elsewhere);
       const joined = (await tab
         .timeout(5_000)
         .emitWithAck('presence:join', { userId: leaver.user.id })) as Ack;
       expect(joined.ok).toBe(true);
-      const watching = await connect(nodes.origin1, watcher);
+      const watching = await connectTo(nodes.origin1, watcher);
       await watching.timeout(5_000).emitWithAck('gallery:join', { ownerId: leaver.user.id });
       const offline = new Promise((resolve) => watching.once('presence:update', resolve));
       const ended = new Promise<string>((resolve) => tab.once('disconnect', resolve));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  expectError,
   ORIGIN,
   SECURITY_ANSWER,
   SECURITY_QUESTION,
@@ -46,8 +47,7 @@ forEachApp((t) => {
     it('answers 404 for an unknown account', async () => {
       const response = await askQuestion('nobody_at_all');
 
-      expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ error: 'No account matches that username or email.' });
+      expectError(response, 404, 'No account matches that username or email.');
     });
 
     it('answers 400 "This account has no security question." for an account without one', async () => {
@@ -55,8 +55,7 @@ forEachApp((t) => {
 
       const response = await askQuestion(member.username);
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'This account has no security question.' });
+      expectError(response, 400, 'This account has no security question.');
     });
   });
 
@@ -70,8 +69,7 @@ forEachApp((t) => {
         newPassword: NEW_PASSWORD,
       });
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'That answer does not match.' });
+      expectError(response, 400, 'That answer does not match.');
       expect(await loginStatus(t.app, member)).toBe(200);
     });
 
@@ -84,8 +82,7 @@ forEachApp((t) => {
         newPassword: 'weakpass',
       });
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'Password requirements not met' });
+      expectError(response, 400, 'Password requirements not met');
     });
 
     it('accepts the answer in another case and spacing, and the new password then logs in', async () => {
@@ -135,8 +132,7 @@ forEachApp((t) => {
         newPassword: NEW_PASSWORD,
       });
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'This account has no security question.' });
+      expectError(response, 400, 'This account has no security question.');
     });
   });
 });

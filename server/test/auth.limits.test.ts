@@ -127,30 +127,28 @@ forEachDialect((dialect) => {
       return answered;
     };
 
-    it('shares one budget across an IPv6 /64; another /64 has its own', async () => {
-      const same = await statuses([
-        '2001:db8:1:1::1',
-        '2001:db8:1:1::2',
-        '2001:db8:1:1:ffff:ffff:ffff:ffff',
-        '2001:db8:1:1::abcd',
-      ]);
-      const other = await statuses(['2001:db8:1:2::1']);
+    it.each([
+      {
+        name: 'shares one budget across an IPv6 /64; another /64 has its own',
+        together: [
+          '2001:db8:1:1::1',
+          '2001:db8:1:1::2',
+          '2001:db8:1:1:ffff:ffff:ffff:ffff',
+          '2001:db8:1:1::abcd',
+        ],
+        apart: '2001:db8:1:2::1',
+      },
+      {
+        name: 'counts an IPv4 address and its IPv4-mapped IPv6 form as one, each address alone',
+        together: ['192.0.2.7', '::ffff:192.0.2.7', '::ffff:c000:207', '192.0.2.7'],
+        apart: '192.0.2.8',
+      },
+    ])('$name', async ({ together, apart }) => {
+      const shared = await statuses(together);
+      const own = await statuses([apart]);
 
-      expect(same).toEqual([404, 404, 404, 429]);
-      expect(other).toEqual([404]);
-    });
-
-    it('counts an IPv4 address and its IPv4-mapped IPv6 form as one, each address alone', async () => {
-      const mapped = await statuses([
-        '192.0.2.7',
-        '::ffff:192.0.2.7',
-        '::ffff:c000:207',
-        '192.0.2.7',
-      ]);
-      const neighbour = await statuses(['192.0.2.8']);
-
-      expect(mapped).toEqual([404, 404, 404, 429]);
-      expect(neighbour).toEqual([404]);
+      expect(shared).toEqual([404, 404, 404, 429]);
+      expect(own).toEqual([404]);
     });
   });
 });

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { type Socket, io } from 'socket.io-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  expectError,
   type Member,
   asBearer,
   asCookie,
@@ -33,8 +34,7 @@ forEachApp((t) => {
         newPassword: NEW_PASSWORD,
       });
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'Your current password is not correct.' });
+      expectError(response, 400, 'Your current password is not correct.');
       expect(await loginStatus(t.app, member)).toBe(200);
     });
 
@@ -54,8 +54,7 @@ forEachApp((t) => {
 
       const response = await changePassword(member, payload);
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: message });
+      expectError(response, 400, message);
     });
 
     it('answers 400 "Password requirements not met" for a weak new password', async () => {
@@ -66,8 +65,7 @@ forEachApp((t) => {
         newPassword: 'weakpass',
       });
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'Password requirements not met' });
+      expectError(response, 400, 'Password requirements not met');
     });
 
     it('revokes the member’s other sessions and keeps the current one', async () => {

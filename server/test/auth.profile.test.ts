@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { User } from '../../src/contracts/user.ts';
 import {
+  expectError,
   type Member,
   asCookie,
   getMe,
@@ -102,8 +103,7 @@ forEachApp((t) => {
 
       const response = await patchJson(member, { username: other.username.toUpperCase() });
 
-      expect(response.statusCode).toBe(409);
-      expect(response.json()).toEqual({ error: 'Username already taken' });
+      expectError(response, 409, 'Username already taken');
     });
 
     it('answers 409 "Email already in use" for another member’s email in another case', async () => {
@@ -114,8 +114,7 @@ forEachApp((t) => {
         currentPassword: member.password,
       });
 
-      expect(response.statusCode).toBe(409);
-      expect(response.json()).toEqual({ error: 'Email already in use' });
+      expectError(response, 409, 'Email already in use');
     });
 
     it.each([
@@ -149,8 +148,7 @@ forEachApp((t) => {
 
       const response = await patchJson(member, patch);
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: message });
+      expectError(response, 400, message);
     });
   });
 

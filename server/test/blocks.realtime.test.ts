@@ -15,7 +15,6 @@ import { WATCH_REFUSED, galleryRoom, imageRoom } from '../src/plugins/realtime.t
 import { patchImage, uploadImage } from './gallery-helpers.ts';
 import {
   type Member,
-  REDIS_TEST_URL,
   describeWithRedis,
   forEachDialect,
   friendAction,
@@ -24,17 +23,9 @@ import {
   subscribeDevice,
   useTestApp,
 } from './helpers.ts';
+import { useLiveApp, useTwoNodes } from './live-app.ts';
 import { block } from './safety-helpers.ts';
-import {
-  type Seen,
-  connected,
-  join,
-  listen,
-  record,
-  useSecondNode,
-  useSockets,
-  useListening,
-} from './sockets.ts';
+import { type Seen, connected, join, listen, record, useSockets } from './sockets.ts';
 
 const SECRET = 'relay-secret-for-tests-0123456789';
 const withRedis = await describeWithRedis('the cross-node block tests');
@@ -69,9 +60,7 @@ forEachDialect((dialect) => {
       RELAY_SECRET: SECRET,
       PUSH_ALLOWED_HOSTS: 'push.example.test',
     });
-    const served = useListening(t);
-    const connectAs = (member: Member) =>
-      connected(openSocket(served.url, { auth: { token: member.token } }));
+    const { served, connectAs } = useLiveApp(t);
 
     /** A blocker, the member they block, and a third member whose gallery marks the order. */
     const trio = async () => {
@@ -367,13 +356,7 @@ forEachDialect((dialect) => {
   });
 
   withRedis('two nodes on one Redis', () => {
-    const t = useTestApp(dialect, {
-      REDIS_URL: REDIS_TEST_URL,
-      REDIS_PREFIX: `orbit-blocks-${dialect}-${process.pid}`,
-    });
-    const nodes = useSecondNode(t);
-    const connectTo = (origin: string, member: Member) =>
-      connected(openSocket(origin, { auth: { token: member.token } }));
+    const { t, nodes, connectTo } = useTwoNodes(dialect, 'blocks', openSocket);
 
     it('takes the blocked member’s sockets on the other node out of the blocker’s rooms within a second', async () => {
       const [blocker, blocked, third] = await signupMembers(t.app, 3);

@@ -12,6 +12,7 @@ import { insertLikeNotificationOnce } from '../src/features/notifications/reposi
 import { blockedBetween } from '../src/members/blocks.ts';
 import { jpegPart, patchImage, uploadImage } from './gallery-helpers.ts';
 import {
+  expectError,
   FRIEND_ACTIONS,
   type Member,
   ORIGIN,
@@ -73,8 +74,7 @@ forEachApp((t) => {
 
       const response = await postBlock(t.app, me, me.user.id);
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: BLOCK_SELF });
+      expectError(response, 400, BLOCK_SELF);
     });
 
     it('answers 404 to blocking a member who does not exist', async () => {
@@ -82,8 +82,7 @@ forEachApp((t) => {
 
       const response = await postBlock(t.app, me, randomUUID());
 
-      expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ error: 'No such member.' });
+      expectError(response, 404, 'No such member.');
     });
 
     it('answers 401 to every call when signed out', async () => {
@@ -300,8 +299,7 @@ forEachApp((t) => {
     it('does not see the other’s profile (404, as if absent)', async () => {
       const response = await get(viewer, `/api/users/profile/${other.username}`);
 
-      expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ error: 'No member with that username.' });
+      expectError(response, 404, 'No member with that username.');
     });
 
     it.each([
@@ -314,8 +312,7 @@ forEachApp((t) => {
         [by]: by === 'userId' ? other.user.id : other.username,
       });
 
-      expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ error: 'No member matches that gallery.' });
+      expectError(response, 404, 'No member matches that gallery.');
     });
 
     it.each([
@@ -350,8 +347,7 @@ forEachApp((t) => {
         { username: other.username },
       ]) {
         const response = await postFriend(t.app, action, body, asBearer(viewer));
-        expect(response.statusCode).toBe(404);
-        expect(response.json()).toEqual({ error: 'No member matches that user id or username.' });
+        expectError(response, 404, 'No member matches that user id or username.');
       }
       expect(await friendshipRows(t.app, viewer, other)).toEqual([]);
     });

@@ -1,5 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ORIGIN, forEachDialect, forEachApp, useAppWithoutDatabase } from './helpers.ts';
+import {
+  expectError,
+  ORIGIN,
+  forEachDialect,
+  forEachApp,
+  useAppWithoutDatabase,
+} from './helpers.ts';
 
 const INTERNAL_ERROR = 'Something went wrong on our side. Please try again.';
 
@@ -20,8 +26,7 @@ forEachApp((t) => {
         payload: '{"identifier": "ada", ',
       });
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'The request body is not valid JSON.' });
+      expectError(response, 400, 'The request body is not valid JSON.');
       expect(response.body).not.toMatch(/stack|at .*\.js/i);
     });
 
@@ -49,8 +54,7 @@ forEachApp((t) => {
     it('answers a malformed percent-encoding in the path with 400 {error}', async () => {
       const response = await t.app.inject({ method: 'GET', url: '/api/users/profile/%E0%A4%A' });
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'That address is not valid.' });
+      expectError(response, 400, 'That address is not valid.');
     });
 
     it('answers an over-long path parameter with 414 {error}', async () => {
@@ -59,8 +63,7 @@ forEachApp((t) => {
         url: `/api/users/profile/${'a'.repeat(300)}`,
       });
 
-      expect(response.statusCode).toBe(414);
-      expect(response.json()).toEqual({ error: 'That address is too long.' });
+      expectError(response, 414, 'That address is too long.');
     });
 
     it('marks API answers as no-store even when the path is percent-encoded', async () => {
@@ -92,8 +95,7 @@ forEachApp((t) => {
     it('answers a failure inside a handler with 500 {error} and no internals', async () => {
       const response = await t.app.inject({ method: 'GET', url: '/api/test/explode' });
 
-      expect(response.statusCode).toBe(500);
-      expect(response.json()).toEqual({ error: INTERNAL_ERROR });
+      expectError(response, 500, INTERNAL_ERROR);
       expect(response.body).not.toMatch(/relation|secret|stack/);
     });
   });
@@ -109,8 +111,7 @@ forEachDialect((dialect) => {
         url: '/api/check-username?username=someone',
       });
 
-      expect(response.statusCode).toBe(500);
-      expect(response.json()).toEqual({ error: INTERNAL_ERROR });
+      expectError(response, 500, INTERNAL_ERROR);
     });
   });
 });

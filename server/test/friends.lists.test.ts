@@ -10,6 +10,8 @@ import {
   friendshipRows,
   signupMembers,
   forEachApp,
+  friendPair,
+  requestedPair,
 } from './helpers.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -31,6 +33,9 @@ forEachApp((t) => {
     return response.json<T>();
   };
   const counts = (member: Member) => get<object>(member, 'counts');
+  /** Both members' counts, `a`'s first. */
+  const countsOf = async (a: Member, b: Member) => [await counts(a), await counts(b)];
+  const NONE = { incoming: 0, outgoing: 0, friends: 0 };
   type Item = { user: { id: string }; fromUserId: string; toUserId: string };
   const list = async (member: Member, path: string, query: Record<string, string> = {}) =>
     (await get<{ results: Item[] }>(member, path, query)).results;
@@ -53,49 +58,43 @@ forEachApp((t) => {
     it('answers zeros for a new member', async () => {
       const [a] = await pair();
 
-      expect(await counts(a)).toEqual({ incoming: 0, outgoing: 0, friends: 0 });
+      expect(await counts(a)).toEqual(NONE);
     });
 
     it('counts a request as outgoing for the sender and incoming for the receiver', async () => {
-      const [a, b] = await pair();
-      await friendAction(t.app, a, 'request', b);
+      const [a, b] = await requestedPair(t.app);
 
-      expect(await counts(a)).toEqual({ incoming: 0, outgoing: 1, friends: 0 });
-      expect(await counts(b)).toEqual({ incoming: 1, outgoing: 0, friends: 0 });
+      expect(await countsOf(a, b)).toEqual([
+        { incoming: 0, outgoing: 1, friends: 0 },
+        { incoming: 1, outgoing: 0, friends: 0 },
+      ]);
     });
 
     it('counts one friend on each side after an accept', async () => {
-      const [a, b] = await pair();
-      await friendAction(t.app, a, 'request', b);
-      await friendAction(t.app, b, 'accept', a);
+      const [a, b] = await friendPair(t.app);
 
-      expect(await counts(a)).toEqual({ incoming: 0, outgoing: 0, friends: 1 });
-      expect(await counts(b)).toEqual({ incoming: 0, outgoing: 0, friends: 1 });
+      const friendOnEachSide = { incoming: 0, outgoing: 0, friends: 1 };
+      expect(await countsOf(a, b)).toEqual([friendOnEachSide, friendOnEachSide]);
     });
 
     it.each([
       ['a cancel', 'cancel', 'sender'],
       ['a decline', 'decline', 'receiver'],
     ] as const)('goes back to zeros after %s', async (_name, action, side) => {
-      const [a, b] = await pair();
-      await friendAction(t.app, a, 'request', b);
+      const [a, b] = await requestedPair(t.app);
 
       await (side === 'sender'
         ? friendAction(t.app, a, action, b)
         : friendAction(t.app, b, action, a));
 
-      expect(await counts(a)).toEqual({ incoming: 0, outgoing: 0, friends: 0 });
-      expect(await counts(b)).toEqual({ incoming: 0, outgoing: 0, friends: 0 });
+      expect(await countsOf(a, b)).toEqual([NONE, NONE]);
     });
 
     it('goes back to zeros after an unfriend', async () => {
-      const [a, b] = await pair();
-      await friendAction(t.app, a, 'request', b);
-      await friendAction(t.app, b, 'accept', a);
+      const [a, b] = await friendPair(t.app);
       await friendAction(t.app, b, 'unfriend', a);
 
-      expect(await counts(a)).toEqual({ incoming: 0, outgoing: 0, friends: 0 });
-      expect(await counts(b)).toEqual({ incoming: 0, outgoing: 0, friends: 0 });
+      expect(await countsOf(a, b)).toEqual([NONE, NONE]);
     });
 
     it('adds up several relations of one member', async () => {
@@ -118,25 +117,21 @@ forEachApp((t) => {
 
   describe('the incoming, outgoing and friends lists', () => {
     it('shows the receiver the request with the sender as its user', async () => {
-      const [a, b] = await pair();
-      await friendAction(t.app, a, 'request', b);
+      const [a, b] = await requestedPair(t.app);
 
       expect(await get(b, 'incoming')).toEqual({ results: [expectedItem(a, a, b)] });
       expect(await list(a, 'incoming')).toEqual([]);
     });
 
     it('shows the sender the request with the receiver as its user', async () => {
-      const [a, b] = await pair();
-      await friendAction(t.app, a, 'request', b);
+      const [a, b] = await requestedPair(t.app);
 
       expect(await get(a, 'outgoing')).toEqual({ results: [expectedItem(b, a, b)] });
       expect(await list(b, 'outgoing')).toEqual([]);
     });
 
     it('moves the pair from the request lists to both friends lists on accept', async () => {
-      const [a, b] = await pair();
-      await friendAction(t.app, a, 'request', b);
-      await friendAction(t.app, b, 'accept', a);
+      const [a, b] = await friendPair(t.app);
 
       expect(await list(a, 'outgoing')).toEqual([]);
       expect(await list(b, 'incoming')).toEqual([]);
@@ -145,9 +140,7 @@ forEachApp((t) => {
     });
 
     it('empties every list after an unfriend', async () => {
-      const [a, b] = await pair();
-      await friendAction(t.app, a, 'request', b);
-      await friendAction(t.app, b, 'accept', a);
+      const [a, b] = await friendPair(t.app);
       await friendAction(t.app, a, 'unfriend', b);
 
       for (const member of [a, b]) {
@@ -222,8 +215,7 @@ forEachApp((t) => {
     });
 
     it('never leaves two rows or a lopsided status after 20 mixed calls at once', async () => {
-      const [a, b] = await pair();
-      await friendAction(t.app, a, 'request', b);
+      const [a, b] = await requestedPair(t.app);
       const mix: [Member, FriendAction, Member][] = [
         [b, 'accept', a],
         [a, 'unfriend', b],
@@ -244,9 +236,7 @@ forEachApp((t) => {
     });
 
     it('ends with no row after a settled accept is raced by unfriends from both sides', async () => {
-      const [a, b] = await pair();
-      await friendAction(t.app, a, 'request', b);
-      await friendAction(t.app, b, 'accept', a);
+      const [a, b] = await friendPair(t.app);
 
       const responses = await Promise.all(
         Array.from({ length: 20 }, (_, index) =>

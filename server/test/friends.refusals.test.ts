@@ -7,26 +7,24 @@ import {
   ORIGIN,
   TARGET_FIELD,
   asBearer,
+  expectError,
   friendAction,
   friendStatus,
   friendshipRows,
   postFriend,
   signupMembers,
   forEachApp,
+  requestedPair,
   signupPair,
   getFriendStatus,
 } from './helpers.ts';
 
 const EVIL = 'https://evil.example';
+const NAME_THE_MEMBER = 'Name the member by user id or username.';
 
 forEachApp((t) => {
   const pair = () => signupPair(t.app);
-  /** `a` has sent `b` a request that is still pending. */
-  const pendingPair = async () => {
-    const [a, b] = await pair();
-    await friendAction(t.app, a, 'request', b);
-    return [a, b] as const;
-  };
+  const pendingPair = () => requestedPair(t.app);
 
   describe('acting on oneself', () => {
     let me: Member;
@@ -42,8 +40,7 @@ forEachApp((t) => {
         asBearer(me),
       );
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'Cannot friend yourself' });
+      expectError(response, 400, 'Cannot friend yourself');
     });
 
     it.each(FRIEND_ACTIONS)(
@@ -51,8 +48,7 @@ forEachApp((t) => {
       async (action) => {
         const response = await postFriend(t.app, action, { username: me.username }, asBearer(me));
 
-        expect(response.statusCode).toBe(400);
-        expect(response.json()).toEqual({ error: 'Cannot friend yourself' });
+        expectError(response, 400, 'Cannot friend yourself');
       },
     );
   });
@@ -84,41 +80,37 @@ forEachApp((t) => {
   });
 
   describe('acting from the wrong side', () => {
-    it('answers 403 when the receiver tries to cancel, and keeps the request', async () => {
-      const [a, b] = await pendingPair();
-
-      const response = await friendAction(t.app, b, 'cancel', a);
-
-      expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({
+    it.each([
+      {
+        who: 'receiver',
+        action: 'cancel',
         error: 'Only the member who sent a request can cancel it.',
-      });
-      expect(await friendStatus(t.app, a, b)).toBe('pending');
-    });
-
-    it('answers 403 when the sender tries to accept their own request', async () => {
-      const [a, b] = await pendingPair();
-
-      const response = await friendAction(t.app, a, 'accept', b);
-
-      expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({
+      },
+      {
+        who: 'sender',
+        action: 'accept',
         error: 'Only the member who received a request can accept it.',
-      });
-      expect(await friendStatus(t.app, a, b)).toBe('pending');
-    });
-
-    it('answers 403 when the sender tries to decline their own request', async () => {
-      const [a, b] = await pendingPair();
-
-      const response = await friendAction(t.app, a, 'decline', b);
-
-      expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({
+      },
+      {
+        who: 'sender',
+        action: 'decline',
         error: 'Only the member who received a request can decline it.',
-      });
-      expect(await friendStatus(t.app, b, a)).toBe('incoming');
-    });
+      },
+    ] as const)(
+      'answers 403 when the $who tries to $action the request, and keeps it pending',
+      async ({ who, action, error }) => {
+        const [a, b] = await pendingPair();
+        const [actor, other] = who === 'sender' ? [a, b] : [b, a];
+
+        const response = await friendAction(t.app, actor, action, other);
+
+        expectError(response, 403, error);
+        expect([await friendStatus(t.app, a, b), await friendStatus(t.app, b, a)]).toEqual([
+          'pending',
+          'incoming',
+        ]);
+      },
+    );
 
     it.each(['sender', 'receiver'] as const)(
       'answers 403 when the %s tries to unfriend while the request is only pending',
@@ -128,8 +120,7 @@ forEachApp((t) => {
 
         const response = await friendAction(t.app, actor, 'unfriend', other);
 
-        expect(response.statusCode).toBe(403);
-        expect(response.json()).toEqual({ error: 'You are not friends.' });
+        expectError(response, 403, 'You are not friends.');
         expect(await friendshipRows(t.app, a, b)).toHaveLength(1);
       },
     );
@@ -147,8 +138,7 @@ forEachApp((t) => {
           action === 'cancel' ? b : a,
         );
 
-        expect(response.statusCode).toBe(403);
-        expect(response.json()).toEqual({ error: 'You are already friends.' });
+        expectError(response, 403, 'You are already friends.');
         expect(await friendStatus(t.app, a, b)).toBe('friends');
       },
     );
@@ -158,8 +148,7 @@ forEachApp((t) => {
 
       const response = await friendAction(t.app, a, 'accept', b);
 
-      expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ error: 'There is no friend request to accept.' });
+      expectError(response, 404, 'There is no friend request to accept.');
       expect(await friendshipRows(t.app, a, b)).toEqual([]);
     });
   });
@@ -170,8 +159,7 @@ forEachApp((t) => {
 
       const response = await postFriend(t.app, action, {}, asBearer(a));
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'Name the member by user id or username.' });
+      expectError(response, 400, NAME_THE_MEMBER);
     });
 
     it.each([
@@ -187,8 +175,7 @@ forEachApp((t) => {
 
         const response = await postFriend(t.app, action, { [field]: b.user.id }, asBearer(a));
 
-        expect(response.statusCode).toBe(400);
-        expect(response.json()).toEqual({ error: 'Name the member by user id or username.' });
+        expectError(response, 400, NAME_THE_MEMBER);
         expect(await friendStatus(t.app, a, b)).toBe('none');
       },
     );
@@ -198,8 +185,7 @@ forEachApp((t) => {
 
       const response = await getFriendStatus(t.app, asBearer(a));
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'Name the member by user id or username.' });
+      expectError(response, 400, NAME_THE_MEMBER);
     });
   });
 
@@ -209,8 +195,7 @@ forEachApp((t) => {
 
       const response = await postFriend(t.app, action, { [TARGET_FIELD[action]]: b.user.id }, {});
 
-      expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ error: 'Please sign in.' });
+      expectError(response, 401, 'Please sign in.');
     });
 
     it.each(['status?username=x', 'counts', 'incoming', 'outgoing', 'list'])(
@@ -224,18 +209,21 @@ forEachApp((t) => {
   });
 
   describe('a cookie call from a foreign page', () => {
-    it('answers 403 and sends no request', async () => {
-      const [a, b] = await pair();
-
-      const response = await postFriend(
+    /** `a` asks `b` to be friends riding on the session cookie, with `origin` if given. */
+    const requestByCookie = (a: Member, b: Member, origin?: string) =>
+      postFriend(
         t.app,
         'request',
         { toUserId: b.user.id },
-        { cookie: a.cookie, origin: EVIL },
+        { cookie: a.cookie, ...(origin ? { origin } : {}) },
       );
 
-      expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({ error: 'Request origin not allowed.' });
+    it('answers 403 and sends no request', async () => {
+      const [a, b] = await pair();
+
+      const response = await requestByCookie(a, b, EVIL);
+
+      expectError(response, 403, 'Request origin not allowed.');
       expect(await friendshipRows(t.app, a, b)).toEqual([]);
     });
 
@@ -256,12 +244,7 @@ forEachApp((t) => {
     it('answers 403 to a cookie call that names no origin at all', async () => {
       const [a, b] = await pair();
 
-      const response = await postFriend(
-        t.app,
-        'request',
-        { toUserId: b.user.id },
-        { cookie: a.cookie },
-      );
+      const response = await requestByCookie(a, b);
 
       expect(response.statusCode).toBe(403);
       expect(await friendshipRows(t.app, a, b)).toEqual([]);
@@ -270,12 +253,7 @@ forEachApp((t) => {
     it('accepts the same cookie call from the allowed origin', async () => {
       const [a, b] = await pair();
 
-      const response = await postFriend(
-        t.app,
-        'request',
-        { toUserId: b.user.id },
-        { cookie: a.cookie, origin: ORIGIN },
-      );
+      const response = await requestByCookie(a, b, ORIGIN);
 
       expect(response.json()).toEqual({ status: 'pending' });
     });

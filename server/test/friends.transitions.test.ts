@@ -1,4 +1,5 @@
 /** Every transition of docs/product.md "Friends", from both sides, each call answering {status} in the client's words. */
+import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import {
   type Member,
@@ -9,6 +10,8 @@ import {
   friendshipRows,
   postFriend,
   forEachApp,
+  friendPair,
+  requestedPair,
   signupPair,
   getFriendStatus,
 } from './helpers.ts';
@@ -18,10 +21,18 @@ forEachApp((t) => {
   const pair = () => signupPair(t.app);
   const run = (actor: Member, action: Parameters<typeof friendAction>[2], other: Member) =>
     friendAction(t.app, actor, action, other);
+  const requested = () => requestedPair(t.app);
+  const befriended = () => friendPair(t.app);
   const statuses = async (a: Member, b: Member) => [
     await friendStatus(t.app, a, b),
     await friendStatus(t.app, b, a),
   ];
+  /** Expects the call to have answered none, with nothing left between the two members. */
+  const expectNothingBetween = async (response: LightMyRequestResponse, a: Member, b: Member) => {
+    expect(response.json()).toEqual({ status: 'none' });
+    expect(await statuses(a, b)).toEqual(['none', 'none']);
+    expect(await friendshipRows(t.app, a, b)).toEqual([]);
+  };
 
   describe('a request', () => {
     it('answers pending to the sender and shows incoming to the receiver', async () => {
@@ -54,87 +65,65 @@ forEachApp((t) => {
 
   describe('a cancel', () => {
     it('lets the sender take the request back: both sides see none', async () => {
-      const [a, b] = await pair();
-      await run(a, 'request', b);
+      const [a, b] = await requested();
 
       const response = await run(a, 'cancel', b);
 
-      expect(response.json()).toEqual({ status: 'none' });
-      expect(await statuses(a, b)).toEqual(['none', 'none']);
-      expect(await friendshipRows(t.app, a, b)).toEqual([]);
+      await expectNothingBetween(response, a, b);
     });
   });
 
-  describe('a decline', () => {
-    it('lets the receiver turn the request down: both sides see none', async () => {
-      const [a, b] = await pair();
-      await run(a, 'request', b);
+  describe.each([
+    {
+      name: 'a decline',
+      action: 'decline',
+      does: 'lets the receiver turn the request down',
+      status: 'none',
+    },
+    {
+      name: 'an accept',
+      action: 'accept',
+      does: 'makes the receiver and the sender friends',
+      status: 'friends',
+    },
+  ] as const)('$name', ({ action, does, status }) => {
+    it(`${does}: both sides see ${status}`, async () => {
+      const [a, b] = await requested();
 
-      const response = await run(b, 'decline', a);
+      const response = await run(b, action, a);
 
-      expect(response.json()).toEqual({ status: 'none' });
-      expect(await statuses(a, b)).toEqual(['none', 'none']);
+      expect(response.json()).toEqual({ status });
+      expect(await statuses(a, b)).toEqual([status, status]);
     });
 
     it('may name the sender by username alone', async () => {
-      const [a, b] = await pair();
-      await run(a, 'request', b);
+      const [a, b] = await requested();
 
-      const response = await postFriend(t.app, 'decline', { username: a.username }, asBearer(b));
+      const response = await postFriend(t.app, action, { username: a.username }, asBearer(b));
 
-      expect(response.json()).toEqual({ status: 'none' });
-    });
-  });
-
-  describe('an accept', () => {
-    it('makes the receiver and the sender friends: both sides see friends', async () => {
-      const [a, b] = await pair();
-      await run(a, 'request', b);
-
-      const response = await run(b, 'accept', a);
-
-      expect(response.json()).toEqual({ status: 'friends' });
-      expect(await statuses(a, b)).toEqual(['friends', 'friends']);
-    });
-
-    it('may name the sender by username alone', async () => {
-      const [a, b] = await pair();
-      await run(a, 'request', b);
-
-      const response = await postFriend(t.app, 'accept', { username: a.username }, asBearer(b));
-
-      expect(response.json()).toEqual({ status: 'friends' });
+      expect(response.json()).toEqual({ status });
     });
   });
 
   describe('an unfriend', () => {
     it('lets the friend who sent the request end the friendship: both see none', async () => {
-      const [a, b] = await pair();
-      await run(a, 'request', b);
-      await run(b, 'accept', a);
+      const [a, b] = await befriended();
 
       const response = await run(a, 'unfriend', b);
 
-      expect(response.json()).toEqual({ status: 'none' });
-      expect(await statuses(a, b)).toEqual(['none', 'none']);
-      expect(await friendshipRows(t.app, a, b)).toEqual([]);
+      await expectNothingBetween(response, a, b);
     });
 
     it('lets the friend who accepted end the friendship: both see none', async () => {
-      const [a, b] = await pair();
-      await run(a, 'request', b);
-      await run(b, 'accept', a);
+      const [a, b] = await befriended();
 
       const response = await postFriend(t.app, 'unfriend', { username: a.username }, asBearer(b));
 
-      expect(response.json()).toEqual({ status: 'none' });
-      expect(await statuses(a, b)).toEqual(['none', 'none']);
+      await expectNothingBetween(response, a, b);
     });
 
     it('leaves the pair free to start again from either side', async () => {
-      const [a, b] = await pair();
-      await run(a, 'request', b);
-      await run(b, 'accept', a);
+      const [a, b] = await befriended();
       await run(a, 'unfriend', b);
 
       const response = await run(b, 'request', a);
@@ -155,8 +144,7 @@ forEachApp((t) => {
     });
 
     it('finds the other member by username, whatever its case', async () => {
-      const [a, b] = await pair();
-      await run(a, 'request', b);
+      const [a, b] = await requested();
 
       expect(await friendStatus(t.app, a, { username: b.username.toUpperCase() })).toBe('pending');
       expect(await friendStatus(t.app, b, { username: a.username })).toBe('incoming');
@@ -172,8 +160,7 @@ forEachApp((t) => {
 
   describe('repeating a call', () => {
     it('answers pending to a second request and keeps one row', async () => {
-      const [a, b] = await pair();
-      await run(a, 'request', b);
+      const [a, b] = await requested();
 
       const response = await run(a, 'request', b);
 
@@ -182,18 +169,14 @@ forEachApp((t) => {
     });
 
     it('answers friends to a request between friends', async () => {
-      const [a, b] = await pair();
-      await run(a, 'request', b);
-      await run(b, 'accept', a);
+      const [a, b] = await befriended();
 
       expect((await run(a, 'request', b)).json()).toEqual({ status: 'friends' });
       expect((await run(b, 'request', a)).json()).toEqual({ status: 'friends' });
     });
 
     it('answers friends to a second accept', async () => {
-      const [a, b] = await pair();
-      await run(a, 'request', b);
-      await run(b, 'accept', a);
+      const [a, b] = await befriended();
 
       expect((await run(b, 'accept', a)).json()).toEqual({ status: 'friends' });
     });
@@ -206,14 +189,12 @@ forEachApp((t) => {
         const response = await run(a, action, b);
 
         expect(response.statusCode).toBe(200);
-        expect(response.json()).toEqual({ status: 'none' });
-        expect(await friendshipRows(t.app, a, b)).toEqual([]);
+        await expectNothingBetween(response, a, b);
       },
     );
 
     it('answers none to a second cancel', async () => {
-      const [a, b] = await pair();
-      await run(a, 'request', b);
+      const [a, b] = await requested();
       await run(a, 'cancel', b);
 
       expect((await run(a, 'cancel', b)).json()).toEqual({ status: 'none' });
@@ -222,8 +203,7 @@ forEachApp((t) => {
 
   describe('crossing requests', () => {
     it('makes friends when the receiver sends a request back instead of accepting', async () => {
-      const [a, b] = await pair();
-      await run(a, 'request', b);
+      const [a, b] = await requested();
 
       const response = await run(b, 'request', a);
 

@@ -1,6 +1,13 @@
 /** What the fuzz suite found, kept as plain cases: each failed before its fix (docs/product.md "Errors"). */
 import { describe, expect, it } from 'vitest';
-import { ORIGIN, asCookie, forEachApp, signupMembers, getNotifications } from './helpers.ts';
+import {
+  expectError,
+  ORIGIN,
+  asCookie,
+  forEachApp,
+  signupMembers,
+  getNotifications,
+} from './helpers.ts';
 
 forEachApp((t) => {
   describe('refusals made by plugins', () => {
@@ -41,8 +48,7 @@ forEachApp((t) => {
         ...(method === 'PATCH' ? { payload: { caption: 'x' } } : {}),
       });
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error });
+      expectError(response, 400, error);
     });
 
     it('still looks up a reference that does not decode, as no image', async () => {
@@ -67,8 +73,7 @@ forEachApp((t) => {
 
         const response = await getNotifications(t.app, asCookie(a), { before });
 
-        expect(response.statusCode).toBe(400);
-        expect(response.json()).toEqual({ error: 'That page cursor is not valid.' });
+        expectError(response, 400, 'That page cursor is not valid.');
       },
     );
   });

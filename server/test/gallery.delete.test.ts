@@ -11,14 +11,13 @@ import { DISCARD_TRIES } from '../src/media/index.ts';
 import { SWEEP_GRACE_MS, sweepMedia } from '../src/media/sweep.ts';
 import { deleteImage, diskPath, listGallery, uploadImage } from './gallery-helpers.ts';
 import { type Member, forEachDialect, signupPair, useTestApp } from './helpers.ts';
-import { connected, useSockets, useListening } from './sockets.ts';
+import { useLiveApp } from './live-app.ts';
 
 forEachDialect((dialect) => {
   const t = useTestApp(dialect);
-  const openSocket = useSockets();
+  const { connectAs } = useLiveApp(t);
   let owner: Member;
   let watcher: Member;
-  const served = useListening(t);
   beforeEach(async () => {
     [owner, watcher] = await signupPair(t.app);
   });
@@ -72,9 +71,7 @@ forEachDialect((dialect) => {
 
   /** A watcher of the owner's gallery; `next` is its next delete event. */
   async function watching(): Promise<{ next: Promise<{ id: string; ownerId: string }> }> {
-    const socket: Socket = await connected(
-      openSocket(served.url, { auth: { token: watcher.token } }),
-    );
+    const socket: Socket = await connectAs(watcher);
     await socket.timeout(5_000).emitWithAck('gallery:join', { ownerId: owner.user.id });
     const next = new Promise<{ id: string; ownerId: string }>((resolve, reject) => {
       const timer = setTimeout(

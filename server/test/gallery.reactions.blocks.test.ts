@@ -10,23 +10,15 @@ import type { GalleryImage, GalleryImageLive } from '../../src/contracts/gallery
 import { listGallery, patchImage, uploadImage } from './gallery-helpers.ts';
 import {
   type Member,
-  REDIS_TEST_URL,
   asBearer,
   describeWithRedis,
   forEachDialect,
   signupMembers,
   useTestApp,
 } from './helpers.ts';
+import { useLiveApp, useTwoNodes } from './live-app.ts';
 import { block, unblock } from './safety-helpers.ts';
-import {
-  type Seen,
-  connected,
-  join,
-  record,
-  useSecondNode,
-  useSockets,
-  useListening,
-} from './sockets.ts';
+import { type Seen, join, record, useSockets } from './sockets.ts';
 
 const withRedis = await describeWithRedis('the cross-node reaction events');
 const openSocket = useSockets();
@@ -73,9 +65,7 @@ function namesNone(payload: unknown, members: readonly Member[]) {
 forEachDialect((dialect) => {
   describe('one node', () => {
     const t = useTestApp(dialect);
-    const served = useListening(t);
-    const connectAs = (member: Member) =>
-      connected(openSocket(served.url, { auth: { token: member.token } }));
+    const { connectAs } = useLiveApp(t);
 
     /**
      * An owner's photo that the reactor likes and a bystander dislikes, and a viewer: four
@@ -288,13 +278,7 @@ forEachDialect((dialect) => {
   });
 
   withRedis('two nodes on one Redis', () => {
-    const t = useTestApp(dialect, {
-      REDIS_URL: REDIS_TEST_URL,
-      REDIS_PREFIX: `orbit-reactions-${dialect}-${process.pid}`,
-    });
-    const nodes = useSecondNode(t);
-    const connectTo = (origin: string, member: Member) =>
-      connected(openSocket(origin, { auth: { token: member.token } }));
+    const { t, nodes, connectTo } = useTwoNodes(dialect, 'reactions', openSocket);
 
     it('tells the reactor’s socket on the other node its reaction, and a watcher there only counts', async () => {
       const [owner, reactor, viewer] = await signupMembers(t.app, 3);

@@ -4,7 +4,8 @@ import { beforeEach, expect, it } from 'vitest';
 import type { GalleryImage, GalleryImageLive } from '../../src/contracts/gallery.ts';
 import { deleteImage, patchImage, uploadImage } from './gallery-helpers.ts';
 import { type Member, forEachDialect, signupPair, useTestApp } from './helpers.ts';
-import { connected, useSockets, nextEvent, useListening } from './sockets.ts';
+import { useLiveApp } from './live-app.ts';
+import { nextEvent } from './sockets.ts';
 
 interface JoinAck {
   ok: boolean;
@@ -14,16 +15,13 @@ interface JoinAck {
 
 forEachDialect((dialect) => {
   const t = useTestApp(dialect);
-  const openSocket = useSockets();
+  const { connectAs } = useLiveApp(t);
   let owner: Member;
   let watcher: Member;
-  const served = useListening(t);
   beforeEach(async () => {
     [owner, watcher] = await signupPair(t.app);
   });
 
-  const connectAs = (member: Member) =>
-    connected(openSocket(served.url, { auth: { token: member.token } }));
   const watch = (socket: Socket, ownerId: string) =>
     socket.timeout(5_000).emitWithAck('gallery:join', { ownerId }) as Promise<JoinAck>;
   const joinPresence = (socket: Socket, member: Member) =>
@@ -33,6 +31,18 @@ forEachDialect((dialect) => {
     }) as Promise<JoinAck>;
   const leavePresence = (socket: Socket) =>
     socket.timeout(5_000).emitWithAck('presence:leave') as Promise<JoinAck>;
+  /**
+   * The watcher watching the owner's gallery, then the owner joining presence: answers both
+   * sockets and what the watcher heard of it.
+   */
+  const ownerComesOnline = async () => {
+    const socket = await connectAs(watcher);
+    await watch(socket, owner.user.id);
+    const ownerSocket = await connectAs(owner);
+    const online = nextEvent(socket, 'presence:update');
+    await joinPresence(ownerSocket, owner);
+    return { socket, ownerSocket, heard: await online };
+  };
 
   it('sends gallery:image:created to a watcher when the owner uploads', async () => {
     const socket = await connectAs(watcher);
@@ -124,13 +134,8 @@ forEachDialect((dialect) => {
   });
 
   it('sends presence:update to a watcher when the owner joins and leaves presence', async () => {
-    const socket = await connectAs(watcher);
-    await watch(socket, owner.user.id);
-    const ownerSocket = await connectAs(owner);
-
-    const online = nextEvent(socket, 'presence:update');
-    await joinPresence(ownerSocket, owner);
-    expect(await online).toEqual({ userId: owner.user.id, online: true });
+    const { socket, ownerSocket, heard } = await ownerComesOnline();
+    expect(heard).toEqual({ userId: owner.user.id, online: true });
 
     const offline = nextEvent(socket, 'presence:update');
     await leavePresence(ownerSocket);
@@ -139,12 +144,7 @@ forEachDialect((dialect) => {
   });
 
   it('sends presence:update offline to a watcher when the owner’s last tab disconnects', async () => {
-    const socket = await connectAs(watcher);
-    await watch(socket, owner.user.id);
-    const ownerSocket = await connectAs(owner);
-    const online = nextEvent(socket, 'presence:update');
-    await joinPresence(ownerSocket, owner);
-    await online;
+    const { socket, ownerSocket } = await ownerComesOnline();
 
     const offline = nextEvent(socket, 'presence:update');
     ownerSocket.disconnect();

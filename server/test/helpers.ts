@@ -6,19 +6,26 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import type { LogEvent } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type Db, createDatabase } from '../src/db/index.ts';
+import { type Member, friendAction, signupPair } from './factories.ts';
 import { createFreshDatabase } from './postgres.ts';
 
 export * from './factories.ts';
 
 export type TestDialect = 'sqlite' | 'postgres';
+
+/** Expects the answer to be `status` with the body `{ error }` and nothing else. */
+export function expectError(response: LightMyRequestResponse, status: number, error: string): void {
+  expect(response.statusCode).toBe(status);
+  expect(response.json()).toEqual({ error });
+}
 
 const PG_TEST_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -112,6 +119,20 @@ export async function describeWithPostgres(
     `PostgreSQL at ${PG_TEST_URL} is unreachable`,
     what,
   );
+}
+
+/** Two fresh members, `a` having asked `b` to be friends: the request is pending. */
+export async function requestedPair(app: FastifyInstance): Promise<[Member, Member]> {
+  const [a, b] = await signupPair(app);
+  await friendAction(app, a, 'request', b);
+  return [a, b];
+}
+
+/** Two fresh friends: `a` asked, `b` accepted. */
+export async function friendPair(app: FastifyInstance): Promise<[Member, Member]> {
+  const [a, b] = await requestedPair(app);
+  await friendAction(app, b, 'accept', a);
+  return [a, b];
 }
 
 /** Runs a suite once per dialect in DIALECTS; an unreachable PostgreSQL is skipped (or fails, see above). */

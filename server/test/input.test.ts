@@ -1,6 +1,7 @@
 /** Text no column may hold is refused with a 400 in one place, on both databases (docs/product.md "Errors"). */
 import { describe, expect, it } from 'vitest';
 import {
+  expectError,
   ORIGIN,
   asBearer,
   asCookie,
@@ -21,8 +22,7 @@ forEachApp((t) => {
     ])('answers 400 to a JSON body holding %s', async (_name, identifier, error) => {
       const response = await postLogin(t.app, { identifier, password: 'x' });
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error });
+      expectError(response, 400, error);
     });
 
     it('answers 400 to a query holding a NUL byte', async () => {
@@ -34,15 +34,13 @@ forEachApp((t) => {
         headers: asBearer(a),
       });
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'q can’t contain control characters.' });
+      expectError(response, 400, 'q can’t contain control characters.');
     });
 
     it('answers 400 to a form field holding a NUL byte, and makes no member', async () => {
       const response = await postSignup(t.app, { username: 'nul.member', firstName: 'A\u0000a' });
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'firstName can’t contain control characters.' });
+      expectError(response, 400, 'firstName can’t contain control characters.');
       const taken = await t.app.inject({
         method: 'GET',
         url: '/api/check-username?username=nul.member',
@@ -87,8 +85,7 @@ forEachApp((t) => {
         headers: { ...asBearer(a), origin: ORIGIN },
       });
 
-      expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ error: 'No such notification.' });
+      expectError(response, 404, 'No such notification.');
     });
 
     it('reads a page before such an id as the newest page', async () => {
