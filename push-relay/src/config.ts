@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { LOG_FORMATS, type LogFormat, chooseLogFormat } from '../../src/contracts/logging.ts';
 import { PUSH_TTL_SECONDS, RELAY_LEASE_MAX_MS } from '../../src/contracts/push.ts';
 import { type PushEndpointPolicy, PushEndpointSettings } from '../../src/contracts/pushHosts.ts';
+import { readSettings } from '../../src/contracts/settings.ts';
 import { LOOPBACK_HOST, vapidSubjectFallback } from './contact.ts';
 import { LOG_LEVELS, type LogLevel } from './log.ts';
 
@@ -117,16 +118,11 @@ export function loadRelaySettings(
   env: NodeJS.ProcessEnv = process.env,
   stdoutIsTty: boolean = process.stdout.isTTY === true,
 ): RelaySettings {
-  // An empty variable means "not set", as a blank line in an env file does.
-  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  const parsed = EnvSchema.safeParse(given);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.join('.')}: ${issue.message}`,
-    );
-    throw new RelayConfigError(`Invalid relay configuration:\n  ${problems.join('\n  ')}`);
-  }
-  const e = parsed.data;
+  const e = readSettings(
+    EnvSchema,
+    env,
+    (problems) => new RelayConfigError(`Invalid relay configuration:\n  ${problems.join('\n  ')}`),
+  );
   const production = e.NODE_ENV === 'production';
   return {
     production,

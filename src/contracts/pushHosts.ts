@@ -4,6 +4,7 @@
  * The server checks it when a device subscribes, push-relay again before every push.
  */
 import { z } from './zod.ts';
+import { parsedWith } from './settings.ts';
 
 /** The browsers' push services: Chrome and Edge (FCM), Firefox (Mozilla), Safari (Apple), Windows. */
 const PUSH_SERVICE_HOSTS = [
@@ -126,17 +127,7 @@ export function isAllowedPushEndpoint(endpoint: string, policy: PushEndpointPoli
 
 /** The two settings, read alike by the server and push-relay (README.md "Configuration"). */
 export const PushEndpointSettings = {
-  PUSH_ALLOWED_HOSTS: z
-    .string()
-    .default('')
-    .transform((value, context) => {
-      try {
-        return parsePushHosts(value);
-      } catch (error) {
-        context.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    }),
+  PUSH_ALLOWED_HOSTS: z.string().default('').transform(parsedWith(parsePushHosts)),
   // Tests only: true, 1 or yes let loopback endpoints through.
   PUSH_ALLOW_LOCAL_SERVICE: z
     .enum(['true', 'false', '1', '0', 'yes', 'no'])
