@@ -20,7 +20,7 @@ import {
 export type OpenSocket = (url: string, options?: ClientOptions) => Socket;
 
 /** A socket signed in as `member` on the app at `origin`, once connected. */
-export function connectMember(open: OpenSocket, origin: string, member: Member): Promise<Socket> {
+function connectMember(open: OpenSocket, origin: string, member: Member): Promise<Socket> {
   return connected(open(origin, { auth: { token: member.token } }));
 }
 
