@@ -14,6 +14,9 @@ async function violations(page: Page) {
   }));
 }
 
+// One axe run takes 5–10 s of a 2-core machine's time: each test gets room for the runs it makes.
+test.describe.configure({ timeout: 90_000 });
+
 test.describe('accessibility of the public pages', () => {
   for (const path of ['/landing', '/signup', '/forgot-password']) {
     test(`${path} has no WCAG A/AA violations`, async ({ page }) => {
@@ -57,7 +60,8 @@ test.describe('accessibility of the signed-in pages', () => {
     playwright,
     baseURL,
   }) => {
-    test.setTimeout(150_000);
+    // Twenty runs: four pages in five themes.
+    test.setTimeout(300_000);
     const member = await createMember(request, baseURL ?? '');
     // A moderator with a report to read, so that /moderation shows its tabs, list and actions.
     await makeModerator(member);
