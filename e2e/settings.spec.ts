@@ -159,6 +159,9 @@ test.describe('settings: Security', () => {
     request,
     baseURL,
   }) => {
+    // Three sign-ins and two password hashes on the server: more than the default 30 s allows
+    // while another worker runs beside it.
+    test.setTimeout(60_000);
     const member = await createMember(request, baseURL ?? '');
     const elsewhere = await signedIn(browser, member, { path: '/spacehub' });
     const page = await signedIn(browser, member, AT_SETTINGS);
