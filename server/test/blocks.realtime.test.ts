@@ -24,10 +24,10 @@ import {
   useTestApp,
 } from './helpers.ts';
 import { useLiveApp, useTwoNodes } from './live-app.ts';
+import { RELAY_SECRET } from './push-endpoints.ts';
 import { block } from './safety-helpers.ts';
 import { type Seen, connected, join, listen, record, useSockets } from './sockets.ts';
 
-const SECRET = 'relay-secret-for-tests-0123456789';
 const withRedis = await describeWithRedis('the cross-node block tests');
 
 const openSocket = useSockets();
@@ -57,7 +57,7 @@ async function socketsOfIn(app: FastifyInstance, room: string) {
 forEachDialect((dialect) => {
   describe('one node', () => {
     const t = useTestApp(dialect, {
-      RELAY_SECRET: SECRET,
+      RELAY_SECRET,
       PUSH_ALLOWED_HOSTS: 'push.example.test',
     });
     const { served, connectAs } = useLiveApp(t);
@@ -259,7 +259,7 @@ forEachDialect((dialect) => {
       const relayEvents = async () => {
         const relay = await connected(
           openSocket(`${served.url}/relay`, {
-            auth: { secret: SECRET, vapidPublicKey: p256PublicKey() },
+            auth: { secret: RELAY_SECRET, vapidPublicKey: p256PublicKey() },
           }),
         );
         const events: RelayEvent[] = [];
