@@ -3,6 +3,7 @@
  * in order: each starts where the one before left the member, and sets up what it needs when an
  * earlier one failed. The texts asserted are those of docs/product.md, as in the Chromium suite.
  */
+import * as PATHS from '../../src/contracts/endpoints.paths.ts';
 import { PASSWORD, uniqueName } from '../helpers.ts';
 import { createMember, logInApi, sendFriendRequest, waitUntilOnline } from './api.ts';
 import {
@@ -26,6 +27,7 @@ import {
   member,
   ownProfile,
   photos,
+  savedCopies,
   signOut,
   signedIn,
   unread,
@@ -208,19 +210,32 @@ export const FLOWS: Flow[] = [
       await driver.reload();
       await waitFor(driver, heading(`@${who.username}`));
       await thumbnails(driver, photos, 2);
-      // The visit is over once its calls are answered and saved: the network goes after that.
-      await waitUntil('the page to stop loading', async () => {
-        const before = await driver.run(() => performance.getEntriesByType('resource').length);
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        return before === (await driver.run(() => performance.getEntriesByType('resource').length));
+      // The visit is over once the worker has saved the session and the calls behind the member's
+      // profile for them: the network goes after that. (Thumbnails may come from the browser's
+      // own cache.)
+      const calls = [PATHS.galleryPage, PATHS.galleryFolders, PATHS.friendsList];
+      const saved = await waitUntil('the session and the profile to be saved', async () => {
+        const copies = await savedCopies(driver);
+        const profile = (path: string) =>
+          copies.urls.some(
+            (url) => url.startsWith(`${path}?`) && url.includes(`username=${who.username}`),
+          );
+        if (copies.urls.includes(PATHS.me.path) && calls.every(({ path }) => profile(path)))
+          return copies;
+        throw new Error(`saved so far: ${JSON.stringify(copies)}`);
       });
-
       app.network.cut();
       try {
         await driver.reload();
         await waitForText(driver, OFFLINE_BANNER);
         await waitFor(driver, heading(`@${who.username}`));
         await thumbnails(driver, photos, 2);
+      } catch (error) {
+        // What the worker had to answer with, before the network went and now.
+        const now = await savedCopies(driver).catch((reason: unknown) => String(reason));
+        throw new Error(
+          `${String(error)}; saved before the cut: ${JSON.stringify(saved)}; now: ${JSON.stringify(now)}`,
+        );
       } finally {
         app.network.restore();
       }

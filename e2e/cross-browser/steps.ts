@@ -91,3 +91,40 @@ export async function unread(driver: Driver): Promise<number> {
   const label = await attributeOf(driver, bell, 'aria-label');
   return Number(/(\d+) unread/.exec(label)?.[1] ?? 0);
 }
+
+/** Who the service worker saves for, and the addresses of the answers and pictures it has saved (src/lib/idb.ts). */
+export function savedCopies(driver: Driver): Promise<SavedCopies> {
+  return driver.run(
+    () =>
+      new Promise<SavedCopies>((resolve, reject) => {
+        const open = indexedDB.open('orbit');
+        open.onerror = () => reject(new Error(String(open.error)));
+        open.onsuccess = () => {
+          const tx = open.result.transaction(['meta', 'responses', 'media']);
+          const member = tx.objectStore('meta').get('currentMember');
+          const responses = tx.objectStore('responses').getAllKeys();
+          const media = tx.objectStore('media').getAllKeys();
+          const paths = (keys: IDBValidKey[]) =>
+            (keys as [string, string][]).map(([, url]) => {
+              const { pathname, search } = new URL(url);
+              return pathname + search;
+            });
+          tx.oncomplete = () => {
+            open.result.close();
+            resolve({
+              member: member.result as unknown,
+              urls: paths(responses.result),
+              media: paths(media.result),
+            });
+          };
+          tx.onerror = () => reject(new Error(String(tx.error)));
+        };
+      }),
+  );
+}
+
+export interface SavedCopies {
+  member: unknown;
+  urls: string[];
+  media: string[];
+}
