@@ -163,3 +163,21 @@ sceneTest(
     await context.close();
   },
 );
+
+sceneTest(
+  'a slow phone still starts offline: with the processor six times slower, a reload shows the saved profile',
+  async ({ browser, setUp }) => {
+    const { member } = setUp;
+    const { context, page } = await visitOnline(browser, setUp);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+
+    await context.setOffline(true);
+    await page.reload();
+    await expectAppShell(page);
+    await expect(page.getByRole('heading', { name: member.username })).toBeVisible();
+    await loadedThumbnails(page, PHOTOS);
+    await expect(page.getByText('Failed to reach auth service')).toHaveCount(0);
+    await context.close();
+  },
+);
