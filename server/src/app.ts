@@ -16,7 +16,7 @@ import type { Config } from './config.ts';
 import type { Db, Dialect } from './db/index.ts';
 import { sql } from './db/migrations.ts';
 import { Invalid, TooManyAttempts } from './errors.ts';
-import { loggerOptions } from './lib/logger.ts';
+import { loggerOptions, requestLog } from './lib/logger.ts';
 import { proxyTrust } from './lib/proxy.ts';
 import { redisLimitStore } from './lib/redis.ts';
 import { textProblem } from './lib/text.ts';
@@ -80,6 +80,7 @@ export async function buildApp(
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
+    logController: requestLog(),
     bodyLimit: 256 * 1024,
     forceCloseConnections: 'idle',
     frameworkErrors,

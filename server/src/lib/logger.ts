@@ -1,4 +1,9 @@
-import type { FastifyServerOptions } from 'fastify';
+import {
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import pretty from 'pino-pretty';
 import { PRETTY_OPTIONS } from '../../../src/contracts/logging.ts';
 import type { Config } from '../config.ts';
@@ -16,3 +21,32 @@ export function loggerOptions(
     ...(config.logFormat === 'pretty' ? { stream: pretty(PRETTY_OPTIONS) } : {}),
   };
 }
+
+/**
+ * One line per answered request: method, route (the pattern, never a member's name or a query),
+ * status and milliseconds, under the request's `reqId`; at `error` with the error when the answer
+ * failed to go out, else at `info`. Fastify's own lines (`incoming request`, `request completed`,
+ * `Route … not found`) are not written: this one says it all.
+ */
+class RequestLog extends LogController {
+  override incomingRequest() {}
+
+  override routeNotFound() {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) {
+    const line = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unknown',
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+    };
+    if (error) reply.log.error({ ...line, err: error }, 'request failed');
+    else reply.log.info(line, 'request');
+  }
+}
+
+export const requestLog = () => new RequestLog();
