@@ -39,6 +39,9 @@ interface UsersTable {
   created_at: string;
   updated_at: string;
 }
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
 
 interface SessionsTable {
   /** SHA-256 of the token, hex; the token itself is never stored. */
@@ -48,6 +51,7 @@ interface SessionsTable {
   created_at: string;
   expires_at: string;
 }
+export type SessionRow = Selectable<SessionsTable>;
 
 /** One row per pair of members, whoever asked first. */
 interface FriendshipsTable {
@@ -58,6 +62,7 @@ interface FriendshipsTable {
   created_at: string;
   updated_at: string;
 }
+export type FriendshipRow = Selectable<FriendshipsTable>;
 
 /** The substring index of SQLite (FTS5, trigram); PostgreSQL uses pg_trgm on users.search_text. */
 interface UsersSearchTable {
@@ -80,6 +85,7 @@ interface GalleryImagesTable {
   position: number;
   created_at: string;
 }
+export type GalleryImageRow = Selectable<GalleryImagesTable>;
 
 interface ImageReactionsTable {
   image_id: string;
@@ -87,6 +93,7 @@ interface ImageReactionsTable {
   kind: 'like' | 'dislike';
   created_at: string;
 }
+export type ImageReactionRow = Selectable<ImageReactionsTable>;
 
 interface NotificationsTable {
   /** Increasing integer: the order of notifications and the cursor of their pages. */
@@ -101,6 +108,8 @@ interface NotificationsTable {
   read_at: string | null;
   created_at: string;
 }
+export type NotificationRow = Selectable<NotificationsTable>;
+export type NewNotificationRow = Insertable<NotificationsTable>;
 
 /** One device of a member that accepts Web Push; an endpoint belongs to one member at a time. */
 interface PushSubscriptionsTable {
@@ -116,6 +125,7 @@ interface PushSubscriptionsTable {
   created_at: string;
   updated_at: string;
 }
+export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;
 
 /** Small values every server node shares, such as the push relay's VAPID public key. */
 interface ServerSettingsTable {
@@ -147,6 +157,7 @@ interface BlocksTable {
   /** The blocked member's username when the block was made; null if they were hidden already. */
   blocked_username: string | null;
 }
+export type BlockRow = Selectable<BlocksTable>;
 
 export type ReportKind = 'image' | 'member';
 type ReportStatus = 'open' | 'resolved';
@@ -170,6 +181,7 @@ interface ReportsTable {
   resolved_at: string | null;
   created_at: string;
 }
+export type ReportRow = Selectable<ReportsTable>;
 
 export interface Database {
   users: UsersTable;
@@ -185,16 +197,3 @@ export interface Database {
   blocks: BlocksTable;
   reports: ReportsTable;
 }
-
-export type UserRow = Selectable<UsersTable>;
-export type NewUserRow = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
-export type SessionRow = Selectable<SessionsTable>;
-export type FriendshipRow = Selectable<FriendshipsTable>;
-export type GalleryImageRow = Selectable<GalleryImagesTable>;
-export type ImageReactionRow = Selectable<ImageReactionsTable>;
-export type NotificationRow = Selectable<NotificationsTable>;
-export type NewNotificationRow = Insertable<NotificationsTable>;
-export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;
-export type BlockRow = Selectable<BlocksTable>;
-export type ReportRow = Selectable<ReportsTable>;
