@@ -141,9 +141,8 @@ export class Relay extends EventEmitter<RelayEvents> {
 }
 
 const DEFAULT_LEASE_MS = 10_000;
-const CATCH_UP_PAGE = 100;
-const CATCH_UP_TIMEOUT_MS = 30_000;
-const CATCH_UP_RETRY_MS = 5_000;
+/** Catch-up asks for pages of this many events, waits this long for each, asks again after this. */
+const CATCH_UP = { page: 100, timeoutMs: 30_000, retryMs: 5_000 };
 const GONE_ACK_TIMEOUT_MS = 10_000;
 const PUSH_REQUEST_TIMEOUT_MS = 15_000;
 const REPORT_TIMEOUT_MS = 10_000;
@@ -599,8 +598,8 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     const answer = answerOf(
       CatchUpPageSchema,
       await socket
-        .timeout(CATCH_UP_TIMEOUT_MS)
-        .emitWithAck('relay:catch-up', { after, limit: CATCH_UP_PAGE }),
+        .timeout(CATCH_UP.timeoutMs)
+        .emitWithAck('relay:catch-up', { after, limit: CATCH_UP.page }),
       (problem) => ({ events: [], latest: 0, error: `an answer that does not fit: ${problem}` }),
     );
     if (answer.error !== undefined) throw new Error(answer.error);
@@ -638,7 +637,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
       for (const event of events) void handle(event);
       // Sorted, so the last event has the highest id there is.
       const last = events.map(eventIdOf).at(-1);
-      if (events.length < CATCH_UP_PAGE || last === undefined) return;
+      if (events.length < CATCH_UP.page || last === undefined) return;
       after = last;
     }
   };
@@ -651,10 +650,8 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
         break;
       } catch (error) {
         if (current !== epoch || stopping.signal.aborted) return;
-        log.warn({ err: error }, `catch-up failed; asking again in ${CATCH_UP_RETRY_MS / 1000} s`);
-        await wait(CATCH_UP_RETRY_MS, undefined, { signal: stopping.signal }).catch(
-          () => undefined,
-        );
+        log.warn({ err: error }, `catch-up failed; asking again in ${CATCH_UP.retryMs / 1000} s`);
+        await wait(CATCH_UP.retryMs, undefined, { signal: stopping.signal }).catch(() => undefined);
       }
     }
     if (current !== epoch) return;
