@@ -118,11 +118,7 @@ export function loadRelaySettings(
   env: NodeJS.ProcessEnv = process.env,
   stdoutIsTty: boolean = process.stdout.isTTY === true,
 ): RelaySettings {
-  const e = readSettings(
-    EnvSchema,
-    env,
-    (problems) => new RelayConfigError(`Invalid relay configuration:\n  ${problems.join('\n  ')}`),
-  );
+  const e = readSettings(EnvSchema, env, 'relay configuration', RelayConfigError);
   const production = e.NODE_ENV === 'production';
   return {
     production,

@@ -203,11 +203,7 @@ export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   stdoutIsTty: boolean = process.stdout.isTTY === true,
 ): Config {
-  const e = readSettings(
-    EnvSchema,
-    env,
-    (problems) => new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`),
-  );
+  const e = readSettings(EnvSchema, env, 'configuration');
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,

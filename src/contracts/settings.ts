@@ -21,17 +21,18 @@ export function parsedWith<T>(parse: (value: string) => T) {
 
 /**
  * The settings `schema` reads from `env`. An empty variable means "not set", as a blank line in an
- * environment file does. When any is wrong, throws what `fail` makes of the problems, one
- * `NAME: message` each.
+ * environment file does. When any is wrong, throws a `Failure` that says `Invalid ${what}:` and
+ * then the problems, one `NAME: message` a line.
  */
 export function readSettings<S extends z.ZodType>(
   schema: S,
   env: Readonly<Record<string, string | undefined>>,
-  fail: (problems: string[]) => Error,
+  what: string,
+  Failure: new (message: string) => Error = Error,
 ): z.infer<S> {
   const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = schema.safeParse(given);
-  if (!parsed.success)
-    throw fail(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
-  return parsed.data;
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  throw new Failure(`Invalid ${what}:\n  ${problems.join('\n  ')}`);
 }
