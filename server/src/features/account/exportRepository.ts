@@ -97,6 +97,8 @@ export function notifications(db: Db, userId: string): AsyncGenerator<Notificati
   const query = db
     .selectFrom('notifications')
     .leftJoin('users', 'users.id', 'notifications.actor_id')
+    .where('notifications.recipient_id', '=', userId)
+    .where(noneOrNotHiddenFrom(sql.ref('notifications.actor_id'), userId))
     .select([
       'notifications.id',
       'notifications.type',
@@ -105,9 +107,7 @@ export function notifications(db: Db, userId: string): AsyncGenerator<Notificati
       'notifications.read_at',
       'notifications.created_at',
       'users.username as actor_username',
-    ])
-    .where('notifications.recipient_id', '=', userId)
-    .where(noneOrNotHiddenFrom(sql.ref('notifications.actor_id'), userId));
+    ]);
   return every(query, ['notifications.id']);
 }
 
@@ -120,19 +120,24 @@ export interface ReactionExportRow {
   username: string | null;
 }
 
-/** Reactions the member gave, by photo, each with the photo's owner unless a block hides them. */
-export function reactionsGiven(db: Db, userId: string): AsyncGenerator<ReactionExportRow> {
-  const query = db
+/** Reactions to photos, each with the photo and the member named in `member` joined. */
+function reactionsWith(db: Db, member: 'gallery_images.owner_id' | 'image_reactions.user_id') {
+  return db
     .selectFrom('image_reactions')
     .innerJoin('gallery_images', 'gallery_images.id', 'image_reactions.image_id')
-    .innerJoin('users', 'users.id', 'gallery_images.owner_id')
+    .innerJoin('users', 'users.id', member)
     .select([
       'image_reactions.image_id',
       'image_reactions.user_id',
       'image_reactions.kind',
       'image_reactions.created_at',
-      usernameFor(userId, 'users.id', 'users.username').as('username'),
-    ])
+    ]);
+}
+
+/** Reactions the member gave, by photo, each with the photo's owner unless a block hides them. */
+export function reactionsGiven(db: Db, userId: string): AsyncGenerator<ReactionExportRow> {
+  const query = reactionsWith(db, 'gallery_images.owner_id')
+    .select(usernameFor(userId, 'users.id', 'users.username').as('username'))
     .where('image_reactions.user_id', '=', userId);
   return every(query, ['image_reactions.image_id']);
 }
@@ -142,17 +147,8 @@ export function reactionsGiven(db: Db, userId: string): AsyncGenerator<ReactionE
  * blocked either way, whose reactions the photos' answers leave out.
  */
 export function reactionsReceived(db: Db, userId: string): AsyncGenerator<ReactionExportRow> {
-  const query = db
-    .selectFrom('image_reactions')
-    .innerJoin('gallery_images', 'gallery_images.id', 'image_reactions.image_id')
-    .innerJoin('users', 'users.id', 'image_reactions.user_id')
-    .select([
-      'image_reactions.image_id',
-      'image_reactions.user_id',
-      'image_reactions.kind',
-      'image_reactions.created_at',
-      'users.username',
-    ])
+  const query = reactionsWith(db, 'image_reactions.user_id')
+    .select('users.username')
     .where('gallery_images.owner_id', '=', userId)
     .where(notHiddenFrom(sql.ref('image_reactions.user_id'), userId));
   return every(query, ['image_reactions.image_id', 'image_reactions.user_id']);
