@@ -1,4 +1,5 @@
 /** Notifications (docs/product.md "Notification state", "Notification bell", "Notifications panel"; docs/decisions.md "Notifications on the server"). */
+import { PublicUser } from './user.ts';
 import { z } from './zod.ts';
 
 export const NOTIFICATION_TYPES = [
@@ -11,11 +12,7 @@ export const NOTIFICATION_TYPES = [
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
-const NotificationActor = z.object({
-  id: z.string(),
-  username: z.string(),
-  profileImage: z.string(),
-});
+const NotificationActor = PublicUser.pick({ id: true, username: true, profileImage: true });
 type NotificationActor = z.infer<typeof NotificationActor>;
 
 export const Notification = z.object({
