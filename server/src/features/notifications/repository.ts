@@ -23,6 +23,17 @@ const chosen =
       ...(ids ? [eb('id', 'in', ids)] : []),
     ]);
 
+/** The friend_request notification of a request, to the member the request went to. */
+const ofRequest =
+  (recipientId: string, requestId: string) => (eb: ExpressionBuilder<Database, 'notifications'>) =>
+    eb.and({ recipient_id: recipientId, type: 'friend_request', request_id: requestId });
+
+/** The ids of the rows `statement` changed. */
+async function idsOf(statement: { execute(): Promise<{ id: number }[]> }): Promise<number[]> {
+  const rows = await statement.execute();
+  return rows.map((row) => row.id);
+}
+
 /** Notifications with their actor's name and picture (the actor may be gone). */
 const withActor = (db: Db) =>
   db
@@ -100,25 +111,20 @@ export async function markRead(
   now: string,
 ): Promise<number[]> {
   if (ids?.length === 0) return [];
-  const rows = await db
-    .updateTable('notifications')
-    .set({ read_at: now })
-    .where('read_at', 'is', null)
-    .where(chosen(recipientId, ids))
-    .returning('id')
-    .execute();
-  return rows.map((row) => row.id);
+  return idsOf(
+    db
+      .updateTable('notifications')
+      .set({ read_at: now })
+      .where('read_at', 'is', null)
+      .where(chosen(recipientId, ids))
+      .returning('id'),
+  );
 }
 
 /** Removes some (or all, with ids null) of the notifications a member sees; answers the ids removed. */
 export async function remove(db: Db, recipientId: string, ids: number[] | null): Promise<number[]> {
   if (ids?.length === 0) return [];
-  const rows = await db
-    .deleteFrom('notifications')
-    .where(chosen(recipientId, ids))
-    .returning('id')
-    .execute();
-  return rows.map((row) => row.id);
+  return idsOf(db.deleteFrom('notifications').where(chosen(recipientId, ids)).returning('id'));
 }
 
 /** The pending friend_request notification of a request, removed when it is cancelled or declined. */
@@ -127,14 +133,9 @@ export async function removeRequestNotification(
   recipientId: string,
   requestId: string,
 ): Promise<number[]> {
-  const rows = await db
-    .deleteFrom('notifications')
-    .where('recipient_id', '=', recipientId)
-    .where('type', '=', 'friend_request')
-    .where('request_id', '=', requestId)
-    .returning('id')
-    .execute();
-  return rows.map((row) => row.id);
+  return idsOf(
+    db.deleteFrom('notifications').where(ofRequest(recipientId, requestId)).returning('id'),
+  );
 }
 
 /**
@@ -204,14 +205,12 @@ export async function markRequestRead(
   requestId: string,
   now: string,
 ): Promise<number[]> {
-  const rows = await db
-    .updateTable('notifications')
-    .set({ read_at: now })
-    .where('recipient_id', '=', recipientId)
-    .where('type', '=', 'friend_request')
-    .where('request_id', '=', requestId)
-    .where('read_at', 'is', null)
-    .returning('id')
-    .execute();
-  return rows.map((row) => row.id);
+  return idsOf(
+    db
+      .updateTable('notifications')
+      .set({ read_at: now })
+      .where(ofRequest(recipientId, requestId))
+      .where('read_at', 'is', null)
+      .returning('id'),
+  );
 }
