@@ -1,5 +1,6 @@
 /** Helpers shared by the benchmarks: timing statistics, free ports, the app server as a child. */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,9 +8,11 @@ import { fileURLToPath } from 'node:url';
 import type { LogEvent } from 'kysely';
 import autocannon, { type Options, type Result } from 'autocannon';
 import sharp from 'sharp';
+import { type Socket, io } from 'socket.io-client';
 
 import { freePort } from '../e2e/ports.ts';
 import { spawnServer } from '../e2e/serverProcess.ts';
+import { createFreshDatabase } from '../server/test/postgres.ts';
 
 export { freePort };
 
@@ -270,6 +273,71 @@ export async function startServer(
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   return { child: server.child, origin, dataDir, stop };
+}
+
+/**
+ * `count` servers (startServer, one after the other: the first one creates the tables) sharing a
+ * fresh PostgreSQL database made next to `databaseUrl` and one Redis key prefix on `redisUrl`, each
+ * when given; `stop` stops them all and drops that database.
+ */
+export async function startServers(options: {
+  count?: number;
+  databaseUrl?: string | undefined;
+  redisUrl?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  dataPrefix: string;
+}): Promise<{ nodes: RunningServer[]; stop(): Promise<void> }> {
+  const { databaseUrl, redisUrl, dataPrefix } = options;
+  const database = databaseUrl ? await createFreshDatabase(databaseUrl, 'orbit_bench') : undefined;
+  const env = {
+    ...options.env,
+    ...(redisUrl
+      ? { REDIS_URL: redisUrl, REDIS_PREFIX: `orbit-bench-${randomBytes(4).toString('hex')}` }
+      : {}),
+    ...(database ? { DATABASE_URL: database.url } : {}),
+  };
+  const nodes: RunningServer[] = [];
+  for (let i = 0; i < (options.count ?? 1); i++) nodes.push(await startServer({ env, dataPrefix }));
+  const stop = async () => {
+    for (const node of nodes) await node.stop();
+    await database?.drop();
+  };
+  return { nodes, stop };
+}
+
+/**
+ * A socket.io client as the app opens one (websocket, the session's bearer token, no
+ * reconnection); `opened` hears of it at once, the promise once it is connected.
+ */
+export async function openSocket(
+  origin: string,
+  token: string,
+  opened: (socket: Socket) => void = () => {},
+): Promise<Socket> {
+  const socket = io(origin, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+    auth: { token },
+  });
+  opened(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+
+/** Puts a connected socket's member in presence, as the app does; throws when refused. */
+export async function joinPresence(
+  socket: Socket,
+  presence: { userId: string; username?: string },
+): Promise<void> {
+  const ack = (await socket.timeout(10_000).emitWithAck('presence:join', presence)) as {
+    ok: boolean;
+  };
+  if (!ack.ok) throw new Error('presence:join refused');
 }
 
 export const BENCH_PASSWORD = 'Bench#Orbit1';

@@ -16,18 +16,18 @@
  * afterwards), so the client sockets here do not share its event loop. BENCH_SOCKETS (default
  * 2000) and BENCH_ROUNDS (default 300) change the sizes.
  */
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { type Socket, io } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import {
   type RunningServer,
+  joinPresence,
+  openSocket,
   signupBenchMember,
-  startServer,
+  startServers,
   summary,
   table,
   writeResultEntry,
 } from './common.ts';
-import { createFreshDatabase } from '../server/test/postgres.ts';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 2_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
@@ -44,18 +44,13 @@ const mode = NODES === 2 ? 'twoNodes' : REDIS_URL ? 'redis' : 'local';
 // ---------------------------------------------------------------------------------------------
 // The servers, as child processes
 
-const database = DATABASE_URL ? await createFreshDatabase(DATABASE_URL, 'orbit_bench') : undefined;
-const sharedEnv = {
-  ...(REDIS_URL
-    ? { REDIS_URL, REDIS_PREFIX: `orbit-bench-${randomBytes(4).toString('hex')}` }
-    : {}),
-  ...(database ? { DATABASE_URL: database.url } : {}),
-};
-const nodes: RunningServer[] = [];
-for (let i = 0; i < NODES; i++) {
-  // One after the other: the first one creates the tables.
-  nodes.push(await startServer({ env: sharedEnv, dataPrefix: 'orbit-bench-events-' }));
-}
+const servers = await startServers({
+  count: NODES,
+  databaseUrl: DATABASE_URL,
+  redisUrl: REDIS_URL,
+  dataPrefix: 'orbit-bench-events-',
+});
+const { nodes } = servers;
 const node = (i: number) => (nodes[i % nodes.length] as RunningServer).origin;
 const base = node(0);
 
@@ -69,22 +64,8 @@ async function signup(username: string): Promise<{ id: string; token: string }> 
 
 const sockets: Socket[] = [];
 async function connect(member: { id: string; token: string }, origin = base): Promise<Socket> {
-  const socket = io(origin, {
-    path: '/socket.io',
-    transports: ['websocket'],
-    forceNew: true,
-    reconnection: false,
-    auth: { token: member.token },
-  });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('connect_error', reject);
-  });
-  const ack = (await socket.timeout(10_000).emitWithAck('presence:join', {
-    userId: member.id,
-  })) as { ok: boolean };
-  if (!ack.ok) throw new Error('presence:join refused');
+  const socket = await openSocket(origin, member.token, (opened) => sockets.push(opened));
+  await joinPresence(socket, { userId: member.id });
   return socket;
 }
 
@@ -147,8 +128,7 @@ for (let round = 0; round < WARMUP + ROUNDS; round++) {
 }
 
 for (const socket of sockets) socket.disconnect();
-for (const running of nodes) await running.stop();
-await database?.drop();
+await servers.stop();
 
 // ---------------------------------------------------------------------------------------------
 // Report

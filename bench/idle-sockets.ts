@@ -8,11 +8,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Socket, io } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { createDatabase } from '../server/src/db/index.ts';
 import { hashToken, newReferralCode, newToken } from '../server/src/lib/tokens.ts';
 import { searchKeys } from '../server/src/members/searchKeys.ts';
-import { RESULTS_DIR, signupBenchMember, table, writeResult } from './common.ts';
+import { RESULTS_DIR, openSocket, signupBenchMember, table, writeResult } from './common.ts';
 import { startCompiledServer } from './compiled-server.ts';
 
 const COUNT = Number(process.env.IDLE_SOCKETS ?? 2_000);
@@ -75,18 +75,7 @@ await db.destroy();
 
 // Warm the server up with a few sockets and requests, so "before" is a server that has served.
 const sockets: Socket[] = [];
-function open(token: string): Promise<Socket> {
-  const socket = io(server.origin, {
-    transports: ['websocket'],
-    auth: { token },
-    reconnection: false,
-    forceNew: true,
-  });
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', (error) => reject(error));
-  });
-}
+const open = (token: string) => openSocket(server.origin, token);
 for (const socket of await Promise.all(tokens.slice(0, 20).map(open))) socket.disconnect();
 await new Promise((resolve) => setTimeout(resolve, 2_000));
 const before = rssMb();

@@ -21,18 +21,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { type Socket, io } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import {
   BENCH_PASSWORD,
   RESULTS_DIR,
+  type RunningServer,
+  joinPresence,
   machine,
+  openSocket,
   signupBenchMember,
-  startServer,
+  startServers,
   summary,
   table,
   writeReport,
 } from './common.ts';
-import { createFreshDatabase } from '../server/test/postgres.ts';
 
 const MEMBERS = Number(process.env.LOAD_MEMBERS ?? 500);
 const MINUTES = Number(process.env.LOAD_MINUTES ?? 10);
@@ -50,18 +52,15 @@ const RAISED_LIMITS = { AUTH_RATE_LIMIT: '1000000', UPLOADS_PER_HOUR: '1000000' 
 // ---------------------------------------------------------------------------------------------
 // The server
 
-const database = DATABASE_URL ? await createFreshDatabase(DATABASE_URL, 'orbit_load') : undefined;
-const server = await startServer({
-  env: {
-    ...RAISED_LIMITS,
-    METRICS_TOKEN,
-    ...(database ? { DATABASE_URL: database.url } : {}),
-  },
+const servers = await startServers({
+  databaseUrl: DATABASE_URL,
+  env: { ...RAISED_LIMITS, METRICS_TOKEN },
   dataPrefix: 'orbit-bench-load-',
 });
+const [server] = servers.nodes as [RunningServer];
 const base = server.origin;
 console.log(
-  `Server at ${base} on ${database ? 'PostgreSQL' : 'SQLite'}; raised for the run: ${Object.entries(
+  `Server at ${base} on ${DATABASE_URL ? 'PostgreSQL' : 'SQLite'}; raised for the run: ${Object.entries(
     RAISED_LIMITS,
   )
     .map(([name, value]) => `${name}=${value}`)
@@ -207,27 +206,13 @@ async function login(member: Member): Promise<boolean> {
   return true;
 }
 
-async function openSocket(member: Member): Promise<void> {
+async function connect(member: Member): Promise<void> {
   const started = performance.now();
-  const socket = io(base, {
-    path: '/socket.io',
-    transports: ['websocket'],
-    forceNew: true,
-    reconnection: false,
-    auth: { token: member.token },
-  });
-  member.socket = socket;
   try {
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve);
-      socket.once('connect_error', reject);
+    const socket = await openSocket(base, member.token, (opened) => {
+      member.socket = opened;
     });
-    const ack = (await socket
-      .timeout(10_000)
-      .emitWithAck('presence:join', { userId: member.id, username: member.username })) as {
-      ok: boolean;
-    };
-    if (!ack.ok) throw new Error('presence:join refused');
+    await joinPresence(socket, { userId: member.id, username: member.username });
     timed('socket', started);
     socket.on('disconnect', (reason) => {
       if (!finished) failed('socket dropped', reason);
@@ -393,7 +378,7 @@ let connectedMembers = 0;
 let steadySeconds = Number.NaN;
 async function live(member: Member) {
   await sleep((member.index / MEMBERS) * RAMP_MS);
-  if (await login(member)) await openSocket(member);
+  if (await login(member)) await connect(member);
   connectedMembers += 1;
   if (connectedMembers === MEMBERS) {
     steady = true;
@@ -415,8 +400,7 @@ clearInterval(sampler);
 clearInterval(progress);
 await sample(startedAt);
 for (const member of members) member.socket?.disconnect();
-await server.stop();
-await database?.drop();
+await servers.stop();
 
 // ---------------------------------------------------------------------------------------------
 // Report
@@ -451,7 +435,7 @@ const sampleRows = samples.map((s) => [
   String(s.sockets),
 ]);
 const setup = `${MEMBERS} members, ${MINUTES} min (${elapsedSeconds.toFixed(0)} s), ${
-  database ? 'PostgreSQL' : 'SQLite'
+  DATABASE_URL ? 'PostgreSQL' : 'SQLite'
 }, one server process`;
 
 const actionTable = table([
@@ -467,7 +451,7 @@ if (errorRows.length) console.log(table([['count', 'reason'], ...errorRows]));
 console.log(`\n${sampleTable}`);
 
 const date = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
-const name = `load-${date}${database ? '-postgres' : ''}`;
+const name = `load-${date}${DATABASE_URL ? '-postgres' : ''}`;
 const mdRows = (rows: string[][]) => rows.map((row) => `| ${row.join(' | ')} |`).join('\n');
 const markdown = `# Load: ${setup}
 
@@ -508,7 +492,7 @@ fs.writeFileSync(
       machine: machine(),
       members: MEMBERS,
       minutes: MINUTES,
-      database: database ? 'postgres' : 'sqlite',
+      database: DATABASE_URL ? 'postgres' : 'sqlite',
       steadyFromSeconds: steadySeconds,
       actions: Object.fromEntries(
         [...timings.entries()].map(([action, list]) => [

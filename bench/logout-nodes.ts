@@ -8,13 +8,12 @@
  *   npx tsx bench/logout-nodes.ts                  200 rounds on postgres://postgres@127.0.0.1:5432/postgres
  *   LOGOUT_ROUNDS=500 BENCH_DATABASE_URL=… REDIS_URL=… npx tsx bench/logout-nodes.ts
  */
-import { randomBytes } from 'node:crypto';
-import { createFreshDatabase } from '../server/test/postgres.ts';
 import {
   BENCH_PASSWORD,
+  type RunningServer,
   machine,
   signupBenchMember,
-  startServer,
+  startServers,
   summary,
   table,
   writeReport,
@@ -25,14 +24,13 @@ const ROUNDS = Number(process.env.LOGOUT_ROUNDS ?? 200);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-const database = await createFreshDatabase(PG_URL, 'orbit_bench_logout');
-const env = {
-  DATABASE_URL: database.url,
-  REDIS_URL,
-  REDIS_PREFIX: `orbit-bench-${randomBytes(4).toString('hex')}`,
-};
-const node1 = await startServer({ env, dataPrefix: 'orbit-bench-logout-1-' });
-const node2 = await startServer({ env, dataPrefix: 'orbit-bench-logout-2-' });
+const servers = await startServers({
+  count: 2,
+  databaseUrl: PG_URL,
+  redisUrl: REDIS_URL,
+  dataPrefix: 'orbit-bench-logout-',
+});
+const [node1, node2] = servers.nodes as [RunningServer, RunningServer];
 
 try {
   await signupBenchMember(node1.origin, 'bench.logout');
@@ -90,6 +88,5 @@ try {
   writeResult('logout-nodes', { rounds: ROUNDS, logoutMs: logout, servedAfter });
   writeReport('logout-nodes', report);
 } finally {
-  await Promise.all([node1.stop(), node2.stop()]);
-  await database.drop();
+  await servers.stop();
 }

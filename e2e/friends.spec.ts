@@ -1,7 +1,7 @@
 import { type Page, expect } from '@playwright/test';
 import { expectRoundAvatars } from './avatars.ts';
-import { createMember, logIn, signedIn, test } from './helpers.ts';
-import { apiAs, sendFriendRequest } from './pwa-helpers.ts';
+import { createMember, logIn, signedIn } from './helpers.ts';
+import { sendFriendRequest, test } from './pwa-helpers.ts';
 
 const searchBox = (page: Page) => page.getByRole('combobox', { name: 'Search members' });
 
@@ -98,10 +98,8 @@ test('the search says so when nothing matches, and Escape closes it', async ({
 
 test("a request sent while the other member's socket is still connecting shows on their open profile without a reload", async ({
   browser,
-  playwright,
-  member: alice,
-  otherMember: bob,
-  baseURL,
+  memberApi: alice,
+  otherMemberApi: bob,
 }) => {
   // Bob's tab: its socket reaches the server only once the gate opens.
   const context = await browser.newContext();
@@ -118,28 +116,22 @@ test("a request sent while the other member's socket is still connecting shows o
   await expect(b.getByRole('button', { name: 'Add', exact: true })).toBeVisible();
 
   // Alice asks while Bob's socket has not joined his room: no event can tell his tab.
-  const aliceApi = await apiAs(playwright, baseURL ?? '', alice);
-  const bobApi = await apiAs(playwright, baseURL ?? '', bob);
-  await sendFriendRequest(aliceApi, bobApi);
+  await sendFriendRequest(alice, bob);
   await expect(b.getByRole('button', { name: 'Add', exact: true })).toBeVisible();
 
   // The socket connects: the profile on screen catches up, no reload.
   open();
   await expect(b.getByRole('button', { name: 'Accept' })).toBeVisible({ timeout: 15_000 });
   await expect(b.getByRole('button', { name: 'Decline' })).toBeVisible();
-  await Promise.all([aliceApi.request.dispose(), bobApi.request.dispose(), context.close()]);
+  await context.close();
 });
 
 test('another tab of the member who acted catches up over orbit:friends while its socket is down', async ({
   browser,
-  playwright,
-  member: alice,
-  otherMember: bob,
-  baseURL,
+  memberApi: alice,
+  otherMemberApi: bob,
 }) => {
-  const aliceApi = await apiAs(playwright, baseURL ?? '', alice);
-  const bobApi = await apiAs(playwright, baseURL ?? '', bob);
-  await sendFriendRequest(aliceApi, bobApi);
+  await sendFriendRequest(alice, bob);
 
   const context = await browser.newContext();
   const first = await context.newPage();
@@ -164,7 +156,7 @@ test('another tab of the member who acted catches up over orbit:friends while it
 
   await first.getByRole('button', { name: 'Accept' }).click();
   await expect(first.getByRole('button', { name: 'Unfriend' })).toBeVisible();
-  expect(await told).toEqual({ type: 'accepted', userId: aliceApi.id });
+  expect(await told).toEqual({ type: 'accepted', userId: alice.id });
   await expect(second.getByRole('button', { name: 'Unfriend' })).toBeVisible();
-  await Promise.all([aliceApi.request.dispose(), bobApi.request.dispose(), context.close()]);
+  await context.close();
 });

@@ -109,11 +109,14 @@ export async function addPhotos(page: Page, baseURL: string, count: number) {
 /**
  * Playwright's `test` with a fresh member for each test that asks for one: `member` (and
  * `otherMember`), signed up through the API, and `memberPage`, that member logged in through the form in a browser context
- * of its own, at `memberPath` when a file sets one (`test.use({ memberPath: '/settings' })`).
+ * of its own, at `memberPath` when a file sets one (`test.use({ memberPath: '/settings' })`);
+ * `memberPageWith(fields)` is such a page (closed after the test too) for a member signed up with
+ * those profile fields.
  */
 export const test = base.extend<{
   member: Member;
   memberPage: Page;
+  memberPageWith: (fields: Record<string, string>) => Promise<Page>;
   memberPath: string;
   otherMember: Member;
 }>({
@@ -129,5 +132,15 @@ export const test = base.extend<{
     const page = await signedIn(browser, member, { path: memberPath || undefined });
     await use(page);
     await page.context().close();
+  },
+  memberPageWith: async ({ browser, request, baseURL, memberPath }, use) => {
+    const pages: Page[] = [];
+    await use(async (fields) => {
+      const member = await createMember(request, baseURL ?? '', fields);
+      const page = await signedIn(browser, member, { path: memberPath || undefined });
+      pages.push(page);
+      return page;
+    });
+    await Promise.all(pages.map((page) => page.context().close()));
   },
 });

@@ -1,14 +1,14 @@
-import { type Browser, type Page, expect, test } from '@playwright/test';
-import { type Member, createMember } from './helpers.ts';
+import { type Browser, type Page, expect } from '@playwright/test';
+import type { Member } from './helpers.ts';
 import {
   OFFLINE_BANNER,
-  apiAs,
   bell,
   bellPanel,
   controlledPage,
   loadedThumbnails,
   sendFriendRequest,
   storedData,
+  test,
   uploadPhotos,
 } from './pwa-helpers.ts';
 
@@ -23,24 +23,6 @@ interface Scene {
   member: Member;
   memberId: string;
   friend: Member;
-}
-
-/** A member with photos and a friend request from someone who has a photo too. */
-async function scene(
-  playwright: Parameters<typeof apiAs>[0],
-  request: Parameters<typeof createMember>[0],
-  baseURL: string,
-): Promise<Scene> {
-  const member = await createMember(request, baseURL);
-  const friend = await createMember(request, baseURL);
-  const memberApi = await apiAs(playwright, baseURL, member);
-  const friendApi = await apiAs(playwright, baseURL, friend);
-  await uploadPhotos(memberApi, PHOTOS);
-  await uploadPhotos(friendApi, 1);
-  await sendFriendRequest(friendApi, memberApi);
-  await memberApi.request.dispose();
-  await friendApi.request.dispose();
-  return { member, memberId: memberApi.id, friend };
 }
 
 const requestText = (friend: Member) => `@${friend.username} sent you a friend request`;
@@ -70,10 +52,16 @@ async function visitOnline(browser: Browser, { member, friend }: Scene) {
   return { context, page, thumbnails };
 }
 
-/** Tests that start from a fresh scene. */
+/**
+ * Tests that start from a fresh scene: a member with photos and a friend request from someone who
+ * has a photo too.
+ */
 const sceneTest = test.extend<{ setUp: Scene }>({
-  setUp: async ({ playwright, request, baseURL }, use) => {
-    await use(await scene(playwright, request, baseURL ?? ''));
+  setUp: async ({ memberApi: member, otherMemberApi: friend }, use) => {
+    await uploadPhotos(member, PHOTOS);
+    await uploadPhotos(friend, 1);
+    await sendFriendRequest(friend, member);
+    await use({ member, memberId: member.id, friend });
   },
 });
 

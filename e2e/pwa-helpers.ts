@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, type BrowserContext, type Page, expect } from '@playwright/test';
 import sharp from 'sharp';
-import { type Member, logIn } from './helpers.ts';
+import { type Member, logIn, test as memberTest } from './helpers.ts';
 import { spawnServer } from './serverProcess.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,6 +32,23 @@ export async function apiAs(
   const { user } = (await response.json()) as { user: { _id?: string; id?: string } };
   return { request, id: String(user.id ?? user._id) };
 }
+
+/**
+ * helpers' `test` where `memberApi` and `otherMemberApi` are `member` and `otherMember`, each with
+ * an API session of their own (closed after the test).
+ */
+export const test = memberTest.extend<{ memberApi: Member & Api; otherMemberApi: Member & Api }>({
+  memberApi: async ({ playwright, baseURL, member }, use) => {
+    const api = await apiAs(playwright, baseURL ?? '', member);
+    await use({ ...member, ...api });
+    await api.request.dispose();
+  },
+  otherMemberApi: async ({ playwright, baseURL, otherMember }, use) => {
+    const api = await apiAs(playwright, baseURL ?? '', otherMember);
+    await use({ ...otherMember, ...api });
+    await api.request.dispose();
+  },
+});
 
 const COLOURS = ['#e4572e', '#29335c', '#f3a712', '#669bbc', '#a8c686', '#7b2d26'];
 

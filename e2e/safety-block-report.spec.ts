@@ -1,6 +1,6 @@
 import { type Locator, type Page, expect } from '@playwright/test';
-import { addPhotos, signedIn, test } from './helpers.ts';
-import { OFFLINE_BANNER, apiAs, controlledPage } from './pwa-helpers.ts';
+import { addPhotos, signedIn } from './helpers.ts';
+import { OFFLINE_BANNER, controlledPage, test } from './pwa-helpers.ts';
 
 // Two browsers per test, photos uploaded: more than the default 30 s when the machine is busy.
 test.describe.configure({ timeout: 60_000 });
@@ -243,12 +243,9 @@ test('a report about a member who blocks the reporter meanwhile shows the server
 
 test('after a block, the blocked member’s saved copy of the blocker’s profile does not come back offline', async ({
   browser,
-  playwright,
-  member: alice,
-  otherMember: bob,
-  baseURL,
+  memberApi: alice,
+  otherMemberApi: bob,
 }) => {
-  const origin = baseURL ?? '';
   // Bob, with the service worker keeping his copies, visits Alice's profile.
   const context = await browser.newContext({ serviceWorkers: 'allow' });
   const b = await controlledPage(context, bob);
@@ -256,12 +253,8 @@ test('after a block, the blocked member’s saved copy of the blocker’s profil
   await expect(b.getByRole('heading', { name: `@${alice.username}` })).toBeVisible();
 
   // Alice blocks Bob; his next visit online finds nobody.
-  const aliceApi = await apiAs(playwright, origin, alice);
-  const bobApi = await apiAs(playwright, origin, bob);
-  const blocked = await aliceApi.request.post('/api/users/blocks', { data: { userId: bobApi.id } });
+  const blocked = await alice.request.post('/api/users/blocks', { data: { userId: bob.id } });
   expect(blocked.ok()).toBe(true);
-  await aliceApi.request.dispose();
-  await bobApi.request.dispose();
   await b.reload();
   await expect(b.getByRole('heading', { name: 'Member not found' })).toBeVisible();
 

@@ -68,7 +68,6 @@ test.describe('settings: Basic Info', () => {
     await expect(basicInfo(page).getByLabel('Username')).toHaveValue(fresh);
     await expect(basicInfo(page).getByLabel('First name')).toHaveValue('Alice');
     await expect(basicInfo(page).getByLabel('Birthday')).toHaveValue('1991-07-14');
-    await page.context().close();
   });
 
   test('an email in use and a bad email are refused with the spec messages', async ({
@@ -92,7 +91,6 @@ test.describe('settings: Basic Info', () => {
     // Said once, under the field: not repeated in a toast.
     await expect(page.getByText('Email already in use.', { exact: true })).toHaveCount(1);
     await expect(toast(page)).toHaveText('');
-    await page.context().close();
   });
 
   test('a new email needs the current password: without it or with a wrong one nothing is saved', async ({
@@ -126,16 +124,12 @@ test.describe('settings: Basic Info', () => {
     await expect(current).toHaveCount(0);
     await page.reload();
     await expect(basicInfo(page).getByLabel('Email')).toHaveValue(fresh);
-    await page.context().close();
   });
 
   test('Undo Changes goes back to the values at Edit; Cancel leaves editing', async ({
-    browser,
-    request,
-    baseURL,
+    memberPageWith,
   }) => {
-    const member = await createMember(request, baseURL ?? '', { firstName: 'Vega' });
-    const page = await signedIn(browser, member, AT_SETTINGS);
+    const page = await memberPageWith({ firstName: 'Vega' });
     const basic = basicInfo(page);
     await basic.getByRole('button', { name: 'Edit' }).click();
     await expect(
@@ -149,7 +143,6 @@ test.describe('settings: Basic Info', () => {
     await expect(basic.getByLabel('First name')).toHaveValue('Vega');
     await expect(basic.getByLabel('First name')).toBeDisabled();
     await expect(basic.getByRole('button', { name: 'Edit' })).toBeFocused();
-    await page.context().close();
   });
 });
 
@@ -220,7 +213,6 @@ test.describe('settings: Security', () => {
     // Everything the failed save shows is on the page by now: the message is there exactly once.
     await expect(page.getByText(message)).toHaveCount(1);
     await expect(toast(page)).toHaveText('');
-    await page.context().close();
   });
 
   test('the security question is saved on its own and used by the forgotten-password page', async ({
@@ -246,7 +238,6 @@ test.describe('settings: Security', () => {
       data: { identifier: member.username },
     });
     expect(await answer.json()).toEqual({ question: 'First telescope?' });
-    await page.context().close();
   });
 });
 
@@ -271,17 +262,11 @@ test.describe('settings: Profile', () => {
     await expect(header).not.toHaveAttribute('src', before ?? '');
     await expect(header).toHaveAttribute('src', /\/uploads\/.+\?v=\d+/);
     expect(await page.evaluate(() => localStorage.getItem('orbit:avatar:v'))).toMatch(/^\d+$/);
-    await page.context().close();
   });
 
-  test('25 interests can be picked and the 26th is ignored', async ({
-    browser,
-    request,
-    baseURL,
-  }) => {
+  test('25 interests can be picked and the 26th is ignored', async ({ memberPageWith }) => {
     // Pets is a signup interest the settings list lacks: it stays, checked, and counts.
-    const member = await createMember(request, baseURL ?? '', { interests: 'Pets' });
-    const page = await signedIn(browser, member, AT_SETTINGS);
+    const page = await memberPageWith({ interests: 'Pets' });
     const prof = profile(page);
     await prof.getByRole('button', { name: 'Edit' }).click();
     await expect(prof.getByText('1/25 selected')).toBeVisible();
@@ -301,7 +286,6 @@ test.describe('settings: Profile', () => {
     await page.reload();
     await expect(profile(page).getByText('25/25 selected')).toBeVisible();
     await expect(profile(page).getByLabel('Pets')).toBeChecked();
-    await page.context().close();
   });
 
   test('the theme and quote are saved with Ctrl+S', async ({ memberPage: page }) => {
@@ -316,7 +300,6 @@ test.describe('settings: Profile', () => {
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     await expect(profile(page).getByRole('radio', { name: 'Dark' })).toBeChecked();
     await expect(profile(page).getByLabel('Favorite quote')).toHaveValue('Per aspera ad astra');
-    await page.context().close();
   });
 
   test('the favourite quote counts down near its limit and stops at it', async ({
@@ -339,16 +322,12 @@ test.describe('settings: Profile', () => {
     await expect(prof.getByTestId('char-count')).toHaveText('0 characters left');
     await prof.getByRole('button', { name: 'Save' }).click();
     await expect(toast(page)).toHaveText('Profile updated.');
-    await page.context().close();
   });
 
   test('an interest held outside the settings list is shown checked and can be removed', async ({
-    browser,
-    request,
-    baseURL,
+    memberPageWith,
   }) => {
-    const member = await createMember(request, baseURL ?? '', { interests: 'Pets,Tech' });
-    const page = await signedIn(browser, member, AT_SETTINGS);
+    const page = await memberPageWith({ interests: 'Pets,Tech' });
     const prof = profile(page);
     const pets = prof.getByLabel('Pets', { exact: true });
     // Shown before editing too: the member sees what the account holds.
@@ -368,7 +347,6 @@ test.describe('settings: Profile', () => {
     await page.reload();
     await expect(profile(page).getByLabel('Tech', { exact: true })).toBeChecked();
     await expect(profile(page).getByLabel('Pets', { exact: true })).toHaveCount(0);
-    await page.context().close();
   });
 });
 
@@ -389,7 +367,6 @@ test.describe('settings: Referral', () => {
     expect(shownFor).toBeLessThan(4_000);
     await page.reload();
     await expect(referral(page).getByLabel('Referred by')).toHaveValue('STARFRIEND');
-    await page.context().close();
   });
 
   test('the referral code is copied', async ({ memberPage: page }) => {
@@ -399,7 +376,6 @@ test.describe('settings: Referral', () => {
     await referral(page).getByRole('button', { name: 'Copy code' }).click();
     await expect(toast(page)).toHaveText('Referral code copied!');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
-    await page.context().close();
   });
 });
 
