@@ -17,14 +17,26 @@ export interface CompiledServer {
   stop(): Promise<void>;
 }
 
-export async function startCompiledServer(prefix: string): Promise<CompiledServer> {
+/**
+ * `logLevel` other than the default `warn` sends the server's log lines to /dev/null, as many as
+ * it writes: their cost is counted, the terminal stays readable.
+ */
+export async function startCompiledServer(
+  prefix: string,
+  logLevel = 'warn',
+): Promise<CompiledServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts/run.mjs'), 'server'], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...serverEnv(port, dataDir) },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: logLevel,
+      ...serverEnv(port, dataDir),
+    },
+    stdio: ['ignore', logLevel === 'warn' ? 'inherit' : 'ignore', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
