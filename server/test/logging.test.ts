@@ -68,4 +68,14 @@ describe('the server log', () => {
     );
     expect(output).not.toMatch(/^\{/m);
   });
+
+  it('writes a request as one readable line with LOG_FORMAT=pretty', async () => {
+    const server = await start({ LOG_FORMAT: 'pretty', NO_COLOR: '1', LOG_LEVEL: 'info' });
+    const before = (await readyOutput(server)).length;
+    await fetch(`${server.origin}/healthz`);
+    await vi.waitFor(() => expect(server.stdout()).toContain('GET /healthz'), { timeout: 10_000 });
+    const lines = server.stdout().slice(before).split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: GET \/healthz 200 [\d.]+ ms$/);
+  });
 });

@@ -23,10 +23,11 @@ export function loggerOptions(
 }
 
 /**
- * One line per answered request: method, route (the pattern, never a member's name or a query),
- * status and milliseconds, under the request's `reqId`; at `error` with the error when the answer
- * failed to go out, else at `info`. Fastify's own lines (`incoming request`, `request completed`,
- * `Route … not found`) are not written: this one says it all.
+ * One line per answered request, its message the summary a person reads (`GET /api/auth/me 200
+ * 1.4 ms`) and its `request` fields the same for log shippers: method, route (the pattern, never a
+ * member's name or a query), status and milliseconds, under the request's `reqId`. At `error` with
+ * the error when the answer failed to go out, else at `info`. Fastify's own lines (`incoming
+ * request`, `request completed`, `Route … not found`) are not written: this one says it all.
  */
 class RequestLog extends LogController {
   override incomingRequest() {}
@@ -38,14 +39,15 @@ class RequestLog extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ) {
-    const line = {
+    const fields = {
       method: request.method,
       route: request.routeOptions.url ?? 'unknown',
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };
-    if (error) reply.log.error({ ...line, err: error }, 'request failed');
-    else reply.log.info(line, 'request');
+    const summary = `${fields.method} ${fields.route} ${fields.status} ${fields.ms} ms`;
+    if (error) reply.log.error({ request: fields, err: error }, summary);
+    else reply.log.info({ request: fields }, summary);
   }
 }
 
