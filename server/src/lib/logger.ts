@@ -7,6 +7,7 @@ import {
 import pretty from 'pino-pretty';
 import { PRETTY_OPTIONS } from '../../../src/contracts/logging.ts';
 import type { Config } from '../config.ts';
+import { routeOf } from './route.ts';
 
 /**
  * The server's pino settings: JSON lines on stdout, or the same entries made readable through
@@ -41,7 +42,7 @@ class RequestLog extends LogController {
   ) {
     const fields = {
       method: request.method,
-      route: request.routeOptions.url ?? 'unknown',
+      route: routeOf(request),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };

@@ -2,6 +2,7 @@ import type {
   ContextConfigDefault,
   FastifyBaseLogger,
   FastifyInstance,
+  FastifyRequest,
   FastifySchema,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
@@ -95,4 +96,12 @@ export function route<E extends Endpoint>(
     schema: schemaOf(entry),
     handler: handler as RouteHandlerMethod,
   });
+}
+
+/**
+ * The route's pattern as the endpoint table names it (every route is registered from it), never
+ * the raw URL: ids, usernames and queries stay out of metrics and logs.
+ */
+export function routeOf(request: FastifyRequest): string {
+  return request.routeOptions.url ?? 'unmatched';
 }

@@ -1,9 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import * as PATHS from '../../../src/contracts/endpoints.paths.ts';
 import type { Config } from '../config.ts';
+import { routeOf } from '../lib/route.ts';
 import { bearerToken } from './auth.ts';
 
 /** This node's Prometheus metrics. */
@@ -16,14 +17,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     metrics: Metrics;
   }
-}
-
-/**
- * The route's pattern as the endpoint table names it (every route is registered from it), never
- * the raw URL: ids and usernames would make a series per member.
- */
-function routeOf(request: FastifyRequest): string {
-  return request.routeOptions.url ?? 'unmatched';
 }
 
 const UPLOAD_ROUTES = new Set(
