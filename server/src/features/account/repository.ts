@@ -59,34 +59,36 @@ export async function deleteAccountRows(
     othersNotifications.set(row.told, ids);
   }
 
-  // Reactions they gave, and reactions on their photos: two statements, each on its own index.
-  await trx.deleteFrom('image_reactions').where('user_id', '=', userId).execute();
-  await trx.deleteFrom('image_reactions').where('image_id', 'in', theirImages).execute();
+  // Rows that only name them, with nothing to tell afterwards: reactions they gave and reactions on
+  // their photos (before the photos go, which the sub-select reads), their push subscriptions,
+  // blocks either way, and the reports they made. Reports about them stay for moderators
+  // (docs/product.md "Leaving"). One statement each, so each finds its rows through its own index.
+  const unanswered = [
+    trx.deleteFrom('image_reactions').where('user_id', '=', userId),
+    trx.deleteFrom('image_reactions').where('image_id', 'in', theirImages),
+    trx.deleteFrom('push_subscriptions').where('user_id', '=', userId),
+    trx
+      .deleteFrom('blocks')
+      .where((eb) => eb.or([eb('blocker_id', '=', userId), eb('blocked_id', '=', userId)])),
+    trx.deleteFrom('reports').where('reporter_id', '=', userId),
+  ];
+  for (const statement of unanswered) await statement.execute();
+
   const images = await trx
     .deleteFrom('gallery_images')
     .where('owner_id', '=', userId)
     .returning(['display_file', 'thumb_file'])
     .execute();
-
   const friendships = await trx
     .deleteFrom('friendships')
     .where((eb) => eb.or([eb('requester_id', '=', userId), eb('addressee_id', '=', userId)]))
     .returning(['requester_id', 'addressee_id', 'status'])
     .execute();
-
-  await trx.deleteFrom('push_subscriptions').where('user_id', '=', userId).execute();
   const sessions = await trx
     .deleteFrom('sessions')
     .where('user_id', '=', userId)
     .returning('id')
     .execute();
-  await trx
-    .deleteFrom('blocks')
-    .where((eb) => eb.or([eb('blocker_id', '=', userId), eb('blocked_id', '=', userId)]))
-    .execute();
-  // Reports they made go; reports about them stay for moderators (docs/product.md "Leaving").
-  await trx.deleteFrom('reports').where('reporter_id', '=', userId).execute();
-
   const member = await trx
     .deleteFrom('users')
     .where('id', '=', userId)
