@@ -1,5 +1,6 @@
 import { rowsChanged } from '../../db/changes.ts';
 import type { Db } from '../../db/index.ts';
+import { prefixedColumns, takePrefixed } from '../../db/joined.ts';
 import type { NewUserRow, SessionRow, UserRow, UserUpdate } from '../../db/schema.ts';
 
 export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
@@ -101,6 +102,8 @@ export async function insertSession(db: Db, row: SessionRow): Promise<void> {
   await db.insertInto('sessions').values(row).execute();
 }
 
+const SESSION_COLUMNS = ['id', 'remember', 'created_at', 'expires_at'] as const;
+
 /** A session that has not expired, with its member, in one query (it runs on every request). */
 export async function findLiveSession(
   db: Db,
@@ -111,12 +114,7 @@ export async function findLiveSession(
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
-    .select([
-      'sessions.id as s_id',
-      'sessions.remember as s_remember',
-      'sessions.created_at as s_created_at',
-      'sessions.expires_at as s_expires_at',
-    ])
+    .select(prefixedColumns('sessions', 'session_', SESSION_COLUMNS))
     .where('sessions.id', '=', id)
     .where('sessions.expires_at', '>', now)
     // A suspended member's session is refused even if one outlived the suspension (a login that
@@ -124,17 +122,8 @@ export async function findLiveSession(
     .where('users.suspended_at', 'is', null)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { s_id, s_remember, s_created_at, s_expires_at, ...user } = row;
-  return {
-    session: {
-      id: s_id,
-      user_id: user.id,
-      remember: s_remember,
-      created_at: s_created_at,
-      expires_at: s_expires_at,
-    },
-    user,
-  };
+  const [user, session] = takePrefixed(row, 'session_');
+  return { session: { ...session, user_id: user.id }, user };
 }
 
 export async function deleteSession(db: Db, id: string): Promise<void> {

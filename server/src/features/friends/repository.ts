@@ -1,5 +1,6 @@
 import { changedAny } from '../../db/changes.ts';
 import type { Db } from '../../db/index.ts';
+import { prefixedColumns, takePrefixed } from '../../db/joined.ts';
 import type { FriendshipRow, UserRow } from '../../db/schema.ts';
 import { friendshipsOfSide } from '../../members/friendships.ts';
 
@@ -72,6 +73,15 @@ export interface FriendshipWithUser {
 
 const LIST_LIMIT = 500;
 
+const FRIENDSHIP_COLUMNS = [
+  'pair_key',
+  'requester_id',
+  'addressee_id',
+  'status',
+  'created_at',
+  'updated_at',
+] as const;
+
 /** Friendships of one side with the member on the other side, as friendshipsOfSide finds them. */
 async function listSide(
   db: Db,
@@ -82,18 +92,14 @@ async function listSide(
 ): Promise<FriendshipWithUser[]> {
   const rows = await friendshipsOfSide(db, userId, side, status, viewerId)
     .selectAll('users')
-    .select([
-      'friendships.pair_key as f_pair_key',
-      'friendships.requester_id as f_requester_id',
-      'friendships.addressee_id as f_addressee_id',
-      'friendships.status as f_status',
-      'friendships.created_at as f_created_at',
-      'friendships.updated_at as f_updated_at',
-    ])
+    .select(prefixedColumns('friendships', 'friendship_', FRIENDSHIP_COLUMNS))
     .orderBy('friendships.updated_at', 'desc')
     .limit(LIST_LIMIT)
     .execute();
-  return rows.map(split);
+  return rows.map((row) => {
+    const [user, friendship] = takePrefixed(row, 'friendship_');
+    return { friendship, user };
+  });
 }
 
 /** Pending requests sent to a member, newest first, each with its sender. */
@@ -119,38 +125,6 @@ export async function friendsOf(
   return [...asked, ...answered]
     .sort((a, b) => b.friendship.updated_at.localeCompare(a.friendship.updated_at))
     .slice(0, LIST_LIMIT);
-}
-
-type Joined = UserRow & {
-  f_pair_key: string;
-  f_requester_id: string;
-  f_addressee_id: string;
-  f_status: 'pending' | 'accepted';
-  f_created_at: string;
-  f_updated_at: string;
-};
-
-function split(row: Joined): FriendshipWithUser {
-  const {
-    f_pair_key,
-    f_requester_id,
-    f_addressee_id,
-    f_status,
-    f_created_at,
-    f_updated_at,
-    ...user
-  } = row;
-  return {
-    friendship: {
-      pair_key: f_pair_key,
-      requester_id: f_requester_id,
-      addressee_id: f_addressee_id,
-      status: f_status,
-      created_at: f_created_at,
-      updated_at: f_updated_at,
-    },
-    user,
-  };
 }
 
 export async function countFriendships(db: Db, userId: string) {

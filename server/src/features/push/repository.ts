@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { changedAny, rowsChanged } from '../../db/changes.ts';
 import type { Db, Dialect } from '../../db/index.ts';
+import { prefixedColumns, takePrefixed } from '../../db/joined.ts';
 import type { NotificationRow, PushSubscriptionRow, UserRow } from '../../db/schema.ts';
 import { noBlockBetween } from '../../members/blocks.ts';
 
@@ -147,9 +148,7 @@ export async function unreadFriendNotifications(
       'notifications.type',
       'notifications.request_id',
       'notifications.created_at',
-      'users.id as actor_id',
-      'users.username as actor_username',
-      'users.profile_image as actor_profile_image',
+      ...prefixedColumns('users', 'actor_', ['id', 'username', 'profile_image']),
     ])
     .where('notifications.id', '>', after)
     .where('notifications.id', '<=', upTo)
@@ -160,10 +159,10 @@ export async function unreadFriendNotifications(
     .orderBy('notifications.id')
     .limit(limit)
     .execute();
-  return rows.map(({ actor_id, actor_username, actor_profile_image, ...row }) => ({
-    ...row,
-    actor: { id: actor_id, username: actor_username, profile_image: actor_profile_image },
-  }));
+  return rows.map((row) => {
+    const [notification, actor] = takePrefixed(row, 'actor_');
+    return { ...notification, actor };
+  });
 }
 
 export async function latestNotificationId(db: Db): Promise<number> {
