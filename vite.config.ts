@@ -144,6 +144,9 @@ export default defineConfig(({ command }) => ({
   build: {
     target: 'es2022',
     sourcemap: 'hidden',
+    // The server reads it to name the profile route's chunks in a signed-in profile's document
+    // (server/src/plugins/static.ts).
+    manifest: true,
     rolldownOptions: {
       // The contracts declare schemas, readers and the endpoint table and do nothing on import
       // (but zod.ts, which configures zod): a page bundles only the entries and schemas it uses

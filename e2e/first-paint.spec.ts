@@ -1,6 +1,6 @@
 import { type Page, type Request, expect } from '@playwright/test';
-import { type Api, apiAs, uploadPhotos, watchCspViolations } from './pwa-helpers.ts';
-import { logIn, test } from './helpers.ts';
+import { type Api, apiAs, test, uploadPhotos, watchCspViolations } from './pwa-helpers.ts';
+import { logIn } from './helpers.ts';
 
 /**
  * What the first paint depends on (docs/architecture.md "Code splitting and first paint"): no
@@ -125,7 +125,7 @@ test.describe('first paint, signed in', () => {
     await expect(avatar).toHaveAttribute('height', '128');
     const src = await avatar.evaluate((image: HTMLImageElement) => image.currentSrc);
     expect(new URL(src).pathname).toMatch(/^\/uploads\/avatars\//);
-    // The hint came before the header: inserted once the session named the member.
+    // The hint came before the header: in the document the server answered.
     expect(await preloads()).toContainEqual({ href: src, fetchPriority: 'high' });
     expect(priorities.get(new URL(src).pathname)).toMatch(/^(High|VeryHigh)$/);
 
@@ -178,5 +178,65 @@ test.describe('first paint, signed in', () => {
     expect(
       paths.filter((path) => path === `/api/users/profile/${otherMember.username}`),
     ).toHaveLength(1);
+  });
+});
+
+test.describe('a profile’s document', () => {
+  const BOOT = /<script type="application\/json" id="orbit-me">/;
+
+  test('signed in: the avatar is on its way before any script runs, and the app asks no /me at start', async ({
+    browser,
+    memberPage,
+    member,
+  }) => {
+    // No script at all: only the document can have asked for the avatar.
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    await context.addCookies(await memberPage.context().cookies());
+    const page = await context.newPage();
+    const avatar = page.waitForRequest((request) => request.url().includes('/uploads/avatars/'));
+    const response = await page.goto(`/profile/${member.username}`);
+    expect(await response?.text()).toMatch(BOOT);
+    expect((await avatar).resourceType()).toBe('image');
+    await context.close();
+
+    const paths = watchRequests(memberPage);
+    await memberPage.goto(`/profile/${member.username}`);
+    await expect(memberPage.getByRole('heading', { name: `@${member.username}` })).toBeVisible();
+    await expect(memberPage.locator('.profile-header img.avatar')).toHaveJSProperty(
+      'complete',
+      true,
+    );
+    expect(paths).not.toContain('/api/auth/me');
+    // Read once: the element is gone from the page once the app has it.
+    expect(await memberPage.locator('#orbit-me').count()).toBe(0);
+  });
+
+  test('signed out, or of a member blocked either way: nothing of any member in it', async ({
+    playwright,
+    baseURL,
+    memberApi,
+    otherMemberApi,
+  }) => {
+    const html = { headers: { Accept: 'text/html' } };
+    const visitor = await playwright.request.newContext({ baseURL: baseURL ?? '' });
+    const signedOut = await (await visitor.get(`/profile/${memberApi.username}`, html)).text();
+    await visitor.dispose();
+    expect(signedOut).not.toMatch(BOOT);
+    expect(signedOut).not.toContain(memberApi.username);
+
+    const blocked = await otherMemberApi.request.post('/api/users/blocks', {
+      data: { userId: memberApi.id },
+    });
+    expect(blocked.ok()).toBe(true);
+    for (const [viewer, owner] of [
+      [memberApi, otherMemberApi],
+      [otherMemberApi, memberApi],
+    ] as const) {
+      const document = await (await viewer.request.get(`/profile/${owner.username}`, html)).text();
+      expect(document).not.toMatch(BOOT);
+      expect(document).not.toContain(viewer.username);
+      expect(document).not.toContain(owner.username);
+      expect(document).not.toContain('/uploads/avatars/');
+    }
   });
 });

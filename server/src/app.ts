@@ -46,6 +46,7 @@ import { redisPlugin } from './plugins/redis.ts';
 import { relayPlugin } from './plugins/relay.ts';
 import { registerOriginCheck, registerSecurityHeaders } from './plugins/security.ts';
 import { registerApp, registerUploads, sendIndex, wantsAppShell } from './plugins/static.ts';
+import { profileDocument } from './features/users/page.ts';
 import { uploadsPlugin } from './plugins/uploads.ts';
 
 export interface BuildOptions {
@@ -186,8 +187,8 @@ export async function buildApp(
   registerUploads(app, app.media.store);
   const hasApp = await registerApp(app, config.staticDir);
 
-  app.setNotFoundHandler((request, reply) => {
-    if (hasApp && wantsAppShell(request)) return sendIndex(reply);
+  app.setNotFoundHandler(async (request, reply) => {
+    if (hasApp && wantsAppShell(request)) return sendIndex(reply, await profileDocument(request));
     return reply
       .status(404)
       .send({ error: `Not found: ${request.method} ${request.url.split('?')[0]}` });

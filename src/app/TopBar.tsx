@@ -1,13 +1,12 @@
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
-import { AVATAR_PRELOAD_REMOVE_MS, PRODUCT_NAME, STORAGE_KEYS } from '../lib/constants.ts';
+import { AVATAR_PRELOAD_REMOVE_MS, PRODUCT_NAME } from '../lib/constants.ts';
 import { Avatar } from '../components/Avatar.tsx';
 import { avatarUrl } from '../components/avatarUrl.ts';
 import { Logo } from '../components/Logo.tsx';
 import { useSession } from '../features/auth/store.ts';
 import { HeaderSearch } from '../features/search/HeaderSearch.tsx';
 import { ThemeToggle } from '../features/theme/ThemeToggle.tsx';
-import { readLocal } from '../lib/storage.ts';
 import { Bell } from './Bell.tsx';
 import { Menu } from './Menu.tsx';
 
@@ -31,8 +30,7 @@ function useAvatarPreload(href: string) {
 export function TopBar() {
   const user = useSession((state) => state.user);
   const username = user?.username ?? '';
-  const version = readLocal(STORAGE_KEYS.avatarVersion);
-  useAvatarPreload(user?.profileImage ? avatarUrl(user.profileImage, version) : '');
+  useAvatarPreload(user?.profileImage ? avatarUrl(user.profileImage) : '');
   return (
     <header className="top-bar">
       <Link to="/spacehub" className="top-bar-logo" aria-label={`${PRODUCT_NAME} home`}>
@@ -52,7 +50,6 @@ export function TopBar() {
             src={user?.profileImage ?? ''}
             username={username}
             size={36}
-            version={version}
             decorative
           />
           <span className="top-bar-username">{username || 'Guest'}</span>

@@ -5,12 +5,11 @@
  * asked for as soon as the visitor is known to be signed in, and the owner's avatar, the page's
  * largest picture, is preloaded at high priority the moment its address is known.
  */
-import { AVATAR_PRELOAD_REMOVE_MS, STORAGE_KEYS } from '../lib/constants.ts';
+import { AVATAR_PRELOAD_REMOVE_MS } from '../lib/constants.ts';
 import { avatarUrl } from '../components/avatarUrl.ts';
 import { useSession } from '../features/auth/store.ts';
 import type { CurrentUser } from '../contracts/readers/user.ts';
 import { profileApi } from '../features/profile/api.ts';
-import { readLocal } from '../lib/storage.ts';
 
 export const loadShell = () => import('./Shell.tsx');
 export const loadProfilePage = () => import('../features/profile/ProfilePage.tsx');
@@ -46,12 +45,6 @@ export function preloadAvatar(href: string): void {
   setTimeout(() => link.remove(), AVATAR_PRELOAD_REMOVE_MS);
 }
 
-/** The avatar address the profile header uses for `owner` (the owner's own page adds its version). */
-function headerAvatarUrl(owner: CurrentUser, isOwner: boolean): string {
-  return owner.profileImage
-    ? avatarUrl(owner.profileImage, isOwner ? readLocal(STORAGE_KEYS.avatarVersion) : null)
-    : '';
-}
 
 function whenSignedIn(run: (me: CurrentUser) => void): void {
   const check = () => {
@@ -75,11 +68,11 @@ export function warmRoute(pathname: string): void {
   void loadProfilePage().catch(ignore);
   whenSignedIn((me) => {
     if (!username || username.toLowerCase() === me.username.toLowerCase()) {
-      preloadAvatar(headerAvatarUrl(me, true));
+      preloadAvatar(me.profileImage ? avatarUrl(me.profileImage) : '');
       return;
     }
     profileApi.prefetch(username).then(({ user: owner }) => {
-      if (owner) preloadAvatar(headerAvatarUrl(owner, false));
+      if (owner?.profileImage) preloadAvatar(avatarUrl(owner.profileImage));
     }, ignore);
   });
 }

@@ -7,7 +7,6 @@ interface AvatarProps {
   src: string;
   username: string;
   size?: number;
-  version?: string | null;
   /** Decorative when a name is shown beside it. */
   decorative?: boolean;
   /** The page's largest picture (a profile's header): fetched before everything else. */
@@ -19,7 +18,6 @@ export function Avatar({
   src,
   username,
   size = 40,
-  version = null,
   decorative = false,
   priority = false,
 }: AvatarProps) {
@@ -29,7 +27,7 @@ export function Avatar({
     setFailedFor(src);
     setFallback(0);
   }
-  const chain = [avatarUrl(src, version), DEFAULT_AVATAR, initialAvatar(username)];
+  const chain = [avatarUrl(src), DEFAULT_AVATAR, initialAvatar(username)];
   const current = chain[Math.min(fallback, chain.length - 1)];
   return (
     <img

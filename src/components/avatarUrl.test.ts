@@ -7,9 +7,9 @@ describe('avatar addresses', () => {
   it('loads a path under /uploads from the API host', () =>
     expect(avatarUrl('/uploads/avatars/a.webp')).toBe(apiUrl('/uploads/avatars/a.webp')));
 
-  it('uses an absolute address (a MEDIA_PUBLIC_URL) as it is, with the version added', () =>
-    expect(avatarUrl('https://media.orbit.test/pictures/avatars/a.webp', '3')).toBe(
-      'https://media.orbit.test/pictures/avatars/a.webp?v=3',
+  it('uses an absolute address (a MEDIA_PUBLIC_URL) as it is', () =>
+    expect(avatarUrl('https://media.orbit.test/pictures/avatars/a.webp')).toBe(
+      'https://media.orbit.test/pictures/avatars/a.webp',
     ));
 
   it('falls back to the default avatar when there is none', () =>

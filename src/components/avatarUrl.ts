@@ -1,12 +1,12 @@
 import { DEFAULT_AVATAR } from '../contracts/constants.ts';
 import { assetUrl } from '../lib/apiHost.ts';
 
-/** A version stamp makes every avatar of a member refresh after they change it. */
-export function avatarUrl(path: string, version?: string | null): string {
-  if (!path) return DEFAULT_AVATAR;
-  const url = assetUrl(path);
-  if (!version) return url;
-  return `${url}${url.includes('?') ? '&' : '?'}v=${encodeURIComponent(version)}`;
+/**
+ * Where an avatar loads from. Every new picture gets a new random name, so the address alone
+ * changes with it: the same address the server preloads for a profile's header.
+ */
+export function avatarUrl(path: string): string {
+  return path ? assetUrl(path) : DEFAULT_AVATAR;
 }
 
 const PALETTE = ['#7c6cff', '#2ec4b6', '#ff7a59', '#e056fd', '#3b82f6', '#f59e0b'];

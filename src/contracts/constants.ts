@@ -6,6 +6,12 @@
 
 export const DEFAULT_AVATAR = '/profilepic.jpg';
 
+/**
+ * The id of the `<script type="application/json">` a signed-in profile's document carries: the
+ * `GET /api/auth/me` answer, read by the app instead of asking at start.
+ */
+export const BOOT_ELEMENT_ID = 'orbit-me';
+
 export const SEARCH_LIMIT = 12;
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 

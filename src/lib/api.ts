@@ -71,6 +71,11 @@ export async function api<E extends Endpoint>(
     ...(timeoutMs ? { timeoutMs } : {}),
     ...(noBridge ? { noBridge } : {}),
   });
+  return readAnswer(entry, body);
+}
+
+/** Reads an answer of `entry` that came another way (the page's boot data) as `api` reads its own. */
+export function readAnswer<E extends Endpoint>(entry: E, body: unknown): ApiAnswer<E> {
   if (entry.read) return entry.read(body) as ApiAnswer<E>;
   if (typeof entry.answer === 'string') return undefined as ApiAnswer<E>;
   return entry.answer.parse(body) as ApiAnswer<E>;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BOOT_ELEMENT_ID } from '../../../src/contracts/constants.ts';
 import { Unavailable } from '../errors.ts';
 import { CACHE_CONTROL } from './caching.ts';
 import {
@@ -81,12 +82,13 @@ export async function registerApp(app: FastifyInstance, staticDir: string): Prom
   const indexFile = path.join(staticDir, 'index.html');
   if (!fs.existsSync(indexFile)) return false;
   indexFiles.set(app, indexFile);
+  profileModules.set(app, routeModules(staticDir, PROFILE_ROUTE_SOURCES));
   await app.register(fastifyStatic, {
     root: staticDir,
     wildcard: false,
     index: false,
-    // Source maps stay on the server's disk for whoever runs it; they are not published.
-    allowedPath: (pathName) => !pathName.endsWith('.map'),
+    // Source maps and the build's manifest stay on the server's disk; they are not published.
+    allowedPath: (pathName) => !pathName.endsWith('.map') && !pathName.startsWith('/.vite/'),
     setHeaders: (res, filePath) => {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
       res.header('Cache-Control', hashed ? CACHE_CONTROL.immutable : CACHE_CONTROL.revalidate);
@@ -115,6 +117,51 @@ export function wantsAppShell(request: FastifyRequest): boolean {
 
 /** Each app's index.html, for `sendIndex`. */
 const indexFiles = new WeakMap<FastifyInstance, string>();
+
+/** The modules the profile route runs beside the entry: the shell and the profile page. */
+const PROFILE_ROUTE_SOURCES = ['src/app/Shell.tsx', 'src/features/profile/ProfilePage.tsx'];
+const profileModules = new WeakMap<FastifyInstance, string[]>();
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  isEntry?: boolean;
+}
+
+/**
+ * The chunk files `sources` load, with every chunk they import, less what the entry loads anyway,
+ * from the manifest the build wrote (.vite/manifest.json). None when there is no manifest.
+ */
+function routeModules(staticDir: string, sources: string[]): string[] {
+  let manifest: Record<string, ManifestChunk>;
+  try {
+    manifest = JSON.parse(
+      fs.readFileSync(path.join(staticDir, '.vite', 'manifest.json'), 'utf8'),
+    ) as Record<string, ManifestChunk>;
+  } catch {
+    return [];
+  }
+  const loaded = new Set<string>();
+  const visit = (key: string) => {
+    if (loaded.has(key) || !manifest[key]) return;
+    loaded.add(key);
+    for (const imported of manifest[key].imports ?? []) visit(imported);
+  };
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visit(key);
+  const entry = new Set(loaded);
+  for (const source of sources) visit(source);
+  return [...loaded]
+    .filter((key) => !entry.has(key))
+    .map((key) => `/${manifest[key]?.file ?? key}`);
+}
+
+/** What a signed-in profile's document adds for its first screen (docs/architecture.md "Code splitting and first paint"). */
+export interface ProfileDocument {
+  /** The `GET /api/auth/me` answer. */
+  me: unknown;
+  /** The address of the avatar the profile's header shows. */
+  avatar: string;
+}
 
 interface IndexDocument {
   mtimeMs: number;
@@ -158,18 +205,55 @@ function contentEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | nu
  * not reach), with an ETag to revalidate against. `no-cache`, never `no-store`, which would keep
  * the page out of the back/forward cache (docs/decisions.md "Back/forward cache").
  */
-export async function sendIndex(reply: FastifyReply) {
+export async function sendIndex(reply: FastifyReply, profile?: ProfileDocument | null) {
   reply.header('Cache-Control', CACHE_CONTROL.revalidate);
   const indexFile = indexFiles.get(reply.server);
   if (!indexFile) return reply.sendFile('index.html');
   const document = await indexDocument(indexFile);
   const vary = reply.getHeader('Vary');
-  reply
-    .header('ETag', document.etag)
-    .header('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+  reply.header('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+  if (profile) return sendProfile(reply, document, profile);
+  reply.header('ETag', document.etag);
   if (etagMatches(reply.request.headers['if-none-match'], document.etag))
     return reply.status(304).send();
   const encoding = contentEncoding(reply.request.headers['accept-encoding']);
   if (encoding) reply.header('Content-Encoding', encoding);
   return reply.type('text/html; charset=utf-8').send(document.bodies[encoding ?? 'identity']);
+}
+
+/**
+ * index.html with one member's profile head added: the member as JSON (a data block runs nothing:
+ * the CSP needs no 'unsafe-inline'), the avatar's preload and the route's modules. Kept by the
+ * browser alone (`private`), asked for again on every use, and never answered with the shared
+ * copy's ETag. Compressed here, quickly: it is made for this one answer.
+ */
+function sendProfile(reply: FastifyReply, document: IndexDocument, profile: ProfileDocument) {
+  const head =
+    `<script type="application/json" id="${BOOT_ELEMENT_ID}">${scriptJson(profile.me)}</script>` +
+    `<link rel="preload" as="image" href="${escapeAttribute(profile.avatar)}" fetchpriority="high">` +
+    (profileModules.get(reply.server) ?? [])
+      .map((file) => `<link rel="modulepreload" href="${escapeAttribute(file)}">`)
+      .join('');
+  const html = document.bodies.identity.toString('utf8').replace('</head>', `${head}</head>`);
+  reply.header('Cache-Control', CACHE_CONTROL.member);
+  reply.header('Vary', `${String(reply.getHeader('Vary'))}, Cookie`);
+  const encoding = contentEncoding(reply.request.headers['accept-encoding']);
+  let body = Buffer.from(html);
+  if (encoding === 'br')
+    body = zlib.brotliCompressSync(body, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
+    });
+  else if (encoding === 'gzip') body = zlib.gzipSync(body, { level: 6 });
+  if (encoding) reply.header('Content-Encoding', encoding);
+  return reply.type('text/html; charset=utf-8').send(body);
+}
+
+/** JSON that cannot end its <script> element early, nor open a comment in it. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/** Text safe inside a double-quoted HTML attribute. */
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }

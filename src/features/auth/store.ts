@@ -16,7 +16,10 @@ interface SessionState {
   status: SessionStatus;
   user: CurrentUser | null;
   error: string | null;
-  /** GET /api/auth/me: the session is loading until it answers (docs/product.md "Session and API calls"). */
+  /**
+   * GET /api/auth/me: the session is loading until it answers (docs/product.md "Session and API
+   * calls"); a signed-in profile's document names the member already, and is read instead.
+   */
   load: () => Promise<void>;
   /** Sets the member here and tells the other tabs. */
   setUser: (user: CurrentUser | null) => void;
@@ -43,6 +46,11 @@ export const useSession = create<SessionState>()((set, get) => ({
   error: null,
 
   async load() {
+    const boot = authApi.bootMe();
+    if (boot) {
+      set(signedIn(boot));
+      return;
+    }
     try {
       const user = await authApi.me();
       set(user ? signedIn(user) : { ...signedOut, error: null });

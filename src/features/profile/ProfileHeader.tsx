@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import { DEFAULT_QUOTE, STORAGE_KEYS } from '../../lib/constants.ts';
+import { DEFAULT_QUOTE } from '../../lib/constants.ts';
 import { displayText } from '../../contracts/validation.ts';
 import { Avatar } from '../../components/Avatar.tsx';
-import { readLocal } from '../../lib/storage.ts';
 import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { FriendButtons } from '../friends/FriendButtons.tsx';
 import { MemberMenu } from '../safety/MemberMenu.tsx';
@@ -35,7 +34,6 @@ export function ProfileHeader({ user, isOwner, counts }: ProfileHeaderProps) {
           src={user.profileImage}
           username={user.username}
           size={128}
-          version={isOwner ? readLocal(STORAGE_KEYS.avatarVersion) : null}
           priority
         />
         <div className="profile-names">

@@ -21,7 +21,7 @@ const THEME_NAMES: Record<Theme, string> = {
 interface ProfileFieldsProps {
   values: ProfileValues;
   /** The member's current picture and name, for the preview until a new one is chosen. */
-  current: { profileImage: string; username: string; avatarVersion: string | null };
+  current: { profileImage: string; username: string };
   errors: FieldErrors;
   onChange: (patch: Partial<ProfileValues>) => void;
   onToggleInterest: (interest: string) => void;
@@ -51,7 +51,6 @@ export function ProfileFields({
             src={current.profileImage}
             username={current.username}
             size={72}
-            version={current.avatarVersion}
           />
         }
         className="settings-picture"

@@ -1,7 +1,5 @@
 import { useRef } from 'react';
-import { STORAGE_KEYS } from '../../lib/constants.ts';
 import { Toast } from '../../components/Toast.tsx';
-import { readLocal } from '../../lib/storage.ts';
 import { useSession } from '../auth/store.ts';
 import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { BasicInfoFields } from './BasicInfoFields.tsx';
@@ -83,7 +81,6 @@ function SettingsForm({ user }: { user: CurrentUser }) {
               current={{
                 profileImage: user.profileImage,
                 username: user.username,
-                avatarVersion: readLocal(STORAGE_KEYS.avatarVersion),
               }}
               onToggleInterest={(interest) => dispatch({ type: 'toggleInterest', interest })}
               heldInterests={state.stored.profile.interests}

@@ -1,0 +1,185 @@
+/**
+ * A signed-in navigation to a profile carries the member and its first screen's hints in the
+ * document (docs/architecture.md "Code splitting and first paint"); any other navigation, and a
+ * profile the viewer can't see, gets the plain shell with nothing of any member in it.
+ */
+import fs from 'node:fs/promises';
+import zlib from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BOOT_ELEMENT_ID, DEFAULT_AVATAR } from '../../src/contracts/constants.ts';
+import { MeResponse } from '../../src/contracts/user.ts';
+import {
+  type Member,
+  asBearer,
+  forEachApp,
+  getMe,
+  patchProfile,
+  signupMembers,
+  staticBuild,
+} from './helpers.ts';
+import { block } from './safety-helpers.ts';
+
+const html = '<!doctype html><html><head><title>Orbit</title></head><body></body></html>';
+// The chunks as the build's manifest names them: the entry and what it imports, and the profile
+// route's modules, one of which shares a chunk with the entry.
+const manifest = {
+  'index.html': { file: 'assets/index-e1.js', isEntry: true, imports: ['_shared-s1.js'] },
+  '_shared-s1.js': { file: 'assets/shared-s1.js' },
+  '_route-r1.js': { file: 'assets/route-r1.js', imports: ['_shared-s1.js'] },
+  'src/app/Shell.tsx': {
+    file: 'assets/Shell-a1.js',
+    isDynamicEntry: true,
+    imports: ['_route-r1.js'],
+  },
+  'src/features/profile/ProfilePage.tsx': {
+    file: 'assets/ProfilePage-b2.js',
+    isDynamicEntry: true,
+    imports: ['_route-r1.js'],
+  },
+  'src/features/settings/SettingsPage.tsx': { file: 'assets/SettingsPage-c3.js' },
+};
+const staticDir = await staticBuild({
+  'index.html': html,
+  '.vite/manifest.json': JSON.stringify(manifest),
+});
+afterAll(() => fs.rm(staticDir, { recursive: true, force: true }));
+
+forEachApp(
+  (t) => {
+    const page = (url: string, member?: Member, headers: Record<string, string> = {}) =>
+      t.app.inject({
+        method: 'GET',
+        url,
+        headers: {
+          accept: 'text/html',
+          'accept-encoding': 'identity',
+          ...(member ? { cookie: member.cookie } : {}),
+          ...headers,
+        },
+      });
+    const bootOf = (body: string) => {
+      const match = new RegExp(
+        `<script type="application/json" id="${BOOT_ELEMENT_ID}">(.*?)</script>`,
+      ).exec(body);
+      return match ? MeResponse.parse(JSON.parse(match[1] ?? '')) : null;
+    };
+
+    describe('a signed-in profile', () => {
+      it.each(['/profile', '/profile/', '/profile?tab=photos'])(
+        '%s carries the /me answer, the avatar preload and the route’s modules',
+        async (url) => {
+          const [member] = await signupMembers(t.app, 1);
+          const response = await page(url, member);
+          expect(response.statusCode).toBe(200);
+          const me = (await getMe(t.app, asBearer(member))).json<MeResponse>();
+          expect(bootOf(response.body)).toEqual(me);
+          expect(response.body).toContain(
+            `<link rel="preload" as="image" href="${me.user?.profileImage}" fetchpriority="high">`,
+          );
+          const modules = [...response.body.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)];
+          expect(modules.map((found) => found[1]).sort()).toEqual([
+            '/assets/ProfilePage-b2.js',
+            '/assets/Shell-a1.js',
+            '/assets/route-r1.js',
+          ]);
+        },
+      );
+
+      it('is kept by the browser alone, revalidated, with no shared ETag, and still forbids inline script', async () => {
+        const [member] = await signupMembers(t.app, 1);
+        const response = await page('/profile', member);
+        expect(response.headers['cache-control']).toBe('private, no-cache');
+        expect(String(response.headers.vary)).toMatch(/Cookie/);
+        expect(response.headers.etag).toBeUndefined();
+        const scriptSrc = String(response.headers['content-security-policy'])
+          .split(';')
+          .map((directive) => directive.trim())
+          .find((directive) => directive.startsWith('script-src'));
+        expect(scriptSrc).toBeDefined();
+        expect(scriptSrc).not.toContain('unsafe-inline');
+      });
+
+      it('is compressed when the browser accepts it', async () => {
+        const [member] = await signupMembers(t.app, 1);
+        const brotli = await page('/profile', member, { 'accept-encoding': 'gzip, br' });
+        expect(brotli.headers['content-encoding']).toBe('br');
+        expect(bootOf(zlib.brotliDecompressSync(brotli.rawPayload).toString())?.user?.id).toBe(
+          member.user.id,
+        );
+        const gzip = await page('/profile', member, { 'accept-encoding': 'gzip' });
+        expect(bootOf(zlib.gunzipSync(gzip.rawPayload).toString())?.user?.id).toBe(member.user.id);
+      });
+
+      it('cannot have its script ended early by what a member wrote', async () => {
+        const [member] = await signupMembers(t.app, 1);
+        const quote = '</script><script>alert(1)</script><!--';
+        expect(
+          (await patchProfile(t.app, asBearer(member), { favoriteQuote: quote })).statusCode,
+        ).toBe(200);
+        const response = await page('/profile', member);
+        expect(response.body).not.toContain('<script>alert(1)');
+        expect(response.body).not.toContain('<!--');
+        expect(bootOf(response.body)?.user?.favoriteQuote).toBe(quote);
+      });
+
+      it('of another member preloads their avatar, found as the profile call finds them', async () => {
+        const [viewer, owner] = await signupMembers(t.app, 2);
+        const response = await page(`/profile/${owner.username.toUpperCase()}`, viewer);
+        expect(bootOf(response.body)?.user?.id).toBe(viewer.user.id);
+        expect(response.body).toContain(`href="${owner.user.profileImage}" fetchpriority="high"`);
+        expect(owner.user.profileImage).not.toBe(viewer.user.profileImage);
+      });
+
+      it('of a member without a picture preloads the default one the header shows', async () => {
+        const [member] = await signupMembers(t.app, 1);
+        await t.app.db
+          .updateTable('users')
+          .set({ profile_image: '' })
+          .where('id', '=', member.user.id)
+          .execute();
+        const response = await page('/profile', member);
+        expect(response.body).toContain(`href="${DEFAULT_AVATAR}" fetchpriority="high"`);
+      });
+    });
+
+    describe('the plain shell', () => {
+      it.each([
+        ['a visitor without a session', '/profile', false],
+        ['a signed-in member on another route', '/landing', true],
+        ['a signed-in member on settings', '/settings', true],
+        ['an unknown member’s profile', '/profile/nobody_here_at_all', true],
+      ])('is what %s gets', async (_name, url, signedIn) => {
+        const [member] = await signupMembers(t.app, 1);
+        const response = await page(url, signedIn ? member : undefined);
+        expect(response.statusCode).toBe(200);
+        expect(response.body).toBe(html);
+        expect(response.headers['cache-control']).toBe('no-cache');
+      });
+
+      it('is what a session that ended gets', async () => {
+        const [member] = await signupMembers(t.app, 1);
+        await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: asBearer(member) });
+        expect((await page('/profile', member)).body).toBe(html);
+      });
+
+      it('is what a profile blocked either way gets: nothing of the viewer or the member', async () => {
+        const [viewer, blocker] = await signupMembers(t.app, 2);
+        await block(t.app, blocker, viewer);
+        for (const [from, to] of [
+          [viewer, blocker],
+          [blocker, viewer],
+        ] as const) {
+          const response = await page(`/profile/${to.username}`, from);
+          expect(response.body).toBe(html);
+          expect(response.body).not.toContain(from.user.id);
+        }
+      });
+
+      it('never publishes the build’s manifest', async () => {
+        const response = await t.app.inject({ method: 'GET', url: '/.vite/manifest.json' });
+        expect(response.statusCode).toBe(404);
+      });
+    });
+  },
+  { STATIC_DIR: staticDir },
+);
