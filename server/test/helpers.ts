@@ -110,6 +110,18 @@ export async function describeWithRedis(
   return describeUnless(await redisProblem(), `Redis at ${REDIS_TEST_URL} is unreachable`, what);
 }
 
+/**
+ * Suites that need Redis at REDIS_TEST_URL, each run once per dialect in DIALECTS:
+ * `suite(title, (dialect) => …)`. When Redis is unreachable they are skipped as describeWithRedis
+ * says, naming `what`.
+ */
+export async function redisSuites(
+  what: string,
+): Promise<(title: string, body: (dialect: TestDialect) => void) => void> {
+  const suite = await describeWithRedis(what);
+  return (title, body) => forEachDialect((dialect) => suite(title, () => body(dialect)));
+}
+
 /** As describeWithRedis, for tests that need PostgreSQL whatever DIALECTS says. */
 export async function describeWithPostgres(
   what: string,

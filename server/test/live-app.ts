@@ -6,6 +6,7 @@ import {
   REDIS_TEST_URL,
   type TestApp,
   type TestDialect,
+  redisSuites,
   useTestApp,
 } from './helpers.ts';
 import {
@@ -42,29 +43,42 @@ export function useLiveApp(t: TestApp): {
   };
 }
 
-/**
- * Two nodes of one deployment on Redis at REDIS_TEST_URL, under a prefix of this test file's own
- * (`name`): `t.app` and `nodes.second`, both listening. `connectTo(nodes.origin2, member)` opens a
- * member's socket on either.
- */
-export function useTwoNodes(
-  dialect: TestDialect,
-  name: string,
-  open: OpenSocket,
-  env: Record<string, string> = {},
-): {
+/** Two nodes of one deployment on Redis, as a suite of describeTwoNodes sees them. */
+export interface TwoNodes {
+  dialect: TestDialect;
+  /** `t.app` is the first node. */
   t: TestApp;
   nodes: { origin1: string; origin2: string; second: FastifyInstance };
+  /** A member's connected socket on the node at `origin` (`nodes.origin1` or `nodes.origin2`). */
   connectTo: (origin: string, member: Member) => Promise<Socket>;
-} {
-  const t = useTestApp(dialect, {
-    REDIS_URL: REDIS_TEST_URL,
-    REDIS_PREFIX: `orbit-${name}-${dialect}-${process.pid}`,
-    ...env,
-  });
-  return {
-    t,
-    nodes: useSecondNode(t),
-    connectTo: (origin, member) => connectMember(open, origin, member),
-  };
+}
+
+/**
+ * Suites over two nodes of one deployment on Redis at REDIS_TEST_URL, each run once per dialect:
+ * `suite(title, ({ t, nodes, connectTo }) => …)`. The nodes share a Redis prefix of this test
+ * file's own (`name`), with settings `env` added, and both listen from before the suite's tests;
+ * sockets are disconnected after each test. When Redis is unreachable the suites are skipped as
+ * describeWithRedis says, naming `what`.
+ */
+export async function describeTwoNodes(
+  what: string,
+  name: string,
+  env: Record<string, string> = {},
+): Promise<(title: string, body: (two: TwoNodes) => void) => void> {
+  const suite = await redisSuites(what);
+  const open = useSockets();
+  return (title, body) =>
+    suite(title, (dialect) => {
+      const t = useTestApp(dialect, {
+        REDIS_URL: REDIS_TEST_URL,
+        REDIS_PREFIX: `orbit-${name}-${dialect}-${process.pid}`,
+        ...env,
+      });
+      body({
+        dialect,
+        t,
+        nodes: useSecondNode(t),
+        connectTo: (origin, member) => connectMember(open, origin, member),
+      });
+    });
 }
