@@ -245,15 +245,18 @@ export function useAppWithoutDatabase(dialect: TestDialect): TestApp {
   return t;
 }
 
-/** Builds the app before the suite and closes it after; read `.app` / `.config` inside tests. */
+/**
+ * Builds the app before the suite and closes it after; read `.app` / `.config` inside tests.
+ * `hooks` hear its log and its statements (see buildTestApp).
+ */
 export function useTestApp(
   dialect: TestDialect,
   env: Record<string, string> = {},
-  logStream?: { write(line: string): void },
+  hooks: Pick<Parameters<typeof buildTestApp>[0], 'logStream' | 'onQuery'> = {},
 ): TestApp {
   let current: TestApp | undefined;
   beforeAll(async () => {
-    current = await buildTestApp({ dialect, env, ...(logStream ? { logStream } : {}) });
+    current = await buildTestApp({ dialect, env, ...hooks });
   });
   afterAll(async () => {
     await current?.close();

@@ -9,6 +9,7 @@ import {
   redisSuites,
   useTestApp,
 } from './helpers.ts';
+import { type QueryCounter, queryCounter } from './queryCounter.ts';
 import {
   type ClientOptions,
   connected,
@@ -41,6 +42,19 @@ export function useLiveApp(t: TestApp): {
     served,
     connectAs: (member) => connectMember(openSocket, served.url, member),
   };
+}
+
+/**
+ * The suite's app with every database statement it sends counted (see queryCounter.ts), listening
+ * as useLiveApp's: wrap a call in `counter.during(...)`.
+ */
+export function useCountedLiveApp(dialect: TestDialect): ReturnType<typeof useLiveApp> & {
+  t: TestApp;
+  counter: QueryCounter;
+} {
+  const counter = queryCounter();
+  const t = useTestApp(dialect, {}, { onQuery: counter.onQuery });
+  return { t, counter, ...useLiveApp(t) };
 }
 
 /** Two nodes of one deployment on Redis, as a suite of describeTwoNodes sees them. */
