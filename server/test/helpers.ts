@@ -110,6 +110,13 @@ export async function describeWithRedis(
   return describeUnless(await redisProblem(), `Redis at ${REDIS_TEST_URL} is unreachable`, what);
 }
 
+/** Suites of `kind` (`describe` or `describe.skip`), each run once per dialect: `suite(title, (dialect) => …)`. */
+export function suitesPerDialect(
+  kind: typeof describe | typeof describe.skip,
+): (title: string, body: (dialect: TestDialect) => void) => void {
+  return (title, body) => forEachDialect((dialect) => kind(title, () => body(dialect)));
+}
+
 /**
  * Suites that need Redis at REDIS_TEST_URL, each run once per dialect in DIALECTS:
  * `suite(title, (dialect) => …)`. When Redis is unreachable they are skipped as describeWithRedis
@@ -118,8 +125,7 @@ export async function describeWithRedis(
 export async function redisSuites(
   what: string,
 ): Promise<(title: string, body: (dialect: TestDialect) => void) => void> {
-  const suite = await describeWithRedis(what);
-  return (title, body) => forEachDialect((dialect) => suite(title, () => body(dialect)));
+  return suitesPerDialect(await describeWithRedis(what));
 }
 
 /** As describeWithRedis, for tests that need PostgreSQL whatever DIALECTS says. */
