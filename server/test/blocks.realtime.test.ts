@@ -66,13 +66,19 @@ forEachDialect((dialect) => {
       const [blocker, blocked, third] = await signupMembers(t.app, 3);
       return { blocker, blocked, third };
     };
+    /** A trio, with `named` the one of the blocked pair `who` names and `other` the other one. */
+    const trioAs = async (who: 'the blocked member' | 'the blocker') => {
+      const members = await trio();
+      const { blocker, blocked } = members;
+      return who === 'the blocked member'
+        ? { ...members, named: blocked, other: blocker }
+        : { ...members, named: blocker, other: blocked };
+    };
 
     it.each(['the blocked member', 'the blocker'] as const)(
       'takes %s’s sockets out of the other’s gallery and image rooms at once',
       async (who) => {
-        const { blocker, blocked, third } = await trio();
-        const [watcher, owner] =
-          who === 'the blocked member' ? [blocked, blocker] : [blocker, blocked];
+        const { blocker, blocked, third, named: watcher, other: owner } = await trioAs(who);
         const photo = await uploadImage(t.app, owner);
         const socket = await connectAs(watcher);
         const seen = record(socket);
@@ -107,9 +113,7 @@ forEachDialect((dialect) => {
     it.each(['the blocked member', 'the blocker'] as const)(
       'stops the other’s presence reaching %s',
       async (who) => {
-        const { blocker, blocked, third } = await trio();
-        const [watcher, watched] =
-          who === 'the blocked member' ? [blocked, blocker] : [blocker, blocked];
+        const { blocker, blocked, third, named: watcher, other: watched } = await trioAs(who);
         const socket = await connectAs(watcher);
         const seen = record(socket);
         await join(socket, 'gallery:join', { ownerId: watched.user.id });
@@ -134,9 +138,7 @@ forEachDialect((dialect) => {
     it.each(['the blocked member', 'the blocker'] as const)(
       'refuses gallery:join and image:join between them, asked by %s, without the online flag',
       async (who) => {
-        const { blocker, blocked } = await trio();
-        const [asker, owner] =
-          who === 'the blocked member' ? [blocked, blocker] : [blocker, blocked];
+        const { blocker, blocked, named: asker, other: owner } = await trioAs(who);
         const photo = await uploadImage(t.app, owner);
         await joinPresence(await connectAs(owner), owner);
         await block(t.app, blocker, blocked);
@@ -164,9 +166,7 @@ forEachDialect((dialect) => {
     it.each(['the blocked member', 'the blocker'] as const)(
       'refuses %s a join of the other’s gallery or photo exactly as one of nothing that exists',
       async (who) => {
-        const { blocker, blocked } = await trio();
-        const [asker, owner] =
-          who === 'the blocked member' ? [blocked, blocker] : [blocker, blocked];
+        const { blocker, blocked, named: asker, other: owner } = await trioAs(who);
         const photo = await uploadImage(t.app, owner);
         await block(t.app, blocker, blocked);
         const socket = await connectAs(asker);

@@ -69,6 +69,11 @@ forEachApp((t, dialect) => {
   };
   const names = async (q: string, member?: Member) =>
     (await found(q, member)).map((row) => row.username);
+  /** Each row's relation to the viewer by username: friends, asked by the viewer, asking them. */
+  const flagsOf = (rows: SearchResult[]) =>
+    Object.fromEntries(
+      rows.map((row) => [row.username, [row.isFriend, row.requestPending, row.incomingPending]]),
+    );
 
   describe('a blank query', () => {
     it.each([
@@ -154,9 +159,7 @@ forEachApp((t, dialect) => {
   describe('friend flags', () => {
     it('marks each row with the viewer’s relation to that member', async () => {
       const rows = await found('flag.');
-      const flags = Object.fromEntries(
-        rows.map((row) => [row.username, [row.isFriend, row.requestPending, row.incomingPending]]),
-      );
+      const flags = flagsOf(rows);
 
       expect(flags).toEqual({
         'flag.friend': [true, false, false],
@@ -283,9 +286,7 @@ forEachApp((t, dialect) => {
   describe('friend flags on substring matches', () => {
     it('marks rows found inside names as well as by prefix', async () => {
       const rows = await found('lagg');
-      const flags = Object.fromEntries(
-        rows.map((row) => [row.username, [row.isFriend, row.requestPending, row.incomingPending]]),
-      );
+      const flags = flagsOf(rows);
 
       expect(flags).toEqual({
         'flag.friend': [true, false, false],
