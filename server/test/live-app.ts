@@ -1,12 +1,14 @@
 /** Listening apps and members' sockets on them: one node, or two nodes of one deployment on Redis. */
 import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'socket.io-client';
+import { beforeEach } from 'vitest';
 import {
   type Member,
   REDIS_TEST_URL,
   type TestApp,
   type TestDialect,
   redisSuites,
+  signupPair,
   useTestApp,
 } from './helpers.ts';
 import { type QueryCounter, queryCounter } from './queryCounter.ts';
@@ -42,6 +44,22 @@ export function useLiveApp(t: TestApp): {
     served,
     connectAs: (member) => connectMember(openSocket, served.url, member),
   };
+}
+
+/**
+ * The suite's app listening as useLiveApp's, and a fresh owner and watcher signed up before each
+ * test: read `pair.owner` and `pair.watcher` inside tests.
+ */
+export function useLiveOwnerAndWatcher(dialect: TestDialect): ReturnType<typeof useLiveApp> & {
+  t: TestApp;
+  pair: { owner: Member; watcher: Member };
+} {
+  const t = useTestApp(dialect);
+  const pair = {} as { owner: Member; watcher: Member };
+  beforeEach(async () => {
+    [pair.owner, pair.watcher] = await signupPair(t.app);
+  });
+  return { t, pair, ...useLiveApp(t) };
 }
 
 /**
