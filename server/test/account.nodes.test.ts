@@ -6,9 +6,8 @@
  */
 import { expect, it, vi } from 'vitest';
 import type { Ack } from '../../src/contracts/realtime.ts';
-import type { MeResponse } from '../../src/contracts/user.ts';
 import { deleteOwnAccount } from './account-helpers.ts';
-import { type Member, asBearer, loginAs, signupMembers, getMe } from './helpers.ts';
+import { loginAs, signupMembers, signedInAs } from './helpers.ts';
 import { describeTwoNodes } from './live-app.ts';
 
 const twoNodes = await describeTwoNodes('the cross-node account deletion tests', 'account', {
@@ -20,16 +19,13 @@ const twoNodes = await describeTwoNodes('the cross-node account deletion tests',
 const BOUND_MS = 1_000;
 
 twoNodes('two apps on one Redis and one database', ({ t, nodes, connectTo }) => {
-  const meOn = async (member: Member) =>
-    (await getMe(nodes.second, asBearer(member))).json<MeResponse>().user;
-
   it('ends the member’s remembered session and sockets on the other node', async () => {
     const [leaver, watcher] = await signupMembers(t.app, 2);
     const elsewhere = await loginAs(t.app, leaver);
     const memory = nodes.second.sessions.sessionMemory;
     await vi.waitFor(() => expect(memory?.cache.serving).toBe(true), { timeout: 5_000 });
     const remembered = memory?.cache.size ?? 0;
-    expect((await meOn(elsewhere))?.id).toBe(leaver.user.id);
+    expect((await signedInAs(nodes.second, elsewhere))?.id).toBe(leaver.user.id);
     expect(memory?.cache.size).toBe(remembered + 1);
 
     const tab = await connectTo(nodes.origin2, elsewhere);
@@ -45,7 +41,7 @@ twoNodes('two apps on one Redis and one database', ({ t, nodes, connectTo }) => 
     const deletedAt = Date.now();
     expect((await deleteOwnAccount(t.app, leaver)).statusCode).toBe(200);
 
-    await vi.waitFor(async () => expect(await meOn(elsewhere)).toBeNull(), {
+    await vi.waitFor(async () => expect(await signedInAs(nodes.second, elsewhere)).toBeNull(), {
       timeout: BOUND_MS,
       interval: 20,
     });

@@ -8,7 +8,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
-import type { MeResponse } from '../../src/contracts/user.ts';
 import { buildApp } from '../src/app.ts';
 import { HEARD_WITHIN_MS } from '../src/lib/revocations.ts';
 import {
@@ -19,8 +18,8 @@ import {
   loginAs,
   sha256,
   signupMembers,
-  getMe,
   postLogout,
+  signedInAs,
 } from './helpers.ts';
 import {
   type CuttableProxy,
@@ -43,11 +42,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const suite = privateRedisSuites('The hung Redis session test');
 
-async function me(node: FastifyInstance, member: Pick<Member, 'token'>) {
-  const response = await getMe(node, asBearer(member));
-  return response.json<MeResponse>().user;
-}
-
 /** Both nodes serve their caches (each heard itself and the other). */
 async function serving(...nodes: FastifyInstance[]) {
   for (const node of nodes) {
@@ -60,7 +54,7 @@ async function serving(...nodes: FastifyInstance[]) {
 
 /** `node` answers the session from its cache: no database read behind it. */
 async function remembered(node: FastifyInstance, member: Member) {
-  expect((await me(node, member))?.id).toBe(member.user.id);
+  expect((await signedInAs(node, member))?.id).toBe(member.user.id);
   expect(node.sessions.sessionMemory?.cache.get(sha256(member.token), Date.now())).toBeDefined();
 }
 
@@ -71,7 +65,7 @@ async function remembered(node: FastifyInstance, member: Member) {
 async function refusedWithin(node: FastifyInstance, member: Member, since: number) {
   let refusedAt: number | undefined;
   for (;;) {
-    const user = await me(node, member);
+    const user = await signedInAs(node, member);
     const now = Date.now();
     if (refusedAt === undefined) {
       if (user === null) refusedAt = now;
@@ -126,7 +120,7 @@ suite('two nodes on a Redis that is frozen (SIGSTOP)', (dialect) => {
     expect(await refusedWithin(two, member, since)).toBeLessThan(1_000);
     t.redis.freeze(false);
     await serving(one, two);
-    expect(await me(two, member)).toBeNull();
+    expect(await signedInAs(two, member)).toBeNull();
   });
 
   it('refuses on node two within the window a session logged out on node one as Redis hangs', async () => {
@@ -141,7 +135,7 @@ suite('two nodes on a Redis that is frozen (SIGSTOP)', (dialect) => {
     expect(await refusedWithin(two, member, since)).toBeLessThanOrEqual(BOUND_MS);
     t.redis.freeze(false);
     await serving(one, two);
-    expect(await me(two, member)).toBeNull();
+    expect(await signedInAs(two, member)).toBeNull();
   });
 });
 
@@ -206,7 +200,7 @@ suite('two nodes, each reaching Redis through a proxy that can be cut', (dialect
       expect(await refusedWithin(two, member, since)).toBeLessThanOrEqual(BOUND_MS);
       heal();
       await serving(one, two);
-      expect(await me(two, member)).toBeNull();
+      expect(await signedInAs(two, member)).toBeNull();
     });
   }
 
@@ -228,10 +222,10 @@ suite('two nodes, each reaching Redis through a proxy that can be cut', (dialect
     await acted(one, moderator, id, 'suspend', { reason: 'Spam.' });
 
     expect(await refusedWithin(two, member, since)).toBeLessThanOrEqual(BOUND_MS);
-    expect(await me(two, elsewhere)).toBeNull();
+    expect(await signedInAs(two, elsewhere)).toBeNull();
     proxies[0].cut(false);
     await serving(one, two);
-    expect(await me(two, member)).toBeNull();
-    expect(await me(two, elsewhere)).toBeNull();
+    expect(await signedInAs(two, member)).toBeNull();
+    expect(await signedInAs(two, elsewhere)).toBeNull();
   });
 });

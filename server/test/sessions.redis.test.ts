@@ -19,9 +19,9 @@ import {
   sha256,
   signupMembers,
   useTestApp,
-  getMe,
   patchProfile,
   postLogout,
+  signedInAs,
 } from './helpers.ts';
 import {
   callServer,
@@ -179,11 +179,9 @@ forEachDialect((dialect) => {
       await two?.close();
     });
 
-    const meOn = async (node: FastifyInstance, member: Pick<Member, 'token'>) =>
-      (await getMe(node, asBearer(member))).json<MeResponse>().user;
     /** Node two answers the session from its cache. */
     const remembered = async (member: Member) => {
-      expect((await meOn(two, member))?.id).toBe(member.user.id);
+      expect((await signedInAs(two, member))?.id).toBe(member.user.id);
       expect(two.sessions.sessionMemory?.cache.get(sha256(member.token), Date.now())).toBeDefined();
     };
 
@@ -201,7 +199,7 @@ forEachDialect((dialect) => {
         const out = await postLogout(t.app, asBearer(session));
 
         expect(out.statusCode).toBe(200);
-        expect(await meOn(two, session)).toBeNull();
+        expect(await signedInAs(two, session)).toBeNull();
       }
     });
 
@@ -213,7 +211,7 @@ forEachDialect((dialect) => {
         const edit = await patchProfile(t.app, asBearer(member), { firstName });
 
         expect(edit.statusCode).toBe(200);
-        expect((await meOn(two, member))?.firstName).toBe(firstName);
+        expect((await signedInAs(two, member))?.firstName).toBe(firstName);
       }
     });
   });
