@@ -5,7 +5,6 @@
  */
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import type { MeResponse } from '../../src/contracts/user.ts';
 import { DISCARD_TRIES } from '../src/media/index.ts';
 import { SWEEP_GRACE_MS, sweepStore } from '../src/media/sweep.ts';
 import {
@@ -16,14 +15,11 @@ import {
   storedKeys,
 } from './account-helpers.ts';
 import { listGallery } from './gallery-helpers.ts';
-import { type Member, asBearer, forEachDialect, friendStatus, getMe } from './helpers.ts';
+import { type Member, forEachDialect, friendStatus, signedInAs } from './helpers.ts';
 import { WARN, useLoggedApp } from './uploads-helpers.ts';
 
 forEachDialect((dialect) => {
   const t = useLoggedApp(dialect);
-
-  const meOf = async (member: Member) =>
-    (await getMe(t.app, asBearer(member))).json<MeResponse>().user;
 
   /** Makes deleting this member's row fail, as a crash or a lost connection in the last statement would. */
   async function refuseDeletingRowOf(member: Member): Promise<() => Promise<void>> {
@@ -114,7 +110,7 @@ forEachDialect((dialect) => {
     expect(await rowsOf(n.leaver)).toEqual(before);
     expect(before).toMatchObject({ photos: 2, friendships: 4, sessions: 2, reports: 2 });
     expect(await storedKeys(t.app)).toEqual(keys);
-    expect((await meOf(n.leaverElsewhere))?.id).toBe(n.leaver.user.id);
+    expect((await signedInAs(t.app, n.leaverElsewhere))?.id).toBe(n.leaver.user.id);
     expect(await friendStatus(t.app, n.friendAsked, n.leaver)).toBe('friends');
     expect((await listGallery(t.app, n.leaver)).map((image) => image.id).sort()).toEqual(
       n.leaverPhotos.map((image) => image.id).sort(),
@@ -141,7 +137,7 @@ forEachDialect((dialect) => {
     }
 
     expect(response.statusCode).toBe(200);
-    expect(await meOf(n.leaver)).toBeNull();
+    expect(await signedInAs(t.app, n.leaver)).toBeNull();
     expect(removals).toBe(DISCARD_TRIES);
     const warning = t
       .logs()

@@ -5,7 +5,6 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DELETE_USERNAME_MISMATCH } from '../../src/contracts/safety.ts';
-import type { MeResponse } from '../../src/contracts/user.ts';
 import {
   type Neighbourhood,
   avatarKey,
@@ -22,9 +21,9 @@ import {
   asCookie,
   forEachApp,
   friendStatus,
-  getMe,
   loginStatus,
   signupUser,
+  signedInAs,
 } from './helpers.ts';
 import { findTraces } from './traces.ts';
 
@@ -32,9 +31,6 @@ const WRONG = 'Wrong#Pass1';
 const NOT_CORRECT = 'Your current password is not correct.';
 
 forEachApp((t) => {
-  const meOf = async (member: Member) =>
-    (await getMe(t.app, asBearer(member))).json<MeResponse>().user;
-
   describe('the confirmation', () => {
     it(`answers 400 "${DELETE_USERNAME_MISMATCH}" when the typed username differs, keeping the account`, async () => {
       const member = await signupUser(t.app);
@@ -46,7 +42,7 @@ forEachApp((t) => {
 
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error: DELETE_USERNAME_MISMATCH });
-      expect((await meOf(member))?.id).toBe(member.user.id);
+      expect((await signedInAs(t.app, member))?.id).toBe(member.user.id);
     });
 
     it('takes the username in any case and with spaces around it', async () => {
@@ -58,7 +54,7 @@ forEachApp((t) => {
       });
 
       expect(response.statusCode).toBe(200);
-      expect(await meOf(member)).toBeNull();
+      expect(await signedInAs(t.app, member)).toBeNull();
     });
 
     it(`answers 400 "${NOT_CORRECT}" for a wrong password, keeping the account`, async () => {
@@ -71,7 +67,7 @@ forEachApp((t) => {
 
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error: NOT_CORRECT });
-      expect((await meOf(member))?.id).toBe(member.user.id);
+      expect((await signedInAs(t.app, member))?.id).toBe(member.user.id);
     });
 
     it('answers 400 "Enter your current password." without one', async () => {
@@ -104,7 +100,7 @@ forEachApp((t) => {
       expect(refused.statusCode).toBe(429);
       expect(refused.json<{ error: string }>().error).toMatch(/^Too many attempts\. Try again in/);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-      expect((await meOf(member))?.id).toBe(member.user.id);
+      expect((await signedInAs(t.app, member))?.id).toBe(member.user.id);
     });
 
     it('does not count a mistyped username as a password guess', async () => {
@@ -133,7 +129,7 @@ forEachApp((t) => {
       );
 
       expect(response.statusCode).toBe(status);
-      expect((await meOf(member))?.id).toBe(member.user.id);
+      expect((await signedInAs(t.app, member))?.id).toBe(member.user.id);
     });
   });
 
@@ -191,8 +187,8 @@ forEachApp((t) => {
     });
 
     it('ends every session of the member', async () => {
-      expect(await meOf(n.leaver)).toBeNull();
-      expect(await meOf(n.leaverElsewhere)).toBeNull();
+      expect(await signedInAs(t.app, n.leaver)).toBeNull();
+      expect(await signedInAs(t.app, n.leaverElsewhere)).toBeNull();
       const call = await t.app.inject({
         method: 'GET',
         url: '/api/gallery',

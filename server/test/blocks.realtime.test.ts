@@ -15,7 +15,6 @@ import { WATCH_REFUSED, galleryRoom, imageRoom } from '../src/plugins/realtime.t
 import { patchImage, uploadImage } from './gallery-helpers.ts';
 import {
   type Member,
-  describeWithRedis,
   forEachDialect,
   friendAction,
   p256PublicKey,
@@ -23,12 +22,12 @@ import {
   subscribeDevice,
   useTestApp,
 } from './helpers.ts';
-import { useLiveApp, useTwoNodes } from './live-app.ts';
+import { describeTwoNodes, useLiveApp } from './live-app.ts';
 import { RELAY_SECRET } from './push-endpoints.ts';
 import { block } from './safety-helpers.ts';
 import { type Seen, connected, join, listen, record, useSockets } from './sockets.ts';
 
-const withRedis = await describeWithRedis('the cross-node block tests');
+const twoNodes = await describeTwoNodes('the cross-node block tests', 'blocks');
 
 const openSocket = useSockets();
 
@@ -67,13 +66,19 @@ forEachDialect((dialect) => {
       const [blocker, blocked, third] = await signupMembers(t.app, 3);
       return { blocker, blocked, third };
     };
+    /** A trio, with `named` the one of the blocked pair `who` names and `other` the other one. */
+    const trioAs = async (who: 'the blocked member' | 'the blocker') => {
+      const members = await trio();
+      const { blocker, blocked } = members;
+      return who === 'the blocked member'
+        ? { ...members, named: blocked, other: blocker }
+        : { ...members, named: blocker, other: blocked };
+    };
 
     it.each(['the blocked member', 'the blocker'] as const)(
       'takes %s’s sockets out of the other’s gallery and image rooms at once',
       async (who) => {
-        const { blocker, blocked, third } = await trio();
-        const [watcher, owner] =
-          who === 'the blocked member' ? [blocked, blocker] : [blocker, blocked];
+        const { blocker, blocked, third, named: watcher, other: owner } = await trioAs(who);
         const photo = await uploadImage(t.app, owner);
         const socket = await connectAs(watcher);
         const seen = record(socket);
@@ -108,9 +113,7 @@ forEachDialect((dialect) => {
     it.each(['the blocked member', 'the blocker'] as const)(
       'stops the other’s presence reaching %s',
       async (who) => {
-        const { blocker, blocked, third } = await trio();
-        const [watcher, watched] =
-          who === 'the blocked member' ? [blocked, blocker] : [blocker, blocked];
+        const { blocker, blocked, third, named: watcher, other: watched } = await trioAs(who);
         const socket = await connectAs(watcher);
         const seen = record(socket);
         await join(socket, 'gallery:join', { ownerId: watched.user.id });
@@ -135,9 +138,7 @@ forEachDialect((dialect) => {
     it.each(['the blocked member', 'the blocker'] as const)(
       'refuses gallery:join and image:join between them, asked by %s, without the online flag',
       async (who) => {
-        const { blocker, blocked } = await trio();
-        const [asker, owner] =
-          who === 'the blocked member' ? [blocked, blocker] : [blocker, blocked];
+        const { blocker, blocked, named: asker, other: owner } = await trioAs(who);
         const photo = await uploadImage(t.app, owner);
         await joinPresence(await connectAs(owner), owner);
         await block(t.app, blocker, blocked);
@@ -165,9 +166,7 @@ forEachDialect((dialect) => {
     it.each(['the blocked member', 'the blocker'] as const)(
       'refuses %s a join of the other’s gallery or photo exactly as one of nothing that exists',
       async (who) => {
-        const { blocker, blocked } = await trio();
-        const [asker, owner] =
-          who === 'the blocked member' ? [blocked, blocker] : [blocker, blocked];
+        const { blocker, blocked, named: asker, other: owner } = await trioAs(who);
         const photo = await uploadImage(t.app, owner);
         await block(t.app, blocker, blocked);
         const socket = await connectAs(asker);
@@ -354,45 +353,41 @@ forEachDialect((dialect) => {
       }
     });
   });
+});
 
-  withRedis('two nodes on one Redis', () => {
-    const { t, nodes, connectTo } = useTwoNodes(dialect, 'blocks', openSocket);
+twoNodes('two nodes on one Redis', ({ t, nodes, connectTo }) => {
+  it('takes the blocked member’s sockets on the other node out of the blocker’s rooms within a second', async () => {
+    const [blocker, blocked, third] = await signupMembers(t.app, 3);
+    const photo = await uploadImage(t.app, blocker);
+    const socket = await connectTo(nodes.origin2, blocked);
+    const seen = record(socket);
+    await join(socket, 'gallery:join', { ownerId: blocker.user.id });
+    await join(socket, 'image:join', { imageId: photo.id });
+    await join(socket, 'gallery:join', { ownerId: third.user.id });
+    expect(await socketsOfIn(nodes.second, galleryRoom(blocker.user.id))).toContain(
+      blocked.user.id,
+    );
 
-    it('takes the blocked member’s sockets on the other node out of the blocker’s rooms within a second', async () => {
-      const [blocker, blocked, third] = await signupMembers(t.app, 3);
-      const photo = await uploadImage(t.app, blocker);
-      const socket = await connectTo(nodes.origin2, blocked);
-      const seen = record(socket);
-      await join(socket, 'gallery:join', { ownerId: blocker.user.id });
-      await join(socket, 'image:join', { imageId: photo.id });
-      await join(socket, 'gallery:join', { ownerId: third.user.id });
-      expect(await socketsOfIn(nodes.second, galleryRoom(blocker.user.id))).toContain(
-        blocked.user.id,
-      );
+    const since = Date.now();
+    await block(t.app, blocker, blocked);
 
-      const since = Date.now();
-      await block(t.app, blocker, blocked);
-
-      await vi.waitFor(
-        async () => {
-          expect(await socketsOfIn(nodes.second, galleryRoom(blocker.user.id))).not.toContain(
-            blocked.user.id,
-          );
-          expect(await socketsOfIn(nodes.second, imageRoom(photo.id))).not.toContain(
-            blocked.user.id,
-          );
-        },
-        { timeout: 1_000, interval: 20 },
-      );
-      expect(Date.now() - since).toBeLessThan(1_000);
-      await uploadImage(t.app, blocker);
-      await uploadImage(t.app, third);
-      const before = await upTo(seen, createdBy(third.user.id));
-      expect(before.filter(([event]) => event.startsWith('gallery:'))).toEqual([]);
-      expect(await join(socket, 'gallery:join', { ownerId: blocker.user.id })).toEqual({
-        ok: false,
-        error: WATCH_REFUSED.gallery,
-      });
+    await vi.waitFor(
+      async () => {
+        expect(await socketsOfIn(nodes.second, galleryRoom(blocker.user.id))).not.toContain(
+          blocked.user.id,
+        );
+        expect(await socketsOfIn(nodes.second, imageRoom(photo.id))).not.toContain(blocked.user.id);
+      },
+      { timeout: 1_000, interval: 20 },
+    );
+    expect(Date.now() - since).toBeLessThan(1_000);
+    await uploadImage(t.app, blocker);
+    await uploadImage(t.app, third);
+    const before = await upTo(seen, createdBy(third.user.id));
+    expect(before.filter(([event]) => event.startsWith('gallery:'))).toEqual([]);
+    expect(await join(socket, 'gallery:join', { ownerId: blocker.user.id })).toEqual({
+      ok: false,
+      error: WATCH_REFUSED.gallery,
     });
   });
 });

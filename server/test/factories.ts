@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { pairKey } from '../../src/contracts/friends.ts';
-import type { AuthResponse, User } from '../../src/contracts/user.ts';
+import type { AuthResponse, MeResponse, User } from '../../src/contracts/user.ts';
 
 /** The allowed origin every unsafe cookie request names (in APP_ORIGIN by default). */
 export const ORIGIN = 'http://localhost:5000';
@@ -217,6 +217,13 @@ function endpoint(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string) {
 }
 
 export const getMe = endpoint('GET', '/api/auth/me');
+/** Whom /api/auth/me signs in with the member's token: the user, or null once the session is refused. */
+export async function signedInAs(
+  app: FastifyInstance,
+  member: Pick<Member, 'token'>,
+): Promise<User | null> {
+  return (await getMe(app, asBearer(member))).json<MeResponse>().user;
+}
 export const postLogout = endpoint('POST', '/api/auth/logout');
 /** The forgotten-password reset: `{ identifier, answer, newPassword }`. */
 export const postReset = endpoint('POST', '/api/auth/forgot-password/reset');

@@ -5,22 +5,16 @@
  */
 import fs from 'node:fs/promises';
 import type { Socket } from 'socket.io-client';
-import { beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { DISCARD_TRIES } from '../src/media/index.ts';
 import { SWEEP_GRACE_MS, sweepMedia } from '../src/media/sweep.ts';
 import { deleteImage, diskPath, listGallery, uploadImage } from './gallery-helpers.ts';
-import { type Member, forEachDialect, signupPair, useTestApp } from './helpers.ts';
-import { useLiveApp } from './live-app.ts';
+import { forEachDialect } from './helpers.ts';
+import { useLiveOwnerAndWatcher } from './live-app.ts';
 
 forEachDialect((dialect) => {
-  const t = useTestApp(dialect);
-  const { connectAs } = useLiveApp(t);
-  let owner: Member;
-  let watcher: Member;
-  beforeEach(async () => {
-    [owner, watcher] = await signupPair(t.app);
-  });
+  const { t, pair, connectAs } = useLiveOwnerAndWatcher(dialect);
 
   /**
    * Makes the next `times` removals of the app's store fail as a disk fault would; answers how
@@ -71,8 +65,8 @@ forEachDialect((dialect) => {
 
   /** A watcher of the owner's gallery; `next` is its next delete event. */
   async function watching(): Promise<{ next: Promise<{ id: string; ownerId: string }> }> {
-    const socket: Socket = await connectAs(watcher);
-    await socket.timeout(5_000).emitWithAck('gallery:join', { ownerId: owner.user.id });
+    const socket: Socket = await connectAs(pair.watcher);
+    await socket.timeout(5_000).emitWithAck('gallery:join', { ownerId: pair.owner.user.id });
     const next = new Promise<{ id: string; ownerId: string }>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error('no gallery:image:deleted within 5 s')),
@@ -87,11 +81,11 @@ forEachDialect((dialect) => {
   }
 
   it('removes both pictures when their removal fails twice and then works', async () => {
-    const image = await uploadImage(t.app, owner);
+    const image = await uploadImage(t.app, pair.owner);
     const faults = failRemovals(DISCARD_TRIES - 1);
     try {
       const { result: response, warnings } = await warningsDuring(() =>
-        deleteImage(t.app, owner, image.id),
+        deleteImage(t.app, pair.owner, image.id),
       );
 
       expect(response.statusCode).toBe(204);
@@ -104,13 +98,13 @@ forEachDialect((dialect) => {
   });
 
   it('deletes and announces an image whose pictures cannot be removed; the sweep removes them', async () => {
-    const kept = await uploadImage(t.app, owner);
-    const image = await uploadImage(t.app, owner);
+    const kept = await uploadImage(t.app, pair.owner);
+    const image = await uploadImage(t.app, pair.owner);
     const deleted = await watching();
     const faults = failRemovals(Number.POSITIVE_INFINITY);
     let warnings: { details: Record<string, unknown>; message: string }[];
     try {
-      const outcome = await warningsDuring(() => deleteImage(t.app, owner, image.id));
+      const outcome = await warningsDuring(() => deleteImage(t.app, pair.owner, image.id));
       warnings = outcome.warnings;
 
       expect(outcome.result.statusCode).toBe(204);
@@ -119,9 +113,9 @@ forEachDialect((dialect) => {
       faults.restore();
     }
 
-    expect(await deleted.next).toEqual({ id: image.id, ownerId: owner.user.id });
-    expect((await listGallery(t.app, owner)).map((one) => one.id)).toEqual([kept.id]);
-    expect((await deleteImage(t.app, owner, image.id)).statusCode).toBe(404);
+    expect(await deleted.next).toEqual({ id: image.id, ownerId: pair.owner.user.id });
+    expect((await listGallery(t.app, pair.owner)).map((one) => one.id)).toEqual([kept.id]);
+    expect((await deleteImage(t.app, pair.owner, image.id)).statusCode).toBe(404);
     expect(warnings.map(({ details, message }) => [message, details.keys, details.tries])).toEqual([
       ['could not remove pictures; the sweep will', keysOf(image), DISCARD_TRIES],
     ]);

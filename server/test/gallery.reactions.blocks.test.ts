@@ -8,20 +8,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { GalleryImage, GalleryImageLive } from '../../src/contracts/gallery.ts';
 import { listGallery, patchImage, uploadImage } from './gallery-helpers.ts';
-import {
-  type Member,
-  asBearer,
-  describeWithRedis,
-  forEachDialect,
-  signupMembers,
-  useTestApp,
-} from './helpers.ts';
-import { useLiveApp, useTwoNodes } from './live-app.ts';
+import { type Member, asBearer, forEachDialect, signupMembers, useTestApp } from './helpers.ts';
+import { describeTwoNodes, useLiveApp } from './live-app.ts';
 import { block, unblock } from './safety-helpers.ts';
-import { type Seen, join, record, useSockets } from './sockets.ts';
+import { type Seen, join, record } from './sockets.ts';
 
-const withRedis = await describeWithRedis('the cross-node reaction events');
-const openSocket = useSockets();
+const twoNodes = await describeTwoNodes('the cross-node reaction events', 'reactions');
 
 /** Each rule is held both ways: the reactor blocked the viewer, or the viewer the reactor. */
 const BOTH_SIDES = ['the reactor blocks the viewer', 'the viewer blocks the reactor'] as const;
@@ -276,32 +268,30 @@ forEachDialect((dialect) => {
       expect(payload).toMatchObject({ id: photo.id, likeCount: 0, dislikeCount: 0 });
     });
   });
+});
 
-  withRedis('two nodes on one Redis', () => {
-    const { t, nodes, connectTo } = useTwoNodes(dialect, 'reactions', openSocket);
+twoNodes('two nodes on one Redis', ({ t, nodes, connectTo }) => {
+  it('tells the reactor’s socket on the other node its reaction, and a watcher there only counts', async () => {
+    const [owner, reactor, viewer] = await signupMembers(t.app, 3);
+    const photo = await uploadImage(t.app, owner);
+    await block(t.app, viewer, reactor);
+    const watching = await connectTo(nodes.origin2, viewer);
+    const reactorTab = await connectTo(nodes.origin2, reactor);
+    for (const tab of [watching, reactorTab])
+      expect(await join(tab, 'gallery:join', { ownerId: owner.user.id })).toMatchObject({
+        ok: true,
+      });
+    const seen = { viewer: record(watching), reactor: record(reactorTab) };
 
-    it('tells the reactor’s socket on the other node its reaction, and a watcher there only counts', async () => {
-      const [owner, reactor, viewer] = await signupMembers(t.app, 3);
-      const photo = await uploadImage(t.app, owner);
-      await block(t.app, viewer, reactor);
-      const watching = await connectTo(nodes.origin2, viewer);
-      const reactorTab = await connectTo(nodes.origin2, reactor);
-      for (const tab of [watching, reactorTab])
-        expect(await join(tab, 'gallery:join', { ownerId: owner.user.id })).toMatchObject({
-          ok: true,
-        });
-      const seen = { viewer: record(watching), reactor: record(reactorTab) };
+    await patchImage(t.app, reactor, photo.id, { likes: true });
+    await uploadImage(t.app, owner);
 
-      await patchImage(t.app, reactor, photo.id, { likes: true });
-      await uploadImage(t.app, owner);
-
-      const [heard] = await updatesBefore(seen.viewer, owner.user.id);
-      expect(Object.keys(heard ?? {}).sort()).toEqual(LIVE_KEYS);
-      expect(heard).toMatchObject({ id: photo.id, likeCount: 1 });
-      namesNone(heard, [reactor]);
-      expect(await updatesBefore(seen.reactor, owner.user.id)).toEqual([
-        { ...heard, myReaction: 'like' },
-      ]);
-    });
+    const [heard] = await updatesBefore(seen.viewer, owner.user.id);
+    expect(Object.keys(heard ?? {}).sort()).toEqual(LIVE_KEYS);
+    expect(heard).toMatchObject({ id: photo.id, likeCount: 1 });
+    namesNone(heard, [reactor]);
+    expect(await updatesBefore(seen.reactor, owner.user.id)).toEqual([
+      { ...heard, myReaction: 'like' },
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 /** Headers every answer carries, and HSTS only over https (docs/architecture.md "Server plugins and HTTP contracts"). */
+import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { forEachDialect, sessionCookie, signupFields, useTestApp, postLogout } from './helpers.ts';
 
@@ -7,9 +8,16 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 const PERMISSIONS_POLICY =
   'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()';
 
+/** The Content-Security-Policy the app sends with its answers (those of /healthz here). */
+async function policyOf(app: FastifyInstance): Promise<string> {
+  return String(
+    (await app.inject({ method: 'GET', url: '/healthz' })).headers['content-security-policy'],
+  );
+}
+
 /** One directive of the page's Content-Security-Policy, as its list of sources. */
-function directive(policy: unknown, name: string): string[] {
-  const found = String(policy)
+function directive(policy: string, name: string): string[] {
+  const found = policy
     .split(';')
     .map((part) => part.trim().split(/\s+/))
     .find(([key]) => key === name);
@@ -61,11 +69,7 @@ forEachDialect((dialect) => {
     const t = useTestApp(dialect, { NODE_ENV: 'production', APP_ORIGIN: '' });
 
     it('lets the page connect only to its own origin: no localhost', async () => {
-      const response = await t.app.inject({ method: 'GET', url: '/healthz' });
-
-      expect(directive(response.headers['content-security-policy'], 'connect-src')).toEqual([
-        "'self'",
-      ]);
+      expect(directive(await policyOf(t.app), 'connect-src')).toEqual(["'self'"]);
     });
 
     it('still accepts calls from the page it serves at http://localhost:5000, not from another', async () => {
@@ -99,9 +103,7 @@ forEachDialect((dialect) => {
     });
 
     it('lists the configured page origin and its socket, and the media origin for pictures only', async () => {
-      const policy = (await t.app.inject({ method: 'GET', url: '/healthz' })).headers[
-        'content-security-policy'
-      ];
+      const policy = await policyOf(t.app);
 
       expect(directive(policy, 'connect-src')).toEqual([
         "'self'",
@@ -121,9 +123,7 @@ forEachDialect((dialect) => {
     const t = useTestApp(dialect, { NODE_ENV: 'development', APP_ORIGIN: '' });
 
     it('lets the Vite dev server’s page and the API’s own page connect', async () => {
-      const policy = (await t.app.inject({ method: 'GET', url: '/healthz' })).headers[
-        'content-security-policy'
-      ];
+      const policy = await policyOf(t.app);
 
       expect(directive(policy, 'connect-src')).toEqual([
         "'self'",

@@ -110,6 +110,24 @@ export async function describeWithRedis(
   return describeUnless(await redisProblem(), `Redis at ${REDIS_TEST_URL} is unreachable`, what);
 }
 
+/** Suites of `kind` (`describe` or `describe.skip`), each run once per dialect: `suite(title, (dialect) => …)`. */
+export function suitesPerDialect(
+  kind: typeof describe | typeof describe.skip,
+): (title: string, body: (dialect: TestDialect) => void) => void {
+  return (title, body) => forEachDialect((dialect) => kind(title, () => body(dialect)));
+}
+
+/**
+ * Suites that need Redis at REDIS_TEST_URL, each run once per dialect in DIALECTS:
+ * `suite(title, (dialect) => …)`. When Redis is unreachable they are skipped as describeWithRedis
+ * says, naming `what`.
+ */
+export async function redisSuites(
+  what: string,
+): Promise<(title: string, body: (dialect: TestDialect) => void) => void> {
+  return suitesPerDialect(await describeWithRedis(what));
+}
+
 /** As describeWithRedis, for tests that need PostgreSQL whatever DIALECTS says. */
 export async function describeWithPostgres(
   what: string,
@@ -233,15 +251,18 @@ export function useAppWithoutDatabase(dialect: TestDialect): TestApp {
   return t;
 }
 
-/** Builds the app before the suite and closes it after; read `.app` / `.config` inside tests. */
+/**
+ * Builds the app before the suite and closes it after; read `.app` / `.config` inside tests.
+ * `hooks` hear its log and its statements (see buildTestApp).
+ */
 export function useTestApp(
   dialect: TestDialect,
   env: Record<string, string> = {},
-  logStream?: { write(line: string): void },
+  hooks: Pick<Parameters<typeof buildTestApp>[0], 'logStream' | 'onQuery'> = {},
 ): TestApp {
   let current: TestApp | undefined;
   beforeAll(async () => {
-    current = await buildTestApp({ dialect, env, ...(logStream ? { logStream } : {}) });
+    current = await buildTestApp({ dialect, env, ...hooks });
   });
   afterAll(async () => {
     await current?.close();

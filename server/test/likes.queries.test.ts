@@ -6,64 +6,35 @@
  * reacted, and the watcher who reacted hears its own reaction.
  */
 import type { Socket } from 'socket.io-client';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeAll, beforeEach, expect, it } from 'vitest';
 import type { GalleryImage, GalleryImageLive } from '../../src/contracts/gallery.ts';
 import { patchImage, uploadImage } from './gallery-helpers.ts';
-import {
-  type Member,
-  type TestApp,
-  buildTestApp,
-  forEachDialect,
-  signupMembers,
-  getNotifications,
-} from './helpers.ts';
-import {
-  type CountedStatement,
-  afterAuthentication,
-  queryCounter,
-  touching,
-} from './queryCounter.ts';
-import { connected, listen, useSockets } from './sockets.ts';
+import { type Member, forEachDialect, signupMembers, getNotifications } from './helpers.ts';
+import { useCountedLiveApp } from './live-app.ts';
+import { type CountedStatement, afterAuthentication, touching } from './queryCounter.ts';
+import { nextEvent } from './sockets.ts';
 
 forEachDialect((dialect) => {
-  const counter = queryCounter();
-  let t: TestApp;
-  let url = '';
-  const openSocket = useSockets();
+  const { t, counter, connectAs } = useCountedLiveApp(dialect);
   let owner: Member;
   let alice: Member;
   let image: GalleryImage;
   let watcher: Socket;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, onQuery: counter.onQuery });
-    url = await listen(t.app);
     [owner, alice] = await signupMembers(t.app, 2);
     image = await uploadImage(t.app, owner);
   });
   // Sockets are closed after each test (useSockets), so each test watches anew.
   beforeEach(async () => {
-    watcher = await connected(openSocket(url, { auth: { token: alice.token } }));
+    watcher = await connectAs(alice);
     const ack = (await watcher
       .timeout(5_000)
       .emitWithAck('gallery:join', { ownerId: owner.user.id })) as { ok: boolean };
     expect(ack.ok).toBe(true);
   });
-  afterAll(async () => {
-    await t.close();
-  });
 
-  const nextUpdate = () =>
-    new Promise<GalleryImageLive>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error('no gallery:image:updated within 5 s')),
-        5_000,
-      );
-      watcher.once('gallery:image:updated', (payload: GalleryImageLive) => {
-        clearTimeout(timer);
-        resolve(payload);
-      });
-    });
+  const nextUpdate = () => nextEvent<GalleryImageLive>(watcher, 'gallery:image:updated');
 
   /** The answer as the watcher hears it: counts, no ids, and its own reaction when it reacted. */
   const asHeard = (image: GalleryImage, reactor: Member) => {

@@ -4,53 +4,35 @@
  * shape and equals the stored copy the list answers later, and no statement reads it back.
  */
 import type { Socket } from 'socket.io-client';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { Notification, type NotificationPage } from '../../src/contracts/notifications.ts';
 import { patchImage, uploadImage } from './gallery-helpers.ts';
 import {
   type Member,
-  type TestApp,
   asBearer,
-  buildTestApp,
   forEachDialect,
   friendAction,
   signupMembers,
   getNotifications,
 } from './helpers.ts';
-import { afterAuthentication, queryCounter, touching } from './queryCounter.ts';
-import { connected, listen, useSockets } from './sockets.ts';
+import { useCountedLiveApp } from './live-app.ts';
+import { afterAuthentication, touching } from './queryCounter.ts';
+import { nextEvent } from './sockets.ts';
 
 forEachDialect((dialect) => {
-  const counter = queryCounter();
-  let t: TestApp;
-  let url = '';
-  const openSocket = useSockets();
+  const { t, counter, connectAs } = useCountedLiveApp(dialect);
   let a: Member;
   let b: Member;
   let socketOfA: Socket;
   let socketOfB: Socket;
 
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect, onQuery: counter.onQuery });
-    url = await listen(t.app);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
   beforeEach(async () => {
     [a, b] = await signupMembers(t.app, 2);
-    socketOfA = await connected(openSocket(url, { auth: { token: a.token } }));
-    socketOfB = await connected(openSocket(url, { auth: { token: b.token } }));
+    socketOfA = await connectAs(a);
+    socketOfB = await connectAs(b);
   });
 
-  const nextNotification = (socket: Socket) =>
-    new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no notification:new within 5 s')), 5_000);
-      socket.once('notification:new', (payload: unknown) => {
-        clearTimeout(timer);
-        resolve(payload);
-      });
-    });
+  const nextNotification = (socket: Socket) => nextEvent(socket, 'notification:new');
 
   /** The newest stored notification of `member`, as the list answers it. */
   async function newest(member: Member) {

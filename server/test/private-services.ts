@@ -12,7 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { type TestApp, type TestDialect, buildTestApp } from './helpers.ts';
+import { type TestApp, type TestDialect, buildTestApp, suitesPerDialect } from './helpers.ts';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -81,9 +81,14 @@ export function describeUnlessMissing(
   return describe.skip;
 }
 
-/** `describeUnlessMissing` for a suite that starts a Redis of its own. */
-export function describeWithPrivateRedis(what: string): typeof describe | typeof describe.skip {
-  return describeUnlessMissing(privateRedisProblem(), what);
+/**
+ * Suites that start a Redis of their own, each run once per dialect: `suite(title, (dialect) => …)`.
+ * Skipped as describeUnlessMissing says, naming `what`, where no `redis-server` can be started.
+ */
+export function privateRedisSuites(
+  what: string,
+): (title: string, body: (dialect: TestDialect) => void) => void {
+  return suitesPerDialect(describeUnlessMissing(privateRedisProblem(), what));
 }
 
 /**

@@ -1,10 +1,9 @@
 /** Behind a reverse proxy: who the client is, and which origin the page has, come from trusted hops only. */
-import type { AddressInfo } from 'node:net';
-import { type Socket, io } from 'socket.io-client';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { TRUST_EVERY_HOP_REFUSED } from '../src/lib/proxy.ts';
 import { type Member, forEachDialect, signupUser, useTestApp } from './helpers.ts';
+import { useListening, useSockets } from './sockets.ts';
 
 const PROXY = '127.0.0.1';
 const PAGE = 'https://orbit.example';
@@ -120,17 +119,23 @@ forEachDialect((dialect) => {
       payload: { theme: 'dark' },
     });
 
-  describe('the page origin behind a trusted proxy', () => {
-    const t = useTestApp(dialect, { TRUST_PROXY: '1' });
+  /** The app on `env` and a member signed up before its suite: call `member()` inside tests. */
+  const useAppWithMember = (env: Record<string, string> = {}) => {
+    const t = useTestApp(dialect, env);
     let member: Member;
     beforeAll(async () => {
       member = await signupUser(t.app);
     });
+    return { t, member: () => member };
+  };
+
+  describe('the page origin behind a trusted proxy', () => {
+    const { t, member } = useAppWithMember({ TRUST_PROXY: '1' });
 
     it('accepts a cookie call from the page the proxy serves, with no APP_ORIGIN entry', async () => {
       expect(t.config.appOrigins).not.toContain(PAGE);
 
-      expect((await proxiedThemeChange(t.app, member)).statusCode).toBe(200);
+      expect((await proxiedThemeChange(t.app, member())).statusCode).toBe(200);
     });
 
     it('marks the session cookie Secure when the proxy says the page is https', async () => {
@@ -139,7 +144,7 @@ forEachDialect((dialect) => {
         url: '/api/auth/login',
         remoteAddress: PROXY,
         headers: { 'x-forwarded-proto': 'https' },
-        payload: { identifier: member.username, password: member.password },
+        payload: { identifier: member().username, password: member().password },
       });
 
       expect(String(response.headers['set-cookie'])).toMatch(/; Secure/);
@@ -147,32 +152,24 @@ forEachDialect((dialect) => {
   });
 
   describe('the page origin with no proxy trusted', () => {
-    const t = useTestApp(dialect);
-    let member: Member;
-    beforeAll(async () => {
-      member = await signupUser(t.app);
-    });
+    const { t, member } = useAppWithMember();
 
     it('does not take the origin from X-Forwarded-* headers', async () => {
-      const response = await proxiedThemeChange(t.app, member);
+      const response = await proxiedThemeChange(t.app, member());
 
       expect(response.statusCode).toBe(403);
     });
   });
 
   describe('the page origin behind listed proxies', () => {
-    const t = useTestApp(dialect, { TRUST_PROXY: '10.0.0.1' });
-    let member: Member;
-    beforeAll(async () => {
-      member = await signupUser(t.app);
-    });
+    const { t, member } = useAppWithMember({ TRUST_PROXY: '10.0.0.1' });
 
     it('takes the origin from the listed proxy', async () => {
-      expect((await proxiedThemeChange(t.app, member, '10.0.0.1')).statusCode).toBe(200);
+      expect((await proxiedThemeChange(t.app, member(), '10.0.0.1')).statusCode).toBe(200);
     });
 
     it('does not take it from a peer that is not listed', async () => {
-      expect((await proxiedThemeChange(t.app, member, '10.0.0.2')).statusCode).toBe(403);
+      expect((await proxiedThemeChange(t.app, member(), '10.0.0.2')).statusCode).toBe(403);
     });
   });
 
@@ -180,31 +177,19 @@ forEachDialect((dialect) => {
     { trusted: true, env: { TRUST_PROXY: '1' } },
     { trusted: false, env: {} },
   ])('the socket handshake (proxy trusted: $trusted)', ({ trusted, env }) => {
-    const t = useTestApp(dialect, env);
-    let url = '';
-    let member: Member;
-    const sockets: Socket[] = [];
-    beforeAll(async () => {
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-      member = await signupUser(t.app);
-    });
-    afterEach(() => {
-      for (const socket of sockets.splice(0)) socket.disconnect();
-    });
+    const { t, member } = useAppWithMember(env);
+    const served = useListening(t);
+    const openSocket = useSockets();
 
     const connectFromPage = () => {
-      const socket = io(url, {
-        transports: ['websocket'],
-        reconnection: false,
+      const socket = openSocket(served.url, {
         extraHeaders: {
           origin: PAGE,
-          cookie: member.cookie,
+          cookie: member().cookie,
           'x-forwarded-proto': 'https',
           'x-forwarded-host': 'orbit.example',
         },
       });
-      sockets.push(socket);
       return new Promise<boolean>((resolve) => {
         socket.once('connect', () => resolve(true));
         socket.once('connect_error', () => resolve(false));

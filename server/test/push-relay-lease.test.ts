@@ -10,19 +10,16 @@ import type {
   RelayLeaseAnswer,
   RelayProgress,
 } from '../../src/contracts/push.ts';
-import {
-  REDIS_TEST_URL,
-  describeWithRedis,
-  forEachDialect,
-  p256PublicKey,
-  useTestApp,
-} from './helpers.ts';
-import { connected, listen, useSecondNode, useSockets } from './sockets.ts';
+import { forEachDialect, p256PublicKey, useTestApp } from './helpers.ts';
+import { describeTwoNodes } from './live-app.ts';
+import { connected, listen, useSockets } from './sockets.ts';
 import { RELAY_SECRET } from './push-endpoints.ts';
 
 const LONG = 30_000;
 
-const withRedis = await describeWithRedis('the cross-node lease tests');
+const twoNodes = await describeTwoNodes('the cross-node lease tests', 'relay-lease', {
+  RELAY_SECRET,
+});
 
 const openSocket = useSockets();
 
@@ -299,21 +296,18 @@ forEachDialect((dialect) => {
       });
     });
   });
+});
 
-  withRedis('the lease across two server nodes on one database', () => {
-    const t = useTestApp(dialect, { RELAY_SECRET, REDIS_URL: REDIS_TEST_URL });
-    const nodes = useSecondNode(t);
+twoNodes('the lease across two server nodes on one database', ({ nodes }) => {
+  it('is held by one relay, whichever node each relay talks to', async () => {
+    const [one, two] = [await connectRelay(nodes.origin1), await connectRelay(nodes.origin2)];
+    const first = randomUUID();
+    expect(await lease(one, first)).toMatchObject({ granted: true });
 
-    it('is held by one relay, whichever node each relay talks to', async () => {
-      const [one, two] = [await connectRelay(nodes.origin1), await connectRelay(nodes.origin2)];
-      const first = randomUUID();
-      expect(await lease(one, first)).toMatchObject({ granted: true });
+    expect(await lease(two, randomUUID())).toMatchObject({ granted: false });
 
-      expect(await lease(two, randomUUID())).toMatchObject({ granted: false });
-
-      await report(one, first, progress(12));
-      await lease(one, first, 0);
-      expect(await lease(two, randomUUID())).toEqual({ granted: true, progress: progress(12) });
-    });
+    await report(one, first, progress(12));
+    await lease(one, first, 0);
+    expect(await lease(two, randomUUID())).toEqual({ granted: true, progress: progress(12) });
   });
 });

@@ -19,18 +19,19 @@ import {
   signupMembers,
   subscribeDevice,
   useTestApp,
-  describeWithRedis,
-  REDIS_TEST_URL,
   getMe,
 } from './helpers.ts';
-import { connected, listen, useSecondNode, useSockets } from './sockets.ts';
+import { describeTwoNodes } from './live-app.ts';
+import { connected, listen, useSockets } from './sockets.ts';
 import { RELAY_SECRET } from './push-endpoints.ts';
 
-const REDIS_URL = REDIS_TEST_URL;
 /** Where the test devices (newDevice) live: a self-hosted push service the server allows. */
 const DEVICE_HOST = 'push.example.test';
 
-const withRedis = await describeWithRedis('the cross-node relay tests');
+const twoNodes = await describeTwoNodes('the cross-node relay tests', 'relay-namespace', {
+  RELAY_SECRET,
+  PUSH_ALLOWED_HOSTS: DEVICE_HOST,
+});
 
 const openSocket = useSockets();
 
@@ -429,74 +430,67 @@ forEachDialect((dialect) => {
       expect((await getMe(t.app, asBearer(a))).statusCode).toBe(200);
     });
   });
+});
 
-  withRedis('two server nodes on one Redis and one database', () => {
-    const t = useTestApp(dialect, {
-      RELAY_SECRET,
-      REDIS_URL,
-      PUSH_ALLOWED_HOSTS: DEVICE_HOST,
-    });
-    const nodes = useSecondNode(t);
+twoNodes('two server nodes on one Redis and one database', ({ t, nodes }) => {
+  it('delivers an event made on node 1 to a relay connected to node 2', async () => {
+    const [a, b] = await signupMembers(t.app, 2);
+    const device = await subscribeDevice(t.app, b);
+    const relay = await connectRelay(nodes.origin2);
+    const events = collectEvents(relay);
 
-    it('delivers an event made on node 1 to a relay connected to node 2', async () => {
+    await friendAction(t.app, a, 'request', b);
+
+    const event = await eventuallyFind(events, (e) => e.recipientId === b.user.id);
+    expect(event.subscriptions).toEqual([device]);
+    expect(event.payload.actor.username).toBe(a.username);
+  });
+
+  it('sends no devices when the recipient’s tab is open on the other node', async () => {
+    const [a, b] = await signupMembers(t.app, 2);
+    await subscribeDevice(t.app, b);
+    const tab = await open(nodes.origin2, { token: b.token });
+    await tab.timeout(5_000).emitWithAck('presence:join', { userId: b.user.id });
+    const relay = await connectRelay(nodes.origin1);
+    const events = collectEvents(relay);
+
+    await friendAction(t.app, a, 'request', b);
+
+    const event = await eventuallyFind(events, (e) => e.recipientId === b.user.id);
+    expect(event.subscriptions).toEqual([]);
+  });
+
+  it('sends nothing to the relay of another deployment on the same Redis (another REDIS_PREFIX)', async () => {
+    const other = await buildApp({ ...t.config, redisPrefix: `orbit-other-${randomUUID()}` });
+    try {
       const [a, b] = await signupMembers(t.app, 2);
-      const device = await subscribeDevice(t.app, b);
-      const relay = await connectRelay(nodes.origin2);
-      const events = collectEvents(relay);
+      const ours = collectEvents(await connectRelay(nodes.origin2));
+      const theirRelay = await connectRelay(await listen(other));
+      const theirs = collectEvents(theirRelay);
 
       await friendAction(t.app, a, 'request', b);
 
-      const event = await eventuallyFind(events, (e) => e.recipientId === b.user.id);
-      expect(event.subscriptions).toEqual([device]);
-      expect(event.payload.actor.username).toBe(a.username);
+      await eventuallyFind(ours, (e) => e.recipientId === b.user.id);
+      // Their own event, made after ours: had ours leaked to them, it would be ahead of it.
+      const [c, d] = await signupMembers(other, 2);
+      await friendAction(other, c, 'request', d);
+      await eventuallyFind(theirs, (e) => e.recipientId === d.user.id);
+      theirRelay.disconnect();
+      expect(theirs.map((e) => e.recipientId)).toEqual([d.user.id]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('answers the key a relay brought to node 1 on node 2 as well', async () => {
+    const key = p256PublicKey();
+    await connectRelay(nodes.origin1, { vapidPublicKey: key });
+
+    const response = await nodes.second.inject({
+      method: 'GET',
+      url: '/api/push/vapid-public-key',
     });
 
-    it('sends no devices when the recipient’s tab is open on the other node', async () => {
-      const [a, b] = await signupMembers(t.app, 2);
-      await subscribeDevice(t.app, b);
-      const tab = await open(nodes.origin2, { token: b.token });
-      await tab.timeout(5_000).emitWithAck('presence:join', { userId: b.user.id });
-      const relay = await connectRelay(nodes.origin1);
-      const events = collectEvents(relay);
-
-      await friendAction(t.app, a, 'request', b);
-
-      const event = await eventuallyFind(events, (e) => e.recipientId === b.user.id);
-      expect(event.subscriptions).toEqual([]);
-    });
-
-    it('sends nothing to the relay of another deployment on the same Redis (another REDIS_PREFIX)', async () => {
-      const other = await buildApp({ ...t.config, redisPrefix: `orbit-other-${randomUUID()}` });
-      try {
-        const [a, b] = await signupMembers(t.app, 2);
-        const ours = collectEvents(await connectRelay(nodes.origin2));
-        const theirRelay = await connectRelay(await listen(other));
-        const theirs = collectEvents(theirRelay);
-
-        await friendAction(t.app, a, 'request', b);
-
-        await eventuallyFind(ours, (e) => e.recipientId === b.user.id);
-        // Their own event, made after ours: had ours leaked to them, it would be ahead of it.
-        const [c, d] = await signupMembers(other, 2);
-        await friendAction(other, c, 'request', d);
-        await eventuallyFind(theirs, (e) => e.recipientId === d.user.id);
-        theirRelay.disconnect();
-        expect(theirs.map((e) => e.recipientId)).toEqual([d.user.id]);
-      } finally {
-        await other.close();
-      }
-    });
-
-    it('answers the key a relay brought to node 1 on node 2 as well', async () => {
-      const key = p256PublicKey();
-      await connectRelay(nodes.origin1, { vapidPublicKey: key });
-
-      const response = await nodes.second.inject({
-        method: 'GET',
-        url: '/api/push/vapid-public-key',
-      });
-
-      expect(response.json()).toEqual({ publicKey: key });
-    });
+    expect(response.json()).toEqual({ publicKey: key });
   });
 });

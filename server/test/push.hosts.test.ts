@@ -8,10 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import {
   type Member,
-  REDIS_TEST_URL,
   type TestDialect,
   asCookie,
-  describeWithRedis,
   forEachDialect,
   newDevice,
   postPushSubscription,
@@ -25,11 +23,15 @@ import {
   NOT_A_PUSH_SERVICE,
   RELAY_SECRET,
 } from './push-endpoints.ts';
-import { useSecondNode } from './sockets.ts';
+import { describeTwoNodes } from './live-app.ts';
 
 const UNSUPPORTED = { error: 'This push service isn’t supported.' };
 const NOT_AS_WRITTEN = { error: 'Send the push endpoint exactly as the browser gave it.' };
-const withRedis = await describeWithRedis('the subscription limit across server nodes');
+const twoNodes = await describeTwoNodes(
+  'the subscription limit across server nodes',
+  'push-hosts',
+  { RELAY_SECRET },
+);
 
 /** A device whose endpoint is exactly `endpoint`. */
 const deviceAt = (endpoint: string) => ({ ...newDevice(), endpoint });
@@ -224,29 +226,22 @@ forEachDialect((dialect) => {
       expect((await postPushSubscription(t.app, other, fcmDevice())).statusCode).toBe(201);
     });
   });
+});
 
-  withRedis('the subscription limit on two server nodes sharing Redis', () => {
-    const t = useTestApp(dialect, {
-      RELAY_SECRET,
-      REDIS_URL: REDIS_TEST_URL,
-      REDIS_PREFIX: `orbit-test-${randomUUID()}`,
-    });
-    const nodes = useSecondNode(t);
+twoNodes('the subscription limit on two server nodes sharing Redis', ({ t, nodes }) => {
+  it('counts a member’s changes on every node together', async () => {
+    const member = await signupUser(t.app);
+    const device = () => deviceAt(`https://fcm.googleapis.com/fcm/send/${randomUUID()}`);
+    for (let change = 0; change < 15; change += 1) {
+      expect((await postPushSubscription(t.app, member, device())).statusCode).toBe(201);
+      expect((await postPushSubscription(nodes.second, member, device())).statusCode).toBe(201);
+    }
 
-    it('counts a member’s changes on every node together', async () => {
-      const member = await signupUser(t.app);
-      const device = () => deviceAt(`https://fcm.googleapis.com/fcm/send/${randomUUID()}`);
-      for (let change = 0; change < 15; change += 1) {
-        expect((await postPushSubscription(t.app, member, device())).statusCode).toBe(201);
-        expect((await postPushSubscription(nodes.second, member, device())).statusCode).toBe(201);
-      }
-
-      for (const node of [t.app, nodes.second]) {
-        const response = await postPushSubscription(node, member, device());
-        expect(response.statusCode).toBe(429);
-        expect(response.headers['retry-after']).toBeDefined();
-      }
-    });
+    for (const node of [t.app, nodes.second]) {
+      const response = await postPushSubscription(node, member, device());
+      expect(response.statusCode).toBe(429);
+      expect(response.headers['retry-after']).toBeDefined();
+    }
   });
 });
 

@@ -16,7 +16,6 @@ import {
   SECURITY_ANSWER,
   asBearer,
   filesUnder,
-  forEachDialect,
   newDevice,
   patchProfileForm,
   postLogin,
@@ -24,123 +23,116 @@ import {
   postSignup,
   signupMembers,
 } from './helpers.ts';
-import {
-  FAST_MS,
-  describeWithPrivateRedis,
-  timed,
-  usePrivateRedisApp,
-} from './private-services.ts';
+import { FAST_MS, privateRedisSuites, timed, usePrivateRedisApp } from './private-services.ts';
 import { postReport } from './safety-helpers.ts';
 import { RELAY_SECRET } from './push-endpoints.ts';
 
 const CANNOT_COUNT = { error: 'Try again in a moment.' };
 
-const suite = describeWithPrivateRedis('The Redis count test');
+const suite = privateRedisSuites('The Redis count test');
 
-forEachDialect((dialect) => {
-  suite('every call Redis counts, with Redis hung and then down', () => {
-    const t = usePrivateRedisApp(dialect, {
-      RELAY_SECRET,
-      PUSH_ALLOWED_HOSTS: 'push.example.test',
+suite('every call Redis counts, with Redis hung and then down', (dialect) => {
+  const t = usePrivateRedisApp(dialect, {
+    RELAY_SECRET,
+    PUSH_ALLOWED_HOSTS: 'push.example.test',
+  });
+  let member: Member;
+  let other: Member;
+  let photo: FilePart;
+
+  beforeAll(async () => {
+    [member, other] = await signupMembers(t.app, 2);
+    photo = await jpegPart();
+  });
+
+  const forgot = (step: 'question' | 'reset', body: object) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/auth/forgot-password/${step}`,
+      payload: body,
+      headers: { origin: ORIGIN },
     });
-    let member: Member;
-    let other: Member;
-    let photo: FilePart;
-
-    beforeAll(async () => {
-      [member, other] = await signupMembers(t.app, 2);
-      photo = await jpegPart();
-    });
-
-    const forgot = (step: 'question' | 'reset', body: object) =>
+  const calls: Record<string, () => Promise<LightMyRequestResponse>> = {
+    'gallery upload': () => postUpload(t.app, member, photo),
+    'profile picture': () => patchProfileForm(t.app, member, { profilePic: photo }),
+    signup: () => postSignup(t.app),
+    login: () => postLogin(t.app, { identifier: member.username, password: member.password }),
+    'security question': () => forgot('question', { identifier: member.username }),
+    'password reset': () =>
+      forgot('reset', {
+        identifier: member.username,
+        answer: SECURITY_ANSWER,
+        newPassword: 'Another#Pass2',
+      }),
+    'password change': () =>
       t.app.inject({
-        method: 'POST',
-        url: `/api/auth/forgot-password/${step}`,
-        payload: body,
-        headers: { origin: ORIGIN },
+        method: 'PATCH',
+        url: '/api/auth/password',
+        headers: asBearer(member),
+        payload: { currentPassword: member.password, newPassword: 'Another#Pass3' },
+      }),
+    'username check': () =>
+      t.app.inject({ method: 'GET', url: '/api/check-username?username=free_name' }),
+    'own username check': () =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/auth/check-username?username=free_name',
+        headers: asBearer(member),
+      }),
+    report: () =>
+      postReport(t.app, member, { kind: 'member', targetId: other.user.id, reason: 'spam' }),
+    'push subscription': () => postPushSubscription(t.app, member, newDevice()),
+  };
+
+  /** What an upload or a counted call could have left behind. */
+  const state = async () => ({
+    ...(await galleryState(t.app, t.config.uploadsDir)),
+    avatars: await filesUnder(path.join(t.config.uploadsDir, 'avatars')),
+    reports: (await t.app.db.selectFrom('reports').select('id').execute()).length,
+    devices: (await t.app.db.selectFrom('push_subscriptions').select('id').execute()).length,
+    members: (await t.app.db.selectFrom('users').select('id').execute()).length,
+  });
+
+  async function expectEveryCallRefused() {
+    const before = await state();
+    for (const [name, call] of Object.entries(calls)) {
+      const { result: response, ms } = await timed(call);
+      expect({ name, status: response.statusCode, body: response.json<unknown>() }).toEqual({
+        name,
+        status: 503,
+        body: CANNOT_COUNT,
       });
-    const calls: Record<string, () => Promise<LightMyRequestResponse>> = {
-      'gallery upload': () => postUpload(t.app, member, photo),
-      'profile picture': () => patchProfileForm(t.app, member, { profilePic: photo }),
-      signup: () => postSignup(t.app),
-      login: () => postLogin(t.app, { identifier: member.username, password: member.password }),
-      'security question': () => forgot('question', { identifier: member.username }),
-      'password reset': () =>
-        forgot('reset', {
-          identifier: member.username,
-          answer: SECURITY_ANSWER,
-          newPassword: 'Another#Pass2',
-        }),
-      'password change': () =>
-        t.app.inject({
-          method: 'PATCH',
-          url: '/api/auth/password',
-          headers: asBearer(member),
-          payload: { currentPassword: member.password, newPassword: 'Another#Pass3' },
-        }),
-      'username check': () =>
-        t.app.inject({ method: 'GET', url: '/api/check-username?username=free_name' }),
-      'own username check': () =>
-        t.app.inject({
-          method: 'GET',
-          url: '/api/auth/check-username?username=free_name',
-          headers: asBearer(member),
-        }),
-      report: () =>
-        postReport(t.app, member, { kind: 'member', targetId: other.user.id, reason: 'spam' }),
-      'push subscription': () => postPushSubscription(t.app, member, newDevice()),
-    };
-
-    /** What an upload or a counted call could have left behind. */
-    const state = async () => ({
-      ...(await galleryState(t.app, t.config.uploadsDir)),
-      avatars: await filesUnder(path.join(t.config.uploadsDir, 'avatars')),
-      reports: (await t.app.db.selectFrom('reports').select('id').execute()).length,
-      devices: (await t.app.db.selectFrom('push_subscriptions').select('id').execute()).length,
-      members: (await t.app.db.selectFrom('users').select('id').execute()).length,
-    });
-
-    async function expectEveryCallRefused() {
-      const before = await state();
-      for (const [name, call] of Object.entries(calls)) {
-        const { result: response, ms } = await timed(call);
-        expect({ name, status: response.statusCode, body: response.json<unknown>() }).toEqual({
-          name,
-          status: 503,
-          body: CANNOT_COUNT,
-        });
-        expect(ms, name).toBeLessThan(FAST_MS);
-      }
-      expect(await state()).toEqual(before);
-      expect(before.incoming).toEqual([]);
+      expect(ms, name).toBeLessThan(FAST_MS);
     }
+    expect(await state()).toEqual(before);
+    expect(before.incoming).toEqual([]);
+  }
 
-    /** An upload goes through again once Redis answers (ioredis reconnects by itself). */
-    async function expectUploadsAgain() {
-      await vi.waitFor(
-        async () => expect((await postUpload(t.app, member, photo)).statusCode).toBe(201),
-        {
-          timeout: 15_000,
-          interval: 100,
-        },
-      );
-    }
+  /** An upload goes through again once Redis answers (ioredis reconnects by itself). */
+  async function expectUploadsAgain() {
+    await vi.waitFor(
+      async () => expect((await postUpload(t.app, member, photo)).statusCode).toBe(201),
+      {
+        timeout: 15_000,
+        interval: 100,
+      },
+    );
+  }
 
-    it('answers 503 within a second while Redis holds its connections silent', async () => {
-      t.redis.freeze(true);
-      try {
-        await expectEveryCallRefused();
-      } finally {
-        t.redis.freeze(false);
-      }
-      await expectUploadsAgain();
-    });
-
-    it('answers 503 at once while Redis is down', async () => {
-      await t.redis.kill();
+  it('answers 503 within a second while Redis holds its connections silent', async () => {
+    t.redis.freeze(true);
+    try {
       await expectEveryCallRefused();
-      await t.redis.start();
-      await expectUploadsAgain();
-    });
+    } finally {
+      t.redis.freeze(false);
+    }
+    await expectUploadsAgain();
+  });
+
+  it('answers 503 at once while Redis is down', async () => {
+    await t.redis.kill();
+    await expectEveryCallRefused();
+    await t.redis.start();
+    await expectUploadsAgain();
   });
 });

@@ -15,7 +15,7 @@ const lines: Line[] = [];
 const t = useTestApp(
   'sqlite',
   { LOG_LEVEL: 'info' },
-  { write: (line) => lines.push(JSON.parse(line) as Line) },
+  { logStream: { write: (line) => lines.push(JSON.parse(line) as Line) } },
 );
 
 /** The lines written for the request with this id. */

@@ -69,6 +69,18 @@ forEachApp((t, dialect) => {
   };
   const names = async (q: string, member?: Member) =>
     (await found(q, member)).map((row) => row.username);
+  /** What flagsOf answers for the flag.* members, as beforeAll relates them to the viewer. */
+  const FLAG_RELATIONS = {
+    'flag.friend': [true, false, false],
+    'flag.pend': [false, true, false],
+    'flag.inc': [false, false, true],
+    'flag.none': [false, false, false],
+  };
+  /** Each row's relation to the viewer by username: friends, asked by the viewer, asking them. */
+  const flagsOf = (rows: SearchResult[]) =>
+    Object.fromEntries(
+      rows.map((row) => [row.username, [row.isFriend, row.requestPending, row.incomingPending]]),
+    );
 
   describe('a blank query', () => {
     it.each([
@@ -153,17 +165,7 @@ forEachApp((t, dialect) => {
 
   describe('friend flags', () => {
     it('marks each row with the viewer’s relation to that member', async () => {
-      const rows = await found('flag.');
-      const flags = Object.fromEntries(
-        rows.map((row) => [row.username, [row.isFriend, row.requestPending, row.incomingPending]]),
-      );
-
-      expect(flags).toEqual({
-        'flag.friend': [true, false, false],
-        'flag.pend': [false, true, false],
-        'flag.inc': [false, false, true],
-        'flag.none': [false, false, false],
-      });
+      expect(flagsOf(await found('flag.'))).toEqual(FLAG_RELATIONS);
     });
 
     it('shows the same relations from the other side', async () => {
@@ -282,17 +284,7 @@ forEachApp((t, dialect) => {
 
   describe('friend flags on substring matches', () => {
     it('marks rows found inside names as well as by prefix', async () => {
-      const rows = await found('lagg');
-      const flags = Object.fromEntries(
-        rows.map((row) => [row.username, [row.isFriend, row.requestPending, row.incomingPending]]),
-      );
-
-      expect(flags).toEqual({
-        'flag.friend': [true, false, false],
-        'flag.inc': [false, false, true],
-        'flag.none': [false, false, false],
-        'flag.pend': [false, true, false],
-      });
+      expect(flagsOf(await found('lagg'))).toEqual(FLAG_RELATIONS);
     });
   });
 

@@ -8,7 +8,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
-import type { MeResponse } from '../../src/contracts/user.ts';
 import { buildApp } from '../src/app.ts';
 import { HEARD_WITHIN_MS } from '../src/lib/revocations.ts';
 import {
@@ -16,17 +15,16 @@ import {
   type TestApp,
   asBearer,
   buildTestApp,
-  forEachDialect,
   loginAs,
   sha256,
   signupMembers,
-  getMe,
   postLogout,
+  signedInAs,
 } from './helpers.ts';
 import {
   type CuttableProxy,
   type PrivateRedis,
-  describeWithPrivateRedis,
+  privateRedisSuites,
   startCuttableProxy,
   startPrivateRedis,
   usePrivateRedisApp,
@@ -42,12 +40,7 @@ const TTL = '300000';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const suite = describeWithPrivateRedis('The hung Redis session test');
-
-async function me(node: FastifyInstance, member: Pick<Member, 'token'>) {
-  const response = await getMe(node, asBearer(member));
-  return response.json<MeResponse>().user;
-}
+const suite = privateRedisSuites('The hung Redis session test');
 
 /** Both nodes serve their caches (each heard itself and the other). */
 async function serving(...nodes: FastifyInstance[]) {
@@ -61,7 +54,7 @@ async function serving(...nodes: FastifyInstance[]) {
 
 /** `node` answers the session from its cache: no database read behind it. */
 async function remembered(node: FastifyInstance, member: Member) {
-  expect((await me(node, member))?.id).toBe(member.user.id);
+  expect((await signedInAs(node, member))?.id).toBe(member.user.id);
   expect(node.sessions.sessionMemory?.cache.get(sha256(member.token), Date.now())).toBeDefined();
 }
 
@@ -72,7 +65,7 @@ async function remembered(node: FastifyInstance, member: Member) {
 async function refusedWithin(node: FastifyInstance, member: Member, since: number) {
   let refusedAt: number | undefined;
   for (;;) {
-    const user = await me(node, member);
+    const user = await signedInAs(node, member);
     const now = Date.now();
     if (refusedAt === undefined) {
       if (user === null) refusedAt = now;
@@ -94,158 +87,145 @@ async function logout(node: FastifyInstance, member: Member) {
   expect(Date.now() - started).toBeLessThan(1_500);
 }
 
-forEachDialect((dialect) => {
-  suite('two nodes on a Redis that is frozen (SIGSTOP)', () => {
-    const t = usePrivateRedisApp(dialect, { SESSION_CACHE_TTL_MS: TTL });
-    let one: FastifyInstance;
-    let two: FastifyInstance;
+suite('two nodes on a Redis that is frozen (SIGSTOP)', (dialect) => {
+  const t = usePrivateRedisApp(dialect, { SESSION_CACHE_TTL_MS: TTL });
+  let one: FastifyInstance;
+  let two: FastifyInstance;
 
-    beforeAll(async () => {
-      one = t.app;
-      two = await buildApp(t.config);
-      await two.ready();
-    });
-    afterEach(async () => {
-      t.redis.freeze(false);
-      await serving(one, two);
-    });
-    afterAll(async () => {
-      await two?.close();
-    });
-
-    it('refuses at once on node two a session logged out on node one once the hang is noticed', async () => {
-      await serving(one, two);
-      const [member] = await signupMembers(one, 1);
-      await remembered(two, member);
-
-      t.redis.freeze(true);
-      await sleep(BOUND_MS);
-      expect(two.sessions.sessionMemory?.cache.serving).toBe(false);
-      expect(two.sessions.sessionMemory?.cache.size).toBe(0);
-      const since = Date.now();
-      await logout(one, member);
-
-      expect(await refusedWithin(two, member, since)).toBeLessThan(1_000);
-      t.redis.freeze(false);
-      await serving(one, two);
-      expect(await me(two, member)).toBeNull();
-    });
-
-    it('refuses on node two within the window a session logged out on node one as Redis hangs', async () => {
-      await serving(one, two);
-      const [member] = await signupMembers(one, 1);
-      await remembered(two, member);
-
-      const since = Date.now();
-      t.redis.freeze(true);
-      await logout(one, member);
-
-      expect(await refusedWithin(two, member, since)).toBeLessThanOrEqual(BOUND_MS);
-      t.redis.freeze(false);
-      await serving(one, two);
-      expect(await me(two, member)).toBeNull();
-    });
+  beforeAll(async () => {
+    one = t.app;
+    two = await buildApp(t.config);
+    await two.ready();
+  });
+  afterEach(async () => {
+    t.redis.freeze(false);
+    await serving(one, two);
+  });
+  afterAll(async () => {
+    await two?.close();
   });
 
-  suite('two nodes, each reaching Redis through a proxy that can be cut', () => {
-    let redis: PrivateRedis & { stop(): Promise<void> };
-    let proxies: [CuttableProxy, CuttableProxy];
-    let t: TestApp;
-    let one: FastifyInstance;
-    let two: FastifyInstance;
+  it('refuses at once on node two a session logged out on node one once the hang is noticed', async () => {
+    await serving(one, two);
+    const [member] = await signupMembers(one, 1);
+    await remembered(two, member);
 
-    beforeAll(async () => {
-      redis = await startPrivateRedis();
-      proxies = [await startCuttableProxy(redis.port), await startCuttableProxy(redis.port)];
-      t = await buildTestApp({
-        dialect,
-        env: { REDIS_URL: proxies[0].url, SESSION_CACHE_TTL_MS: TTL },
-      });
-      one = t.app;
-      two = await buildApp({ ...t.config, redisUrl: proxies[1].url });
-      await two.ready();
+    t.redis.freeze(true);
+    await sleep(BOUND_MS);
+    expect(two.sessions.sessionMemory?.cache.serving).toBe(false);
+    expect(two.sessions.sessionMemory?.cache.size).toBe(0);
+    const since = Date.now();
+    await logout(one, member);
+
+    expect(await refusedWithin(two, member, since)).toBeLessThan(1_000);
+    t.redis.freeze(false);
+    await serving(one, two);
+    expect(await signedInAs(two, member)).toBeNull();
+  });
+
+  it('refuses on node two within the window a session logged out on node one as Redis hangs', async () => {
+    await serving(one, two);
+    const [member] = await signupMembers(one, 1);
+    await remembered(two, member);
+
+    const since = Date.now();
+    t.redis.freeze(true);
+    await logout(one, member);
+
+    expect(await refusedWithin(two, member, since)).toBeLessThanOrEqual(BOUND_MS);
+    t.redis.freeze(false);
+    await serving(one, two);
+    expect(await signedInAs(two, member)).toBeNull();
+  });
+});
+
+suite('two nodes, each reaching Redis through a proxy that can be cut', (dialect) => {
+  let redis: PrivateRedis & { stop(): Promise<void> };
+  let proxies: [CuttableProxy, CuttableProxy];
+  let t: TestApp;
+  let one: FastifyInstance;
+  let two: FastifyInstance;
+
+  beforeAll(async () => {
+    redis = await startPrivateRedis();
+    proxies = [await startCuttableProxy(redis.port), await startCuttableProxy(redis.port)];
+    t = await buildTestApp({
+      dialect,
+      env: { REDIS_URL: proxies[0].url, SESSION_CACHE_TTL_MS: TTL },
     });
-    afterEach(async () => {
-      for (const proxy of proxies) proxy.cut(false);
-      await serving(one, two);
-    });
-    afterAll(async () => {
-      for (const proxy of proxies ?? []) proxy.cut(false);
-      await two?.close();
-      await t?.close();
-      await Promise.all((proxies ?? []).map((proxy) => proxy.close()));
-      await redis?.stop();
-    });
+    one = t.app;
+    two = await buildApp({ ...t.config, redisUrl: proxies[1].url });
+    await two.ready();
+  });
+  afterEach(async () => {
+    for (const proxy of proxies) proxy.cut(false);
+    await serving(one, two);
+  });
+  afterAll(async () => {
+    for (const proxy of proxies ?? []) proxy.cut(false);
+    await two?.close();
+    await t?.close();
+    await Promise.all((proxies ?? []).map((proxy) => proxy.close()));
+    await redis?.stop();
+  });
 
-    it('refuses on node two, within the window, a session logged out on node one while node one is cut off', async () => {
-      await serving(one, two);
-      const [member] = await signupMembers(one, 1);
-      await remembered(two, member);
-
-      const since = Date.now();
-      proxies[0].cut(true);
-      await logout(one, member);
-
+  for (const { what, fault, heal } of [
+    {
+      what: 'a session logged out on node one while node one is cut off',
       // Node two still hears Redis and itself; it is node one's silence that stops it.
-      expect(await refusedWithin(two, member, since)).toBeLessThanOrEqual(BOUND_MS);
-      proxies[0].cut(false);
-      await serving(one, two);
-      expect(await me(two, member)).toBeNull();
-    });
-
-    it('refuses on node two, within the window, a session logged out on node one while node two is cut off', async () => {
-      await serving(one, two);
-      const [member] = await signupMembers(one, 1);
-      await remembered(two, member);
-
-      const since = Date.now();
-      proxies[1].cut(true);
-      await logout(one, member);
-
-      expect(await refusedWithin(two, member, since)).toBeLessThanOrEqual(BOUND_MS);
-      proxies[1].cut(false);
-      await serving(one, two);
-      expect(await me(two, member)).toBeNull();
-    });
-
-    it('refuses on node two, within the window, a session whose logout node one could not publish while its connection dropped', async () => {
-      await serving(one, two);
-      const [member] = await signupMembers(one, 1);
-      await remembered(two, member);
-
-      const since = Date.now();
-      proxies[0].drop();
-      await logout(one, member);
-
+      fault: () => proxies[0].cut(true),
+      heal: () => proxies[0].cut(false),
+    },
+    {
+      what: 'a session logged out on node one while node two is cut off',
+      fault: () => proxies[1].cut(true),
+      heal: () => proxies[1].cut(false),
+    },
+    {
+      what: 'a session whose logout node one could not publish while its connection dropped',
       // Node one is back within moments and beats again: its next heartbeat carries the logout.
-      expect(await refusedWithin(two, member, since)).toBeLessThanOrEqual(BOUND_MS);
+      fault: () => proxies[0].drop(),
+      heal: () => undefined,
+    },
+  ]) {
+    it(`refuses on node two, within the window, ${what}`, async () => {
       await serving(one, two);
-      expect(await me(two, member)).toBeNull();
-    });
-
-    it('refuses on node two, within the window, the sessions of a member suspended on node one while node one is cut off', async () => {
-      await serving(one, two);
-      const [moderator, member, reporter] = await signupMembers(one, 3);
-      await one.db
-        .updateTable('users')
-        .set({ is_moderator: 1 })
-        .where('id', '=', moderator.user.id)
-        .execute();
-      const id = await report(one, reporter, 'member', member.user.id);
-      const elsewhere = await loginAs(one, member);
+      const [member] = await signupMembers(one, 1);
       await remembered(two, member);
-      await remembered(two, elsewhere);
 
       const since = Date.now();
-      proxies[0].cut(true);
-      await acted(one, moderator, id, 'suspend', { reason: 'Spam.' });
+      fault();
+      await logout(one, member);
 
       expect(await refusedWithin(two, member, since)).toBeLessThanOrEqual(BOUND_MS);
-      expect(await me(two, elsewhere)).toBeNull();
-      proxies[0].cut(false);
+      heal();
       await serving(one, two);
-      expect(await me(two, member)).toBeNull();
-      expect(await me(two, elsewhere)).toBeNull();
+      expect(await signedInAs(two, member)).toBeNull();
     });
+  }
+
+  it('refuses on node two, within the window, the sessions of a member suspended on node one while node one is cut off', async () => {
+    await serving(one, two);
+    const [moderator, member, reporter] = await signupMembers(one, 3);
+    await one.db
+      .updateTable('users')
+      .set({ is_moderator: 1 })
+      .where('id', '=', moderator.user.id)
+      .execute();
+    const id = await report(one, reporter, 'member', member.user.id);
+    const elsewhere = await loginAs(one, member);
+    await remembered(two, member);
+    await remembered(two, elsewhere);
+
+    const since = Date.now();
+    proxies[0].cut(true);
+    await acted(one, moderator, id, 'suspend', { reason: 'Spam.' });
+
+    expect(await refusedWithin(two, member, since)).toBeLessThanOrEqual(BOUND_MS);
+    expect(await signedInAs(two, elsewhere)).toBeNull();
+    proxies[0].cut(false);
+    await serving(one, two);
+    expect(await signedInAs(two, member)).toBeNull();
+    expect(await signedInAs(two, elsewhere)).toBeNull();
   });
 });

@@ -4,7 +4,6 @@
  * by the very next request.
  */
 import { describe, expect, it } from 'vitest';
-import type { MeResponse } from '../../src/contracts/user.ts';
 import { createSessionCache } from '../src/lib/sessionCache.ts';
 import {
   type Member,
@@ -13,7 +12,6 @@ import {
   SECURITY_ANSWER,
   asBearer,
   forEachApp,
-  getMe,
   loginAs,
   sha256,
   signupUser,
@@ -21,14 +19,13 @@ import {
   postLogout,
   postReset,
   putTheme,
+  signedInAs,
 } from './helpers.ts';
 
 forEachApp((t) => {
-  const me = async (member: Pick<Member, 'token'>) =>
-    (await getMe(t.app, asBearer(member))).json<MeResponse>().user;
   /** Makes sure the session is remembered: one lookup puts it in the cache. */
   const warm = async (member: Member) => {
-    expect((await me(member))?.id).toBe(member.user.id);
+    expect((await signedInAs(t.app, member))?.id).toBe(member.user.id);
     expect(t.app.sessions.sessionMemory?.cache.get(sha256(member.token), Date.now())).toBeDefined();
   };
   /** A new member logged in twice, both sessions remembered. */
@@ -47,7 +44,7 @@ forEachApp((t) => {
     await t.app.db.deleteFrom('sessions').where('id', '=', sha256(member.token)).execute();
 
     // Without the cache this is `null`: the row is gone.
-    expect((await me(member))?.id).toBe(member.user.id);
+    expect((await signedInAs(t.app, member))?.id).toBe(member.user.id);
   });
 
   it('refuses a remembered session right after its logout', async () => {
@@ -56,10 +53,10 @@ forEachApp((t) => {
     const out = await postLogout(t.app, asBearer(member));
 
     expect(out.statusCode).toBe(200);
-    expect(await me(member)).toBeNull();
+    expect(await signedInAs(t.app, member)).toBeNull();
     const settings = await t.app.inject({ url: '/api/users/me', headers: asBearer(member) });
     expect(settings.statusCode).toBe(401);
-    expect((await me(other))?.id).toBe(member.user.id);
+    expect((await signedInAs(t.app, other))?.id).toBe(member.user.id);
   });
 
   it('refuses the other remembered sessions right after a password change, and checks the new password next', async () => {
@@ -74,8 +71,8 @@ forEachApp((t) => {
 
     expect((await change(PASSWORD, 'Another#Pass2')).statusCode).toBe(200);
 
-    expect(await me(other)).toBeNull();
-    expect((await me(member))?.id).toBe(member.user.id);
+    expect(await signedInAs(t.app, other)).toBeNull();
+    expect((await signedInAs(t.app, member))?.id).toBe(member.user.id);
     // The session kept is checked against the password now stored, not the one it was read with.
     expect((await change(PASSWORD, 'Third#Pass3')).statusCode).toBe(400);
     expect((await change('Another#Pass2', 'Third#Pass3')).statusCode).toBe(200);
@@ -96,7 +93,7 @@ forEachApp((t) => {
     );
 
     expect(reset.statusCode).toBe(200);
-    expect(await me(member)).toBeNull();
+    expect(await signedInAs(t.app, member)).toBeNull();
   });
 
   it('refuses a remembered session once it has expired', async () => {
@@ -111,7 +108,7 @@ forEachApp((t) => {
     const realNow = sessions.now;
     sessions.now = () => new Date(Date.parse(expires_at) + 1);
     try {
-      expect(await me(member)).toBeNull();
+      expect(await signedInAs(t.app, member)).toBeNull();
     } finally {
       if (realNow) sessions.now = realNow;
       else delete sessions.now;
@@ -127,14 +124,14 @@ forEachApp((t) => {
       username: `${member.username}x`,
     });
     expect(edit.statusCode).toBe(200);
-    expect(await me(member)).toMatchObject({
+    expect(await signedInAs(t.app, member)).toMatchObject({
       firstName: 'Grace',
       username: `${member.username}x`,
     });
 
     const theme = await putTheme(t.app, asBearer(member), { theme: 'light' });
     expect(theme.statusCode).toBe(200);
-    expect((await me(member))?.theme).toBe('light');
+    expect((await signedInAs(t.app, member))?.theme).toBe('light');
   });
 });
 

@@ -35,9 +35,7 @@ export function useLoggedApp(dialect: TestDialect, env: Record<string, string> =
   const t = useTestApp(
     dialect,
     { LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env },
-    {
-      write: (line: string) => lines.push(line),
-    },
+    { logStream: { write: (line: string) => lines.push(line) } },
   );
   return Object.assign(t, { logs: () => lines.map((line) => JSON.parse(line) as LogEntry) });
 }

@@ -116,30 +116,37 @@ forEachDialect((dialect) => {
     expect(errors[0]?.msg).toMatch(reason);
   }
 
-  it('answers 500 and logs the code when the incoming folder cannot be made', async () => {
-    restore = await fileInPlaceOf(incoming());
-    await expectFailure(
-      () => postUpload(t.app, member, file),
-      500,
-      ['EEXIST', 'ENOTDIR'],
-      /incoming folder.*cannot write/,
-    );
+  /**
+   * With a file where `folder` should be, `send` answers 500 and logs the error code and `reason`;
+   * the file is taken away again after.
+   */
+  async function expectUnwritable(
+    folder: string,
+    send: () => Promise<{ statusCode: number; body: string }>,
+    reason: RegExp,
+  ) {
+    restore = await fileInPlaceOf(folder);
+    await expectFailure(send, 500, ['EEXIST', 'ENOTDIR'], reason);
     await restore();
     restore = undefined;
+  }
+
+  it('answers 500 and logs the code when the incoming folder cannot be made', async () => {
+    await expectUnwritable(
+      incoming(),
+      () => postUpload(t.app, member, file),
+      /incoming folder.*cannot write/,
+    );
     expect((await postUpload(t.app, member, file)).statusCode).toBe(201);
   });
 
   it('answers 500 for a gallery folder it cannot write, and keeps no row and no file', async () => {
     const rowsBefore = (await galleryState(t.app, t.config.uploadsDir)).rows;
-    restore = await fileInPlaceOf(gallery());
-    await expectFailure(
+    await expectUnwritable(
+      gallery(),
       () => postUpload(t.app, member, file),
-      500,
-      ['EEXIST', 'ENOTDIR'],
       /gallery picture.*cannot write/,
     );
-    await restore();
-    restore = undefined;
     const state = await galleryState(t.app, t.config.uploadsDir);
     expect(state.rows).toBe(rowsBefore);
     expect(state.gallery).toEqual([]);
@@ -147,11 +154,9 @@ forEachDialect((dialect) => {
   });
 
   it('answers 500 for a profile picture it cannot store', async () => {
-    restore = await fileInPlaceOf(avatars());
-    await expectFailure(
+    await expectUnwritable(
+      avatars(),
       () => patchProfileForm(t.app, member, { profilePic: file }),
-      500,
-      ['EEXIST', 'ENOTDIR'],
       /profile picture.*cannot write/,
     );
   });
