@@ -9,7 +9,7 @@ import { LOG_LEVELS, type LogLevel } from './log.ts';
 
 /**
  * Every setting the relay reads from the environment; docs/configuration.md "Push relay settings"
- * documents each.
+ * documents each (src/configurationDoc.test.ts checks that it does).
  */
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),

@@ -30,7 +30,7 @@ const S3_DETAILS = [
 
 /**
  * Every setting the server reads from the environment; docs/configuration.md "Server settings"
- * documents each.
+ * documents each (src/configurationDoc.test.ts checks that it does).
  */
 const EnvSchema = z
   .object({
