@@ -52,9 +52,9 @@ function inlineEntryStyles(): Plugin {
   };
 }
 
-// The API host build setting (README "Configuration"): a production build talks to the origin that
-// served it unless VITE_API_ORIGIN says otherwise; the dev server follows the host rule of
-// docs/product.md "Session and API calls".
+// The API host build setting (docs/configuration.md "Where the app finds the API (build
+// setting)"): a production build talks to the origin that served it unless VITE_API_ORIGIN says
+// otherwise; the dev server follows the host rule of docs/product.md "Session and API calls".
 export default defineConfig(({ command }) => ({
   plugins: [
     react(),

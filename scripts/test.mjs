@@ -8,7 +8,7 @@
 // Node leg uses it.
 //
 // DIALECTS      databases for the server tests, comma-separated (default: sqlite)
-// PG_TEST_URL   PostgreSQL for the server tests when DIALECTS names postgres (see README)
+// PG_TEST_URL   PostgreSQL for the server tests when DIALECTS names postgres (see docs/testing.md)
 // ORBIT_REQUIRE_ALL=1  a skipped test, a vitest project that finds no tests, or a step skipped
 //               for a missing PostgreSQL or browser, is a failure (CI sets it)
 // CHROME_PATH   Chromium for the browser tests (default: /usr/bin/chromium)

@@ -1,5 +1,5 @@
 /**
- * Orbit as deployed by README "Deploy": members reach two nodes through nginx over TLS, with no
+ * Orbit as deployed by docs/deploy.md "Deploy": members reach two nodes through nginx over TLS, with no
  * APP_ORIGIN entry for the site. Member A is always on node 1 and member B on node 2.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * A multi-node Orbit as README "Deploy" sets it up, on this machine: nginx with TLS running
+ * A multi-node Orbit as docs/deploy.md "Deploy" sets it up, on this machine: nginx with TLS running
  * deploy/nginx/orbit.conf, two nodes and their push relays started from the ExecStart lines of
  * deploy/systemd/ with the settings of deploy/orbit.env, on PostgreSQL, Redis and an
  * S3-compatible bucket. Only what names this machine (addresses, ports, credentials) is replaced.
@@ -235,7 +235,7 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
       AUTH_RATE_LIMIT: String(AUTH_RATE_LIMIT),
       ...s3.env(bucket),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      // One key pair for every relay, as README "Deploy" asks.
+      // One key pair for every relay, as docs/deploy.md "Step by step" asks.
       VAPID_PUBLIC_KEY: vapid.publicKey,
       VAPID_PRIVATE_KEY: vapid.privateKey,
       ...extraEnv,

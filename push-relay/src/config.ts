@@ -7,7 +7,10 @@ import { readSettings } from '../../src/contracts/settings.ts';
 import { LOOPBACK_HOST, vapidSubjectFallback } from './contact.ts';
 import { LOG_LEVELS, type LogLevel } from './log.ts';
 
-/** Every setting the relay reads from the environment; README.md "Push notifications" documents each. */
+/**
+ * Every setting the relay reads from the environment; docs/configuration.md "Push relay settings"
+ * documents each (src/configurationDoc.test.ts checks that it does).
+ */
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),

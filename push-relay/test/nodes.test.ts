@@ -75,7 +75,8 @@ suite('two nodes, each with a relay', () => {
       Object.assign(node1, { url: await listen(node1.app) }),
       { app: node2, config: node1.config, close: () => node2.close(), url: await listen(node2) },
     ];
-    // One data directory for both relays, as the README asks: one VAPID key pair.
+    // One data directory for both relays: one VAPID key pair (docs/configuration.md
+    // "Push relay settings").
     dataDir = await tempDir();
     caFile = path.join(dataDir, 'push-ca.pem');
     await fs.writeFile(caFile, service.certificate);

@@ -28,7 +28,10 @@ const S3_DETAILS = [
   'S3_FORCE_PATH_STYLE',
 ] as const;
 
-/** Every setting the server reads from the environment; README.md "Configuration" documents each. */
+/**
+ * Every setting the server reads from the environment; docs/configuration.md "Server settings"
+ * documents each (src/configurationDoc.test.ts checks that it does).
+ */
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),

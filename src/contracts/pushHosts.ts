@@ -125,7 +125,10 @@ export function isAllowedPushEndpoint(endpoint: string, policy: PushEndpointPoli
   return pushEndpointProblem(endpoint, policy) === undefined;
 }
 
-/** The two settings, read alike by the server and push-relay (README.md "Configuration"). */
+/**
+ * The two settings, read alike by the server and push-relay (docs/configuration.md
+ * "Server settings", "Push relay settings").
+ */
 export const PushEndpointSettings = {
   PUSH_ALLOWED_HOSTS: z.string().default('').transform(parsedWith(parsePushHosts)),
   // Tests only: true, 1 or yes let loopback endpoints through.

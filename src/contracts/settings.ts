@@ -1,6 +1,6 @@
 /**
- * Reading settings from the environment, alike in the server and push-relay (README.md
- * "Configuration").
+ * Reading settings from the environment, alike in the server and push-relay
+ * (docs/configuration.md "Server settings", "Push relay settings").
  */
 import { z } from './zod.ts';
 

@@ -41,7 +41,7 @@ export function parseProxyTrust(value: string): ProxyTrustSetting {
 /**
  * The trust function Fastify and the socket handshake share. A hop count trusts the nearest `n`
  * addresses, so the client address is the one the outermost trusted proxy saw; it relies on the
- * node being reachable only through that proxy (README "Deploy").
+ * node being reachable only through that proxy (docs/deploy.md "Step by step").
  */
 export function proxyTrust(setting: ProxyTrustSetting): ProxyTrust | false {
   if (setting === false || setting === 0) return false;
