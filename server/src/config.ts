@@ -35,7 +35,7 @@ const S3_DETAILS = [
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
-    HOST: z.string().default('0.0.0.0'),
+    HOST: z.string().default('127.0.0.1'),
     PORT: z.coerce.number().int().min(0).max(65535).default(5000),
     DATA_DIR: z.string().default('data'),
     DATABASE_URL: z
