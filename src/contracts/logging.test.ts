@@ -17,13 +17,14 @@ describe('the log format', () => {
 });
 
 describe('the address in the ready line', () => {
-  it('is localhost when the server listens on every interface', () => {
+  it('is localhost when the server listens on this machine (the default) or every interface', () => {
+    expect(localUrl('127.0.0.1', 5000)).toBe('http://localhost:5000');
     expect(localUrl('0.0.0.0', 5000)).toBe('http://localhost:5000');
     expect(localUrl('::', 8080)).toBe('http://localhost:8080');
   });
 
   it('is the given host otherwise, an IPv6 one in brackets', () => {
-    expect(localUrl('127.0.0.1', 5000)).toBe('http://127.0.0.1:5000');
+    expect(localUrl('192.0.2.10', 5000)).toBe('http://192.0.2.10:5000');
     expect(localUrl('::1', 5000)).toBe('http://[::1]:5000');
   });
 });

@@ -26,10 +26,11 @@ export const PRETTY_OPTIONS = {
 
 /**
  * The address a person on this machine opens: the listening port on localhost when the server
- * listens on every interface, otherwise on the host it was given (IPv6 in brackets).
+ * listens on every interface or on 127.0.0.1 (the default: the page's origin the app allows is
+ * localhost's), otherwise on the host it was given (IPv6 in brackets).
  */
 export function localUrl(host: string, port: number): string {
-  const anyInterface = ['0.0.0.0', '::', '[::]', ''].includes(host);
-  const name = anyInterface ? 'localhost' : host;
+  const localhost = ['127.0.0.1', '0.0.0.0', '::', '[::]', ''].includes(host);
+  const name = localhost ? 'localhost' : host;
   return `http://${name.includes(':') && !name.startsWith('[') ? `[${name}]` : name}:${port}`;
 }
