@@ -25,17 +25,17 @@ export const eventIdOf = (parsed: ParsedEvent): number | undefined =>
  * A catch-up page as the relay reads it: the answer's contract with each event still unchecked,
  * so that an event that does not fit is dropped alone (see {@link parseEvent}).
  */
-export const CatchUpPageSchema = RelayCatchUpAnswer.extend({
+export const CatchUpPageSchema = z.extend(RelayCatchUpAnswer, {
   events: z.array(z.unknown()),
 });
 
 /** An answer of the server checked against its contract; `otherwise(problem)` when it does not fit. */
 export function answerOf<T>(
-  schema: z.ZodType<T>,
+  schema: z.core.$ZodType<T>,
   raw: unknown,
   otherwise: (problem: string) => T,
 ): T {
-  const parsed = schema.safeParse(raw);
+  const parsed = z.safeParse(schema, raw);
   return parsed.success ? parsed.data : otherwise(problemOf(parsed.error));
 }
 

@@ -2,12 +2,12 @@
 import { z } from './zod.ts';
 import { THEMES } from './theme.ts';
 
-const text = z.string().max(10_000).default('');
+const text = z._default(z.string().check(z.maxLength(10_000)), '');
 
 export const LoginBody = z.object({
   identifier: text,
   password: text,
-  remember: z.boolean().default(false),
+  remember: z._default(z.boolean(), false),
 });
 export type LoginBody = z.input<typeof LoginBody>;
 
@@ -22,7 +22,7 @@ export const ThemeBody = z.object({
 });
 export type ThemeBody = z.input<typeof ThemeBody>;
 
-const optionalText = z.string().max(10_000).optional();
+const optionalText = z.optional(z.string().check(z.maxLength(10_000)));
 
 export const ProfilePatchBody = z.object({
   firstName: optionalText,
@@ -34,8 +34,13 @@ export const ProfilePatchBody = z.object({
   securityQuestion: optionalText,
   securityAnswer: optionalText,
   /** An array in JSON, a comma-joined string in multipart. */
-  interests: z.union([z.array(z.string().max(100)).max(1000), z.string().max(10_000)]).optional(),
-  theme: z.enum(THEMES, { error: `Theme must be one of: ${THEMES.join(', ')}.` }).optional(),
+  interests: z.optional(
+    z.union([
+      z.array(z.string().check(z.maxLength(100))).check(z.maxLength(1000)),
+      z.string().check(z.maxLength(10_000)),
+    ]),
+  ),
+  theme: z.optional(z.enum(THEMES, { error: `Theme must be one of: ${THEMES.join(', ')}.` })),
   /** Needed to change the email or the security question or answer (docs/decisions.md "Re-authentication"). */
   currentPassword: optionalText,
 });
@@ -46,11 +51,15 @@ export type ForgotQuestionBody = z.input<typeof ForgotQuestionBody>;
 export const ForgotResetBody = z.object({ identifier: text, answer: text, newPassword: text });
 export type ForgotResetBody = z.input<typeof ForgotResetBody>;
 
-export const UsernameQuery = z.object({ username: z.string().max(200).default('') });
+export const UsernameQuery = z.object({
+  username: z._default(z.string().check(z.maxLength(200)), ''),
+});
 export type UsernameQuery = z.input<typeof UsernameQuery>;
 
 /** `GET /api/users/profile/{username}` */
-export const UsernameParams = z.object({ username: z.string().min(1).max(200) });
+export const UsernameParams = z.object({
+  username: z.string().check(z.minLength(1), z.maxLength(200)),
+});
 export type UsernameParams = z.infer<typeof UsernameParams>;
 
 /** Signup's check (docs/decisions.md "Two username checks"). */
@@ -60,7 +69,7 @@ export type UsernameAvailableResponse = z.infer<typeof UsernameAvailableResponse
 /** The settings check: the member's own name counts as available, with the reason. */
 export const CheckUsernameResponse = z.object({
   available: z.boolean(),
-  reason: z.enum(['invalid', 'taken', 'current']).nullable().optional(),
+  reason: z.optional(z.nullable(z.enum(['invalid', 'taken', 'current']))),
 });
 export type CheckUsernameResponse = z.infer<typeof CheckUsernameResponse>;
 

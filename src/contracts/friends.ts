@@ -1,6 +1,6 @@
 /** Friend relations (docs/product.md "Friends"; docs/decisions.md "Friend calls answer the status"). */
 import { PublicUser } from './user.ts';
-import { z } from './zod.ts';
+import { fieldsOf, z } from './zod.ts';
 
 /** The client's words for a pair's status. */
 const FRIEND_STATUSES = ['self', 'none', 'pending', 'incoming', 'friends'] as const;
@@ -45,15 +45,11 @@ export function pairKey(a: string, b: string): string {
 export const FriendStatusResponse = z.object({ status: z.enum(FRIEND_STATUSES) });
 export type FriendStatusResponse = z.infer<typeof FriendStatusResponse>;
 
-export const FriendCounts = z.object({
-  incoming: z.number(),
-  outgoing: z.number(),
-  friends: z.number(),
-});
+export const FriendCounts = z.object(fieldsOf(['incoming', 'outgoing', 'friends'], z.number()));
 export type FriendCounts = z.infer<typeof FriendCounts>;
 
 /** A member as lists and search rows show them. */
-export const MemberSummary = PublicUser.pick({
+export const MemberSummary = z.pick(PublicUser, {
   id: true,
   username: true,
   fullName: true,
@@ -77,11 +73,10 @@ export const FriendListResponse = z.object({ results: z.array(FriendListItem) })
 export type FriendListResponse = z.infer<typeof FriendListResponse>;
 
 /** A search row with the viewer's friend flags filled in (docs/product.md "Friends"; docs/decisions.md "Search fills in friend flags"). */
-export const SearchResult = MemberSummary.extend({
-  isFriend: z.boolean(),
-  requestPending: z.boolean(),
-  incomingPending: z.boolean(),
-});
+export const SearchResult = z.extend(
+  MemberSummary,
+  fieldsOf(['isFriend', 'requestPending', 'incomingPending'], z.boolean()),
+);
 export type SearchResult = z.infer<typeof SearchResult>;
 
 export const SearchResponse = z.object({ users: z.array(SearchResult) });

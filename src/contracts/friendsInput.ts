@@ -2,8 +2,8 @@
 import { z } from './zod.ts';
 import { SEARCH_LIMIT } from './constants.ts';
 
-const id = z.string().trim().max(100).optional();
-const name = z.string().trim().max(100).optional();
+const id = z.optional(z.string().check(z.trim(), z.maxLength(100)));
+const name = z.optional(z.string().check(z.trim(), z.maxLength(100)));
 const NAME_THE_MEMBER = 'Name the member by user id or username.';
 
 /** The friend calls: POST /api/users/friends/{action}. */
@@ -27,12 +27,14 @@ function targetBody<F extends TargetField>(field: F) {
   const shape = { [field]: id, username: name } as Record<F, typeof id> & {
     username: typeof name;
   };
-  return z.object(shape).refine(
-    (body) => {
-      const named = body as Partial<Record<string, string>>;
-      return Boolean(named[field] || named.username);
-    },
-    { message: NAME_THE_MEMBER },
+  return z.object(shape).check(
+    z.refine(
+      (body) => {
+        const named = body as Partial<Record<string, string>>;
+        return Boolean(named[field] || named.username);
+      },
+      { message: NAME_THE_MEMBER },
+    ),
   );
 }
 
@@ -56,18 +58,20 @@ export function friendTarget(
 
 export const FriendStatusQuery = z
   .object({ userId: id, username: name })
-  .refine((query) => Boolean(query.userId || query.username), { message: NAME_THE_MEMBER });
+  .check(
+    z.refine((query) => Boolean(query.userId || query.username), { message: NAME_THE_MEMBER }),
+  );
 export type FriendStatusQuery = z.input<typeof FriendStatusQuery>;
 
 /** Whose friends: another member's by id or username, else the member asking. */
 export const FriendListQuery = z.object({
-  userId: z.string().max(100).optional(),
-  username: z.string().max(100).optional(),
+  userId: z.optional(z.string().check(z.maxLength(100))),
+  username: z.optional(z.string().check(z.maxLength(100))),
 });
 export type FriendListQuery = z.input<typeof FriendListQuery>;
 
 export const SearchQuery = z.object({
-  q: z.string().max(100).default(''),
-  limit: z.coerce.number().int().min(1).max(SEARCH_LIMIT).default(SEARCH_LIMIT),
+  q: z._default(z.string().check(z.maxLength(100)), ''),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(SEARCH_LIMIT)), SEARCH_LIMIT),
 });
 export type SearchQuery = z.input<typeof SearchQuery>;

@@ -7,7 +7,7 @@ import { z } from './zod.ts';
 export const CAPTION_MAX = 500;
 export const FOLDER_MAX = 40;
 
-export const GalleryOwner = PublicUser.pick({ id: true, username: true, profileImage: true });
+export const GalleryOwner = z.pick(PublicUser, { id: true, username: true, profileImage: true });
 export type GalleryOwner = z.infer<typeof GalleryOwner>;
 
 /** An image as the server sends it: one name per field; the client still reads other servers' names. */
@@ -30,14 +30,14 @@ export const GalleryImage = z.object({
   likes: z.array(z.string()),
   dislikes: z.array(z.string()),
   /** How many members like or dislike it, every one counted: a number names nobody. */
-  likeCount: z.number().int().nonnegative(),
-  dislikeCount: z.number().int().nonnegative(),
+  likeCount: z.number().check(z.int(), z.nonnegative()),
+  dislikeCount: z.number().check(z.int(), z.nonnegative()),
   owner: GalleryOwner,
 });
 export type GalleryImage = z.infer<typeof GalleryImage>;
 
 /** A member's own reaction to an image: a like, a dislike, or none (null). */
-export const OwnReaction = z.enum(['like', 'dislike']).nullable();
+export const OwnReaction = z.nullable(z.enum(['like', 'dislike']));
 export type OwnReaction = z.infer<typeof OwnReaction>;
 
 /**
@@ -46,8 +46,8 @@ export type OwnReaction = z.infer<typeof OwnReaction>;
  * sockets of the member who made the change get `myReaction`, their own reaction after it; every
  * other watcher keeps the reaction it knows.
  */
-export const GalleryImageLive = GalleryImage.omit({ likes: true, dislikes: true }).extend({
-  myReaction: OwnReaction.optional(),
+export const GalleryImageLive = z.extend(z.omit(GalleryImage, { likes: true, dislikes: true }), {
+  myReaction: z.optional(OwnReaction),
 });
 export type GalleryImageLive = z.infer<typeof GalleryImageLive>;
 
@@ -65,7 +65,7 @@ export const GALLERY_CURSOR_INVALID = NOTIFICATION_CURSOR_INVALID;
  */
 export const GalleryListResponse = z.object({
   images: z.array(GalleryImage),
-  nextCursor: z.string().nullable(),
+  nextCursor: z.nullable(z.string()),
   total: z.number(),
 });
 export type GalleryListResponse = z.infer<typeof GalleryListResponse>;
@@ -78,9 +78,9 @@ export type GalleryListResponse = z.infer<typeof GalleryListResponse>;
  */
 export const GalleryFoldersResponse = z.object({
   folders: z.array(z.string()),
-  counts: z.record(z.string(), z.number()).optional(),
-  total: z.number().optional(),
-  likes: z.number().optional(),
+  counts: z.optional(z.record(z.string(), z.number())),
+  total: z.optional(z.number()),
+  likes: z.optional(z.number()),
 });
 export type GalleryFoldersResponse = z.infer<typeof GalleryFoldersResponse>;
 
@@ -90,24 +90,26 @@ export type GalleryImageResponse = z.infer<typeof GalleryImageResponse>;
 
 /** Whose gallery: the owner's id or username, else the member asking (docs/product.md "Gallery"). */
 export const GalleryOwnerQuery = z.object({
-  userId: z.string().max(100).optional(),
-  username: z.string().max(100).optional(),
-  folder: z.string().max(100).optional(),
+  userId: z.optional(z.string().check(z.maxLength(100))),
+  username: z.optional(z.string().check(z.maxLength(100))),
+  folder: z.optional(z.string().check(z.maxLength(100))),
 });
 export type GalleryOwnerQuery = z.infer<typeof GalleryOwnerQuery>;
 
 /** A page of a gallery: whose, which folder, how many, and after which image (an earlier answer's `nextCursor`). */
-export const GalleryPageQuery = GalleryOwnerQuery.extend({
+export const GalleryPageQuery = z.extend(GalleryOwnerQuery, {
   /** 1 to GALLERY_PAGE_MAX (200, spelled out in the pattern), in digits; GALLERY_PAGE_DEFAULT when absent. */
-  limit: z
-    .string()
-    .regex(/^(?:[1-9]\d?|1\d\d|200)$/, { error: GALLERY_LIMIT_INVALID })
-    .optional(),
-  cursor: z
-    .string()
-    .max(100, { error: GALLERY_CURSOR_INVALID })
-    .regex(/^[A-Za-z0-9_-]*$/, { error: GALLERY_CURSOR_INVALID })
-    .optional(),
+  limit: z.optional(
+    z.string().check(z.regex(/^(?:[1-9]\d?|1\d\d|200)$/, { error: GALLERY_LIMIT_INVALID })),
+  ),
+  cursor: z.optional(
+    z
+      .string()
+      .check(
+        z.maxLength(100, { error: GALLERY_CURSOR_INVALID }),
+        z.regex(/^[A-Za-z0-9_-]*$/, { error: GALLERY_CURSOR_INVALID }),
+      ),
+  ),
 });
 export type GalleryPageQuery = z.infer<typeof GalleryPageQuery>;
 
@@ -116,34 +118,35 @@ export type GalleryPageQuery = z.infer<typeof GalleryPageQuery>;
  * percent-encoded, so what it decodes to is checked for text no column holds too.
  */
 export const GalleryRefParams = z.object({
-  ref: z
-    .string()
-    .min(1)
-    .max(300)
-    .superRefine((ref, context) => {
+  ref: z.string().check(
+    z.minLength(1),
+    z.maxLength(300),
+    z.superRefine((ref, context) => {
       const fault = encodedTextFault(ref, 'ref');
       if (fault) context.addIssue({ code: 'custom', message: fault });
     }),
+  ),
 });
 export type GalleryRefParams = z.infer<typeof GalleryRefParams>;
 
 /** A delete names the member acting, as the product's client sends it (docs/product.md "Gallery"). */
-export const GalleryDeleteQuery = z.object({ accountId: z.string().max(100).optional() });
+export const GalleryDeleteQuery = z.object({
+  accountId: z.optional(z.string().check(z.maxLength(100))),
+});
 export type GalleryDeleteQuery = z.infer<typeof GalleryDeleteQuery>;
 
-const reaction = z.union([z.boolean(), z.array(z.string().max(100)).max(10_000)]).optional();
+const reaction = z.optional(
+  z.union([z.boolean(), z.array(z.string().check(z.maxLength(100))).check(z.maxLength(10_000))]),
+);
 
 /** The PATCH body: a reaction (true/false, or the arrays of member ids), a caption, or a folder. */
 export const GalleryPatchBody = z.object({
   /** The member editing. */
-  accountId: z.string().max(100).optional(),
+  accountId: z.optional(z.string().check(z.maxLength(100))),
   likes: reaction,
   dislikes: reaction,
-  caption: z
-    .string()
-    .max(CAPTION_MAX * 4)
-    .optional(),
-  folder: z.string().max(200).optional(),
+  caption: z.optional(z.string().check(z.maxLength(CAPTION_MAX * 4))),
+  folder: z.optional(z.string().check(z.maxLength(200))),
 });
 export type GalleryPatchBody = z.infer<typeof GalleryPatchBody>;
 
@@ -163,17 +166,18 @@ export const GALLERY_MOVE_INVALID =
  */
 export const GalleryReorderBody = z.object({
   /** The member reordering. */
-  accountId: z.string().max(100).optional(),
+  accountId: z.optional(z.string().check(z.maxLength(100))),
   /** The gallery's owner. */
-  userId: z.string().max(100).optional(),
-  order: z
-    .array(z.string().min(1).max(100), { error: GALLERY_ORDER_INVALID })
-    .max(10_000)
-    .optional(),
+  userId: z.optional(z.string().check(z.maxLength(100))),
+  order: z.optional(
+    z
+      .array(z.string().check(z.minLength(1), z.maxLength(100)), { error: GALLERY_ORDER_INVALID })
+      .check(z.maxLength(10_000)),
+  ),
   /** The image to move. */
-  id: z.string().min(1).max(100).optional(),
-  before: z.string().min(1).max(100).optional(),
-  after: z.string().min(1).max(100).optional(),
+  id: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+  before: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+  after: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
 });
 export type GalleryReorderBody = z.infer<typeof GalleryReorderBody>;
 
@@ -181,11 +185,12 @@ export type GalleryReorderBody = z.infer<typeof GalleryReorderBody>;
  * A deleted image, as the gallery's watchers hear of it: `id`, as every shape names it
  * (docs/decisions.md "One name per field"). A reader also takes `_id`, as other servers send it.
  */
-export const GalleryImageDeleted = z.preprocess(
-  (raw) =>
+export const GalleryImageDeleted = z.pipe(
+  z.transform((raw: unknown) =>
     raw && typeof raw === 'object' && !('id' in raw) && '_id' in raw
       ? { ...raw, id: raw._id }
       : raw,
+  ),
   z.object({ id: z.string(), ownerId: z.string() }),
 );
 export type GalleryImageDeleted = z.output<typeof GalleryImageDeleted>;

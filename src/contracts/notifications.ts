@@ -12,27 +12,27 @@ export const NOTIFICATION_TYPES = [
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
-const NotificationActor = PublicUser.pick({ id: true, username: true, profileImage: true });
+const NotificationActor = z.pick(PublicUser, { id: true, username: true, profileImage: true });
 type NotificationActor = z.infer<typeof NotificationActor>;
 
 export const Notification = z.object({
   /** Increasing with every notification made: newer ones have larger ids. */
   id: z.string(),
   type: z.enum(NOTIFICATION_TYPES),
-  actor: NotificationActor.nullable(),
+  actor: z.nullable(NotificationActor),
   message: z.string(),
   link: z.string(),
   createdAt: z.string(),
   read: z.boolean(),
   /** The friend request's id (the pair key) for friend_request and follow. */
-  requestId: z.string().nullable(),
+  requestId: z.nullable(z.string()),
 });
 export type Notification = z.infer<typeof Notification>;
 
 export const NotificationPage = z.object({
   notifications: z.array(Notification),
   /** Pass as `before` for the next older page; null when there is none. */
-  nextCursor: z.string().nullable(),
+  nextCursor: z.nullable(z.string()),
   unread: z.number(),
 });
 export type NotificationPage = z.infer<typeof NotificationPage>;
@@ -51,14 +51,19 @@ export const NOTIFICATION_CURSOR_INVALID = 'That page cursor is not valid.';
 
 export const NotificationPageQuery = z.object({
   /** A notification id (digits) or nothing: a negative one is below what either database counts. */
-  before: z.string().max(20).regex(/^\d*$/, NOTIFICATION_CURSOR_INVALID).optional(),
-  limit: z.coerce.number().int().min(1).max(NOTIFICATIONS_PAGE_MAX).optional(),
+  before: z.optional(
+    z.string().check(z.maxLength(20), z.regex(/^\d*$/, NOTIFICATION_CURSOR_INVALID)),
+  ),
+  limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(NOTIFICATIONS_PAGE_MAX))),
 });
 export type NotificationPageQuery = z.input<typeof NotificationPageQuery>;
 
 /** Mark some read, or all. */
 export const NotificationReadBody = z.union(
-  [z.object({ all: z.literal(true) }), z.object({ ids: z.array(z.string().max(20)).max(1000) })],
+  [
+    z.object({ all: z.literal(true) }),
+    z.object({ ids: z.array(z.string().check(z.maxLength(20))).check(z.maxLength(1000)) }),
+  ],
   { error: 'Send {ids: [...]} or {all: true}.' },
 );
 export type NotificationReadBody = z.infer<typeof NotificationReadBody>;
@@ -66,7 +71,7 @@ export type NotificationReadBody = z.infer<typeof NotificationReadBody>;
 export const NotificationReadResponse = z.object({ ok: z.literal(true), unread: z.number() });
 export type NotificationReadResponse = z.infer<typeof NotificationReadResponse>;
 
-export const NotificationIdParams = z.object({ id: z.string().max(20) });
+export const NotificationIdParams = z.object({ id: z.string().check(z.maxLength(20)) });
 export type NotificationIdParams = z.infer<typeof NotificationIdParams>;
 
 /** Tells a member's other tabs and devices what changed. */

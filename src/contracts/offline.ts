@@ -3,7 +3,7 @@
  * when read (src/lib/idb.ts): one that does not fit (an older version's, a damaged one) counts as
  * missing.
  */
-import { z } from './zod.ts';
+import { fieldsOf, z } from './zod.ts';
 import { Notification } from './notifications.ts';
 
 /**
@@ -13,7 +13,7 @@ import { Notification } from './notifications.ts';
 export const OFFLINE_HEADER = 'x-orbit-offline';
 
 /** The member whose copies are kept and served: the `currentMember` entry of `meta`. */
-export const CurrentMember = z.string().min(1);
+export const CurrentMember = z.string().check(z.minLength(1));
 
 /** One member's synthesised friend-request notifications, and the requests they dismissed. */
 export const FriendRequestCache = z.object({
@@ -28,7 +28,7 @@ export type FriendRequestCache = z.infer<typeof FriendRequestCache>;
 export const SavedResponse = z.object({
   userId: z.string(),
   url: z.string(),
-  status: z.number().int().min(200).max(599),
+  status: z.number().check(z.int(), z.gte(200), z.lte(599)),
   contentType: z.string(),
   body: z.string(),
   savedAt: z.number(),
@@ -40,7 +40,7 @@ export const SavedMedia = z.object({
   userId: z.string(),
   url: z.string(),
   blob: z.custom<Blob>((value) => typeof Blob !== 'undefined' && value instanceof Blob),
-  bytes: z.number().min(0),
+  bytes: z.number().check(z.gte(0)),
   lastUsed: z.number(),
 });
 export type SavedMedia = z.infer<typeof SavedMedia>;
@@ -48,7 +48,6 @@ export type SavedMedia = z.infer<typeof SavedMedia>;
 /** What a member's saved media add up to, kept in step with their media in the same transactions. */
 export const MediaUsage = z.object({
   userId: z.string(),
-  files: z.number(),
-  bytes: z.number(),
+  ...fieldsOf(['files', 'bytes'], z.number()),
 });
 export type MediaUsage = z.infer<typeof MediaUsage>;

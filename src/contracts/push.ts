@@ -10,9 +10,9 @@ export const PushKind = z.enum(['friend_request', 'friend_accepted']);
 export type PushKind = z.infer<typeof PushKind>;
 
 /** A path on Orbit's own origin: a push never sends the member to another site. */
-export const AppPath = z.string().regex(/^\/(?![/\\])/);
+export const AppPath = z.string().check(z.regex(/^\/(?![/\\])/));
 
-const EventIdSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const EventIdSchema = z.number().check(z.int(), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER));
 
 /** The JSON body of one push message, encrypted by web-push and read by the service worker. */
 export const PushPayload = z.object({
@@ -20,16 +20,16 @@ export const PushPayload = z.object({
   id: EventIdSchema,
   kind: PushKind,
   /** The friend request the event is about; the notification tag and the push topic. */
-  requestId: z.string().min(1),
+  requestId: z.string().check(z.minLength(1)),
   actor: z.object({
     id: z.string(),
-    username: z.string().min(1),
+    username: z.string().check(z.minLength(1)),
     profileImage: z.string(),
   }),
   /** Where a click takes the member, e.g. `/profile/alice`. */
   url: AppPath,
   /** The recipient's unread notification count after this event, for the app badge. */
-  unread: z.number().int().min(0),
+  unread: z.number().check(z.int(), z.gte(0)),
   createdAt: z.string(),
 });
 export type PushPayload = z.infer<typeof PushPayload>;
@@ -64,7 +64,7 @@ export const PUSH_TTL_SECONDS = 24 * 60 * 60;
 
 export const RELAY_NAMESPACE = '/relay';
 
-const nonEmpty = () => z.string().min(1);
+const nonEmpty = () => z.string().check(z.minLength(1));
 
 /** One stored device of a member, as the server gives it to the relay. */
 export const RelaySubscription = z.object({
@@ -98,7 +98,9 @@ export const RELAY_MEMBERS_GONE_MAX = 1_000;
  * relay has not delivered yet are dropped (docs/decisions.md "Leaving: delete and export").
  */
 export const RelayMembersGone = z.object({
-  memberIds: z.array(z.string().min(1)).min(1).max(RELAY_MEMBERS_GONE_MAX),
+  memberIds: z
+    .array(z.string().check(z.minLength(1)))
+    .check(z.minLength(1), z.maxLength(RELAY_MEMBERS_GONE_MAX)),
 });
 export type RelayMembersGone = z.infer<typeof RelayMembersGone>;
 
@@ -108,8 +110,8 @@ export type RelayMembersGone = z.infer<typeof RelayMembersGone>;
  * delivered yet are dropped (docs/decisions.md "What a block ends, and who hears of it").
  */
 export const RelayPairBlocked = z.object({
-  memberIds: z.tuple([z.string().min(1), z.string().min(1)]),
-  upTo: z.number().int().nonnegative(),
+  memberIds: z.tuple([z.string().check(z.minLength(1)), z.string().check(z.minLength(1))]),
+  upTo: z.number().check(z.int(), z.nonnegative()),
 });
 export type RelayPairBlocked = z.infer<typeof RelayPairBlocked>;
 
@@ -141,7 +143,7 @@ export type RelayCatchUpAnswer = z.infer<typeof RelayCatchUpAnswer>;
 /** `relay:catch-up`: see {@link RelayClientToServer}. */
 export const RelayCatchUpRequest = z.object({
   after: z.nullable(EventIdSchema),
-  limit: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  limit: z.number().check(z.int(), z.gte(1), z.lte(Number.MAX_SAFE_INTEGER)),
 });
 export type RelayCatchUpRequest = z.infer<typeof RelayCatchUpRequest>;
 
@@ -170,7 +172,7 @@ export const RelayProgress = z.object({
   /** Every event up to this id is settled (pushed, dropped or given up on). */
   cursor: EventIdSchema,
   /** Events above the cursor already settled while a lower one is still under way. */
-  settled: z.array(EventIdSchema).max(RELAY_PROGRESS_LIMITS.settled),
+  settled: z.array(EventIdSchema).check(z.maxLength(RELAY_PROGRESS_LIMITS.settled)),
   /**
    * Events above the cursor still under way, with the devices that already have their push:
    * base64url SHA-256 of the endpoint, cut to 22 characters (an endpoint is a capability URL).
@@ -180,34 +182,37 @@ export const RelayProgress = z.object({
       z.object({
         id: EventIdSchema,
         devices: z
-          .array(z.string().regex(/^[\w-]{1,64}$/))
-          .min(1)
-          .max(RELAY_PROGRESS_LIMITS.devices),
+          .array(z.string().check(z.regex(/^[\w-]{1,64}$/)))
+          .check(z.minLength(1), z.maxLength(RELAY_PROGRESS_LIMITS.devices)),
       }),
     )
-    .max(RELAY_PROGRESS_LIMITS.sent),
+    .check(z.maxLength(RELAY_PROGRESS_LIMITS.sent)),
 });
 export type RelayProgress = z.infer<typeof RelayProgress>;
 
 /** What the lease row keeps of a progress report besides the cursor. */
-export const RelayProgressParts = RelayProgress.omit({ cursor: true });
+export const RelayProgressParts = z.omit(RelayProgress, { cursor: true });
 
 /** A relay's random id: 8 to 100 letters, digits, `_` or `-`. */
-const RelayId = z.string().regex(/^[\w-]{8,100}$/);
+const RelayId = z.string().check(z.regex(/^[\w-]{8,100}$/));
 
 /** `relay:lease`: see {@link RelayClientToServer}. */
 export const RelayLeaseRequest = z.object({
   relayId: RelayId,
-  ttlMs: z.number().int().min(0).max(RELAY_LEASE_MAX_MS),
+  ttlMs: z.number().check(z.int(), z.gte(0), z.lte(RELAY_LEASE_MAX_MS)),
 });
 export type RelayLeaseRequest = z.infer<typeof RelayLeaseRequest>;
 
 /** `relay:cursor`: a progress report of the relay holding the lease, every id above the cursor. */
-export const RelayCursorReport = RelayProgress.extend({ relayId: RelayId }).refine(
-  (report) =>
-    report.settled.every((id) => id > report.cursor) &&
-    report.sent.every((entry) => entry.id > report.cursor),
-);
+export const RelayCursorReport = z
+  .extend(RelayProgress, { relayId: RelayId })
+  .check(
+    z.refine(
+      (report) =>
+        report.settled.every((id) => id > report.cursor) &&
+        report.sent.every((entry) => entry.id > report.cursor),
+    ),
+  );
 export type RelayCursorReport = z.infer<typeof RelayCursorReport>;
 
 /**
@@ -235,7 +240,7 @@ export type RelayCursorAnswer = z.infer<typeof RelayCursorAnswer>;
 
 /** `relay:subscription-gone`: a device a push service called gone. */
 export const RelayGoneRequest = z.object({
-  endpoint: z.string().min(1).max(PUSH_ENDPOINT_MAX_LENGTH),
+  endpoint: z.string().check(z.minLength(1), z.maxLength(PUSH_ENDPOINT_MAX_LENGTH)),
 });
 export type RelayGoneRequest = z.infer<typeof RelayGoneRequest>;
 

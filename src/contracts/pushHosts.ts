@@ -130,10 +130,10 @@ export function isAllowedPushEndpoint(endpoint: string, policy: PushEndpointPoli
  * "Server settings", "Push relay settings").
  */
 export const PushEndpointSettings = {
-  PUSH_ALLOWED_HOSTS: z.string().default('').transform(parsedWith(parsePushHosts)),
+  PUSH_ALLOWED_HOSTS: z.pipe(z._default(z.string(), ''), z.transform(parsedWith(parsePushHosts))),
   // Tests only: true, 1 or yes let loopback endpoints through.
-  PUSH_ALLOW_LOCAL_SERVICE: z
-    .enum(['true', 'false', '1', '0', 'yes', 'no'])
-    .default('false')
-    .transform((value) => value === 'true' || value === '1' || value === 'yes'),
+  PUSH_ALLOW_LOCAL_SERVICE: z.pipe(
+    z._default(z.enum(['true', 'false', '1', '0', 'yes', 'no']), 'false'),
+    z.transform((value) => value === 'true' || value === '1' || value === 'yes'),
+  ),
 };

@@ -34,8 +34,10 @@ function isPushServiceUrl(value: string): boolean {
 
 const Endpoint = z
   .string()
-  .min(1, SUBSCRIPTION_MESSAGES.endpoint)
-  .max(PUSH_ENDPOINT_MAX_LENGTH, SUBSCRIPTION_MESSAGES.endpointTooLong);
+  .check(
+    z.minLength(1, SUBSCRIPTION_MESSAGES.endpoint),
+    z.maxLength(PUSH_ENDPOINT_MAX_LENGTH, SUBSCRIPTION_MESSAGES.endpointTooLong),
+  );
 
 /**
  * What `PushSubscription.toJSON()` gives, as POST /api/push/subscriptions takes it. An uncompressed
@@ -43,19 +45,19 @@ const Endpoint = z
  * the curve.
  */
 export const PushSubscriptionBody = z.object({
-  endpoint: Endpoint.refine(isPushServiceUrl, SUBSCRIPTION_MESSAGES.endpointNotHttps),
+  endpoint: Endpoint.check(z.refine(isPushServiceUrl, SUBSCRIPTION_MESSAGES.endpointNotHttps)),
   keys: z.object({
-    p256dh: z
-      .string()
-      .max(200, SUBSCRIPTION_MESSAGES.p256dh)
-      .refine(
+    p256dh: z.string().check(
+      z.maxLength(200, SUBSCRIPTION_MESSAGES.p256dh),
+      z.refine(
         (value) => value.startsWith('B') && base64urlLength(value) === 65,
         SUBSCRIPTION_MESSAGES.p256dh,
       ),
-    auth: z
-      .string()
-      .max(100, SUBSCRIPTION_MESSAGES.auth)
-      .refine((value) => base64urlLength(value) === 16, SUBSCRIPTION_MESSAGES.auth),
+    ),
+    auth: z.string().check(
+      z.maxLength(100, SUBSCRIPTION_MESSAGES.auth),
+      z.refine((value) => base64urlLength(value) === 16, SUBSCRIPTION_MESSAGES.auth),
+    ),
   }),
 });
 export type PushSubscriptionBody = z.infer<typeof PushSubscriptionBody>;

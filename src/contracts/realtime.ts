@@ -39,7 +39,7 @@ export const SERVER_EVENT_SCHEMAS = {
   'gallery:image:deleted': GalleryImageDeleted,
   'notification:new': Notification,
   'notification:changed': NotificationsChanged,
-} satisfies Record<string, z.ZodType>;
+} satisfies Record<string, z.core.$ZodType>;
 
 type ServerEvent = keyof typeof SERVER_EVENT_SCHEMAS;
 type ServerEventPayload<E extends ServerEvent> = z.infer<(typeof SERVER_EVENT_SCHEMAS)[E]>;
@@ -52,16 +52,19 @@ export type ServerToClientEvents = {
 /** The answer to every client event: gallery:join and image:join say whether the owner is online. */
 export const Ack = z.object({
   ok: z.boolean(),
-  error: z.string().optional(),
-  online: z.boolean().optional(),
+  error: z.optional(z.string()),
+  online: z.optional(z.boolean()),
 });
 export type Ack = z.infer<typeof Ack>;
 
 /** An id as a room name takes it. */
-const RoomId = z.string().min(1).max(100);
+const RoomId = z.string().check(z.minLength(1), z.maxLength(100));
 
 /** `presence:join`: a socket joins its own member's presence, never another's. */
-const PresenceJoin = z.object({ userId: RoomId, username: z.string().max(100).optional() });
+const PresenceJoin = z.object({
+  userId: RoomId,
+  username: z.optional(z.string().check(z.maxLength(100))),
+});
 type PresenceJoin = z.infer<typeof PresenceJoin>;
 
 /** `gallery:join` and `gallery:leave`. */
@@ -79,7 +82,7 @@ export const CLIENT_EVENT_SCHEMAS = {
   'gallery:leave': GalleryRoom,
   'image:join': ImageRoom,
   'image:leave': ImageRoom,
-} satisfies Record<string, z.ZodType>;
+} satisfies Record<string, z.core.$ZodType>;
 
 type AckCallback = (result: Ack) => void;
 

@@ -6,7 +6,7 @@ import { PublicUser } from './user.ts';
 import { z } from './zod.ts';
 
 /** An id as the calls take it. */
-const Id = z.string().min(1, 'Say which member.').max(200);
+const Id = z.string().check(z.minLength(1, 'Say which member.'), z.maxLength(200));
 
 // ---------------------------------------------------------------------------------------------
 // Blocking
@@ -25,7 +25,7 @@ export type BlockParams = z.infer<typeof BlockParams>;
  */
 export const BlockedMember = z.object({
   id: z.string(),
-  username: z.string().nullable(),
+  username: z.nullable(z.string()),
   blockedAt: z.string(),
 });
 export type BlockedMember = z.infer<typeof BlockedMember>;
@@ -79,10 +79,14 @@ export const ReportBody = z.object({
   kind: z.enum(REPORT_KINDS, { error: 'Say whether a photo or a member is reported.' }),
   targetId: Id,
   reason: z.enum(REPORT_REASONS, { error: 'Pick a reason.' }),
-  note: z
-    .string()
-    .max(REPORT_NOTE_MAX, `The note can be at most ${REPORT_NOTE_MAX} characters.`)
-    .default(''),
+  note: z._default(
+    z
+      .string()
+      .check(
+        z.maxLength(REPORT_NOTE_MAX, `The note can be at most ${REPORT_NOTE_MAX} characters.`),
+      ),
+    '',
+  ),
 });
 export type ReportBody = z.input<typeof ReportBody>;
 
@@ -117,7 +121,7 @@ export const PHOTO_GONE = 'That photo is already gone.';
 export const MEMBER_GONE = 'That member’s account is gone.';
 
 /** A member a report names; null once their account is deleted (shown as `deleted member`). */
-export const ReportMember = PublicUser.pick({ id: true, username: true, profileImage: true });
+export const ReportMember = z.pick(PublicUser, { id: true, username: true, profileImage: true });
 export type ReportMember = z.infer<typeof ReportMember>;
 
 /** The reported photo as it is now; null once it is gone. */
@@ -135,15 +139,15 @@ export const ModerationReport = z.object({
   reason: z.enum(REPORT_REASONS),
   note: z.string(),
   createdAt: z.string(),
-  reporter: ReportMember.nullable(),
+  reporter: z.nullable(ReportMember),
   /** The member reported, or the photo's owner. */
-  member: ReportMember.nullable(),
+  member: z.nullable(ReportMember),
   /** The photo, for a photo report while it still exists. */
-  image: ReportImage.nullable(),
+  image: z.nullable(ReportImage),
   status: z.enum(REPORT_STATUSES),
-  resolution: z.enum(REPORT_RESOLUTIONS).nullable(),
-  resolvedBy: ReportMember.nullable(),
-  resolvedAt: z.string().nullable(),
+  resolution: z.nullable(z.enum(REPORT_RESOLUTIONS)),
+  resolvedBy: z.nullable(ReportMember),
+  resolvedAt: z.nullable(z.string()),
 });
 export type ModerationReport = z.infer<typeof ModerationReport>;
 
@@ -152,40 +156,48 @@ export const REPORTS_PAGE_SIZE = 50;
 
 /** `GET /api/moderation/reports`: open ones newest first, or resolved ones latest resolved first. */
 export const ModerationReportsQuery = z.object({
-  status: z.enum(REPORT_STATUSES, { error: 'Ask for open or resolved reports.' }).default('open'),
+  status: z._default(
+    z.enum(REPORT_STATUSES, { error: 'Ask for open or resolved reports.' }),
+    'open',
+  ),
   /**
    * The `nextCursor` of the page before, as it came: opaque (base64url), since a page of resolved
    * reports ends at a time and an id. A cursor of the other status, or one the server did not
    * write, answers 400 REPORT_CURSOR_INVALID.
    */
-  before: z
-    .string()
-    .max(200)
-    .regex(/^[A-Za-z0-9_-]*$/, REPORT_CURSOR_INVALID)
-    .optional(),
+  before: z.optional(
+    z.string().check(z.maxLength(200), z.regex(/^[A-Za-z0-9_-]*$/, REPORT_CURSOR_INVALID)),
+  ),
 });
 export type ModerationReportsQuery = z.input<typeof ModerationReportsQuery>;
 
 export const ModerationReportPage = z.object({
   reports: z.array(ModerationReport),
-  nextCursor: z.string().nullable(),
+  nextCursor: z.nullable(z.string()),
 });
 export type ModerationReportPage = z.infer<typeof ModerationReportPage>;
 
 export const ReportParams = z.object({
-  id: z.string().max(20).regex(/^\d+$/, 'No such report.'),
+  id: z.string().check(z.maxLength(20), z.regex(/^\d+$/, 'No such report.')),
 });
 export type ReportParams = z.infer<typeof ReportParams>;
 
 /** `POST /api/moderation/reports/{id}/suspend` */
 export const SuspendBody = z.object({
-  reason: z
-    .string()
-    .trim()
-    .min(1, 'Give a reason the member will see.')
-    .max(SUSPENSION_REASON_MAX, `The reason can be at most ${SUSPENSION_REASON_MAX} characters.`)
-    // Missing reads as empty, so it is refused in the words above.
-    .prefault(''),
+  // Missing reads as empty, so it is refused in the words below.
+  reason: z.prefault(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1, 'Give a reason the member will see.'),
+        z.maxLength(
+          SUSPENSION_REASON_MAX,
+          `The reason can be at most ${SUSPENSION_REASON_MAX} characters.`,
+        ),
+      ),
+    '',
+  ),
 });
 export type SuspendBody = z.input<typeof SuspendBody>;
 
@@ -198,8 +210,8 @@ export type ModerationReportResponse = z.infer<typeof ModerationReportResponse>;
 
 /** `DELETE /api/auth/account`: the password, and the username typed again. */
 export const DeleteAccountBody = z.object({
-  password: z.string().max(10_000).default(''),
-  username: z.string().max(200).default(''),
+  password: z._default(z.string().check(z.maxLength(10_000)), ''),
+  username: z._default(z.string().check(z.maxLength(200)), ''),
 });
 export type DeleteAccountBody = z.input<typeof DeleteAccountBody>;
 

@@ -9,11 +9,11 @@ import { z } from './zod.ts';
  * every wrong setting is named at once.
  */
 export function parsedWith<T>(parse: (value: string) => T) {
-  return (value: string, context: z.RefinementCtx<string>): T => {
+  return (value: string, context: z.core.ParsePayload): T => {
     try {
       return parse(value);
     } catch (error) {
-      context.addIssue({ code: 'custom', message: (error as Error).message });
+      context.issues.push({ code: 'custom', input: value, message: (error as Error).message });
       return z.NEVER;
     }
   };
@@ -24,14 +24,14 @@ export function parsedWith<T>(parse: (value: string) => T) {
  * environment file does. When any is wrong, throws a `Failure` that says `Invalid ${what}:` and
  * then the problems, one `NAME: message` a line.
  */
-export function readSettings<S extends z.ZodType>(
+export function readSettings<S extends z.core.$ZodType>(
   schema: S,
   env: Readonly<Record<string, string | undefined>>,
   what: string,
   Failure: new (message: string) => Error = Error,
 ): z.infer<S> {
   const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  const parsed = schema.safeParse(given);
+  const parsed = z.safeParse(schema, given);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
   throw new Failure(`Invalid ${what}:\n  ${problems.join('\n  ')}`);

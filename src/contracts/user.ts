@@ -18,7 +18,7 @@ export const PublicUser = z.object({
 export type PublicUser = z.infer<typeof PublicUser>;
 
 /** A member as the server sends them to themselves. */
-export const User = PublicUser.extend({
+export const User = z.extend(PublicUser, {
   email: z.string(),
   /** YYYY-MM-DD */
   birthday: z.string(),
@@ -38,7 +38,7 @@ export const AuthResponse = z.object({ user: User, token: z.string() });
 export type AuthResponse = z.infer<typeof AuthResponse>;
 
 /** `GET /api/auth/me`: null when signed out (docs/decisions.md "Signed-out session check"). */
-export const MeResponse = z.object({ user: User.nullable() });
+export const MeResponse = z.object({ user: z.nullable(User) });
 export type MeResponse = z.infer<typeof MeResponse>;
 
 export const UserResponse = z.object({ user: User });

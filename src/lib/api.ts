@@ -4,11 +4,12 @@
  * the answer is read with the entry's reader or parsed with its answer schema, so every feature
  * holds the canonical shape; one that does not fit fails the call as a bad status would.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/v4/core';
+import { z as zod } from '../contracts/zod.ts';
 import type { Endpoint } from '../contracts/endpoints.ts';
 import { type RequestOptions, request } from './http.ts';
 
-type Schema<E, K extends string> = E extends { readonly [key in K]: infer S extends z.ZodType }
+type Schema<E, K extends string> = E extends { readonly [key in K]: infer S extends z.$ZodType }
   ? S
   : never;
 
@@ -26,7 +27,7 @@ export type ApiInput<E extends Endpoint> = ([Schema<E, 'params'>] extends [never
 /** What a call answers: its reader's result, else the answer schema's output; nothing for a 204. */
 export type ApiAnswer<E extends Endpoint> = E extends { readonly read: (body: unknown) => infer R }
   ? R
-  : E extends { readonly answer: infer A extends z.ZodType }
+  : E extends { readonly answer: infer A extends z.$ZodType }
     ? z.output<A>
     : undefined;
 
@@ -78,5 +79,5 @@ export async function api<E extends Endpoint>(
 export function readAnswer<E extends Endpoint>(entry: E, body: unknown): ApiAnswer<E> {
   if (entry.read) return entry.read(body) as ApiAnswer<E>;
   if (typeof entry.answer === 'string') return undefined as ApiAnswer<E>;
-  return entry.answer.parse(body) as ApiAnswer<E>;
+  return zod.parse(entry.answer, body) as ApiAnswer<E>;
 }

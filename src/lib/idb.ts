@@ -10,7 +10,8 @@ import {
   type StoreNames,
   openDB,
 } from 'idb';
-import type { z } from 'zod';
+import type { $ZodType } from 'zod/v4/core';
+import { z } from '../contracts/zod.ts';
 import {
   CurrentMember,
   FriendRequestCache,
@@ -20,9 +21,9 @@ import {
 } from '../contracts/offline.ts';
 
 /** A record as read, when it fits its schema; one that does not counts as missing. */
-function recordOf<T>(schema: z.ZodType<T>, value: unknown): T | null {
+function recordOf<T>(schema: $ZodType<T>, value: unknown): T | null {
   if (value === undefined) return null;
-  const parsed = schema.safeParse(value);
+  const parsed = z.safeParse(schema, value);
   return parsed.success ? parsed.data : null;
 }
 

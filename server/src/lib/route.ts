@@ -12,7 +12,7 @@ import type {
   RouteShorthandOptions,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import type * as z from 'zod/v4/core';
 import type { Endpoint } from '../../../src/contracts/endpoints.ts';
 import { z as zod } from '../../../src/contracts/zod.ts';
 
@@ -26,12 +26,12 @@ export type RouteApp = FastifyInstance<
 >;
 
 type Part<E, K extends string> = E extends { readonly [key in K]: infer S }
-  ? S extends z.ZodType
+  ? S extends z.$ZodType
     ? S
     : undefined
   : undefined;
 type StatusOf<E> = E extends { readonly status: readonly (infer N extends number)[] } ? N : 200;
-type ResponseOf<E> = E extends { readonly answer: infer A extends z.ZodType }
+type ResponseOf<E> = E extends { readonly answer: infer A extends z.$ZodType }
   ? { [S in StatusOf<E>]: A }
   : undefined;
 

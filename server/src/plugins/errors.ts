@@ -1,7 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ZodError } from 'zod';
+import { z } from '../../../src/contracts/zod.ts';
 import { AppError } from '../errors.ts';
+
+/**
+ * zod/mini, which the contracts use, words the problems a contract leaves unworded as "Invalid
+ * input"; the answers word them as zod's full build does, in English.
+ */
+z.config(z.locales.en());
 
 export const INTERNAL_ERROR = 'Something went wrong on our side. Please try again.';
 
@@ -34,7 +40,7 @@ function problemMessage(issue: Problem | undefined): string {
   return issue.message;
 }
 
-const zodMessage = (error: ZodError): string => problemMessage(error.issues[0]);
+const zodMessage = (error: z.core.$ZodError): string => problemMessage(error.issues[0]);
 
 /** A route schema's refusal (the zod type provider's validator) in the same words as a parse. */
 function validationMessage(error: Parameters<typeof hasZodFastifySchemaValidationErrors>[0]) {
@@ -59,8 +65,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     reply.type('application/json; charset=utf-8');
     return JSON.stringify({ error: payload });
   });
-  app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
-    if (error instanceof ZodError) return reply.status(400).send({ error: zodMessage(error) });
+  app.setErrorHandler((error: FastifyError | AppError | z.core.$ZodError, request, reply) => {
+    if (error instanceof z.core.$ZodError)
+      return reply.status(400).send({ error: zodMessage(error) });
     const invalid = validationMessage(error);
     if (invalid !== undefined) return reply.status(400).send({ error: invalid });
     if (error instanceof AppError) {

@@ -10,7 +10,7 @@ import {
   type FriendEventPayload,
   type ServerToClientEvents,
 } from '../../../src/contracts/realtime.ts';
-import type { z } from '../../../src/contracts/zod.ts';
+import { z } from '../../../src/contracts/zod.ts';
 import type { Config } from '../config.ts';
 import type { GalleryEvents } from '../features/gallery/service.ts';
 import type { NotificationEvents } from '../features/notifications/service.ts';
@@ -99,7 +99,7 @@ function payloadOf<E extends keyof typeof CLIENT_EVENT_SCHEMAS>(
   event: E,
   payload: unknown,
 ): z.infer<(typeof CLIENT_EVENT_SCHEMAS)[E]> | null {
-  const parsed = (CLIENT_EVENT_SCHEMAS[event] as z.ZodType).safeParse(payload);
+  const parsed = z.safeParse(CLIENT_EVENT_SCHEMAS[event], payload);
   return parsed.success ? (parsed.data as z.infer<(typeof CLIENT_EVENT_SCHEMAS)[E]>) : null;
 }
 const sessionRoom = (sessionId: string) => `session:${sessionId}`;

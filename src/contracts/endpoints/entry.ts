@@ -1,18 +1,18 @@
-import type { z } from 'zod';
+import type * as z from 'zod/v4/core';
 import type { EndpointPath } from '../endpoints.paths.ts';
 import { OkResponse } from '../http.ts';
 
 export type { EndpointPath };
 
 export interface Endpoint extends EndpointPath {
-  readonly params?: z.ZodType;
-  readonly query?: z.ZodType;
+  readonly params?: z.$ZodType;
+  readonly query?: z.$ZodType;
   /** The JSON body's schema. */
-  readonly body?: z.ZodType;
+  readonly body?: z.$ZodType;
   /** A multipart/form-data body: `'only'`, or `'also'` beside the JSON body. */
   readonly multipart?: 'only' | 'also';
   /** The answer: its schema, `'none'` for an empty 204, `'stream'` for a download. */
-  readonly answer: z.ZodType | 'none' | 'stream';
+  readonly answer: z.$ZodType | 'none' | 'stream';
   /** The success statuses the answer comes with; 200 unless named (204 for `'none'`). */
   readonly status?: readonly number[];
   /**

@@ -1,5 +1,5 @@
 /** Friends and search (docs/decisions.md "Friend calls answer the status"). */
-import type { z } from 'zod';
+import type * as z from 'zod/v4/core';
 import * as PATHS from '../paths/friends.ts';
 import {
   FriendCounts,
@@ -16,7 +16,7 @@ const STATUS_ANSWER = { answer: FriendStatusResponse, read: readFriendStatus };
 /** A list of friends or requests, read as any server spells it. */
 const LIST_ANSWER = { answer: FriendListResponse, read: readFriendList };
 
-const friendAction = <const P extends EndpointPath, B extends z.ZodType>(path: P, body: B) =>
+const friendAction = <const P extends EndpointPath, B extends z.$ZodType>(path: P, body: B) =>
   endpoint(path, { body, ...STATUS_ANSWER });
 const friendRequest = /* @__PURE__ */ friendAction(PATHS.friendRequest, FRIEND_BODIES.request);
 const friendCancel = /* @__PURE__ */ friendAction(PATHS.friendCancel, FRIEND_BODIES.cancel);
