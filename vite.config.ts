@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import react from '@vitejs/plugin-react';
-import { type Plugin, defineConfig } from 'vite';
+import { type LogLevel, type Plugin, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const THEME_COLOUR = '#0f1330';
@@ -52,11 +52,36 @@ function inlineEntryStyles(): Plugin {
   };
 }
 
+/**
+ * The service worker's own build (vite-plugin-pwa runs it apart) logs at the app build's level, so
+ * `npm start` shows no asset tables, and asks Rolldown for one chunk by today's option name.
+ */
+function workerBuildLikeTheApp(logLevel: () => LogLevel): Plugin {
+  return {
+    name: 'orbit:worker-build',
+    config: () => ({ logLevel: logLevel() }),
+    outputOptions(options) {
+      if (!options.inlineDynamicImports) return null;
+      const { inlineDynamicImports: _inline, ...rest } = options;
+      return { ...rest, codeSplitting: false };
+    },
+  };
+}
+
 // The API host build setting (docs/configuration.md "Where the app finds the API (build
 // setting)"): a production build talks to the origin that served it unless VITE_API_ORIGIN says
 // otherwise; the dev server follows the host rule of docs/product.md "Session and API calls".
+let resolvedLogLevel: LogLevel = 'info';
+const appLogLevel = () => resolvedLogLevel;
+
 export default defineConfig(({ command }) => ({
   plugins: [
+    {
+      name: 'orbit:log-level',
+      configResolved: (config) => {
+        resolvedLogLevel = config.logLevel ?? 'info';
+      },
+    },
     react(),
     inlineEntryStyles(),
     VitePWA({
@@ -73,6 +98,7 @@ export default defineConfig(({ command }) => ({
         // Screenshots are for the install sheet only; the avatar placeholder is precached.
         globIgnores: ['screenshots/**'],
         maximumFileSizeToCacheInBytes: 1024 * 1024,
+        buildPlugins: { vite: [workerBuildLikeTheApp(appLogLevel)] },
       },
       devOptions: { enabled: false },
       manifest: {

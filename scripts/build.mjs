@@ -102,10 +102,15 @@ export async function buildServer(outdir = SERVER_BUILD_DIR) {
   });
 }
 
-function buildApp() {
+/** `vite build`; `quiet` keeps its asset table out of `npm start`'s output (warnings still show). */
+function buildApp(quiet = false) {
   const result = spawnSync(
     process.execPath,
-    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'],
+    [
+      path.join(root, 'node_modules/vite/bin/vite.js'),
+      'build',
+      ...(quiet ? ['--logLevel', 'warn'] : []),
+    ],
     // Vite keeps a NODE_ENV it finds (a shell's `development`, a test runner's `test`), which
     // builds React's development bundle and leaves the service worker unregistered.
     { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
@@ -137,7 +142,9 @@ async function ensure(what, output, inputs, build) {
 
 /** Builds the app into dist/ when it is missing or older than its sources. */
 export const ensureAppBuild = () =>
-  ensure('Building the app', path.join(APP_BUILD_DIR, 'index.html'), APP_BUILD_INPUTS, buildApp);
+  ensure('Building the app', path.join(APP_BUILD_DIR, 'index.html'), APP_BUILD_INPUTS, () =>
+    buildApp(true),
+  );
 
 /** Compiles build/ when it is missing or older than its sources. */
 export const ensureServerBuild = () =>
