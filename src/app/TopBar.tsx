@@ -46,12 +46,7 @@ export function TopBar() {
           className="top-bar-user"
           aria-label={`Profile of ${username || 'Guest'}`}
         >
-          <Avatar
-            src={user?.profileImage ?? ''}
-            username={username}
-            size={36}
-            decorative
-          />
+          <Avatar src={user?.profileImage ?? ''} username={username} size={36} decorative />
           <span className="top-bar-username">{username || 'Guest'}</span>
         </Link>
         <Menu />

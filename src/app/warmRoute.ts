@@ -45,7 +45,6 @@ export function preloadAvatar(href: string): void {
   setTimeout(() => link.remove(), AVATAR_PRELOAD_REMOVE_MS);
 }
 
-
 function whenSignedIn(run: (me: CurrentUser) => void): void {
   const check = () => {
     const { status, user } = useSession.getState();

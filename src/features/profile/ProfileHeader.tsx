@@ -30,12 +30,7 @@ export function ProfileHeader({ user, isOwner, counts }: ProfileHeaderProps) {
       aria-labelledby="profile-username"
     >
       <div className="profile-identity">
-        <Avatar
-          src={user.profileImage}
-          username={user.username}
-          size={128}
-          priority
-        />
+        <Avatar src={user.profileImage} username={user.username} size={128} priority />
         <div className="profile-names">
           <h1 className="profile-username" id="profile-username">
             @{user.username}

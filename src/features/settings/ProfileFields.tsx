@@ -46,13 +46,7 @@ export function ProfileFields({
         label="Profile picture"
         file={values.profilePic}
         previewAlt="New profile picture"
-        fallback={
-          <Avatar
-            src={current.profileImage}
-            username={current.username}
-            size={72}
-          />
-        }
+        fallback={<Avatar src={current.profileImage} username={current.username} size={72} />}
         className="settings-picture"
         error={errors.profilePic}
         // A new picture is uploaded as it is saved, so it cannot be chosen offline.
