@@ -93,11 +93,14 @@ function whenSignedIn(run: (me: CurrentUser) => void): void {
 
 const ignore = () => undefined;
 
-export function warmRoute(pathname: string): void {
+/**
+ * Starts what `pathname` will need; answers once the route's code is here (or failed to come),
+ * at once on a route with nothing to warm.
+ */
+export function warmRoute(pathname: string): Promise<void> {
   const username = profileRoute(pathname);
-  if (username === null) return;
-  void loadShell().catch(ignore);
-  void loadProfilePage().catch(ignore);
+  if (username === null) return Promise.resolve();
+  const code = Promise.all([loadShell(), loadProfilePage()]).then(ignore, ignore);
   whenSignedIn((me) => {
     if (!username || username.toLowerCase() === me.username.toLowerCase()) {
       preloadAvatar(me.profileImage ? avatarUrl(me.profileImage) : '');
@@ -107,4 +110,5 @@ export function warmRoute(pathname: string): void {
       if (owner?.profileImage) preloadAvatar(avatarUrl(owner.profileImage));
     }, ignore);
   });
+  return code;
 }
