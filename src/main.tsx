@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { warmRoute } from './app/warmRoute.ts';
+import { startSession } from './features/auth/store.ts';
 import { AppNotices } from './features/offline/AppNotices.tsx';
 import { watchInstall } from './features/offline/install.ts';
 import { registerServiceWorker } from './features/offline/registration.ts';
@@ -16,15 +17,20 @@ watchInstall();
 reloadOnChunkFailure();
 // Development serves modules unbundled; only a production build has a worker to register.
 if (import.meta.env.PROD && 'serviceWorker' in navigator) registerServiceWorker();
-// The route's code and pictures start loading now, beside the session check.
-warmRoute(window.location.pathname);
+// The session check and the route's code and pictures start now. The first render waits for the
+// route's code: a route that suspended on it would show its fallback, then hold its content back
+// for React's reveal throttle (300 ms) even after the session had answered.
+void startSession();
+const routeCode = warmRoute(window.location.pathname);
 
 const root = document.getElementById('root');
 if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-      <AppNotices />
-    </StrictMode>,
+  void routeCode.then(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+        <AppNotices />
+      </StrictMode>,
+    ),
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { BrowserRouter } from 'react-router-dom';
-import { connectSessionAcrossTabs, useSession } from '../features/auth/store.ts';
+import { connectSessionAcrossTabs, startSession, useSession } from '../features/auth/store.ts';
 import { useTheme } from '../features/theme/store.ts';
 import { connectOfflineSession } from '../features/offline/offlineSession.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
@@ -10,7 +10,7 @@ import { AppRoutes } from './routes.tsx';
 function useSessionLifecycle() {
   useEffect(() => {
     const disconnect = connectSessionAcrossTabs();
-    void useSession.getState().load();
+    void startSession();
     return disconnect;
   }, []);
   useEffect(() => connectOfflineSession(), []);

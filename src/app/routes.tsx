@@ -3,7 +3,7 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { LandingPage } from '../features/auth/LandingPage.tsx';
 import { useSession } from '../features/auth/store.ts';
 import { RequireAuth } from './RequireAuth.tsx';
-import { loadProfilePage, loadShell } from './warmRoute.ts';
+import { lazyWarm, loadProfilePage, loadShell } from './warmRoute.ts';
 
 // Signed-out visitors load only the landing page; everything else arrives when it is needed.
 const SignupPage = lazy(() =>
@@ -14,11 +14,10 @@ const ForgotPasswordPage = lazy(() =>
     default: m.ForgotPasswordPage,
   })),
 );
-const Shell = lazy(() => loadShell().then((m) => ({ default: m.Shell })));
-const ProfilePage = lazy(() => loadProfilePage().then((m) => ({ default: m.ProfilePage })));
-const OwnProfileRedirect = lazy(() =>
-  loadProfilePage().then((m) => ({ default: m.OwnProfileRedirect })),
-);
+// Loaded by warmRoute before the first render on a profile route; then they render at once.
+const Shell = lazyWarm(loadShell, (m) => m.Shell);
+const ProfilePage = lazyWarm(loadProfilePage, (m) => m.ProfilePage);
+const OwnProfileRedirect = lazyWarm(loadProfilePage, (m) => m.OwnProfileRedirect);
 const SettingsPage = lazy(() =>
   import('../features/settings/SettingsPage.tsx').then((m) => ({ default: m.SettingsPage })),
 );

@@ -1,5 +1,7 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { type ComponentType, Suspense, createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { preloadAvatar, profileRoute } from './warmRoute.ts';
+import { lazyWarm, preloadAvatar, profileRoute, warmImport } from './warmRoute.ts';
 
 describe('the route a start warms', () => {
   it('names the profile a path shows: its owner, or "" for one\'s own', () => {
@@ -44,5 +46,39 @@ describe('the avatar preload', () => {
   it('adds nothing without an address', () => {
     preloadAvatar('');
     expect(document.head.querySelectorAll('link')).toHaveLength(0);
+  });
+});
+
+describe('a route whose code the start loaded', () => {
+  afterEach(cleanup);
+
+  const page = () => Promise.resolve({ Page: () => createElement('h1', null, 'The page') });
+  const inSuspense = (Component: ComponentType) =>
+    createElement(
+      Suspense,
+      { fallback: createElement('p', null, 'Loading…') },
+      createElement(Component),
+    );
+
+  it('renders at once, without its fallback, when its chunk has arrived', async () => {
+    const load = warmImport(page);
+    await load();
+    const Lazy = lazyWarm(load, (module) => module.Page);
+    render(inSuspense(Lazy));
+    expect(screen.getByRole('heading', { name: 'The page' })).toBeTruthy();
+    expect(screen.queryByText('Loading…')).toBeNull();
+  });
+
+  it('shows the fallback until a chunk not loaded yet arrives', async () => {
+    const load = warmImport(page);
+    expect(load.loaded()).toBeUndefined();
+    const Lazy = lazyWarm(load, (module) => module.Page);
+    render(inSuspense(Lazy));
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    await act(async () => {
+      await load();
+    });
+    expect(await screen.findByRole('heading', { name: 'The page' })).toBeTruthy();
+    expect(load.loaded()).toBeDefined();
   });
 });

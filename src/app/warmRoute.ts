@@ -5,14 +5,47 @@
  * asked for as soon as the visitor is known to be signed in, and the owner's avatar, the page's
  * largest picture, is preloaded at high priority the moment its address is known.
  */
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 import { AVATAR_PRELOAD_REMOVE_MS } from '../lib/constants.ts';
 import { avatarUrl } from '../components/avatarUrl.ts';
 import { useSession } from '../features/auth/store.ts';
 import type { CurrentUser } from '../contracts/readers/user.ts';
 import { profileApi } from '../features/profile/api.ts';
 
-export const loadShell = () => import('./Shell.tsx');
-export const loadProfilePage = () => import('../features/profile/ProfilePage.tsx');
+/** A chunk's import that remembers its module once it has arrived. */
+export interface WarmImport<M> {
+  (): Promise<M>;
+  /** The module, once an import of it has answered; undefined before. */
+  loaded: () => M | undefined;
+}
+
+export function warmImport<M>(load: () => Promise<M>): WarmImport<M> {
+  let module: M | undefined;
+  const get = () => load().then((value) => (module = value));
+  return Object.assign(get, { loaded: () => module });
+}
+
+/**
+ * React.lazy for a chunk the start may have loaded before the first render: a module already here
+ * is handed to React at once (a thenable that answers synchronously), so the route renders
+ * without suspending instead of showing its fallback and then waiting out React's throttle on
+ * revealing suspended content (300 ms) for code that had arrived.
+ */
+export function lazyWarm<M, P extends object>(
+  load: WarmImport<M>,
+  pick: (module: M) => ComponentType<P>,
+): LazyExoticComponent<ComponentType<P>> {
+  return lazy(() => {
+    const module = load.loaded();
+    if (!module) return load().then((value) => ({ default: pick(value) }));
+    const ready = { default: pick(module) };
+    const now = { then: (resolve: (value: typeof ready) => unknown) => resolve(ready) };
+    return now as unknown as Promise<typeof ready>;
+  });
+}
+
+export const loadShell = warmImport(() => import('./Shell.tsx'));
+export const loadProfilePage = warmImport(() => import('../features/profile/ProfilePage.tsx'));
 
 const PROFILE_PATH = /^\/profile(?:\/([^/]+))?\/?$/;
 
@@ -60,11 +93,14 @@ function whenSignedIn(run: (me: CurrentUser) => void): void {
 
 const ignore = () => undefined;
 
-export function warmRoute(pathname: string): void {
+/**
+ * Starts what `pathname` will need; answers once the route's code is here (or failed to come),
+ * at once on a route with nothing to warm.
+ */
+export function warmRoute(pathname: string): Promise<void> {
   const username = profileRoute(pathname);
-  if (username === null) return;
-  void loadShell().catch(ignore);
-  void loadProfilePage().catch(ignore);
+  if (username === null) return Promise.resolve();
+  const code = Promise.all([loadShell(), loadProfilePage()]).then(ignore, ignore);
   whenSignedIn((me) => {
     if (!username || username.toLowerCase() === me.username.toLowerCase()) {
       preloadAvatar(me.profileImage ? avatarUrl(me.profileImage) : '');
@@ -74,4 +110,5 @@ export function warmRoute(pathname: string): void {
       if (owner?.profileImage) preloadAvatar(avatarUrl(owner.profileImage));
     }, ignore);
   });
+  return code;
 }

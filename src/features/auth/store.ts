@@ -108,6 +108,18 @@ export const useSession = create<SessionState>()((set, get) => ({
   },
 }));
 
+let starting: Promise<void> | null = null;
+
+/**
+ * The page's first session check, once: src/main.tsx starts it before React renders, so the
+ * session (or its saved copy offline) is on its way while the first render runs, and the app's
+ * start asks for the same one.
+ */
+export function startSession(): Promise<void> {
+  starting ??= useSession.getState().load();
+  return starting;
+}
+
 /**
  * One reset (docs/decisions.md "One reset"): whenever the member signed in here stops being the one
  * signed in (logout here or in another tab, the account deleted, a suspension or any other end of
