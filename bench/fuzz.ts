@@ -11,16 +11,7 @@
  * FUZZ_SEED replays a run (the seed is printed).
  */
 import { buildFuzzApp, type FuzzDialect } from '../server/test/fuzz/app.ts';
-import {
-  batchSeed,
-  fuzzSettings,
-  newStats,
-  refreshContext,
-  runBatch,
-  setUpContext,
-  witnessImages,
-  witnessStillServed,
-} from '../server/test/fuzz/run.ts';
+import { fuzzBatches, fuzzSettings, newStats, setUpContext } from '../server/test/fuzz/run.ts';
 import { table, writeResultEntry } from './common.ts';
 
 const { runs: RUNS, seed: SEED } = fuzzSettings(50_000);
@@ -33,30 +24,13 @@ async function fuzzDialect(dialect: FuzzDialect) {
   const failures: string[] = [];
   try {
     const ctx = await setUpContext(fuzz);
-    const before = JSON.stringify(await witnessImages(fuzz.app, ctx));
     const started = performance.now();
-    for (let done = 0, batch = 0; done < RUNS; done += BATCH, batch += 1) {
-      try {
-        await runBatch(fuzz, ctx, {
-          runs: Math.min(BATCH, RUNS - done),
-          seed: batchSeed(SEED, batch),
-          stats,
-        });
-      } catch (error) {
-        failures.push(
-          `batch ${batch} (seed ${batchSeed(SEED, batch)}): ${(error as Error).message}`,
-        );
+    const options = { runs: RUNS, batchSize: BATCH, seed: SEED, stats };
+    for await (const { batch, seed, problems } of fuzzBatches(fuzz, ctx, options)) {
+      for (const problem of problems) {
+        failures.push(`batch ${batch} (seed ${seed}): ${problem}`);
         console.error(failures.at(-1));
       }
-      try {
-        await witnessStillServed(fuzz.app, ctx);
-        if (JSON.stringify(await witnessImages(fuzz.app, ctx)) !== before)
-          throw new Error("the witness's pictures changed");
-      } catch (error) {
-        failures.push(`after batch ${batch}: ${(error as Error).message}`);
-        console.error(failures.at(-1));
-      }
-      await refreshContext(fuzz.app, ctx);
       if (batch % 10 === 9) console.log(`${dialect}: ${stats.cases} cases…`);
     }
     const seconds = (performance.now() - started) / 1000;

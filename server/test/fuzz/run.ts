@@ -387,7 +387,7 @@ const SESSION_CHANGES = new Set([
 ]);
 
 /** Re-reads the members, images, keys, notifications and reports the generators draw from. */
-export async function refreshContext(app: FastifyInstance, ctx: FuzzContext): Promise<void> {
+async function refreshContext(app: FastifyInstance, ctx: FuzzContext): Promise<void> {
   // A case may have had the other member suspended (the owner is the moderator): lift it, as the
   // operator would, so the next batch fuzzes as them again.
   await app.db
@@ -434,7 +434,7 @@ export async function refreshContext(app: FastifyInstance, ctx: FuzzContext): Pr
 }
 
 /** The witness's pictures as the database holds them: what no one else's call may change. */
-export async function witnessImages(app: FastifyInstance, ctx: FuzzContext) {
+async function witnessImages(app: FastifyInstance, ctx: FuzzContext) {
   return app.db
     .selectFrom('gallery_images')
     .select(['id', 'caption', 'folder', 'position', 'display_file'])
@@ -512,7 +512,7 @@ export async function setUpContext(fuzz: FuzzApp): Promise<FuzzContext> {
  * A member no case acts as does what members do: signs in, reads the session, edits the profile,
  * reads a gallery and makes friend calls. Throws with the step that failed.
  */
-export async function witnessStillServed(app: FastifyInstance, ctx: FuzzContext): Promise<void> {
+async function witnessStillServed(app: FastifyInstance, ctx: FuzzContext): Promise<void> {
   const witness = ctx.members.witness;
   const login = await app.inject({
     method: 'POST',
@@ -657,7 +657,7 @@ export async function runBatch(fuzz: FuzzApp, ctx: FuzzContext, options: BatchOp
 }
 
 /** The seed of one batch: batches of different runs never share one. */
-export const batchSeed = (seed: number, batch: number) => (Math.imul(seed, 0x9e3779b1) + batch) | 0;
+const batchSeed = (seed: number, batch: number) => (Math.imul(seed, 0x9e3779b1) + batch) | 0;
 
 /** FUZZ_RUNS and FUZZ_SEED from the environment, with the defaults given. */
 export function fuzzSettings(defaultRuns: number): { runs: number; seed: number } {
@@ -674,7 +674,7 @@ export function fuzzSettings(defaultRuns: number): { runs: number; seed: number 
  * Stored push endpoints the relay would not send to, or whose host and path web-push's
  * `url.parse()` reads otherwise than `new URL()` (docs/decisions.md "Push through a relay").
  */
-export async function pushEndpointsReadTwoWays(fuzz: FuzzApp): Promise<string[]> {
+async function pushEndpointsReadTwoWays(fuzz: FuzzApp): Promise<string[]> {
   const rows = await fuzz.app.db.selectFrom('push_subscriptions').select('endpoint').execute();
   return rows
     .map((row) => row.endpoint)
@@ -684,4 +684,44 @@ export async function pushEndpointsReadTwoWays(fuzz: FuzzApp): Promise<string[]>
       const checked = new URL(endpoint);
       return sent.hostname !== checked.hostname || sent.path !== checked.pathname + checked.search;
     });
+}
+
+/** One batch of a fuzz run: its number, its seed, and what went wrong in it (nothing when it passed). */
+export interface BatchResult {
+  batch: number;
+  seed: number;
+  problems: string[];
+}
+
+/**
+ * `runs` cases in batches of `batchSize`, each batch on a seed of its own. After each batch the
+ * member the fuzz never acts as is still served, with the same pictures, every stored push
+ * endpoint reads one way, and the members' sessions are refreshed. Yields each batch's result, so
+ * a caller may stop at the first problem or carry on.
+ */
+export async function* fuzzBatches(
+  fuzz: FuzzApp,
+  ctx: FuzzContext,
+  options: { runs: number; batchSize: number; seed: number; stats: FuzzStats },
+): AsyncGenerator<BatchResult> {
+  const pictures = JSON.stringify(await witnessImages(fuzz.app, ctx));
+  for (let done = 0, batch = 0; done < options.runs; done += options.batchSize, batch += 1) {
+    const seed = batchSeed(options.seed, batch);
+    const problems: string[] = [];
+    const runs = Math.min(options.batchSize, options.runs - done);
+    await runBatch(fuzz, ctx, { runs, seed, stats: options.stats }).catch((error: unknown) =>
+      problems.push((error as Error).message),
+    );
+    try {
+      await witnessStillServed(fuzz.app, ctx);
+      if (JSON.stringify(await witnessImages(fuzz.app, ctx)) !== pictures)
+        problems.push("the witness's pictures changed");
+    } catch (error) {
+      problems.push(`the witness: ${(error as Error).message}`);
+    }
+    for (const endpoint of await pushEndpointsReadTwoWays(fuzz))
+      problems.push(`a stored push endpoint the relay would read otherwise: ${endpoint}`);
+    await refreshContext(fuzz.app, ctx);
+    yield { batch, seed, problems };
+  }
 }
