@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NEVER_KEPT_PATHS } from '../../../src/contracts/endpoints.lists.ts';
+import { API_DOCS_PATH } from './docs.ts';
 
 /**
  * Every answer says how it may be kept (docs/decisions.md "Caching"). One value per class:
@@ -34,7 +35,7 @@ function cacheControlFor(url: string): string | undefined {
   // A session token, a key that may change, a live probe, a member's whole data: marked
   // `neverKept` in the endpoint table.
   if (NEVER_KEPT_PATHS.has(url)) return CACHE_CONTROL.never;
-  if (url === '/api/docs' || url.startsWith('/api/docs/')) return CACHE_CONTROL.revalidate;
+  if (url === API_DOCS_PATH || url.startsWith(`${API_DOCS_PATH}/`)) return CACHE_CONTROL.revalidate;
   if (url.startsWith('/api/')) return CACHE_CONTROL.member;
   return undefined;
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { ErrorBody } from '../../../src/contracts/http.ts';
 
-const API_DOCS_PATH = '/api/docs';
+export const API_DOCS_PATH = '/api/docs';
 
 /**
  * OpenAPI from the routes' zod schemas. The document is always built (`npm run build` writes it to
