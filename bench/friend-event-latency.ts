@@ -1,7 +1,11 @@
 /**
  * How soon a friend request reaches the recipient's open tab: the time from the
- * POST /api/users/friends/request response arriving to the recipient's socket receiving
- * friend:request:created, with 2,000 other authenticated sockets connected (and in presence).
+ * POST /api/users/friends/request being sent (and from its response arriving) to the recipient's
+ * socket receiving friend:request:created, with 10,000 other authenticated sockets connected (and
+ * in presence), opened by load generators in processes of their own (bench/socket-crowd.ts, 2,500
+ * sockets each). Reports p50/p99/max and each server node's resident memory (RSS) with every
+ * socket connected. Goal (issue "Instant on a phone"): p99 ≤ 20 ms from the send, over two nodes
+ * on PostgreSQL and Redis.
  *
  *   npx tsx bench/friend-event-latency.ts
  *   BENCH_REDIS_URL=redis://127.0.0.1:6379 npx tsx bench/friend-event-latency.ts   (through the
@@ -13,9 +17,10 @@
  *
  * The server runs as its own process (`node --import tsx server/src/main.ts`, SQLite in a temporary
  * data directory, or a fresh PostgreSQL database made next to BENCH_DATABASE_URL's and dropped
- * afterwards), so the client sockets here do not share its event loop. BENCH_SOCKETS (default
- * 2000) and BENCH_ROUNDS (default 300) change the sizes.
+ * afterwards). BENCH_SOCKETS (default 10000) and BENCH_ROUNDS (default 300) change the sizes.
  */
+import { type ChildProcess, fork } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Socket } from 'socket.io-client';
 import {
@@ -28,11 +33,15 @@ import {
   table,
   writeResultEntry,
 } from './common.ts';
+import type { CrowdOrders, CrowdReport } from './socket-crowd.ts';
 
-const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 2_000);
+const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const WARMUP = 20;
-const CROWD_MEMBERS = 20;
+/** Members the other sockets belong to, several tabs each. */
+const CROWD_MEMBERS = 200;
+/** Sockets per load generator process. */
+const PER_GENERATOR = 2_500;
 const REDIS_URL = process.env.BENCH_REDIS_URL;
 const NODES = Number(process.env.BENCH_NODES ?? 1);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
@@ -70,20 +79,45 @@ async function connect(member: { id: string; token: string }, origin = base): Pr
 }
 
 const crowd: { id: string; token: string }[] = [];
-for (let i = 0; i < CROWD_MEMBERS; i++) crowd.push(await signup(`crowd${i}`));
+for (let i = 0; i < CROWD_MEMBERS; i += 20)
+  crowd.push(
+    ...(await Promise.all(
+      Array.from({ length: Math.min(20, CROWD_MEMBERS - i) }, (_, j) => signup(`crowd${i + j}`)),
+    )),
+  );
 const sender = await signup('bench.sender');
 const recipient = await signup('bench.recipient');
 
-const connectStarted = performance.now();
-for (let i = 0; i < SOCKETS; i += 100) {
-  await Promise.all(
-    Array.from({ length: Math.min(100, SOCKETS - i) }, (_, j) =>
-      connect(crowd[(i + j) % CROWD_MEMBERS] as (typeof crowd)[number], node(i + j)),
-    ),
-  );
+/** Starts a load generator with its sockets; answers once all are connected and in presence. */
+function startGenerator(orders: CrowdOrders): Promise<ChildProcess> {
+  const child = fork(path.join(import.meta.dirname, 'socket-crowd.ts'), {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`a load generator exited with ${code}`)));
+    child.once('message', (report: CrowdReport) => {
+      if ('error' in report) reject(new Error(`a load generator failed: ${report.error}`));
+      else resolve(child);
+    });
+    child.send(orders);
+  });
 }
+
+const connectStarted = performance.now();
+const others = Array.from({ length: SOCKETS }, (_, i) => {
+  const member = crowd[i % CROWD_MEMBERS] as (typeof crowd)[number];
+  return { origin: node(i), token: member.token, userId: member.id };
+});
+const generators = await Promise.all(
+  Array.from({ length: Math.ceil(SOCKETS / PER_GENERATOR) }, (_, g) =>
+    startGenerator({ sockets: others.slice(g * PER_GENERATOR, (g + 1) * PER_GENERATOR) }),
+  ),
+);
 const connectSeconds = (performance.now() - connectStarted) / 1000;
-console.log(`${SOCKETS} other sockets connected and in presence in ${connectSeconds.toFixed(1)} s`);
+console.log(
+  `${SOCKETS} other sockets connected and in presence in ${connectSeconds.toFixed(1)} s by ${generators.length} load generators`,
+);
 await connect(sender, node(0));
 const recipientSocket = await connect(recipient, node(1));
 
@@ -127,7 +161,15 @@ for (let round = 0; round < WARMUP + ROUNDS; round++) {
   await canceled;
 }
 
+/** A process's resident memory in MB, from /proc (Linux). */
+function rssMb(pid: number | undefined): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) / 1024;
+}
+const nodeRssMb = nodes.map((server) => rssMb(server.child.pid));
+
 for (const socket of sockets) socket.disconnect();
+for (const generator of generators) generator.send('stop');
 await servers.stop();
 
 // ---------------------------------------------------------------------------------------------
@@ -162,6 +204,9 @@ console.log(
   ]),
 );
 console.log(`The event arrived before the response in ${beforeResponse} of ${ROUNDS} rounds.`);
+console.log(
+  `Server RSS with every socket connected: ${nodeRssMb.map((mb, i) => `node ${i + 1} ${mb.toFixed(0)} MB`).join(', ')}.`,
+);
 
 const file = writeResultEntry('friend-event-latency', ['local', 'redis', 'twoNodes'], mode, {
   at: new Date().toISOString(),
@@ -173,6 +218,7 @@ const file = writeResultEntry('friend-event-latency', ['local', 'redis', 'twoNod
   eventAfterSendMs: endToEnd,
   responseMs: responded,
   eventBeforeResponse: beforeResponse,
+  nodeRssMb,
 });
 console.log(`Written to ${path.relative(process.cwd(), file)}`);
 process.exit(0);
