@@ -37,7 +37,9 @@ export async function appBuild(prefix: string): Promise<{ dir: string; remove: (
  * The real server (`server/src/main.ts`) on a free port with fresh SQLite data, serving
  * `appBuild(prefix)`; `stop` stops it and removes the build when it made one.
  */
-export async function serveAppBuild(prefix: string): Promise<RunningServer> {
+export async function serveAppBuild(
+  prefix: string,
+): Promise<RunningServer & { staticDir: string }> {
   const app = await appBuild(prefix);
   const server = await startBenchServer({
     env: { STATIC_DIR: app.dir },
@@ -45,6 +47,7 @@ export async function serveAppBuild(prefix: string): Promise<RunningServer> {
   });
   return {
     ...server,
+    staticDir: app.dir,
     stop: async () => {
       await server.stop();
       app.remove();

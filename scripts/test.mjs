@@ -1,8 +1,8 @@
 // `npm test`: typecheck, lint, unused code, unit, server and browser tests, in that order, then one
 // closing line `tests: N passed, N failed[, N skipped]`. `npm test -- unit server` runs only those
 // steps. Steps: typecheck, lint, knip (unused files, exports and dependencies, by knip.json), unit
-// (page and service worker), server, relay (push-relay), browser,
-// firefox and webkit (the main flows in Firefox ESR and WebKitGTK, e2e/cross-browser), cluster
+// (page and service worker), server, relay (push-relay), browser, budget (the start-up budget of
+// bench/bundle.ts), firefox and webkit (the main flows in Firefox ESR and WebKitGTK, e2e/cross-browser), cluster
 // (nginx with TLS in front of two nodes on PostgreSQL, Redis and an S3-compatible bucket).
 // `smoke` (a few browser specs: sign-up, login, friends live) runs only when named; CI's second
 // Node leg uses it.
@@ -55,6 +55,8 @@ const STEPS = {
   server: () => ({ ...vitest('server'), env: { ...process.env, DIALECTS: dialects } }),
   relay: () => vitest('relay'),
   browser: () => playwright([]),
+  // The start-up budget: /landing's JavaScript against the framework's, and the worker's size.
+  budget: () => ({ command: bin('tsx'), args: ['bench/bundle.ts'] }),
   firefox: () => crossBrowser('firefox', firefoxMissing()),
   webkit: () => crossBrowser('webkit', webkitMissing()),
   smoke: () => playwright(SMOKE_SPECS),

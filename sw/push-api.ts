@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import type { PushPayload } from '../src/contracts/push.ts';
+import type { PushPayload } from '../src/contracts/pushPayload.ts';
 
 export type FriendAnswer = 'accept' | 'decline';
 

@@ -1,6 +1,13 @@
 /// <reference lib="webworker" />
 import { DEFAULT_AVATAR } from '../src/contracts/constants.ts';
-import { AppPath, PUSH_TITLE, PushPayload, pushBody, pushTag } from '../src/contracts/push.ts';
+import {
+  PUSH_TITLE,
+  type PushPayload,
+  isAppPath,
+  isPushPayload,
+  pushBody,
+  pushTag,
+} from '../src/contracts/pushPayload.ts';
 
 /** A monochrome silhouette: Android draws the status-bar badge from its alpha channel only. */
 export const BADGE_ICON = '/icons/badge-72.png';
@@ -28,14 +35,13 @@ export interface OrbitNotification {
 
 /** The payload when the value has the shape Orbit sends, else null. */
 export function toPayload(value: unknown): PushPayload | null {
-  const parsed = PushPayload.safeParse(value);
-  return parsed.success ? parsed.data : null;
+  return isPushPayload(value) ? value : null;
 }
 
 /** Where a notification leads: its own page on Orbit, else the notifications panel. */
 export function notificationUrl(data: unknown): string {
-  const parsed = AppPath.safeParse((data as { url?: unknown } | null)?.url);
-  return parsed.success ? parsed.data : NOTIFICATIONS_URL;
+  const url = (data as { url?: unknown } | null)?.url;
+  return isAppPath(url) ? url : NOTIFICATIONS_URL;
 }
 
 /** The payload of a push message's text, else null (empty, not JSON, wrong shape). */

@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
-import { PUSH_NAVIGATE, type PushNavigateMessage } from '../src/contracts/push.ts';
+import type { PushNavigateMessage } from '../src/contracts/push.ts';
+import { PUSH_NAVIGATE } from '../src/contracts/pushPayload.ts';
 import { answerFriendRequest, workerApiOrigin } from './push-api.ts';
 import {
   type OrbitNotification,

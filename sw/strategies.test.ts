@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Strategy } from 'workbox-strategies';
-import { OFFLINE_HEADER } from '../src/contracts/offline.ts';
+import { OFFLINE_HEADER } from '../src/contracts/constants.ts';
 import {
   MEDIA_MAX_BYTES,
   closeDatabase,

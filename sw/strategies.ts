@@ -6,7 +6,7 @@
  */
 import type { WorkboxPlugin } from 'workbox-core/types.js';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
-import { OFFLINE_HEADER } from '../src/contracts/offline.ts';
+import { OFFLINE_HEADER } from '../src/contracts/constants.ts';
 import {
   deleteResponse,
   readCurrentMember,

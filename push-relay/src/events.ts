@@ -1,5 +1,6 @@
 import { z } from '../../src/contracts/zod.ts';
-import { PushPayload, RelayCatchUpAnswer, RelayEvent } from '../../src/contracts/push.ts';
+import { RelayCatchUpAnswer, RelayEvent } from '../../src/contracts/push.ts';
+import { isEventId } from '../../src/contracts/pushPayload.ts';
 
 export type ParsedEvent =
   { ok: true; event: RelayEvent } | { ok: false; id: number | undefined; problem: string };
@@ -11,10 +12,8 @@ const problemOf = (error: z.core.$ZodError) =>
 export function parseEvent(raw: unknown): ParsedEvent {
   const parsed = RelayEvent.safeParse(raw);
   if (parsed.success) return { ok: true, event: parsed.data };
-  const id = PushPayload.shape.id.safeParse(
-    (raw as { payload?: { id?: unknown } } | null)?.payload?.id,
-  );
-  return { ok: false, id: id.success ? id.data : undefined, problem: problemOf(parsed.error) };
+  const id = (raw as { payload?: { id?: unknown } } | null)?.payload?.id;
+  return { ok: false, id: isEventId(id) ? id : undefined, problem: problemOf(parsed.error) };
 }
 
 /** The id of a parsed event, when it has one. */

@@ -4,7 +4,8 @@ import { cleanup, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../features/auth/store.ts';
 import type { CurrentUser } from '../contracts/readers/user.ts';
-import { closeDatabase, readFriendRequests } from '../lib/idb.ts';
+import { closeDatabase } from '../lib/idb.ts';
+import { readFriendRequests } from '../features/notifications/savedRequests.ts';
 import { request } from '../test/notifications.ts';
 
 const api = vi.hoisted(() => ({ page: vi.fn() }));

@@ -10,7 +10,6 @@ import { AVATAR_PRELOAD_REMOVE_MS } from '../lib/constants.ts';
 import { avatarUrl } from '../components/avatarUrl.ts';
 import { useSession } from '../features/auth/store.ts';
 import type { CurrentUser } from '../contracts/readers/user.ts';
-import { profileApi } from '../features/profile/api.ts';
 
 /** A chunk's import that remembers its module once it has arrived. */
 export interface WarmImport<M> {
@@ -106,9 +105,11 @@ export function warmRoute(pathname: string): Promise<void> {
       preloadAvatar(me.profileImage ? avatarUrl(me.profileImage) : '');
       return;
     }
-    profileApi.prefetch(username).then(({ user: owner }) => {
-      if (owner?.profileImage) preloadAvatar(avatarUrl(owner.profileImage));
-    }, ignore);
+    import('../features/profile/api.ts')
+      .then(({ profileApi }) => profileApi.prefetch(username))
+      .then(({ user: owner }) => {
+        if (owner?.profileImage) preloadAvatar(avatarUrl(owner.profileImage));
+      }, ignore);
   });
   return code;
 }

@@ -12,6 +12,12 @@ export const DEFAULT_AVATAR = '/profilepic.jpg';
  */
 export const BOOT_ELEMENT_ID = 'orbit-me';
 
+/**
+ * Set by the service worker on an API answer it served from the member's saved copy because the
+ * network failed or was too slow; the page shows its offline banner for such answers.
+ */
+export const OFFLINE_HEADER = 'x-orbit-offline';
+
 export const SEARCH_LIMIT = 12;
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 

@@ -82,3 +82,15 @@ export const NotificationsChanged = z.object({
   unread: z.number(),
 });
 export type NotificationsChanged = z.infer<typeof NotificationsChanged>;
+
+/**
+ * One member's synthesised friend-request notifications and the requests they dismissed, as the
+ * notifications store keeps them in IndexedDB (src/features/notifications/savedRequests.ts).
+ */
+export const FriendRequestCache = z.object({
+  userId: z.string(),
+  items: z.array(Notification),
+  dismissed: z.array(z.string()),
+  savedAt: z.number(),
+});
+export type FriendRequestCache = z.infer<typeof FriendRequestCache>;

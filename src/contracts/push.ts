@@ -3,50 +3,28 @@
  * payload the service worker receives, and the `/relay` socket.io protocol between the server and
  * push-relay. Shared by client, server, worker and relay.
  */
+import {
+  APP_PATH,
+  PUSH_NAVIGATE,
+  type PushPayload as Payload,
+  isPushPayload,
+} from './pushPayload.ts';
+import { mismatch } from './records.ts';
 import { z } from './zod.ts';
 
-/** The kinds of friend event that become a push. */
-export const PushKind = z.enum(['friend_request', 'friend_accepted']);
-export type PushKind = z.infer<typeof PushKind>;
+export type { PushKind } from './pushPayload.ts';
+export type PushPayload = Payload;
 
-/** A path on Orbit's own origin: a push never sends the member to another site. */
-export const AppPath = z.string().check(z.regex(/^\/(?![/\\])/));
+/** A path on Orbit's own origin (pushPayload.ts). */
+const AppPath = z.string().check(z.regex(APP_PATH));
 
 const EventIdSchema = z.number().check(z.int(), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER));
 
-/** The JSON body of one push message, encrypted by web-push and read by the service worker. */
-export const PushPayload = z.object({
-  /** The notification id on the server: increasing, used for the relay's catch-up. */
-  id: EventIdSchema,
-  kind: PushKind,
-  /** The friend request the event is about; the notification tag and the push topic. */
-  requestId: z.string().check(z.minLength(1)),
-  actor: z.object({
-    id: z.string(),
-    username: z.string().check(z.minLength(1)),
-    profileImage: z.string(),
-  }),
-  /** Where a click takes the member, e.g. `/profile/alice`. */
-  url: AppPath,
-  /** The recipient's unread notification count after this event, for the app badge. */
-  unread: z.number().check(z.int(), z.gte(0)),
-  createdAt: z.string(),
+/** The push message's body, checked as the service worker checks it (pushPayload.ts). */
+export const PushPayload = z.custom<Payload>(isPushPayload, {
+  error: (issue) =>
+    `Invalid push payload: ${mismatch(isPushPayload, issue.input) || 'not an object'}`,
 });
-export type PushPayload = z.infer<typeof PushPayload>;
-
-export const PUSH_TITLE = 'Orbit';
-
-/** Notification bodies (docs/product.md "Offline, install and push": `@alice sent you a friend request`). */
-export function pushBody(payload: Pick<PushPayload, 'kind' | 'actor'>): string {
-  return payload.kind === 'friend_request'
-    ? `@${payload.actor.username} sent you a friend request`
-    : `@${payload.actor.username} accepted your friend request`;
-}
-
-/** One notification per request: repeats of the same event replace it instead of stacking. */
-export function pushTag(payload: Pick<PushPayload, 'requestId'>): string {
-  return `orbit-friend-${payload.requestId}`;
-}
 
 /**
  * The push `Topic` header (RFC 8030 §5.4: at most 32 URL-safe base64 characters) is made by the
@@ -273,7 +251,6 @@ export interface RelayClientToServer {
 }
 
 /** What the service worker posts to an open window after a notification click: go to `url`. */
-export const PUSH_NAVIGATE = 'navigate';
 export const PushNavigateMessage = z.object({
   type: z.literal(PUSH_NAVIGATE),
   url: AppPath,

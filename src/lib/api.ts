@@ -75,8 +75,8 @@ export async function api<E extends Endpoint>(
   return readAnswer(entry, body);
 }
 
-/** Reads an answer of `entry` that came another way (the page's boot data) as `api` reads its own. */
-export function readAnswer<E extends Endpoint>(entry: E, body: unknown): ApiAnswer<E> {
+/** The answer read with the entry's reader, else parsed with its answer schema. */
+function readAnswer<E extends Endpoint>(entry: E, body: unknown): ApiAnswer<E> {
   if (entry.read) return entry.read(body) as ApiAnswer<E>;
   if (typeof entry.answer === 'string') return undefined as ApiAnswer<E>;
   return zod.parse(entry.answer, body) as ApiAnswer<E>;

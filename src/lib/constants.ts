@@ -58,3 +58,6 @@ export const STORAGE_KEYS = {
   lastTheme: 'orbit:theme:last',
   themeFor: (userId: string) => `orbit:theme:${userId}`,
 } as const;
+
+/** The IndexedDB database the page and the service worker share (src/lib/idb.ts). */
+export const DB_NAME = 'orbit';

@@ -1,6 +1,6 @@
 import * as PATHS from '../contracts/paths/session.ts';
 import { REQUEST_TIMEOUT_MS } from './constants.ts';
-import { OFFLINE_HEADER } from '../contracts/offline.ts';
+import { OFFLINE_HEADER } from '../contracts/constants.ts';
 import { apiUrl } from './apiHost.ts';
 import { readToken, storeToken, tokenIsRemembered } from './storage.ts';
 

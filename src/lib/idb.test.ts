@@ -4,30 +4,36 @@ import { IDBFactory } from 'fake-indexeddb';
 import { openDB } from 'idb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  DB_NAME,
   MEDIA_MAX_BYTES,
   MEDIA_MAX_FILES,
   RESPONSES_MAX,
   closeDatabase,
   endCurrentMember,
   readCurrentMember,
-  readFriendRequests,
   readMedia,
   readMediaUsage,
   readResponse,
   saveMedia,
   saveResponse,
+  using,
   setCurrentMember,
   wipeAll,
   wipeMember,
-  writeFriendRequests,
 } from './idb.ts';
+import { DB_NAME } from './constants.ts';
 
 const ALICE = 'alice-id';
 const BOB = 'bob-id';
 const THUMB = 'https://orbit.test/uploads/gallery/a-thumb.webp';
 
 const blobOf = (bytes: number) => new Blob([new Uint8Array(bytes)], { type: 'image/webp' });
+/** The friend-request store as the notifications feature keeps it (its own module reads it by contract). */
+const writeFriendRequests = (cache: { userId: string; items: never[]; dismissed: string[] }) =>
+  using(undefined, async (database) => {
+    await database.put('friendRequests', { ...cache, savedAt: Date.now() });
+  });
+const readFriendRequests = (userId: string) =>
+  using(null, async (database) => (await database.get('friendRequests', userId)) ?? null);
 const answer = (userId: string, url: string, body = '{"ok":true}') => ({
   userId,
   url,
@@ -261,14 +267,26 @@ describe('the schema', () => {
     const raw = await openDB(DB_NAME);
     await raw.put('responses', { userId: ALICE, url: 'https://orbit.test/api/bad', status: '200' });
     await raw.put('media', { userId: ALICE, url: `${THUMB}?bad`, blob: 'bytes', bytes: 5 });
-    await raw.put('friendRequests', { userId: ALICE, items: [{ _id: 1 }], dismissed: [] });
+    await raw.put('mediaUsage', { userId: ALICE, files: '1', bytes: 3 });
+    await raw.put('responses', {
+      ...answer(ALICE, 'https://orbit.test/api/old'),
+      savedAt: 1,
+      body: 7,
+    });
     raw.close();
 
     expect(await readResponse(ALICE, 'https://orbit.test/api/bad')).toBeNull();
     expect(await readMedia(ALICE, `${THUMB}?bad`)).toBeNull();
-    expect(await readFriendRequests(ALICE)).toBeNull();
+    expect(await readResponse(ALICE, 'https://orbit.test/api/old')).toBeNull();
+    expect(await readMediaUsage(ALICE)).toEqual({ files: 0, bytes: 0 });
     expect((await readResponse(ALICE, 'https://orbit.test/api/ok'))?.body).toBe('{"ok":true}');
     expect((await readMedia(ALICE, THUMB))?.bytes).toBe(3);
+
+    await closeDatabase();
+    const again = await openDB(DB_NAME);
+    await again.put('meta', '', 'currentMember');
+    again.close();
+    expect(await readCurrentMember()).toBeNull();
   });
 
   it('closes its connection when a newer version asks, and opens again when needed', async () => {

@@ -10,22 +10,17 @@ import {
   type StoreNames,
   openDB,
 } from 'idb';
-import type { $ZodType } from 'zod/v4/core';
-import { z } from '../contracts/zod.ts';
+import type { FriendRequestCache } from '../contracts/notifications.ts';
 import {
-  CurrentMember,
-  FriendRequestCache,
-  MediaUsage,
-  SavedMedia,
-  SavedResponse,
+  type MediaUsage,
+  type SavedMedia,
+  type SavedResponse,
+  readCurrentMember as currentMemberOf,
+  readMediaUsageRecord,
+  readSavedMedia,
+  readSavedResponse,
 } from '../contracts/offline.ts';
-
-/** A record as read, when it fits its schema; one that does not counts as missing. */
-function recordOf<T>(schema: $ZodType<T>, value: unknown): T | null {
-  if (value === undefined) return null;
-  const parsed = z.safeParse(schema, value);
-  return parsed.success ? parsed.data : null;
-}
+import { DB_NAME } from './constants.ts';
 
 type MemberKey = [string, string];
 
@@ -48,7 +43,6 @@ interface OrbitDb extends DBSchema {
 type Db = IDBPDatabase<OrbitDb>;
 type Store = StoreNames<OrbitDb>;
 
-export const DB_NAME = 'orbit';
 const DB_VERSION = 2;
 
 /** Per member: at most this many thumbnails and avatars, and this many bytes of them. */
@@ -128,7 +122,7 @@ function db(): Promise<Db> | null {
 }
 
 /** Runs `work` on the database; `fallback` when it is unavailable or the work fails. */
-async function using<T>(fallback: T, work: (database: Db) => Promise<T>): Promise<T> {
+export async function using<T>(fallback: T, work: (database: Db) => Promise<T>): Promise<T> {
   try {
     const database = db();
     return database ? await work(await database) : fallback;
@@ -161,32 +155,11 @@ async function withQuotaRetry(database: Db, bytes: number, write: () => Promise<
   }
 }
 
-// Friend-request notifications (the notifications store's per-member cache).
-
-export async function readFriendRequests(userId: string): Promise<FriendRequestCache | null> {
-  return using(null, async (database) =>
-    recordOf(FriendRequestCache, await database.get('friendRequests', userId)),
-  );
-}
-
-export async function writeFriendRequests(
-  cache: Omit<FriendRequestCache, 'savedAt'>,
-): Promise<void> {
-  // A cache that cannot be written is only a slower start next time.
-  await using(undefined, async (database) => {
-    await database.put('friendRequests', { ...cache, savedAt: Date.now() });
-  });
-}
-
-export async function deleteFriendRequests(userId: string): Promise<void> {
-  await using(undefined, (database) => database.delete('friendRequests', userId));
-}
-
 // The current member: written by the page, read by the worker before it saves or serves anything.
 
 export async function readCurrentMember(): Promise<string | null> {
   return using(null, async (database) =>
-    recordOf(CurrentMember, await database.get('meta', CURRENT_MEMBER)),
+    currentMemberOf(await database.get('meta', CURRENT_MEMBER)),
   );
 }
 
@@ -257,7 +230,7 @@ export async function wipeAll(): Promise<boolean> {
 
 export async function readResponse(userId: string, url: string): Promise<SavedResponse | null> {
   return using(null, async (database) =>
-    recordOf(SavedResponse, await database.get('responses', [userId, url])),
+    readSavedResponse(await database.get('responses', [userId, url])),
   );
 }
 
@@ -302,7 +275,7 @@ async function putResponse(database: Db, entry: Omit<SavedResponse, 'savedAt'>) 
 export async function readMedia(userId: string, url: string): Promise<SavedMedia | null> {
   return using(null, async (database) => {
     const tx = database.transaction('media', 'readwrite');
-    const entry = recordOf(SavedMedia, await tx.store.get([userId, url]));
+    const entry = readSavedMedia(await tx.store.get([userId, url]));
     if (!entry) return null;
     // Marking it used may finish after the answer; a failure only makes it older than it is.
     tx.store.put({ ...entry, lastUsed: Date.now() }).catch(() => undefined);
@@ -377,7 +350,7 @@ async function evictOldestMedia(database: Db, bytes: number): Promise<number> {
 /** What `userId`'s saved media add up to. */
 export async function readMediaUsage(userId: string): Promise<{ files: number; bytes: number }> {
   return using({ files: 0, bytes: 0 }, async (database) => {
-    const usage = recordOf(MediaUsage, await database.get('mediaUsage', userId));
+    const usage = readMediaUsageRecord(await database.get('mediaUsage', userId));
     return { files: usage?.files ?? 0, bytes: usage?.bytes ?? 0 };
   });
 }

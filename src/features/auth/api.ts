@@ -10,26 +10,11 @@ import {
   usernameAvailable,
 } from '../../contracts/endpoints/session.ts';
 import type { Theme } from '../../contracts/theme.ts';
-import { BOOT_ELEMENT_ID } from '../../contracts/constants.ts';
-import { api, readAnswer } from '../../lib/api.ts';
+import { api } from '../../lib/api.ts';
 
 /** The session's calls (docs/product.md "Session and API calls"); members come out read once, at the edge. */
 export const authApi = {
   me: () => api(me, { cache: 'no-store' }),
-  /**
-   * The member a signed-in profile's document named (the `GET /api/auth/me` answer), once: later
-   * checks ask the server. Undefined when the document named nobody or could not be read.
-   */
-  bootMe() {
-    const element = document.getElementById(BOOT_ELEMENT_ID);
-    if (!element) return undefined;
-    element.remove();
-    try {
-      return readAnswer(me, JSON.parse(element.textContent ?? '')) ?? undefined;
-    } catch {
-      return undefined;
-    }
-  },
   login: (body: LoginBody) => api(login, { body }),
   logout: () => api(logout),
   signup: (form: FormData) => api(signup, { form }),

@@ -2,15 +2,43 @@ import { create } from 'zustand';
 import { CHANNELS, STORAGE_KEYS, WINDOW_EVENTS } from '../../lib/constants.ts';
 import type { LoginBody } from '../../contracts/auth.ts';
 import { openChannel } from '../../lib/crossTab.ts';
-import { HttpError } from '../../lib/http.ts';
+import { BOOT_ELEMENT_ID } from '../../contracts/constants.ts';
+import * as PATHS from '../../contracts/paths/session.ts';
+import { HttpError, request } from '../../lib/http.ts';
 import { leaveMemberState, memberStateSettled, resetMemberState } from '../../lib/memberState.ts';
 import { clearToken, storeToken } from '../../lib/storage.ts';
-import { authApi } from './api.ts';
 import { type CurrentUser, normaliseUser } from '../../contracts/readers/user.ts';
 
 type SessionStatus = 'loading' | 'signedIn' | 'signedOut';
 
 export const AUTH_UNREACHABLE = 'Failed to reach auth service';
+
+/** The session's other calls, with the schemas they bring: the first page needs none of them. */
+const remote = () => import('./api.ts').then((module) => module.authApi);
+
+/**
+ * The session check by the `me` entry's path and reader (src/contracts/endpoints/session.ts),
+ * without its schema module, so that a first page loads no schema library.
+ */
+async function askMe(): Promise<CurrentUser | null> {
+  return normaliseUser(await request(PATHS.me.method, PATHS.me.path, { cache: 'no-store' }));
+}
+
+/**
+ * The member a signed-in profile's document named (the `GET /api/auth/me` answer, read by the
+ * same reader), once: later checks ask the server. Undefined when the document named nobody or
+ * could not be read.
+ */
+function bootMe(): CurrentUser | undefined {
+  const element = document.getElementById(BOOT_ELEMENT_ID);
+  if (!element) return undefined;
+  element.remove();
+  try {
+    return normaliseUser(JSON.parse(element.textContent ?? '')) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 interface SessionState {
   status: SessionStatus;
@@ -46,13 +74,13 @@ export const useSession = create<SessionState>()((set, get) => ({
   error: null,
 
   async load() {
-    const boot = authApi.bootMe();
+    const boot = bootMe();
     if (boot) {
       set(signedIn(boot));
       return;
     }
     try {
-      const user = await authApi.me();
+      const user = await askMe();
       set(user ? signedIn(user) : { ...signedOut, error: null });
     } catch (error) {
       if (error instanceof HttpError && error.status === 0) {
@@ -76,7 +104,7 @@ export const useSession = create<SessionState>()((set, get) => ({
   },
 
   async login(body) {
-    const { user, token } = await authApi.login(body);
+    const { user, token } = await (await remote()).login(body);
     if (token) storeToken(token, body.remember ?? false);
     if (!user) throw new Error('Login failed.');
     get().setUser(user);
@@ -84,7 +112,7 @@ export const useSession = create<SessionState>()((set, get) => ({
   },
 
   async signup(form, remember) {
-    const answer = await authApi.signup(form);
+    const answer = await (await remote()).signup(form);
     if (answer.token) storeToken(answer.token, remember);
     // docs/product.md "Session and API calls": the signup answer is followed by GET /api/auth/me.
     await get().load();
@@ -98,7 +126,9 @@ export const useSession = create<SessionState>()((set, get) => ({
     // What needs the session still (the push device forgotten on the server) goes first.
     const user = get().user;
     if (user) await leaveMemberState(user.id);
-    await authApi.logout().catch(() => undefined);
+    await remote()
+      .then((authApi) => authApi.logout())
+      .catch(() => undefined);
     clearToken();
     set({ ...signedOut, error: null });
     broadcast({ type: 'logout' });

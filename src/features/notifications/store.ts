@@ -17,7 +17,7 @@ import {
   type FriendEvent,
   type FriendEventPayload,
 } from '../../contracts/realtime.ts';
-import { deleteFriendRequests, readFriendRequests, writeFriendRequests } from '../../lib/idb.ts';
+import { deleteFriendRequests, readFriendRequests, writeFriendRequests } from './savedRequests.ts';
 import { joinMemberState } from '../../lib/memberState.ts';
 import {
   type PagedList,

@@ -3,14 +3,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_UNREACHABLE, receiveAuthMessage, useSession } from '../auth/store.ts';
 import { type CurrentUser, normaliseUser } from '../../contracts/readers/user.ts';
-import {
-  closeDatabase,
-  readCurrentMember,
-  readFriendRequests,
-  readResponse,
-  saveResponse,
-  writeFriendRequests,
-} from '../../lib/idb.ts';
+import { closeDatabase, readCurrentMember, readResponse, saveResponse } from '../../lib/idb.ts';
+import { readFriendRequests, writeFriendRequests } from '../notifications/savedRequests.ts';
 import { connectOfflineSession } from './offlineSession.ts';
 
 const member = (id: string) => normaliseUser({ id, username: id }) as CurrentUser;

@@ -7,8 +7,19 @@
  */
 import { useSession } from '../auth/store.ts';
 import type { CurrentUser } from '../../contracts/readers/user.ts';
-import { endCurrentMember, setCurrentMember, wipeMember } from '../../lib/idb.ts';
+import { DB_NAME } from '../../lib/constants.ts';
 import { joinMemberState } from '../../lib/memberState.ts';
+
+/** The saved copies' database: its code loads when there is a member or a database to end. */
+const savedCopies = () => import('../../lib/idb.ts');
+
+/** Whether copies may be saved here: a browser that lists its databases without Orbit's has none. */
+async function mayHoldCopies(): Promise<boolean> {
+  if (typeof indexedDB === 'undefined') return false;
+  if (typeof indexedDB.databases !== 'function') return true;
+  const databases = await indexedDB.databases().catch(() => null);
+  return !databases || databases.some((database) => database.name === DB_NAME);
+}
 
 interface SessionView {
   status: string;
@@ -19,7 +30,8 @@ interface SessionView {
 function follow(state: SessionView, previous: SessionView | null) {
   if (state.status === 'signedIn' && state.user) {
     if (previous?.status !== 'signedIn' || previous.user?.id !== state.user.id) {
-      void setCurrentMember(state.user.id);
+      const { id } = state.user;
+      void savedCopies().then((idb) => idb.setCurrentMember(id));
     }
   } else if (
     state.status === 'signedOut' &&
@@ -27,7 +39,9 @@ function follow(state: SessionView, previous: SessionView | null) {
     previous?.status !== 'signedOut' &&
     !previous?.user
   ) {
-    void endCurrentMember();
+    void mayHoldCopies().then(async (held) => {
+      if (held) await (await savedCopies()).endCurrentMember();
+    });
   }
 }
 
@@ -36,7 +50,8 @@ export function connectOfflineSession(): () => void {
   follow(useSession.getState(), null);
   const unsubscribe = useSession.subscribe((state, previous) => follow(state, previous));
   const leave = joinMemberState('offline copies', {
-    reset: ({ memberId, ended }) => (ended ? wipeMember(memberId) : undefined),
+    reset: ({ memberId, ended }) =>
+      ended ? savedCopies().then((idb) => idb.wipeMember(memberId)) : undefined,
   });
   return () => {
     unsubscribe();

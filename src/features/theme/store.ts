@@ -3,7 +3,6 @@ import { STORAGE_KEYS } from '../../lib/constants.ts';
 import type { Theme } from '../../contracts/theme.ts';
 import { nextTheme } from './resolve.ts';
 import { readLocal, writeLocal } from '../../lib/storage.ts';
-import { authApi } from '../auth/api.ts';
 import { resolveTheme } from './resolve.ts';
 
 interface ThemeState {
@@ -41,8 +40,8 @@ export const useTheme = create<ThemeState>()((set, get) => ({
     writeLocal(STORAGE_KEYS.lastTheme, theme);
     if (userId) {
       writeLocal(STORAGE_KEYS.themeFor(userId), theme);
-      authApi
-        .saveTheme(theme)
+      import('../auth/api.ts')
+        .then(({ authApi }) => authApi.saveTheme(theme))
         .catch((error: unknown) => console.warn('Could not save theme', error));
     }
   },

@@ -32,7 +32,7 @@ describe('theme store', () => {
     useTheme.setState({ theme: 'normal1', userId: null });
   });
 
-  it('applies the theme to the page and saves it locally and to the server', () => {
+  it('applies the theme to the page and saves it locally and to the server', async () => {
     const fetchMock = vi.fn(() => Promise.resolve(new Response('{}', { status: 200 })));
     vi.stubGlobal('fetch', fetchMock);
     useTheme.getState().loadFor({ id: 'u1', theme: 'light' });
@@ -40,9 +40,11 @@ describe('theme store', () => {
     expect(document.documentElement.dataset.theme).toBe('normal1');
     expect(localStorage.getItem(STORAGE_KEYS.themeFor('u1'))).toBe('normal1');
     expect(localStorage.getItem(STORAGE_KEYS.lastTheme)).toBe('normal1');
-    expect(fetchMock).toHaveBeenCalledWith(
-      expect.stringContaining('/api/users/theme'),
-      expect.objectContaining({ method: 'PUT', body: JSON.stringify({ theme: 'normal1' }) }),
+    await vi.waitFor(() =>
+      expect(fetchMock).toHaveBeenCalledWith(
+        expect.stringContaining('/api/users/theme'),
+        expect.objectContaining({ method: 'PUT', body: JSON.stringify({ theme: 'normal1' }) }),
+      ),
     );
     vi.unstubAllGlobals();
   });
