@@ -144,8 +144,14 @@ export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManag
                 .map((upload) => (
                   <UploadTile key={upload.key} upload={upload} />
                 ))}
-              {shown.map((image) => (
-                <PhotoTile key={image.id} image={image} onOpen={onOpen} lazy />
+              {shown.map((image, index) => (
+                <PhotoTile
+                  key={image.id}
+                  image={image}
+                  place={{ n: index + 1, of: Math.max(total, images.length) }}
+                  onOpen={onOpen}
+                  lazy
+                />
               ))}
             </ul>
           )}

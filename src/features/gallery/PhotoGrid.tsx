@@ -9,6 +9,8 @@ import type { PendingUpload } from './uploadSlice.ts';
 
 interface PhotoGridProps {
   images: readonly GalleryImage[];
+  /** How many images the list holds on the server, loaded or not. */
+  total: number;
   uploads: readonly PendingUpload[];
   canReorder: boolean;
   onOpen: (imageId: string) => void;
@@ -20,7 +22,14 @@ interface PhotoGridProps {
  * uploaded. Every upload tile is shown, even past two rows, so none that is waiting is out of
  * reach; the photos fill what is left of the two rows. Failed files are listed above the grid.
  */
-export function PhotoGrid({ images, uploads, canReorder, onOpen, onReorder }: PhotoGridProps) {
+export function PhotoGrid({
+  images,
+  total,
+  uploads,
+  canReorder,
+  onOpen,
+  onReorder,
+}: PhotoGridProps) {
   const columns = useColumns();
   const limit = columns * 2;
   const going = uploads.filter((upload) => !isFailed(upload));
@@ -51,6 +60,7 @@ export function PhotoGrid({ images, uploads, canReorder, onOpen, onReorder }: Ph
           <PhotoTile
             key={image.id}
             image={image}
+            place={{ n: index + 1, of: Math.max(total, images.length) }}
             onOpen={onOpen}
             dragging={reorder.dragging === image.id}
             {...(canReorder
