@@ -16,6 +16,7 @@ import { indexAfterDelete } from './images.ts';
 import { imageSources } from './sources.ts';
 import { useGallery } from './store.ts';
 import { useImageRoom } from './useGalleryLive.ts';
+import { useViewerGestures } from './useViewerGestures.ts';
 import { copyText } from './copyText.ts';
 import './viewer.css';
 
@@ -136,9 +137,6 @@ export function GalleryViewer({
     return () => clearTimeout(timer);
   }, [copied]);
 
-  if (!image) return null;
-  const captionMode = caption.id === image.id ? caption.mode : 'view';
-  const hasNext = index < images.length - 1 || more !== null;
   const go = (step: number) => {
     const next = images[index + step];
     if (next) onNavigate(next.id);
@@ -147,6 +145,16 @@ export function GalleryViewer({
       if (more !== 'loading') onLoadMore?.();
     }
   };
+  const gestures = useViewerGestures({
+    imageId,
+    canMove: (step) => (step < 0 ? index > 0 : index < images.length - 1 || more !== null),
+    onMove: (step) => go(step),
+    onClose: () => onNavigate(null),
+  });
+
+  if (!image) return null;
+  const captionMode = caption.id === image.id ? caption.mode : 'view';
+  const hasNext = index < images.length - 1 || more !== null;
   const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
     if (event.defaultPrevented) return;
     if ((event.target as HTMLElement).closest('input, textarea, select, [role="menu"]')) return;
@@ -246,8 +254,17 @@ export function GalleryViewer({
                 }
               />
             )}
-            <div className="viewer-stage">
-              <GalleryPicture key={image.id} image={image} className="viewer-image" />
+            <div
+              className={`viewer-stage${gestures.zoomed ? ' zoomed' : ''}`}
+              {...gestures.stageProps}
+            >
+              <GalleryPicture
+                key={image.id}
+                image={image}
+                place={{ n: index + 1, of: Math.max(total, images.length) }}
+                className="viewer-image"
+                style={gestures.imageStyle}
+              />
               {index > 0 && (
                 <button
                   type="button"
