@@ -80,6 +80,13 @@ export function GalleryViewer({
     if (!active || !frame.current?.contains(active)) frame.current?.focus();
   });
   useImageRoom(image?.id ?? '', ownerId);
+  // The address changes in a transition: until it has, the viewer is still here after closing,
+  // and must not move on to a photo of whatever list it is handed meanwhile.
+  const closed = useRef(false);
+  const show = (next: string | null) => {
+    if (next === null) closed.current = true;
+    onNavigate(next);
+  };
 
   // The confirm dialog gives focus back to the menu item that opened it, which is gone by then:
   // keep it in the viewer, where the arrow keys work. (The dialog's own effect runs first.)
@@ -98,10 +105,12 @@ export function GalleryViewer({
       lastIndex.current = index;
       return;
     }
+    if (closed.current) return;
     const fallback =
       lastIndex.current === null
         ? undefined
         : images[Math.min(lastIndex.current, images.length - 1)];
+    if (!fallback) closed.current = true;
     onNavigate(fallback?.id ?? null);
   }, [index, images, onNavigate]);
 
@@ -149,7 +158,7 @@ export function GalleryViewer({
     imageId,
     canMove: (step) => (step < 0 ? index > 0 : index < images.length - 1 || more !== null),
     onMove: (step) => go(step),
-    onClose: () => onNavigate(null),
+    onClose: () => show(null),
   });
 
   if (!image) return null;
@@ -167,7 +176,7 @@ export function GalleryViewer({
     setConfirming(false);
     const next = indexAfterDelete(images.length, index);
     const rest = images.filter((item) => item.id !== image.id);
-    onNavigate(next === null ? null : (rest[next]?.id ?? null));
+    show(next === null ? null : (rest[next]?.id ?? null));
     void useGallery.getState().remove(ownerId, image.id);
   };
   const shareLink = async () => {
@@ -218,7 +227,7 @@ export function GalleryViewer({
       <GalleryModal
         className="gallery-viewer"
         label="Image viewer"
-        onClose={() => onNavigate(null)}
+        onClose={() => show(null)}
         onKeyDown={onKeyDown}
       >
         <div className="viewer-frame" ref={frame} tabIndex={-1}>
@@ -234,7 +243,7 @@ export function GalleryViewer({
               type="button"
               className="icon-button"
               aria-label="Close"
-              onClick={() => onNavigate(null)}
+              onClick={() => show(null)}
             >
               <span aria-hidden="true">✕</span>
             </button>
