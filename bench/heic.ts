@@ -90,7 +90,9 @@ if (process.argv[2] === '--measure') {
       loopMaxMs: measured.loopMaxMs,
     };
   });
-  console.log(`\n${os.cpus().length} cores; ${RUNS} photos each, one at a time, as the queue runs them`);
+  console.log(
+    `\n${os.cpus().length} cores; ${RUNS} photos each, one at a time, as the queue runs them`,
+  );
   console.log(
     table([
       ['', 'file', 'p50', 'max', 'peak RSS', 'peak over start', 'event loop held (max)'],

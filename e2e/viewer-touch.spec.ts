@@ -11,7 +11,7 @@ interface Point {
 class Fingers {
   constructor(private readonly cdp: CDPSession) {}
 
-  private send(type: string, points: Point[]) {
+  private send(type: 'touchStart' | 'touchMove' | 'touchEnd', points: Point[]) {
     return this.cdp.send('Input.dispatchTouchEvent', {
       type,
       touchPoints: points.map((point, id) => ({ x: point.x, y: point.y, id })),

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import pLimit from 'p-limit';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import { TooLarge, Unavailable, UnsupportedMedia } from '../errors.ts';
 import type { MediaFile } from '../media/files.ts';
 import { AVATAR_PREFIX, WEBP, galleryKey } from '../media/store.ts';
@@ -113,7 +113,7 @@ function decodeHeic(buffer: Buffer): Promise<Rgba> {
  * are decoded by libheif first, which applies the file's rotation and mirroring itself; the raw
  * pixels carry no metadata at all. Every other format sharp decodes and turns by its EXIF.
  */
-async function decodedImage(input: Buffer | string, metadata: Metadata): Promise<sharp.Sharp> {
+async function decodedImage(input: Buffer | string, metadata: Metadata): Promise<Sharp> {
   if (metadata.format === 'heif' && metadata.compression === 'hevc') {
     let image: Rgba;
     try {
