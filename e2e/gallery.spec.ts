@@ -383,3 +383,44 @@ test('the owner moves a photo to a new folder from the viewer and uploads into a
   await expect(page.getByText('No images to show.')).toBeVisible();
   await page.context().close();
 });
+
+test('a folder whose only photo is deleted is gone from the profile’s and the manager’s lists', async ({
+  member: owner,
+  memberPage: page,
+}) => {
+  await uploadAndWait(page, await pictures(2));
+  await page.getByRole('button', { name: `Photo 1 of 2 by @${owner.username}` }).click();
+  await viewer(page).getByLabel('Folder').selectOption('New folder…');
+  await viewer(page).getByLabel('New folder name').fill('Moons');
+  await viewer(page).getByRole('button', { name: 'Add' }).click();
+  await expect(viewer(page).getByLabel('Folder')).toHaveValue('Moons');
+  await page.keyboard.press('Escape');
+
+  const folder = page.getByRole('region', { name: 'Photos' }).getByLabel('Folder');
+  await folder.selectOption('Moons');
+  await grid(page)
+    .getByRole('button', { name: `Photo 1 of 1 by @${owner.username}` })
+    .click();
+  await openMenuItem(page, 'Delete image');
+  await page
+    .getByRole('dialog', { name: 'Delete image?' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await expect(viewer(page)).toBeHidden();
+
+  // The folder is gone from the profile's list, which is back on All with the other photo.
+  await expect(folder).toHaveValue('All');
+  await expect(folder.locator('option', { hasText: 'Moons' })).toHaveCount(0);
+  await expect(grid(page).locator('.photo-open')).toHaveCount(1);
+  // The manager offers the same folders.
+  await page.getByRole('button', { name: 'View All' }).click();
+  const manager = page.getByRole('dialog', { name: `Photos of @${owner.username}` });
+  const managerFolder = manager.getByLabel('Folder');
+  await expect(managerFolder).toHaveValue('All');
+  await expect(managerFolder.locator('option', { hasText: 'Moons' })).toHaveCount(0);
+  await manager.getByRole('button', { name: 'Refresh' }).click();
+  await expect(managerFolder.locator('option', { hasText: 'Moons' })).toHaveCount(0);
+  await manager.getByRole('button', { name: 'Close' }).click();
+  await page.reload();
+  await expect(folder.locator('option', { hasText: 'Moons' })).toHaveCount(0);
+});

@@ -1,7 +1,9 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Page, type Request, type Route, expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { createMember, logIn } from './helpers.ts';
+import { addPhotos, createMember, logIn } from './helpers.ts';
 
 // Real uploads on a busy machine: more than the default 30 s.
 test.describe.configure({ timeout: 60_000 });
@@ -39,6 +41,9 @@ function bmp(name: string): Picture {
   return { name, mimeType: 'image/bmp', buffer };
 }
 
+/** An iPhone's HEVC photo, 640 x 480 (what the server's tests upload too). */
+const HEIC_PHOTO = path.join(import.meta.dirname, '../server/test/fixtures/photo-640.heic');
+
 /** Tests whose `page` is a new member's, logged in, on their own profile with no images yet. */
 const ownerTest = test.extend({
   page: async ({ page, request, baseURL }, use) => {
@@ -60,6 +65,7 @@ async function upload(page: Page, files: Picture[]) {
 const isUpload = (request: Request) =>
   request.method() === 'POST' && new URL(request.url()).pathname === '/api/gallery';
 const grid = (page: Page) => page.getByRole('list', { name: 'Photos' });
+const failures = (page: Page) => page.getByRole('list', { name: 'Not uploaded' });
 const statusLine = (page: Page) => page.locator('.upload-status');
 
 ownerTest(
@@ -77,7 +83,7 @@ ownerTest(
       buffer: Buffer.from(`just some text, number ${index + 1}`),
     }));
     await upload(page, files);
-    const failed = grid(page).locator('.upload-failed');
+    const failed = failures(page).getByRole('listitem');
     await expect(failed).toHaveCount(10);
     for (const [index, file] of files.entries()) {
       await expect(failed.nth(index)).toContainText(`Rejected ${file.name}: not a supported image`);
@@ -108,8 +114,10 @@ ownerTest(
     await upload(page, [bmp('scan.bmp')]);
     const refusal =
       'Failed scan.bmp: That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
-    const tile = grid(page).getByRole('listitem', { name: 'scan.bmp not uploaded' });
+    const tile = failures(page).getByRole('listitem', { name: 'scan.bmp not uploaded' });
     await expect(tile).toContainText(refusal);
+    // The server refused the file itself: sending it again cannot help, so no Retry.
+    await expect(page.getByRole('button', { name: 'Retry scan.bmp' })).toHaveCount(0);
     await expect(statusLine(page)).toHaveText(refusal);
     await expect(statusLine(page)).toHaveText('', { timeout: 5_000 });
     await expect(tile).toContainText(refusal);
@@ -121,7 +129,7 @@ ownerTest(
         theme,
       );
       const result = await new AxeBuilder({ page })
-        .include('ul[aria-label="Photos"]')
+        .include('ul[aria-label="Not uploaded"]')
         .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
         .analyze();
       expect({ theme, violations: result.violations.map((violation) => violation.id) }).toEqual({
@@ -146,15 +154,64 @@ ownerTest(
       return route.continue();
     });
     await upload(page, [await photo('sunset.jpg', '#e4572e')]);
-    const failed = grid(page).getByRole('listitem', { name: 'sunset.jpg not uploaded' });
+    const failed = failures(page).getByRole('listitem', { name: 'sunset.jpg not uploaded' });
     await expect(failed).toContainText('Failed sunset.jpg: The photo store is busy. Try again.');
     await page.getByRole('button', { name: 'Retry sunset.jpg' }).click();
     await expect(grid(page).locator('.photo-open')).toHaveCount(1);
-    await expect(grid(page).locator('.photo-tile.pending, .upload-failed')).toHaveCount(0);
+    await expect(page.locator('.photo-tile.pending, .upload-failed')).toHaveCount(0);
     await expect(statusLine(page)).toHaveText('Uploaded sunset.jpg');
     expect(attempts).toBe(2);
   },
 );
+
+ownerTest(
+  'failed files collect above the grid and take none of its places',
+  async ({ page, baseURL }) => {
+    await addPhotos(page, baseURL ?? '', 8);
+    await page.reload();
+    // Two rows of four at this width.
+    await expect(grid(page).locator('.photo-open')).toHaveCount(8);
+
+    await upload(
+      page,
+      ['a', 'b', 'c', 'd'].map((name) => bmp(`${name}.bmp`)),
+    );
+    await expect(failures(page).getByRole('listitem')).toHaveCount(4);
+    await expect(grid(page).locator('.photo-open')).toHaveCount(8);
+    await expect(grid(page).locator('.upload-failed')).toHaveCount(0);
+    // Above the grid, each with its words and Dismiss.
+    const listBox = await failures(page).boundingBox();
+    const gridBox = await grid(page).boundingBox();
+    expect((listBox?.y ?? 0) + (listBox?.height ?? 0)).toBeLessThanOrEqual(gridBox?.y ?? 0);
+    for (const name of ['a', 'b', 'c', 'd']) {
+      const item = failures(page).getByRole('listitem', { name: `${name}.bmp not uploaded` });
+      await expect(item).toContainText(`Failed ${name}.bmp: That file is not a supported image.`);
+      await expect(item.getByRole('button', { name: `Dismiss ${name}.bmp` })).toBeVisible();
+    }
+    for (const name of ['a', 'b', 'c', 'd'])
+      await page.getByRole('button', { name: `Dismiss ${name}.bmp` }).click();
+    await expect(failures(page)).toHaveCount(0);
+    await expect(grid(page).locator('.photo-open')).toHaveCount(8);
+  },
+);
+
+ownerTest('an iPhone HEIC photo uploads and shows in the grid', async ({ page }) => {
+  await upload(page, [
+    {
+      name: 'IMG_0001.HEIC',
+      mimeType: 'image/heic',
+      buffer: await fs.readFile(HEIC_PHOTO),
+    },
+  ]);
+  const tile = grid(page).locator('.photo-open');
+  await expect(tile).toHaveCount(1, { timeout: 15_000 });
+  await expect(statusLine(page)).toHaveText('Uploaded IMG_0001.HEIC');
+  await expect(failures(page)).toHaveCount(0);
+  // The thumbnail is a picture the browser shows, made from the HEVC photo.
+  await expect
+    .poll(() => tile.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth))
+    .toBe(480);
+});
 
 ownerTest(
   'three files go at once, in the order picked, and the status says Uploading n of 3…',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import type { AuthResponse } from '../../src/contracts/user.ts';
+import { uprightHeicWithExif } from './gallery-helpers.ts';
 import { exifHasGps, filesUnder, postSignup, uniqueUsername, forEachApp, GPS } from './helpers.ts';
 
 function photoWithGps(format: 'jpeg' | 'png'): Promise<Buffer> {
@@ -73,6 +74,24 @@ forEachApp((t) => {
       expect(exifHasGps(metadata.exif)).toBe(false);
     },
   );
+
+  it('takes an iPhone HEIC (HEVC) avatar, its GPS gone, as a 512 px WebP', async () => {
+    const input = await uprightHeicWithExif(
+      (await sharp(await photoWithGps('jpeg')).metadata()).exif as Buffer,
+    );
+    expect(exifHasGps((await sharp(input).metadata()).exif)).toBe(true);
+
+    const { response, added } = await signupWith(input, 'IMG_0001.HEIC', 'image/heic');
+
+    expect(response.statusCode).toBe(201);
+    const stored = response.json<AuthResponse>().user.profileImage.replace(/^\/uploads\//, '');
+    expect(added).toEqual([stored]);
+    const metadata = await sharp(
+      await fs.readFile(path.join(t.config.uploadsDir, stored)),
+    ).metadata();
+    expect([metadata.format, metadata.width, metadata.height]).toEqual(['webp', 512, 512]);
+    expect(metadata.exif).toBeUndefined();
+  });
 
   it('refuses a file over 20 MB with 413 and leaves no file in uploads', async () => {
     const big = Buffer.concat([

@@ -1,4 +1,5 @@
 /** Gallery test helpers: uploads through the real endpoint, image makers, what is left on disk. */
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
@@ -107,4 +108,97 @@ export async function galleryState(app: FastifyInstance, uploadsDir: string) {
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   return { gallery, incoming, rows: Number(row.count) };
+}
+
+/** An iPhone-style HEVC photo (640 x 480), as sharp's prebuilt build cannot decode it. */
+export const HEIC_PHOTO = path.join(import.meta.dirname, 'fixtures', 'photo-640.heic');
+
+function box(type: string, ...parts: Buffer[]): Buffer {
+  const size = Buffer.alloc(4);
+  size.writeUInt32BE(8 + parts.reduce((sum, part) => sum + part.length, 0));
+  return Buffer.concat([size, Buffer.from(type, 'latin1'), ...parts]);
+}
+
+/** The child boxes of the box body `body`, by type. */
+function children(body: Buffer): Map<string, Buffer> {
+  const found = new Map<string, Buffer>();
+  for (let at = 0; at < body.length; at += body.readUInt32BE(at))
+    found.set(
+      body.toString('latin1', at + 4, at + 8),
+      body.subarray(at, at + body.readUInt32BE(at)),
+    );
+  return found;
+}
+
+function u16(value: number): Buffer {
+  const out = Buffer.alloc(2);
+  out.writeUInt16BE(value);
+  return out;
+}
+function u32(value: number): Buffer {
+  const out = Buffer.alloc(4);
+  out.writeUInt32BE(value);
+  return out;
+}
+
+/**
+ * HEIC_PHOTO as an iPhone writes a photo held upright: the pixels stored landscape with a 90°
+ * rotation (`irot`) to show them portrait (480 x 640), and an EXIF item carrying `exif` (GPS).
+ * Built box by box from the fixture, whose layout is ftyp, meta (hdlr, pitm, iloc, iinf, iprp),
+ * mdat; the picture's one extent moves by however much the meta box grows.
+ */
+export async function uprightHeicWithExif(exif: Buffer): Promise<Buffer> {
+  const file = await fs.readFile(HEIC_PHOTO);
+  const top = children(file);
+  const [ftyp, meta, mdat] = ['ftyp', 'meta', 'mdat'].map((type) => top.get(type) as Buffer);
+  const parts = children((meta as Buffer).subarray(12));
+  const iprp = children((parts.get('iprp') as Buffer).subarray(8));
+  const ipco = (iprp.get('ipco') as Buffer).subarray(8);
+  const ipma = iprp.get('ipma') as Buffer;
+  // ipma: version/flags, entry count, one entry: item 1 with n associations of one byte each.
+  const associations = ipma.subarray(19, 19 + (ipma[18] as number));
+  const rotation = 0x80 | (children(ipco).size + 1); // the next property, essential
+  const newIpma = box(
+    'ipma',
+    ipma.subarray(8, 18),
+    Buffer.from([associations.length + 1]),
+    associations,
+    Buffer.from([rotation]),
+  );
+  const newIprp = box('iprp', box('ipco', ipco, box('irot', Buffer.from([1]))), newIpma);
+  const iinf = (parts.get('iinf') as Buffer).subarray(8);
+  const exifInfe = box('infe', Buffer.from([2, 0, 0, 0]), u16(2), u16(0), Buffer.from('Exif\0'));
+  const newIinf = box('iinf', iinf.subarray(0, 4), u16(2), iinf.subarray(6), exifInfe);
+  const iloc = (parts.get('iloc') as Buffer).subarray(8);
+  // iloc version 0 with 4-byte offsets, lengths and base offsets: item 1's one extent.
+  const pictureBase = iloc.readUInt32BE(12);
+  const pictureExtent = iloc.subarray(16, 26);
+  const exifPayload = Buffer.concat([u32(6), exif]); // the TIFF header follows "Exif\0\0"
+  const ilocFor = (shift: number, exifAt: number) =>
+    box(
+      'iloc',
+      iloc.subarray(0, 6),
+      u16(2),
+      Buffer.concat([u16(1), u16(0), u32(pictureBase + shift), pictureExtent]),
+      Buffer.concat([u16(2), u16(0), u32(0), u16(1), u32(exifAt), u32(exifPayload.length)]),
+    );
+  const metaFor = (newIloc: Buffer) =>
+    box(
+      'meta',
+      (meta as Buffer).subarray(8, 12), // version and flags
+      parts.get('hdlr') as Buffer,
+      parts.get('pitm') as Buffer,
+      newIloc,
+      newIinf,
+      box('iref', u32(0), box('cdsc', u16(2), u16(1), u16(1))), // the EXIF describes item 1
+      newIprp,
+    );
+  const grown = metaFor(ilocFor(0, 0)).length - (meta as Buffer).length;
+  const exifAt = file.length + grown + 8;
+  return Buffer.concat([
+    ftyp as Buffer,
+    metaFor(ilocFor(grown, exifAt)),
+    mdat as Buffer,
+    box('mdat', exifPayload),
+  ]);
 }

@@ -5,12 +5,20 @@ import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
-import { diskPath, galleryState, imageOf, postUpload } from './gallery-helpers.ts';
+import {
+  HEIC_PHOTO,
+  diskPath,
+  galleryState,
+  imageOf,
+  postUpload,
+  uprightHeicWithExif,
+} from './gallery-helpers.ts';
 import { type Member, exifHasGps, signupMembers, forEachApp, jpegWithGps } from './helpers.ts';
 
 const NOT_AN_IMAGE = 'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
 const TOO_MANY_PIXELS = 'That image has too many pixels (max 50 megapixels).';
 const TOO_LARGE = 'That file is too large (max 20 MB).';
+const DAMAGED_IMAGE = 'That image is damaged or incomplete.';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -68,8 +76,6 @@ forEachApp((t) => {
     [member] = await signupMembers(t.app, 1);
   });
 
-  // HEIC is not tested: the prebuilt sharp writes HEIF with AV1 only ("heifsave: Unsupported
-  // compression" for hevc), so no HEIC file can be made here.
   it.each([
     ['jpeg', 'photo.jpg', 'image/jpeg'],
     ['png', 'photo.png', 'image/png'],
@@ -132,6 +138,19 @@ forEachApp((t) => {
           data: jpeg.subarray(0, Math.floor(jpeg.length / 2)),
           filename: 'cut.jpg',
           type: 'image/jpeg',
+        };
+      },
+    ],
+    [
+      'a HEIC whose picture is cut off',
+      415,
+      DAMAGED_IMAGE,
+      async () => {
+        const heic = await fs.readFile(HEIC_PHOTO);
+        return {
+          data: heic.subarray(0, heic.length - 400),
+          filename: 'cut.heic',
+          type: 'image/heic',
         };
       },
     ],
@@ -202,6 +221,41 @@ forEachApp((t) => {
       await fs.readFile(diskPath(t.config.uploadsDir, image.thumbnailUrl)),
     ).metadata();
     expect(Math.max(thumb.width ?? 0, thumb.height ?? 0)).toBeLessThanOrEqual(480);
+  });
+
+  it('decodes an iPhone HEIC (HEVC): turned upright, GPS gone, a WebP display and thumbnail', async () => {
+    const gps = (await sharp(await jpegWithGps(8, 8, '#fff')).metadata()).exif;
+    const data = await uprightHeicWithExif(gps as Buffer);
+    const input = await sharp(data).metadata();
+    expect([input.compression, input.width, input.height]).toEqual(['hevc', 480, 640]);
+    expect(exifHasGps(input.exif)).toBe(true);
+
+    const response = await postUpload(t.app, member, {
+      data,
+      filename: 'IMG_0001.HEIC',
+      type: 'image/heic',
+    });
+
+    expect(response.statusCode).toBe(201);
+    const { image } = response.json<{ image: GalleryImage }>();
+    expect([image.width, image.height]).toEqual([480, 640]);
+    const sizes = [];
+    for (const url of [image.url, image.thumbnailUrl]) {
+      const stored = await fs.readFile(diskPath(t.config.uploadsDir, url));
+      const metadata = await sharp(stored).metadata();
+      expect(metadata.format).toBe('webp');
+      expect([metadata.exif, metadata.icc, metadata.xmp]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      expect(stored.includes(Buffer.from('GPS'))).toBe(false);
+      sizes.push([metadata.width, metadata.height]);
+    }
+    expect(sizes).toEqual([
+      [480, 640],
+      [360, 480],
+    ]);
   });
 
   it('stores the folder the form names, and All when it names none', async () => {

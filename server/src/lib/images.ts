@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import os from 'node:os';
+import { Worker } from 'node:worker_threads';
 import pLimit from 'p-limit';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import { TooLarge, Unavailable, UnsupportedMedia } from '../errors.ts';
 import type { MediaFile } from '../media/files.ts';
 import { AVATAR_PREFIX, WEBP, galleryKey } from '../media/store.ts';
@@ -65,6 +68,67 @@ export function createImageQueue(options: { workers: number; waiting: number }):
   };
 }
 
+/** heic-decode (libheif in WebAssembly), found where the server runs: sources, bundle or tests. */
+const HEIC_DECODER = createRequire(import.meta.url).resolve('heic-decode');
+
+/**
+ * Decodes one HEVC picture to RGBA in a thread of its own, which ends with it: the decoder runs
+ * for about a second on a 12 MP photo and would hold the event loop that long, and the
+ * WebAssembly memory it grows to (some 100 MB) is given back when the thread ends.
+ */
+const HEIC_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+require(workerData.decoder)({ buffer: workerData.buffer }).then(({ width, height, data }) =>
+  parentPort.postMessage({ width, height, data }, [data.buffer]),
+);
+`;
+
+interface Rgba {
+  width: number;
+  height: number;
+  data: Uint8ClampedArray;
+}
+
+function decodeHeic(buffer: Buffer): Promise<Rgba> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(HEIC_THREAD, {
+      eval: true,
+      workerData: { decoder: HEIC_DECODER, buffer },
+      // libheif prints why a picture failed; the refusal says it to the member instead.
+      stdout: true,
+      stderr: true,
+    });
+    worker.once('message', (image: Rgba) => {
+      resolve(image);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', () => reject(new Error('the HEIC decoder ended without a picture')));
+  });
+}
+
+/**
+ * The picture to resize, turned the way it is meant to be seen. The prebuilt sharp reads a HEIC's
+ * header but has no HEVC decoder (an iPhone's photos, and what a Mac's Photos exports), so those
+ * are decoded by libheif first, which applies the file's rotation and mirroring itself; the raw
+ * pixels carry no metadata at all. Every other format sharp decodes and turns by its EXIF.
+ */
+async function decodedImage(input: Buffer | string, metadata: Metadata): Promise<Sharp> {
+  if (metadata.format === 'heif' && metadata.compression === 'hevc') {
+    let image: Rgba;
+    try {
+      image = await decodeHeic(typeof input === 'string' ? await fs.readFile(input) : input);
+    } catch {
+      throw new UnsupportedMedia(DAMAGED_IMAGE);
+    }
+    const { width, height, data } = image;
+    return sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
+      raw: { width, height, channels: 4 },
+    });
+  }
+  return sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
+}
+
 async function assertSupportedImage(input: Buffer | string): Promise<Metadata> {
   let metadata: Metadata;
   try {
@@ -90,11 +154,10 @@ export function avatarFile(queue: ImageQueue, input: string | Buffer): Promise<M
 }
 
 async function makeAvatar(input: string | Buffer): Promise<MediaFile> {
-  await assertSupportedImage(input);
+  const image = await decodedImage(input, await assertSupportedImage(input));
   let output: Buffer;
   try {
-    output = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
-      .rotate()
+    output = await image
       .resize(512, 512, { fit: 'cover', position: 'attention' })
       .webp({ quality: 82 })
       .toBuffer();
@@ -135,12 +198,11 @@ export function galleryFiles(queue: ImageQueue, input: string): Promise<GalleryF
  * the display size, and the thumbnail is made from that (small) display picture.
  */
 async function makeGalleryFiles(input: string): Promise<GalleryFiles> {
-  await assertSupportedImage(input);
+  const image = await decodedImage(input, await assertSupportedImage(input));
   let display: { data: Buffer; info: OutputInfo };
   let thumb: Buffer;
   try {
-    display = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
-      .rotate()
+    display = await image
       .resize(DISPLAY_EDGE, DISPLAY_EDGE, { fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 82 })
       .toBuffer({ resolveWithObject: true });

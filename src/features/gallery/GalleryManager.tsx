@@ -6,7 +6,7 @@ import { FolderSelect } from './FolderSelect.tsx';
 import { GalleryModal } from './GalleryModal.tsx';
 import { PhotoTile } from './PhotoTile.tsx';
 import { UploadButton, UploadStatus } from './UploadButton.tsx';
-import { UploadTile } from './UploadTile.tsx';
+import { UploadFailures, UploadTile, isFailed } from './UploadTile.tsx';
 import { hasMore, pagesOf, readFolder, totalOf, useGallery } from './store.ts';
 import './manager.css';
 
@@ -119,6 +119,7 @@ export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManag
         </header>
         <UploadStatus ownerId={owner.id} />
         <div className="manager-body" ref={scroller}>
+          <UploadFailures uploads={uploads} />
           {loading ? (
             <p className="gallery-empty" role="status">
               Loading…
@@ -138,11 +139,19 @@ export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManag
             <p className="gallery-empty">No images in this folder.</p>
           ) : (
             <ul className="manager-grid" aria-label={`Images in '${folder}'`}>
-              {uploads.map((upload) => (
-                <UploadTile key={upload.key} upload={upload} />
-              ))}
-              {shown.map((image) => (
-                <PhotoTile key={image.id} image={image} onOpen={onOpen} lazy />
+              {uploads
+                .filter((upload) => !isFailed(upload))
+                .map((upload) => (
+                  <UploadTile key={upload.key} upload={upload} />
+                ))}
+              {shown.map((image, index) => (
+                <PhotoTile
+                  key={image.id}
+                  image={image}
+                  place={{ n: index + 1, of: Math.max(total, images.length) }}
+                  onOpen={onOpen}
+                  lazy
+                />
               ))}
             </ul>
           )}

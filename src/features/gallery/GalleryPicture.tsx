@@ -1,19 +1,31 @@
-import { useMemo, useState } from 'react';
+import { type CSSProperties, useMemo, useState } from 'react';
 import type { GalleryImage } from '../../contracts/gallery.ts';
 import { imageSources } from './sources.ts';
 
-/** What an image says to someone who cannot see it: its caption, else whose photo it is. */
-export function altText(image: GalleryImage): string {
+/** Where an image stands in the list it is shown in: n of N (the list's whole count). */
+export interface Place {
+  n: number;
+  of: number;
+}
+
+/**
+ * What an image says to someone who cannot see it: its caption, else which photo of the list it
+ * is and whose (`Photo 2 of 9 by @vega`), so no two are named alike.
+ */
+export function altText(image: GalleryImage, place?: Place): string {
   if (image.caption.trim()) return image.caption.trim();
-  return image.owner.username ? `Photo by @${image.owner.username}` : 'Photo';
+  const which = place ? `Photo ${place.n} of ${Math.max(place.of, place.n)}` : 'Photo';
+  return image.owner.username ? `${which} by @${image.owner.username}` : which;
 }
 
 interface GalleryPictureProps {
   image: GalleryImage;
   /** The small grid version first; the display size otherwise. */
   thumbnail?: boolean;
-  alt?: string;
+  /** Where it stands in its list, for its name. */
+  place?: Place;
   className?: string;
+  style?: CSSProperties;
   lazy?: boolean;
 }
 
@@ -21,8 +33,9 @@ interface GalleryPictureProps {
 export function GalleryPicture({
   image,
   thumbnail = false,
-  alt,
+  place,
   className,
+  style,
   lazy = false,
 }: GalleryPictureProps) {
   const chain = useMemo(() => imageSources(image, { thumbnail }), [image, thumbnail]);
@@ -33,8 +46,9 @@ export function GalleryPicture({
   return (
     <img
       className={className}
+      style={style}
       src={chain[Math.min(step, chain.length - 1)]}
-      alt={alt ?? altText(image)}
+      alt={altText(image, place)}
       {...(image.width && image.height ? { width: image.width, height: image.height } : {})}
       {...(lazy ? { loading: 'lazy' as const } : {})}
       decoding="async"

@@ -16,6 +16,7 @@ import { indexAfterDelete } from './images.ts';
 import { imageSources } from './sources.ts';
 import { useGallery } from './store.ts';
 import { useImageRoom } from './useGalleryLive.ts';
+import { useViewerGestures } from './useViewerGestures.ts';
 import { copyText } from './copyText.ts';
 import './viewer.css';
 
@@ -79,6 +80,13 @@ export function GalleryViewer({
     if (!active || !frame.current?.contains(active)) frame.current?.focus();
   });
   useImageRoom(image?.id ?? '', ownerId);
+  // The address changes in a transition: until it has, the viewer is still here after closing,
+  // and must not move on to a photo of whatever list it is handed meanwhile.
+  const closed = useRef(false);
+  const show = (next: string | null) => {
+    if (next === null) closed.current = true;
+    onNavigate(next);
+  };
 
   // The confirm dialog gives focus back to the menu item that opened it, which is gone by then:
   // keep it in the viewer, where the arrow keys work. (The dialog's own effect runs first.)
@@ -97,10 +105,12 @@ export function GalleryViewer({
       lastIndex.current = index;
       return;
     }
+    if (closed.current) return;
     const fallback =
       lastIndex.current === null
         ? undefined
         : images[Math.min(lastIndex.current, images.length - 1)];
+    if (!fallback) closed.current = true;
     onNavigate(fallback?.id ?? null);
   }, [index, images, onNavigate]);
 
@@ -136,9 +146,6 @@ export function GalleryViewer({
     return () => clearTimeout(timer);
   }, [copied]);
 
-  if (!image) return null;
-  const captionMode = caption.id === image.id ? caption.mode : 'view';
-  const hasNext = index < images.length - 1 || more !== null;
   const go = (step: number) => {
     const next = images[index + step];
     if (next) onNavigate(next.id);
@@ -147,6 +154,16 @@ export function GalleryViewer({
       if (more !== 'loading') onLoadMore?.();
     }
   };
+  const gestures = useViewerGestures({
+    imageId,
+    canMove: (step) => (step < 0 ? index > 0 : index < images.length - 1 || more !== null),
+    onMove: (step) => go(step),
+    onClose: () => show(null),
+  });
+
+  if (!image) return null;
+  const captionMode = caption.id === image.id ? caption.mode : 'view';
+  const hasNext = index < images.length - 1 || more !== null;
   const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
     if (event.defaultPrevented) return;
     if ((event.target as HTMLElement).closest('input, textarea, select, [role="menu"]')) return;
@@ -159,7 +176,7 @@ export function GalleryViewer({
     setConfirming(false);
     const next = indexAfterDelete(images.length, index);
     const rest = images.filter((item) => item.id !== image.id);
-    onNavigate(next === null ? null : (rest[next]?.id ?? null));
+    show(next === null ? null : (rest[next]?.id ?? null));
     void useGallery.getState().remove(ownerId, image.id);
   };
   const shareLink = async () => {
@@ -210,7 +227,7 @@ export function GalleryViewer({
       <GalleryModal
         className="gallery-viewer"
         label="Image viewer"
-        onClose={() => onNavigate(null)}
+        onClose={() => show(null)}
         onKeyDown={onKeyDown}
       >
         <div className="viewer-frame" ref={frame} tabIndex={-1}>
@@ -226,7 +243,7 @@ export function GalleryViewer({
               type="button"
               className="icon-button"
               aria-label="Close"
-              onClick={() => onNavigate(null)}
+              onClick={() => show(null)}
             >
               <span aria-hidden="true">✕</span>
             </button>
@@ -246,8 +263,17 @@ export function GalleryViewer({
                 }
               />
             )}
-            <div className="viewer-stage">
-              <GalleryPicture key={image.id} image={image} className="viewer-image" />
+            <div
+              className={`viewer-stage${gestures.zoomed ? ' zoomed' : ''}`}
+              {...gestures.stageProps}
+            >
+              <GalleryPicture
+                key={image.id}
+                image={image}
+                place={{ n: index + 1, of: Math.max(total, images.length) }}
+                className="viewer-image"
+                style={gestures.imageStyle}
+              />
               {index > 0 && (
                 <button
                   type="button"

@@ -1,10 +1,12 @@
 import type { ButtonHTMLAttributes } from 'react';
 import { Icon } from '../../components/Icon.tsx';
 import type { GalleryImage } from '../../contracts/gallery.ts';
-import { GalleryPicture } from './GalleryPicture.tsx';
+import { GalleryPicture, type Place } from './GalleryPicture.tsx';
 
 interface PhotoTileProps {
   image: GalleryImage;
+  /** Where it stands in the grid's list (the folder's whole count): part of its name. */
+  place: Place;
   onOpen: (imageId: string) => void;
   lazy?: boolean;
   /** The owner's reorder handle, when the grid can be reordered. */
@@ -19,6 +21,7 @@ interface PhotoTileProps {
 /** One thumbnail; the button opens the viewer and is named by the image's alt text. */
 export function PhotoTile({
   image,
+  place,
   onOpen,
   lazy = false,
   handle,
@@ -27,7 +30,7 @@ export function PhotoTile({
   return (
     <li className={`photo-tile${dragging ? ' dragging' : ''}`} data-reorder-id={image.id}>
       <button type="button" className="photo-open" onClick={() => onOpen(image.id)}>
-        <GalleryPicture image={image} thumbnail lazy={lazy} />
+        <GalleryPicture image={image} place={place} thumbnail lazy={lazy} />
       </button>
       {handle && <ReorderHandle {...handle} />}
     </li>

@@ -160,6 +160,7 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
     content = (
       <PhotoGrid
         images={images}
+        total={totalOf(list)}
         uploads={uploads}
         canReorder={canEdit}
         onOpen={view}

@@ -1,6 +1,6 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { UploadTile } from './UploadTile.tsx';
+import { UploadFailures } from './UploadTile.tsx';
 import type { PendingUpload } from './uploadSlice.ts';
 
 const failed = (change: Partial<PendingUpload>): PendingUpload => ({
@@ -20,7 +20,7 @@ const failed = (change: Partial<PendingUpload>): PendingUpload => ({
   ...change,
 });
 
-describe('a failed upload’s tile', () => {
+describe('a failed upload above the grid', () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });
@@ -30,11 +30,7 @@ describe('a failed upload’s tile', () => {
   });
 
   it('shows the server’s words and offers Retry only once its Retry-After has passed', () => {
-    render(
-      <ul>
-        <UploadTile upload={failed({ retryAt: Date.now() + 5_000 })} />
-      </ul>,
-    );
+    render(<UploadFailures uploads={[failed({ retryAt: Date.now() + 5_000 })]} />);
     expect(screen.getByRole('alert').textContent).toBe(
       'Failed a.png: You’re uploading too much at once. Wait for the others to finish.',
     );
@@ -51,11 +47,19 @@ describe('a failed upload’s tile', () => {
   });
 
   it('offers Retry at once when the server named no time', () => {
-    render(
-      <ul>
-        <UploadTile upload={failed({ error: 'Failed a.png: Upload failed (500)' })} />
-      </ul>,
-    );
+    render(<UploadFailures uploads={[failed({ error: 'Failed a.png: Upload failed (500)' })]} />);
     expect(screen.getByRole('button', { name: 'Retry a.png' })).toHaveProperty('disabled', false);
+  });
+
+  it('offers only Dismiss for a file refused for itself', () => {
+    render(
+      <UploadFailures
+        uploads={[
+          failed({ error: 'Failed a.png: That image is damaged or incomplete.', canRetry: false }),
+        ]}
+      />,
+    );
+    expect(screen.queryByRole('button', { name: 'Retry a.png' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Dismiss a.png' })).toBeTruthy();
   });
 });

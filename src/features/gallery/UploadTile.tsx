@@ -4,12 +4,26 @@ import { useNeedsNetwork } from '../offline/store.ts';
 import { useGallery } from './store.ts';
 import type { PendingUpload } from './uploadSlice.ts';
 
-/** A file's tile while it waits, goes, or failed (docs/product.md "Uploads"). */
+/** A file's tile in the grid while it waits or goes (docs/product.md "Uploads"). */
 export function UploadTile({ upload }: { upload: PendingUpload }) {
-  return upload.phase === 'failed' ? (
-    <FailedTile upload={upload} />
-  ) : (
-    <PendingTile upload={upload} />
+  return <PendingTile upload={upload} />;
+}
+
+export const isFailed = (upload: PendingUpload) => upload.phase === 'failed';
+
+/**
+ * The files that did not make it, above the grid instead of in it, so they take none of its
+ * places: each with its words, Dismiss, and Retry where sending again can help.
+ */
+export function UploadFailures({ uploads }: { uploads: readonly PendingUpload[] }) {
+  const failed = uploads.filter(isFailed);
+  if (failed.length === 0) return null;
+  return (
+    <ul className="upload-failures" aria-label="Not uploaded">
+      {failed.map((upload) => (
+        <FailedUpload key={upload.key} upload={upload} />
+      ))}
+    </ul>
   );
 }
 
@@ -43,7 +57,7 @@ function PendingTile({ upload }: { upload: PendingUpload }) {
 }
 
 /** The refusal or failure in plain words, kept until dismissed; Retry where sending again can help. */
-function FailedTile({ upload }: { upload: PendingUpload }) {
+function FailedUpload({ upload }: { upload: PendingUpload }) {
   const retry = useGallery((state) => state.retryUpload);
   const dismiss = useGallery((state) => state.dismissUpload);
   const needsNetwork = useNeedsNetwork();
@@ -57,7 +71,7 @@ function FailedTile({ upload }: { upload: PendingUpload }) {
       neighbour?.querySelector<HTMLElement>('button:not([disabled])')?.focus();
   };
   return (
-    <li ref={tile} className="photo-tile upload-failed" aria-label={`${upload.name} not uploaded`}>
+    <li ref={tile} className="upload-failed" aria-label={`${upload.name} not uploaded`}>
       <Preview upload={upload} />
       <div className="upload-failure">
         <p className="upload-error" role="alert">

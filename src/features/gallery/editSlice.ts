@@ -140,8 +140,12 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
       if (!ticket.current) return outcome.ok;
       // Seen as gone while still marked as being deleted, so it counts once: the deletion's event
       // reaches this tab too, and finds it gone already.
-      if (outcome.ok) get().receiveDeleted(ownerId, imageId);
-      else get().showNotice(ownerId, deleteFailureText(outcome.error));
+      if (outcome.ok) {
+        get().receiveDeleted(ownerId, imageId);
+        // It may have been its folder's last image: the folders are read again.
+        if (image.folder !== DEFAULT_FOLDER)
+          void get().loadFolders({ id: ownerId, username: image.owner.username });
+      } else get().showNotice(ownerId, deleteFailureText(outcome.error));
       mark(false);
       return outcome.ok;
     },

@@ -18,7 +18,14 @@ import { type EditSlice, createEditSlice, imageUpdaters } from './editSlice.ts';
 import { ownerIdOf, upsertImage, withLiveUpdate } from './images.ts';
 import { normaliseImage } from '../../contracts/readers/gallery.ts';
 import { memberId } from './member.ts';
-import { type ImagePages, type OwnerGallery, galleryServer, pagesOf, totalOf } from './pages.ts';
+import {
+  type ImagePages,
+  type OwnerGallery,
+  galleryServer,
+  pagesOf,
+  totalOf,
+  without,
+} from './pages.ts';
 import { type UploadSlice, createUploadSlice } from './uploadSlice.ts';
 
 export { hasMore, pagesOf, totalOf } from './pages.ts';
@@ -32,6 +39,8 @@ const SEEK_PAGES = 10;
 export interface GalleryState extends UploadSlice, EditSlice {
   galleries: Record<string, OwnerGallery>;
   selectedFolder: Record<string, string>;
+  /** A folder the owner named here that holds no image yet: listed while it is chosen. */
+  namedFolder: Record<string, string>;
   /** Whether each gallery's owner is online (gallery:join / image:join acks, presence:update). */
   online: Record<string, boolean>;
   /** Images being deleted here: left out of every answer until the server has answered. */
@@ -48,6 +57,10 @@ export interface GalleryState extends UploadSlice, EditSlice {
   loadMore: (owner: GalleryOwnerRef, folder?: string, limit?: number) => Promise<boolean>;
   /** Reads further pages of 'All' until the image is there (a shared link); answers whether it is. */
   seek: (owner: GalleryOwnerRef, imageId: string) => Promise<boolean>;
+  /**
+   * The owner's folders, the one list the profile and the manager both offer. A folder whose last
+   * image went is gone from it, and is no longer chosen: the choice goes back to All.
+   */
   loadFolders: (owner: GalleryOwnerRef) => Promise<void>;
   selectFolder: (ownerId: string, folder: string) => void;
   /** A folder typed by the owner: listed and selected before any image is in it. */
@@ -151,6 +164,7 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
     ...createEditSlice(set, get, store),
     galleries: {},
     selectedFolder: {},
+    namedFolder: {},
     online: {},
     deleting: {},
     gone: {},
@@ -177,7 +191,9 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
         const { folders, likes } = await galleryApi.folders(owner);
         if (!ticket.current) return;
         const selected = get().selectedFolder[owner.id];
-        if (selected && !folders.includes(selected)) folders.push(selected);
+        const named = get().namedFolder[owner.id];
+        const emptied = selected && !folders.includes(selected) && selected !== named;
+        if (selected && !folders.includes(selected) && !emptied) folders.push(selected);
         set((state) => {
           const gallery = state.galleries[owner.id] ?? {
             status: 'loading' as const,
@@ -189,6 +205,13 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
               ...state.galleries,
               [owner.id]: { ...gallery, folders, ...(likes === undefined ? {} : { likes }) },
             },
+            ...(emptied
+              ? { selectedFolder: { ...state.selectedFolder, [owner.id]: DEFAULT_FOLDER } }
+              : {}),
+            // Once the server lists it, the folder is the server's like any other.
+            ...(named && folders.includes(named)
+              ? { namedFolder: without(state.namedFolder, owner.id) }
+              : {}),
           };
         });
       } catch (error) {
@@ -215,7 +238,13 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
                 [ownerId]: { ...gallery, folders: [...gallery.folders, folder] },
               }
             : state.galleries;
-        return { galleries, selectedFolder: { ...state.selectedFolder, [ownerId]: folder } };
+        return {
+          galleries,
+          selectedFolder: { ...state.selectedFolder, [ownerId]: folder },
+          namedFolder: gallery?.folders.includes(folder)
+            ? state.namedFolder
+            : { ...state.namedFolder, [ownerId]: folder },
+        };
       });
     },
 
@@ -237,9 +266,13 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
       if (get().gone[imageId]) return;
       const gallery = get().galleries[ownerId];
       const lists = [gallery, ...Object.values(gallery?.byFolder ?? {})];
-      const loaded = lists.some((list) => list?.items.some((image) => image.id === imageId));
-      if (loaded) update(ownerId, (images) => images.filter((image) => image.id !== imageId));
-      else if (gallery && !get().deleting[imageId]) {
+      const image = lists.flatMap((list) => list?.items ?? []).find((item) => item.id === imageId);
+      if (image) {
+        update(ownerId, (images) => images.filter((item) => item.id !== imageId));
+        // It may have been its folder's last image.
+        if (image.folder !== DEFAULT_FOLDER)
+          void get().loadFolders({ id: ownerId, username: image.owner.username });
+      } else if (gallery && !get().deleting[imageId]) {
         // Not loaded here: it was on a later page of 'All' (its folder is unknown).
         set((state) =>
           setList(state, ownerId, DEFAULT_FOLDER, (list) =>
@@ -274,6 +307,7 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
       set({
         galleries: {},
         selectedFolder: {},
+        namedFolder: {},
         online: {},
         deleting: {},
         gone: {},

@@ -51,6 +51,16 @@ export function uploadFailureMessage(error: unknown): string {
   return 'Upload failed';
 }
 
+/**
+ * Whether sending the same file again can succeed: after no answer at all, a server failure (5xx)
+ * or too many requests (429), never after a refusal of the file itself (damaged, too large, not a
+ * picture: the other 4xx).
+ */
+export function canRetryUpload(error: unknown): boolean {
+  if (!(error instanceof UploadError)) return true;
+  return error.status === 0 || error.status === 429 || error.status >= 500;
+}
+
 /** Retry-After as a number of seconds (the only form Orbit's server sends), in milliseconds. */
 function retryAfterMs(header: string | null): number | undefined {
   if (!header || !/^\d+$/.test(header.trim())) return undefined;

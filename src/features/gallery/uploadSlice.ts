@@ -12,7 +12,7 @@ import { checkImage, rejectedTooLarge, tooLarge } from './checkImage.ts';
 import { memberId } from './member.ts';
 import { galleryServer, without } from './pages.ts';
 import type { GalleryState } from './store.ts';
-import { UploadError, uploadFailureMessage, uploadFile } from './upload.ts';
+import { UploadError, canRetryUpload, uploadFailureMessage, uploadFile } from './upload.ts';
 
 /**
  * Files sent at once, the server's UPLOADS_AT_ONCE. One shared uplink gains little from more;
@@ -33,7 +33,7 @@ export interface PendingUpload {
   phase: 'waiting' | 'sending' | 'failed';
   /** `Failed {file}: {message}` or `Rejected {file}: …`. */
   error?: string | undefined;
-  /** Whether Retry is offered: not for a file the browser refused, sending it again cannot help. */
+  /** Whether Retry is offered: not for a file the browser or the server refused, sending it again cannot help. */
   canRetry?: boolean | undefined;
   /** When the server said to try again (a 429 or 503's Retry-After, epoch ms): Retry waits until then. */
   retryAt?: number | undefined;
@@ -202,7 +202,7 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
       const wait = error instanceof UploadError ? error.retryAfterMs : undefined;
       const retryAt = wait === undefined ? undefined : Date.now() + wait;
       if (retryAt !== undefined) run.pausedUntil = Math.max(run.pausedUntil, retryAt);
-      fail(key, text, true, retryAt);
+      fail(key, text, canRetryUpload(error), retryAt);
       return text;
     }
   };

@@ -209,7 +209,7 @@ describe('uploading', () => {
         name: 'a.png',
         phase: 'failed',
         error: 'Failed a.png: That file is not a supported image.',
-        canRetry: true,
+        canRetry: false,
       },
       {
         name: 'b.png',
@@ -233,10 +233,18 @@ describe('uploading', () => {
   it('sends a failed file again on Retry, and drops its tile on Dismiss', async () => {
     const done = start([file('a.png'), file('b.png')]);
     await settle();
-    FakeXhr.sent[0]?.respond(413, JSON.stringify({ error: 'Too big.' }));
-    FakeXhr.sent[1]?.respond(500, '');
+    FakeXhr.sent[0]?.respond(500, JSON.stringify({ error: 'Something went wrong.' }));
+    FakeXhr.sent[1]?.respond(413, JSON.stringify({ error: 'Too big.' }));
     await done;
-    expect(tile('a.png')?.error).toBe('Failed a.png: Too big.');
+    expect(tile('a.png')).toMatchObject({
+      error: 'Failed a.png: Something went wrong.',
+      canRetry: true,
+    });
+    expect(tile('b.png')).toMatchObject({ error: 'Failed b.png: Too big.', canRetry: false });
+
+    // The server refused b.png itself: sending it again cannot help, so it is not sent.
+    await useGallery.getState().retryUpload(tile('b.png')?.key ?? '');
+    expect(FakeXhr.sent).toHaveLength(2);
 
     const again = useGallery.getState().retryUpload(tile('a.png')?.key ?? '');
     expect(tile('a.png')).toMatchObject({ phase: 'waiting', error: undefined });
