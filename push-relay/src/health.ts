@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { LeaseState } from './lease.ts';
 
 export interface HealthServer {
   url: string;
@@ -8,8 +9,11 @@ export interface HealthServer {
 
 export interface HealthState {
   connected: boolean;
-  /** Whether this relay holds the lease and pushes; the others stand by. */
+  state: LeaseState;
+  /** Whether this relay holds the lease; the others stand by. */
   leader: boolean;
+  /** Whether this relay holds the lease and has caught up: it pushes each event as it comes. */
+  pushing: boolean;
   lastEventId: number | null;
 }
 

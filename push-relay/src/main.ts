@@ -27,13 +27,19 @@ try {
 log.info(
   {
     server: settings.serverUrl,
+    pushesTo: ['the browsers’ push services', ...settings.endpoints.extraHosts],
+    health: relay.healthUrl,
+  },
+  'push is on',
+);
+log.debug(
+  {
     relayId: relay.relayId,
     vapidSubject: settings.vapidSubject,
     leaseSeconds: settings.leaseMs / 1000,
     dataDir: settings.dataDir,
-    health: relay.healthUrl,
   },
-  'push relay started',
+  'relay settings',
 );
 
 let closing = false;

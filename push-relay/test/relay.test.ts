@@ -69,7 +69,9 @@ describe('with the relay running', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       connected: true,
+      state: 'leader',
       leader: true,
+      pushing: true,
       lastEventId: relay.lastEventId,
     });
   });
@@ -464,12 +466,14 @@ describe('a relay killed and started again', () => {
       PUSH_RETRY_BASE_MS: '50',
       // The killed relay's lease runs out this soon, and the new one takes over.
       PUSH_LEASE_SECONDS: '1',
+      // The lease's turns are logged at debug.
+      LOG_LEVEL: 'debug',
     };
     const [olga, peter, quinn] = await signupMembers(orbit.app, 3);
     const device = await addDevice(orbit, service, peter);
 
     const first = spawnRelay(env);
-    await first.logged('caught up');
+    await first.logged('this relay is sending the pushes');
     expect((await friendAction(orbit.app, olga, 'request', peter)).statusCode).toBe(200);
     const before = await service.waitFor((push) => push.subscriptionId === device.id);
     // The server keeps that event as handled before the relay dies.
@@ -485,7 +489,7 @@ describe('a relay killed and started again', () => {
 
     const second = spawnRelay(env);
     try {
-      await second.logged('caught up');
+      await second.logged('this relay is sending the pushes');
       const push = await service.waitFor((received) => received.topic === topic);
       expect(push.payload).toMatchObject({
         kind: 'friend_request',
