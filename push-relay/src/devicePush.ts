@@ -1,18 +1,50 @@
-import { type RelayEvent, RelayGoneAnswer } from '../../src/contracts/push.ts';
+import pLimit from 'p-limit';
+import { PUSH_TTL_SECONDS, type RelayEvent, RelayGoneAnswer } from '../../src/contracts/push.ts';
 import type { PushEndpointPolicy } from '../../src/contracts/pushHosts.ts';
-import { endpointRefusal } from './address.ts';
+import { type Resolver, endpointRefusal, pushAgent } from './address.ts';
 import type { EndpointBackoff } from './backoff.ts';
 import type { ServerChannel } from './channel.ts';
-import { type DeliveryOutcome, type PushSender, deliver } from './deliver.ts';
+import type { RetryPolicy } from './config.ts';
+import { type DeliveryOutcome, type PushSender, VapidAuthorization, deliver } from './deliver.ts';
 import { answerOf, serviceOf } from './events.ts';
 import { deviceKey } from './ledger.ts';
 import type { Logger } from './log.ts';
+import type { VapidKeys } from './vapid.ts';
 
 const GONE_ACK_TIMEOUT_MS = 10_000;
+const PUSH_REQUEST_TIMEOUT_MS = 15_000;
 /** Endpoints refused lately, each logged at warn once; forgotten past this many. */
 const REFUSED_REMEMBERED = 10_000;
 
 export type Device = RelayEvent['subscriptions'][number];
+
+export interface SenderOptions {
+  vapidSubject: string;
+  endpoints: PushEndpointPolicy;
+  ttlSeconds?: number | undefined;
+  concurrency?: number | undefined;
+  resolve?: Resolver | undefined;
+  trustedCa?: string | Buffer | undefined;
+  retry?: Partial<RetryPolicy> | undefined;
+}
+
+/** How pushes go out: signed with the VAPID keys, so many at once, retried so long. */
+export function pushSender(keys: VapidKeys, o: SenderOptions): PushSender {
+  const concurrency = o.concurrency ?? 50;
+  return {
+    vapid: new VapidAuthorization({ ...keys, subject: o.vapidSubject }),
+    ttlSeconds: o.ttlSeconds ?? PUSH_TTL_SECONDS,
+    agent: pushAgent({
+      concurrency,
+      endpoints: o.endpoints,
+      resolve: o.resolve,
+      trustedCa: o.trustedCa,
+    }),
+    limiter: pLimit(concurrency),
+    retry: { maxAttempts: 5, baseMs: 1_000, budgetMs: 5 * 60_000, ...o.retry },
+    timeoutMs: PUSH_REQUEST_TIMEOUT_MS,
+  };
+}
 
 export interface DevicePushOptions {
   sender: PushSender;

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { DeliveryOutcome } from './deliver.ts';
 import type { LeaseState } from './lease.ts';
+import { relayMetrics } from './metrics.ts';
 
 export interface HealthServer {
   url: string;
@@ -61,4 +63,17 @@ export function startHealthServer(
       });
     });
   });
+}
+
+/** The health endpoint and the metrics beside it, counting each settled event's deliveries. */
+export function serveHealth(
+  where: { port: number; host: string },
+  relay: {
+    on(event: 'settled', listener: (settled: { outcomes: DeliveryOutcome[] }) => void): unknown;
+  },
+  state: () => HealthState,
+): Promise<HealthServer> {
+  const metrics = relayMetrics(state);
+  relay.on('settled', ({ outcomes }) => metrics.delivered(outcomes));
+  return startHealthServer(where, state, () => metrics.render());
 }

@@ -109,8 +109,12 @@ export class Lease {
   standBy(reason: string): void {
     const wasLeader = this.state === 'leader';
     if (this.state !== 'handing-over') this.state = 'standby';
-    if (wasLeader) this.turn++;
-    else if (this.#announced) return;
+    const { log, relayId } = this.#o;
+    if (wasLeader) {
+      this.turn++;
+      log[this.#stopped ? 'info' : 'warn']({ relayId, reason }, 'stopped pushing');
+    } else if (this.#announced) return;
+    else if (!this.#stopped) log.info({ relayId }, 'standing by: another relay sends the pushes');
     this.#announced = true;
     this.#o.on.standBy(reason, wasLeader);
   }

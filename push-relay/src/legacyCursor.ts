@@ -1,6 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import type { RelayProgress } from '../../src/contracts/push.ts';
+import type { EventLedger } from './ledger.ts';
+import type { Logger } from './log.ts';
 
 /** Where relays kept their position before the server kept it with the lease. */
 export const LEGACY_CURSOR_FILE = 'relay-cursor.json';
@@ -20,7 +23,10 @@ export interface LegacyCursor {
  * relay has reported to the server, and removed as soon as the server keeps a position, so it is
  * never read again. Null when there is no such file.
  */
-export async function readLegacyCursor(dataDir: string): Promise<LegacyCursor | null> {
+export async function readLegacyCursor(
+  dataDir: string,
+  log?: Logger,
+): Promise<LegacyCursor | null> {
   const file = path.join(dataDir, LEGACY_CURSOR_FILE);
   let text: string;
   try {
@@ -40,6 +46,33 @@ export async function readLegacyCursor(dataDir: string): Promise<LegacyCursor | 
   return {
     file,
     position: parsed.data.lastEventId,
-    retire: () => (retiring ??= fs.rm(file, { force: true })),
+    retire: () =>
+      (retiring ??= fs.rm(file, { force: true }).then(
+        () =>
+          log?.info({ file }, 'the server keeps the push position; removed the old cursor file'),
+        (error: unknown) => log?.warn({ err: error, file }, 'could not remove the old cursor file'),
+      )),
   };
+}
+
+/**
+ * Where a new holder of the lease goes on from: the progress the server keeps (then the old file
+ * is done with), else, before any relay reported, the old file's position.
+ */
+export function goOnFrom(
+  ledger: EventLedger,
+  kept: RelayProgress | null,
+  legacy: LegacyCursor | null,
+  log: Logger,
+): void {
+  if (kept) {
+    ledger.adopt(kept);
+    void legacy?.retire();
+  } else if (ledger.cursor === null && legacy) {
+    log.info(
+      { cursor: legacy.position, file: legacy.file },
+      'going on from the old cursor file until the server keeps the position',
+    );
+    ledger.reset(legacy.position);
+  }
 }

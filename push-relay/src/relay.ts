@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import pLimit from 'p-limit';
 import { io } from 'socket.io-client';
 import {
-  PUSH_TTL_SECONDS,
   RELAY_NAMESPACE,
   type RelayHandshake,
   type RelayProgress,
@@ -12,7 +10,7 @@ import {
   DEFAULT_PUSH_ENDPOINT_POLICY,
   type PushEndpointPolicy,
 } from '../../src/contracts/pushHosts.ts';
-import { type Resolver, pushAgent } from './address.ts';
+import type { Resolver } from './address.ts';
 import { type BackoffPolicy, DEFAULT_BACKOFF, EndpointBackoff } from './backoff.ts';
 import { CatchUp } from './catchUp.ts';
 import { type RelaySocket, acknowledge, socketChannel } from './channel.ts';
@@ -20,15 +18,14 @@ import { type Clock, systemClock, within } from './clock.ts';
 import type { RetryPolicy } from './config.ts';
 import { followConnection } from './connection.ts';
 import { Deliveries } from './deliveries.ts';
-import { type DeliveryOutcome, type PushSender, VapidAuthorization } from './deliver.ts';
-import { DevicePushes } from './devicePush.ts';
+import type { DeliveryOutcome } from './deliver.ts';
+import { DevicePushes, pushSender } from './devicePush.ts';
 import { eventIdOf, parseEvent } from './events.ts';
-import { type HealthServer, type HealthState, startHealthServer } from './health.ts';
+import { type HealthServer, serveHealth } from './health.ts';
 import { HANDOVER_TIMEOUT_MS, Lease, type LeaseState } from './lease.ts';
 import { EventLedger } from './ledger.ts';
-import { readLegacyCursor } from './legacyCursor.ts';
+import { goOnFrom, readLegacyCursor } from './legacyCursor.ts';
 import { type Logger, createLogger } from './log.ts';
-import { relayMetrics } from './metrics.ts';
 import { ProgressReports } from './progress.ts';
 import { type VapidKeys, loadVapidKeys } from './vapid.ts';
 
@@ -139,28 +136,6 @@ export class Relay extends EventEmitter<RelayEvents> {
 }
 
 const DEFAULT_LEASE_MS = 10_000;
-const PUSH_REQUEST_TIMEOUT_MS = 15_000;
-
-function pushSender(
-  config: RelayConfig,
-  keys: VapidKeys,
-  endpoints: PushEndpointPolicy,
-): PushSender {
-  const concurrency = config.concurrency ?? 50;
-  return {
-    vapid: new VapidAuthorization({ ...keys, subject: config.vapidSubject }),
-    ttlSeconds: config.ttlSeconds ?? PUSH_TTL_SECONDS,
-    agent: pushAgent({
-      concurrency,
-      endpoints,
-      resolve: config.resolve,
-      trustedCa: config.trustedCa,
-    }),
-    limiter: pLimit(concurrency),
-    retry: { maxAttempts: 5, baseMs: 1_000, budgetMs: 5 * 60_000, ...config.retry },
-    timeoutMs: PUSH_REQUEST_TIMEOUT_MS,
-  };
-}
 
 /**
  * Connects to the server's `/relay` namespace and turns its friend events into Web Push. Every
@@ -174,12 +149,12 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
   const vapid = await loadVapidKeys(config.vapidKeys, config.dataDir);
   if (vapid.source === 'generated')
     log.info({ file: vapid.file }, 'generated a VAPID key pair and saved it');
-  const legacy = await readLegacyCursor(config.dataDir);
+  const legacy = await readLegacyCursor(config.dataDir, log);
   const relayId = randomUUID();
   const endpoints = config.endpoints ?? DEFAULT_PUSH_ENDPOINT_POLICY;
   if (endpoints.allowLocal)
     log.warn('PUSH_ALLOW_LOCAL_SERVICE is on: pushes may go to this machine (tests only)');
-  const sender = pushSender(config, vapid.keys, endpoints);
+  const sender = pushSender(vapid.keys, { ...config, endpoints });
   const stopping = new AbortController();
   const ledger = new EventLedger(null);
   const socket: RelaySocket = io(`${config.serverUrl}${RELAY_NAMESPACE}`, {
@@ -192,19 +167,6 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
   const channel = socketChannel(socket);
   let health: HealthServer | undefined;
 
-  const retireLegacy = () => {
-    if (legacy)
-      void legacy.retire().then(
-        () =>
-          log.info(
-            { file: legacy.file },
-            'the server keeps the push position; removed the old cursor file',
-          ),
-        (error: unknown) =>
-          log.warn({ err: error, file: legacy.file }, 'could not remove the old cursor file'),
-      );
-  };
-
   const progress = new ProgressReports({
     relayId,
     ledger,
@@ -213,7 +175,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     log,
     stopping: stopping.signal,
     reported(sent: RelayProgress) {
-      retireLegacy();
+      void legacy?.retire();
       relay.emit('reported', sent);
     },
     leaseLost: () => lease.lapse('another relay holds the lease'),
@@ -269,16 +231,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     relay.emit('leading');
     await deliveries.resume();
     if (turn !== lease.turn) return;
-    if (kept) {
-      ledger.adopt(kept);
-      retireLegacy();
-    } else if (ledger.cursor === null && legacy) {
-      log.info(
-        { cursor: legacy.position, file: legacy.file },
-        'going on from the old cursor file until the server keeps the position',
-      );
-      ledger.reset(legacy.position);
-    }
+    goOnFrom(ledger, kept, legacy, log);
     report();
     await catchUp.run(turn);
   };
@@ -292,11 +245,7 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     on: {
       lead: (kept) => void leadFrom(kept),
       standBy(reason, wasLeader) {
-        if (wasLeader) {
-          catchUp.drop();
-          log[stopping.signal.aborted ? 'info' : 'warn']({ relayId, reason }, 'stopped pushing');
-        } else if (!stopping.signal.aborted)
-          log.info({ relayId }, 'standing by: another relay sends the pushes');
+        if (wasLeader) catchUp.drop();
         relay.emit('standby', reason);
       },
       lapse(reason) {
@@ -358,17 +307,13 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     },
   });
 
-  if (config.health) {
-    const state = (): HealthState => ({
+  if (config.health)
+    health = await serveHealth(config.health, relay, () => ({
       connected: socket.connected,
       state: lease.state,
       leader: lease.state === 'leader',
       pushing: lease.state === 'leader' && !catchUp.active,
       lastEventId: ledger.cursor,
-    });
-    const metrics = relayMetrics(state);
-    relay.on('settled', ({ outcomes }) => metrics.delivered(outcomes));
-    health = await startHealthServer(config.health, state, () => metrics.render());
-  }
+    }));
   return relay;
 }
