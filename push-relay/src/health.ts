@@ -23,7 +23,7 @@ export interface HealthState {
  * GET /healthz: 200 while connected to the server (holding the lease or standing by), 503 while
  * not; the body says which. GET /metrics: the relay's Prometheus metrics.
  */
-export function startHealthServer(
+function startHealthServer(
   where: { port: number; host: string },
   state: () => HealthState,
   metrics: () => Promise<{ contentType: string; body: string }>,

@@ -13,7 +13,7 @@ import type { Logger } from './log.ts';
 export type LeaseState = 'standby' | 'leader' | 'handing-over';
 
 /** What the relay does on each change of state. */
-export interface LeaseTransitions {
+interface LeaseTransitions {
   /** standby → leader, with the progress the server keeps (null while no relay has reported). */
   lead(progress: RelayProgress | null): void;
   /** leader → standby, or the first word that another relay holds the lease. */
