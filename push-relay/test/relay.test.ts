@@ -466,14 +466,19 @@ describe('a relay killed and started again', () => {
       PUSH_RETRY_BASE_MS: '50',
       // The killed relay's lease runs out this soon, and the new one takes over.
       PUSH_LEASE_SECONDS: '1',
-      // The lease's turns are logged at debug.
-      LOG_LEVEL: 'debug',
     };
     const [olga, peter, quinn] = await signupMembers(orbit.app, 3);
     const device = await addDevice(orbit, service, peter);
 
     const first = spawnRelay(env);
     await first.logged('this relay is sending the pushes');
+    // Start-up says where pushes go; the lease's inner words wait for LOG_LEVEL=debug.
+    expect(await first.logged('push is on')).toMatchObject({
+      server: orbit.url,
+      pushesTo: ['the browsers’ push services'],
+    });
+    expect(first.lines.map((line) => line.msg)).not.toContain('took the push lease');
+    expect(first.lines.filter((line) => 'cursor' in line)).toEqual([]);
     expect((await friendAction(orbit.app, olga, 'request', peter)).statusCode).toBe(200);
     const before = await service.waitFor((push) => push.subscriptionId === device.id);
     // The server keeps that event as handled before the relay dies.
@@ -487,7 +492,8 @@ describe('a relay killed and started again', () => {
     const topic = pushTopic(pairKey(quinn.user.id, peter.user.id));
     expect(service.received.filter((push) => push.topic === topic)).toEqual([]);
 
-    const second = spawnRelay(env);
+    // The lease's turns (with the cursor the relay goes on from) are logged at debug.
+    const second = spawnRelay({ ...env, LOG_LEVEL: 'debug' });
     try {
       await second.logged('this relay is sending the pushes');
       const push = await service.waitFor((received) => received.topic === topic);
