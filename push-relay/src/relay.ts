@@ -13,18 +13,18 @@ import {
 import type { Resolver } from './address.ts';
 import { type BackoffPolicy, DEFAULT_BACKOFF, EndpointBackoff } from './backoff.ts';
 import { CatchUp } from './catchUp.ts';
-import { type RelaySocket, acknowledge, socketChannel } from './channel.ts';
+import { type RelaySocket, socketChannel } from './channel.ts';
 import { type Clock, systemClock, within } from './clock.ts';
 import type { RetryPolicy } from './config.ts';
 import { followConnection } from './connection.ts';
 import { Deliveries } from './deliveries.ts';
 import type { DeliveryOutcome } from './deliver.ts';
 import { DevicePushes, pushSender } from './devicePush.ts';
-import { eventIdOf, parseEvent } from './events.ts';
 import { type HealthServer, serveHealth } from './health.ts';
 import { HANDOVER_TIMEOUT_MS, Lease, type LeaseState } from './lease.ts';
 import { EventLedger } from './ledger.ts';
 import { goOnFrom, readLegacyCursor } from './legacyCursor.ts';
+import { liveEvents } from './live.ts';
 import { type Logger, createLogger } from './log.ts';
 import { ProgressReports } from './progress.ts';
 import { type VapidKeys, loadVapidKeys } from './vapid.ts';
@@ -196,18 +196,6 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     settled: (id: number, outcomes: DeliveryOutcome[]) => relay.emit('settled', { id, outcomes }),
   });
 
-  const onLiveEvent = (raw: unknown, ack: unknown) => {
-    // A standby leaves the event to the holder; should it take over first, catch-up brings it.
-    if (lease.state !== 'leader') {
-      acknowledge(ack);
-      relay.emit('left-to-holder', eventIdOf(parseEvent(raw)));
-    } else if (catchUp.active) catchUp.hold(raw, ack);
-    else
-      void deliveries.handle(parseEvent(raw)).then((settled) => {
-        if (settled) acknowledge(ack);
-      });
-  };
-
   const catchUp = new CatchUp({
     ledger,
     channel,
@@ -220,9 +208,19 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     caughtUp(cursor, held) {
       log.info({ relayId }, 'this relay is sending the pushes');
       relay.emit('caught-up', cursor);
-      for (const [raw, ack] of held) onLiveEvent(raw, ack);
+      for (const [raw, ack] of held) live.event(raw, ack);
     },
   });
+
+  const live = liveEvents({
+    leading: () => lease.state === 'leader',
+    catchUp,
+    deliveries,
+    leftToHolder: (id) => relay.emit('left-to-holder', id),
+    membersGone: (memberIds) => relay.emit('members-gone', memberIds),
+    pairBlocked: (memberIds) => relay.emit('pair-blocked', memberIds),
+  });
+  live.listen(socket);
 
   /** standby → leader: goes on from the progress the server keeps, after catching up. */
   const leadFrom = async (kept: RelayProgress | null) => {
@@ -275,16 +273,6 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     },
     refused: (message) => relay.emit('refused', message),
   });
-  socket.on('relay:event', onLiveEvent);
-  socket.on('relay:members-gone', (raw: unknown) => {
-    const memberIds = deliveries.membersGone(raw);
-    if (memberIds) relay.emit('members-gone', memberIds);
-  });
-  socket.on('relay:pair-blocked', (raw: unknown) => {
-    const memberIds = deliveries.pairBlocked(raw);
-    if (memberIds) relay.emit('pair-blocked', memberIds);
-  });
-
   const relay = new Relay(vapid.keys.publicKey, relayId, {
     connected: () => socket.connected,
     state: () => lease.state,
