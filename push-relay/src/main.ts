@@ -1,6 +1,7 @@
 import { RelayConfigError, loadRelaySettings } from './config.ts';
 import { createLogger, prettyStream } from './log.ts';
-import { type Relay, startRelay } from './relay.ts';
+import { startRelay } from './relay.ts';
+import type { Relay } from './running.ts';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 

@@ -10,7 +10,7 @@ import { pairKey } from '../../src/contracts/friends.ts';
 import type { PushPayload } from '../../src/contracts/push.ts';
 import { type Member, friendAction, signupMembers } from '../../server/test/factories.ts';
 import { pushTopic } from '../src/deliver.ts';
-import type { Relay, RelayConfig } from '../src/relay.ts';
+import type { Relay, RelayConfig } from '../src/running.ts';
 import { type FakePushService, startFakePushService } from './fake-push-service.ts';
 import { type Orbit, addDevice, startOrbit, startTestRelay, tempDir } from './harness.ts';
 

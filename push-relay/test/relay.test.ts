@@ -20,7 +20,7 @@ import {
 } from '../../server/test/factories.ts';
 import { pushTopic } from '../src/deliver.ts';
 import { createLogger } from '../src/log.ts';
-import type { Relay } from '../src/relay.ts';
+import type { Relay } from '../src/running.ts';
 import { type FakePushService, startFakePushService } from './fake-push-service.ts';
 import {
   LOCAL_PUSH_SERVICE,
