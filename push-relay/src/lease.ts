@@ -128,10 +128,10 @@ export class Lease {
   }
 
   /**
-   * → handing-over, for good: stops asking, lets `finish` end the work under way and report, then
-   * gives the lease up when it was held.
+   * → handing-over, for good: stops asking, lets `finish` end the work under way (and report, when
+   * the lease was held), then gives the lease up when it was held.
    */
-  async handOver(finish: () => Promise<void>): Promise<void> {
+  async handOver(finish: (held: boolean) => Promise<void>): Promise<void> {
     const { channel, relayId } = this.#o;
     this.#stopped = true;
     this.#cancelAsk();
@@ -140,7 +140,7 @@ export class Lease {
     this.standBy('the relay is stopping');
     this.state = 'handing-over';
     this.#heldUntil = 0;
-    await finish();
+    await finish(held);
     // Its server may be stopping too (npm start stops both): then the lease runs out instead.
     if (held && channel.connected)
       await channel

@@ -170,11 +170,11 @@ export async function startRelay(config: RelayConfig): Promise<Relay> {
     async close() {
       stopping.abort(new Error('the relay is stopping'));
       cancelRetry();
-      await lease.handOver(async () => {
+      await lease.handOver(async (held) => {
         deliveries.stop('the relay is stopping');
         await deliveries.ended();
         // Hands over the last progress first, so another relay goes on at once.
-        if (!socket.connected) return;
+        if (!held || !socket.connected) return;
         report();
         await within(clock, progress.sent(), HANDOVER_TIMEOUT_MS);
       });

@@ -133,13 +133,13 @@ describe('the lease as a state machine', () => {
     lease.connected();
     await settle();
     const order: string[] = [];
-    const handingOver = lease.handOver(async () => {
-      order.push(`finish in ${lease.state}`);
+    const handingOver = lease.handOver(async (held) => {
+      order.push(`finish in ${lease.state}, held: ${held}`);
       await clock.sleep(100);
     });
     await clock.advance(100);
     await handingOver;
-    expect(order).toEqual(['finish in handing-over']);
+    expect(order).toEqual(['finish in handing-over, held: true']);
     expect(lease.state).toBe('handing-over');
     expect(server.requests('relay:lease').at(-1)).toMatchObject({ ttlMs: 0 });
     expect(seen.at(-1)).toBe('standby: the relay is stopping');
@@ -153,7 +153,9 @@ describe('the lease as a state machine', () => {
     server.answer = () => takenElsewhere(5_000);
     lease.connected();
     await settle();
-    await lease.handOver(() => Promise.resolve());
+    const held: boolean[] = [];
+    await lease.handOver((wasHeld) => Promise.resolve(void held.push(wasHeld)));
+    expect(held).toEqual([false]);
     expect(server.requests('relay:lease').map((request) => request.ttlMs)).toEqual([LEASE_MS]);
   });
 });
