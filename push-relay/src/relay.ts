@@ -10,7 +10,6 @@ import { DEFAULT_BACKOFF, EndpointBackoff } from './backoff.ts';
 import { CatchUp } from './catchUp.ts';
 import { type RelaySocket, socketChannel } from './channel.ts';
 import { systemClock, within } from './clock.ts';
-import { Relay, type RelayConfig } from './running.ts';
 import { followConnection } from './connection.ts';
 import { Deliveries } from './deliveries.ts';
 import type { DeliveryOutcome } from './deliver.ts';
@@ -22,6 +21,7 @@ import { goOnFrom, readLegacyCursor } from './legacyCursor.ts';
 import { liveEvents } from './live.ts';
 import { createLogger } from './log.ts';
 import { ProgressReports } from './progress.ts';
+import { Relay, type RelayConfig } from './running.ts';
 import { loadVapidKeys } from './vapid.ts';
 
 const DEFAULT_LEASE_MS = 10_000;
