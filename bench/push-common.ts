@@ -74,7 +74,7 @@ export async function startPushBench(relayEnv: Record<string, string> = {}): Pro
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await relayLogged(relay, 'caught up');
+  await relayLogged(relay, 'this relay is sending the pushes');
 
   return {
     base,

@@ -1,5 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { DeliveryOutcome } from './deliver.ts';
+import type { LeaseState } from './lease.ts';
+import { relayMetrics } from './metrics.ts';
 
 export interface HealthServer {
   url: string;
@@ -8,8 +11,11 @@ export interface HealthServer {
 
 export interface HealthState {
   connected: boolean;
-  /** Whether this relay holds the lease and pushes; the others stand by. */
+  state: LeaseState;
+  /** Whether this relay holds the lease; the others stand by. */
   leader: boolean;
+  /** Whether this relay holds the lease and has caught up: it pushes each event as it comes. */
+  pushing: boolean;
   lastEventId: number | null;
 }
 
@@ -17,7 +23,7 @@ export interface HealthState {
  * GET /healthz: 200 while connected to the server (holding the lease or standing by), 503 while
  * not; the body says which. GET /metrics: the relay's Prometheus metrics.
  */
-export function startHealthServer(
+function startHealthServer(
   where: { port: number; host: string },
   state: () => HealthState,
   metrics: () => Promise<{ contentType: string; body: string }>,
@@ -57,4 +63,17 @@ export function startHealthServer(
       });
     });
   });
+}
+
+/** The health endpoint and the metrics beside it, counting each settled event's deliveries. */
+export function serveHealth(
+  where: { port: number; host: string },
+  relay: {
+    on(event: 'settled', listener: (settled: { outcomes: DeliveryOutcome[] }) => void): unknown;
+  },
+  state: () => HealthState,
+): Promise<HealthServer> {
+  const metrics = relayMetrics(state);
+  relay.on('settled', ({ outcomes }) => metrics.delivered(outcomes));
+  return startHealthServer(where, state, () => metrics.render());
 }

@@ -1,6 +1,7 @@
 import { RelayConfigError, loadRelaySettings } from './config.ts';
 import { createLogger, prettyStream } from './log.ts';
-import { type Relay, startRelay } from './relay.ts';
+import { startRelay } from './relay.ts';
+import type { Relay } from './running.ts';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -27,13 +28,19 @@ try {
 log.info(
   {
     server: settings.serverUrl,
+    pushesTo: ['the browsers’ push services', ...settings.endpoints.extraHosts],
+    health: relay.healthUrl,
+  },
+  'push is on',
+);
+log.debug(
+  {
     relayId: relay.relayId,
     vapidSubject: settings.vapidSubject,
     leaseSeconds: settings.leaseMs / 1000,
     dataDir: settings.dataDir,
-    health: relay.healthUrl,
   },
-  'push relay started',
+  'relay settings',
 );
 
 let closing = false;

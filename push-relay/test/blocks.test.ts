@@ -14,7 +14,7 @@ import {
 } from '../../server/test/factories.ts';
 import { forEachDialect } from '../../server/test/helpers.ts';
 import { block, unblock } from '../../server/test/safety-helpers.ts';
-import type { Relay, RelayEvents } from '../src/relay.ts';
+import type { Relay, RelayEvents } from '../src/running.ts';
 import type { FakePushService, FakeSubscription, ReceivedPush } from './fake-push-service.ts';
 import { startFakePushService } from './fake-push-service.ts';
 import {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Member, asBearer, friendAction, signupMembers } from '../../server/test/factories.ts';
-import type { Relay } from '../src/relay.ts';
+import type { Relay } from '../src/running.ts';
 import { type FakePushService, startFakePushService } from './fake-push-service.ts';
 import { type Orbit, addDevice, nextSettled, startOrbit, startTestRelay } from './harness.ts';
 

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { type Socket, io } from 'socket.io-client';
 import { type TestApp, type TestDialect, buildTestApp } from '../../server/test/helpers.ts';
 import { type Member, postPushSubscription } from '../../server/test/factories.ts';
-import { type Relay, type RelayConfig, type RelayEvents, startRelay } from '../src/relay.ts';
+import { startRelay } from '../src/relay.ts';
+import type { Relay, RelayConfig, RelayEvents } from '../src/running.ts';
 import type { FakePushService, FakeSubscription } from './fake-push-service.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -10,7 +10,7 @@ import { pairKey } from '../../src/contracts/friends.ts';
 import type { PushPayload } from '../../src/contracts/push.ts';
 import { type Member, friendAction, signupMembers } from '../../server/test/factories.ts';
 import { pushTopic } from '../src/deliver.ts';
-import type { Relay, RelayConfig } from '../src/relay.ts';
+import type { Relay, RelayConfig } from '../src/running.ts';
 import { type FakePushService, startFakePushService } from './fake-push-service.ts';
 import { type Orbit, addDevice, startOrbit, startTestRelay, tempDir } from './harness.ts';
 
@@ -70,7 +70,13 @@ describe('relays sharing one server', () => {
     const second = await startRelay(orbit);
     try {
       expect([first.leader, second.leader]).toEqual([true, false]);
-      expect(await health(second)).toEqual({ connected: true, leader: false, lastEventId: null });
+      expect(await health(second)).toEqual({
+        connected: true,
+        state: 'standby',
+        leader: false,
+        pushing: false,
+        lastEventId: null,
+      });
 
       expect((await friendAction(orbit.app, alice, 'request', bob)).statusCode).toBe(200);
       await service.waitFor((push) => push.subscriptionId === device.id);
@@ -134,12 +140,19 @@ describe('relays sharing one server', () => {
 });
 
 describe('the cursor file a relay kept before the server kept the cursor', () => {
+  const cursorFileIn = (dataDir: string) => path.join(dataDir, 'relay-cursor.json');
+  const exists = (file: string) =>
+    fs.access(file).then(
+      () => true,
+      () => false,
+    );
+
   let orbit!: Orbit;
   orbitForSuite((started) => (orbit = started));
 
   async function dataDirWithCursor(lastEventId: number): Promise<string> {
     const dir = await tempDir();
-    await fs.writeFile(path.join(dir, 'relay-cursor.json'), JSON.stringify({ lastEventId }));
+    await fs.writeFile(cursorFileIn(dir), JSON.stringify({ lastEventId }));
     return dir;
   }
 
@@ -153,6 +166,8 @@ describe('the cursor file a relay kept before the server kept the cursor', () =>
     try {
       const push = await service.waitFor((received) => received.subscriptionId === device.id);
       expect((push.payload as PushPayload).actor.username).toBe(hana.username);
+      // The server keeps the position now: the file is removed and never read again.
+      await expect.poll(() => exists(cursorFileIn(dataDir))).toBe(false);
     } finally {
       await relay.close();
       await fs.rm(dataDir, { recursive: true, force: true });
@@ -172,6 +187,7 @@ describe('the cursor file a relay kept before the server kept the cursor', () =>
     const second = await startRelay(orbit, { dataDir });
     try {
       await service.waitFor((push) => pushesOfRequest(lou, kim).includes(push));
+      await expect.poll(() => exists(cursorFileIn(dataDir))).toBe(false);
     } finally {
       await second.close();
       await fs.rm(dataDir, { recursive: true, force: true });

@@ -22,7 +22,7 @@ import {
   friendAction,
   signupMembers,
 } from '../../server/test/helpers.ts';
-import { deviceKey } from '../src/cursor.ts';
+import { deviceKey } from '../src/ledger.ts';
 import {
   type FakePushService,
   type FakeSubscription,
@@ -103,12 +103,14 @@ suite('two nodes, each with a relay', () => {
       PUSH_LEASE_SECONDS: String(LEASE_SECONDS),
       RELAY_HEALTH_PORT: '0',
       RELAY_HEALTH_HOST: '127.0.0.1',
+      // The lease's turns are logged at debug.
+      LOG_LEVEL: 'debug',
       // A push service refusing for a while is retried until it accepts.
       PUSH_RETRY_BASE_MS: '50',
       PUSH_MAX_ATTEMPTS: '1000',
       PUSH_RETRY_MAX_MS: '60000',
     });
-    const started = await relay.logged('push relay started');
+    const started = await relay.logged('push is on');
     return Object.assign(relay, { health: started.health as string });
   };
 
@@ -122,7 +124,7 @@ suite('two nodes, each with a relay', () => {
       const roles = await Promise.all(relays.map(roleOf));
       if (roles.every((role) => role.connected) && roles.filter((role) => role.leader).length) {
         const leaderAt = roles.findIndex((role) => role.leader);
-        await relays[leaderAt]!.logged('caught up');
+        await relays[leaderAt]!.logged('this relay is sending the pushes');
         return { leader: relays[leaderAt]!, standby: relays[1 - leaderAt]! };
       }
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -8,7 +8,8 @@ import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELAY_PROGRESS_LIMITS, RelayCursorAnswer } from '../../src/contracts/push.ts';
 import { checkVapidSubject, loadRelaySettings } from '../src/config.ts';
-import { CursorFile, EventLedger, deviceKey } from '../src/cursor.ts';
+import { EventLedger, deviceKey } from '../src/ledger.ts';
+import { LEGACY_CURSOR_FILE, readLegacyCursor } from '../src/legacyCursor.ts';
 import {
   type PushSender,
   VapidAuthorization,
@@ -162,18 +163,28 @@ describe('a device key', () => {
 });
 
 describe('the cursor file relays kept before the server kept it', () => {
-  it('answers the cursor it holds, and null when there is none', async () => {
+  it('answers the position it holds, and null when there is none', async () => {
     const dir = await tempDir();
-    expect(await new CursorFile(dir).read()).toBeNull();
-    await fs.writeFile(path.join(dir, 'relay-cursor.json'), '{"lastEventId":42}\n');
-    expect(await new CursorFile(dir).read()).toBe(42);
+    expect(await readLegacyCursor(dir)).toBeNull();
+    await fs.writeFile(path.join(dir, LEGACY_CURSOR_FILE), '{"lastEventId":42}\n');
+    expect((await readLegacyCursor(dir))?.position).toBe(42);
+    await fs.rm(dir, { recursive: true });
+  });
+
+  it('is removed once retired, so that it is never read again', async () => {
+    const dir = await tempDir();
+    await fs.writeFile(path.join(dir, LEGACY_CURSOR_FILE), '{"lastEventId":42}');
+    const legacy = await readLegacyCursor(dir);
+    await Promise.all([legacy!.retire(), legacy!.retire()]);
+    expect(await fs.readdir(dir)).toEqual([]);
+    expect(await readLegacyCursor(dir)).toBeNull();
     await fs.rm(dir, { recursive: true });
   });
 
   it('refuses a file that is not a cursor', async () => {
     const dir = await tempDir();
-    await fs.writeFile(path.join(dir, 'relay-cursor.json'), '{"lastEventId":"x"}');
-    await expect(new CursorFile(dir).read()).rejects.toThrow(/not a relay cursor/);
+    await fs.writeFile(path.join(dir, LEGACY_CURSOR_FILE), '{"lastEventId":"x"}');
+    await expect(readLegacyCursor(dir)).rejects.toThrow(/not a relay cursor/);
     await fs.rm(dir, { recursive: true });
   });
 });

@@ -20,7 +20,7 @@ import {
 } from '../../server/test/factories.ts';
 import { pushTopic } from '../src/deliver.ts';
 import { createLogger } from '../src/log.ts';
-import type { Relay } from '../src/relay.ts';
+import type { Relay } from '../src/running.ts';
 import { type FakePushService, startFakePushService } from './fake-push-service.ts';
 import {
   LOCAL_PUSH_SERVICE,
@@ -69,7 +69,9 @@ describe('with the relay running', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       connected: true,
+      state: 'leader',
       leader: true,
+      pushing: true,
       lastEventId: relay.lastEventId,
     });
   });
@@ -469,7 +471,14 @@ describe('a relay killed and started again', () => {
     const device = await addDevice(orbit, service, peter);
 
     const first = spawnRelay(env);
-    await first.logged('caught up');
+    await first.logged('this relay is sending the pushes');
+    // Start-up says where pushes go; the lease's inner words wait for LOG_LEVEL=debug.
+    expect(await first.logged('push is on')).toMatchObject({
+      server: orbit.url,
+      pushesTo: ['the browsers’ push services'],
+    });
+    expect(first.lines.map((line) => line.msg)).not.toContain('took the push lease');
+    expect(first.lines.filter((line) => 'cursor' in line)).toEqual([]);
     expect((await friendAction(orbit.app, olga, 'request', peter)).statusCode).toBe(200);
     const before = await service.waitFor((push) => push.subscriptionId === device.id);
     // The server keeps that event as handled before the relay dies.
@@ -483,9 +492,10 @@ describe('a relay killed and started again', () => {
     const topic = pushTopic(pairKey(quinn.user.id, peter.user.id));
     expect(service.received.filter((push) => push.topic === topic)).toEqual([]);
 
-    const second = spawnRelay(env);
+    // The lease's turns (with the cursor the relay goes on from) are logged at debug.
+    const second = spawnRelay({ ...env, LOG_LEVEL: 'debug' });
     try {
-      await second.logged('caught up');
+      await second.logged('this relay is sending the pushes');
       const push = await service.waitFor((received) => received.topic === topic);
       expect(push.payload).toMatchObject({
         kind: 'friend_request',

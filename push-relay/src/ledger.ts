@@ -1,13 +1,5 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { z } from 'zod';
 import { RELAY_PROGRESS_LIMITS, type RelayProgress } from '../../src/contracts/push.ts';
-
-/** Where relays kept their cursor before the server kept it with the lease. */
-const CURSOR_FILE = 'relay-cursor.json';
-
-const CursorSchema = z.object({ lastEventId: z.number().int().nonnegative() });
 
 /** How many settled ids the relay remembers, to skip an event it sees twice. */
 const REMEMBERED = 10_000;
@@ -188,35 +180,5 @@ export class EventLedger {
       const oldest = this.#recent.values().next().value;
       if (oldest !== undefined) this.#recent.delete(oldest);
     }
-  }
-}
-
-/**
- * The cursor a relay kept in its data directory before the server kept it. It is read once, and
- * used only when no relay has reported to the server yet, so an upgrade misses nothing.
- */
-export class CursorFile {
-  readonly file: string;
-
-  constructor(dataDir: string) {
-    this.file = path.join(dataDir, CURSOR_FILE);
-  }
-
-  async read(): Promise<number | null> {
-    let text: string;
-    try {
-      text = await fs.readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
-    let parsed;
-    try {
-      parsed = CursorSchema.safeParse(JSON.parse(text));
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed?.success) throw new Error(`${this.file} is not a relay cursor; fix or remove it`);
-    return parsed.data.lastEventId;
   }
 }
