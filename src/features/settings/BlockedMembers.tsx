@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { BlockedMember } from '../../contracts/safety.ts';
 import { Avatar } from '../../components/Avatar.tsx';
+import { breakable } from '../../components/breakable.tsx';
 import { HttpError } from '../../lib/http.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { settingsApi } from './api.ts';
@@ -76,7 +77,7 @@ export function BlockedMembers({ onToast }: { onToast: (message: string) => void
         <li key={member.id}>
           <Avatar src="" username={member.username ?? ''} size={40} decorative />
           <span className="settings-blocked-name">
-            {member.username === null ? UNNAMED_BLOCKED : `@${member.username}`}
+            {member.username === null ? UNNAMED_BLOCKED : breakable(`@${member.username}`)}
           </span>
           <button
             type="button"
