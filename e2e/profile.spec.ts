@@ -156,7 +156,9 @@ test("a visitor sees the owner's theme, no editor, disabled Message and Post, an
   const postBox = page.getByLabel("What's on your mind?");
   await expect(postBox).toBeVisible();
   await expect(postBox).toBeDisabled();
-  await expect(page.getByRole('region', { name: 'New post' }).getByText('Coming soon')).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'New post' }).getByText('Coming soon'),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Post' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Post' })).toHaveAttribute('title', 'Coming soon');
   await expect(page.getByRole('region', { name: 'Photos' })).toBeVisible();
