@@ -31,13 +31,16 @@ export interface Member {
   password: string;
 }
 
-/** Signs a member up through the API (the signup screen itself is tested on its own). */
+/**
+ * Signs a member up through the API (the signup screen itself is tested on its own), with a
+ * unique username unless `extra` names one.
+ */
 export async function createMember(
   request: APIRequestContext,
   baseURL: string,
   extra: Record<string, string> = {},
 ): Promise<Member> {
-  const username = uniqueName();
+  const username = extra.username ?? uniqueName();
   const member = { username, email: `${username}@orbit.example`, password: PASSWORD };
   const response = await request.post('/api/auth/signup', {
     headers: { Origin: baseURL },
