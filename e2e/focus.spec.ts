@@ -21,6 +21,15 @@ async function chooseAction(page: Page, name: string) {
   await viewer(page).getByRole('menuitem', { name }).click();
 }
 
+/** Deletes the photo the viewer shows, confirming. */
+async function deleteShownPhoto(page: Page) {
+  await chooseAction(page, 'Delete image');
+  await page
+    .getByRole('dialog', { name: 'Delete image?' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+}
+
 test('the viewer keeps focus after a like, a caption save, menu actions and a delete; the arrows keep working', async ({
   memberPage: page,
   baseURL,
@@ -187,22 +196,14 @@ test('focus comes back after the phone search, Unblock, and the viewer whose pho
   // photo left, into the Photos section.
   const thumbnails = photos.locator('.photo-open');
   await thumbnails.first().click();
-  await chooseAction(page, 'Delete image');
-  await page
-    .getByRole('dialog', { name: 'Delete image?' })
-    .getByRole('button', { name: 'Delete' })
-    .click();
+  await deleteShownPhoto(page);
   await expect(counter(page)).toHaveText('1 / 1');
   await page.keyboard.press('Escape');
   await expect(viewer(page)).toBeHidden();
   await expect(thumbnails).toHaveCount(1);
   await expect(thumbnails.first()).toBeFocused();
   await thumbnails.first().click();
-  await chooseAction(page, 'Delete image');
-  await page
-    .getByRole('dialog', { name: 'Delete image?' })
-    .getByRole('button', { name: 'Delete' })
-    .click();
+  await deleteShownPhoto(page);
   await expect(viewer(page)).toBeHidden();
   await expect(thumbnails).toHaveCount(0);
   await expectFocusWithin(photos, 'Photos section');

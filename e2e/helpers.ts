@@ -11,6 +11,17 @@ import sharp from 'sharp';
 
 export const PASSWORD = 'Sup3r$ecret!';
 
+/** Settings' navigation: the sections by their plain names (the headings keep "Step n"). */
+export const SETTINGS_NAV = [
+  'Basic Info',
+  'Security',
+  'Profile',
+  'Referral',
+  'Blocked members',
+  'Download my data',
+  'Danger zone',
+];
+
 /** A unique, valid username per call, so tests never collide on one server. */
 export function uniqueName(prefix = 'm'): string {
   return `${prefix}${randomBytes(4).toString('hex')}`;

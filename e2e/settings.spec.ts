@@ -2,7 +2,7 @@ import { type Page, expect } from '@playwright/test';
 import sharp from 'sharp';
 import { SETTINGS_INTERESTS } from '../src/contracts/interests.ts';
 import { expectRoundAvatars } from './avatars.ts';
-import { createMember, logIn, signedIn, test, uniqueName } from './helpers.ts';
+import { SETTINGS_NAV, createMember, logIn, signedIn, test, uniqueName } from './helpers.ts';
 
 const NEW_PASSWORD = 'N3w$ecret!pass';
 const AT_SETTINGS = { path: '/settings' };
@@ -404,15 +404,7 @@ test.describe('settings page', () => {
     await page.goto('/settings');
     const nav = page.getByRole('navigation', { name: 'Settings sections' });
     // Plain names in the navigation; the sections keep their "Step n" titles.
-    await expect(nav.getByRole('link')).toHaveText([
-      'Basic Info',
-      'Security',
-      'Profile',
-      'Referral',
-      'Blocked members',
-      'Download my data',
-      'Danger zone',
-    ]);
+    await expect(nav.getByRole('link')).toHaveText(SETTINGS_NAV);
     await expect(basicInfo(page)).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       360,
