@@ -52,9 +52,7 @@ export function Dialog({
       returnFocus?.current?.focus();
     }
   }, [open, returnFocus]);
-  const heading = (
-    <h2 id={titleId}>{typeof title === 'string' ? breakable(title) : title}</h2>
-  );
+  const heading = <h2 id={titleId}>{typeof title === 'string' ? breakable(title) : title}</h2>;
   return (
     <dialog
       ref={ref}
