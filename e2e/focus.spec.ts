@@ -1,5 +1,5 @@
 import { type Locator, type Page, expect } from '@playwright/test';
-import { addPhotos, signedIn, test } from './helpers.ts';
+import { addPhotos, createMember, logIn, signedIn, test } from './helpers.ts';
 
 // Keyboard members: focus stays where the work is, and every dialog gives it back.
 test.describe.configure({ timeout: 60_000 });
@@ -19,6 +19,15 @@ async function expectFocusWithin(locator: Locator, what: string) {
 async function chooseAction(page: Page, name: string) {
   await viewer(page).getByRole('button', { name: 'Image actions' }).click();
   await viewer(page).getByRole('menuitem', { name }).click();
+}
+
+/** Deletes the photo the viewer shows, confirming. */
+async function deleteShownPhoto(page: Page) {
+  await chooseAction(page, 'Delete image');
+  await page
+    .getByRole('dialog', { name: 'Delete image?' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
 }
 
 test('the viewer keeps focus after a like, a caption save, menu actions and a delete; the arrows keep working', async ({
@@ -144,4 +153,80 @@ test('every dialog gives focus back to what opened it', async ({
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toBeHidden();
   await expect(unfriend).toBeFocused();
+});
+
+test('focus comes back after the phone search, Unblock, and the viewer whose photo was deleted', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const origin = baseURL ?? '';
+  const owner = await createMember(request, origin);
+  const others = [await createMember(request, origin), await createMember(request, origin)];
+  const context = await browser.newContext({
+    viewport: { width: 360, height: 740 },
+    hasTouch: true,
+  });
+  const page = await context.newPage();
+  await logIn(page, owner);
+  await expect(page).toHaveURL(/\/profile\//);
+  // The phone's search: its close button, and Escape, give focus back to `Search`.
+  const searchButton = page.getByRole('button', { name: 'Search', exact: true });
+  await searchButton.click();
+  await expect(page.getByRole('combobox', { name: /Search/ })).toBeFocused();
+  await page.getByRole('button', { name: 'Close search' }).click();
+  await expect(searchButton).toBeFocused();
+  await searchButton.click();
+  await page.keyboard.press('Escape');
+  await expect(searchButton).toBeFocused();
+
+  // The gallery manager gives focus back to View All.
+  await addPhotos(page, origin, 2);
+  await page.reload();
+  const photos = page.getByRole('region', { name: 'Photos' });
+  const viewAll = photos.getByRole('button', { name: 'View All' });
+  await viewAll.click();
+  const manager = page.getByRole('dialog', { name: `Photos of @${owner.username}` });
+  await expect(manager).toBeVisible();
+  await manager.getByRole('button', { name: 'Close' }).first().click();
+  await expect(manager).toBeHidden();
+  await expect(viewAll).toBeFocused();
+
+  // The viewer's photo deleted: focus goes to the thumbnail now in its place, then, with no
+  // photo left, into the Photos section.
+  const thumbnails = photos.locator('.photo-open');
+  await thumbnails.first().click();
+  await deleteShownPhoto(page);
+  await expect(counter(page)).toHaveText('1 / 1');
+  await page.keyboard.press('Escape');
+  await expect(viewer(page)).toBeHidden();
+  await expect(thumbnails).toHaveCount(1);
+  await expect(thumbnails.first()).toBeFocused();
+  await thumbnails.first().click();
+  await deleteShownPhoto(page);
+  await expect(viewer(page)).toBeHidden();
+  await expect(thumbnails).toHaveCount(0);
+  await expectFocusWithin(photos, 'Photos section');
+
+  // Unblock: focus moves to the next Unblock, then to the section's title.
+  for (const other of others) {
+    const profile = await page.request.get(`/api/users/profile/${other.username}`);
+    const { user } = (await profile.json()) as { user: { id: string } };
+    const blocked = await page.request.post('/api/users/blocks', {
+      headers: { Origin: origin },
+      data: { userId: user.id },
+    });
+    expect(blocked.ok()).toBe(true);
+  }
+  await page.goto('/settings');
+  const blockedList = page.getByRole('region', { name: 'Blocked members' });
+  const unblock = blockedList.getByRole('button', { name: /^Unblock @/ });
+  await expect(unblock).toHaveCount(2);
+  await unblock.first().click();
+  await expect(unblock).toHaveCount(1);
+  await expect(unblock.first()).toBeFocused();
+  await unblock.first().click();
+  await expect(unblock).toHaveCount(0);
+  await expect(blockedList.getByRole('heading', { name: 'Blocked members' })).toBeFocused();
+  await context.close();
 });

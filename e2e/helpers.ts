@@ -11,6 +11,17 @@ import sharp from 'sharp';
 
 export const PASSWORD = 'Sup3r$ecret!';
 
+/** Settings' navigation: the sections by their plain names (the headings keep "Step n"). */
+export const SETTINGS_NAV = [
+  'Basic Info',
+  'Security',
+  'Profile',
+  'Referral',
+  'Blocked members',
+  'Download my data',
+  'Danger zone',
+];
+
 /** A unique, valid username per call, so tests never collide on one server. */
 export function uniqueName(prefix = 'm'): string {
   return `${prefix}${randomBytes(4).toString('hex')}`;
@@ -31,13 +42,16 @@ export interface Member {
   password: string;
 }
 
-/** Signs a member up through the API (the signup screen itself is tested on its own). */
+/**
+ * Signs a member up through the API (the signup screen itself is tested on its own), with a
+ * unique username unless `extra` names one.
+ */
 export async function createMember(
   request: APIRequestContext,
   baseURL: string,
   extra: Record<string, string> = {},
 ): Promise<Member> {
-  const username = uniqueName();
+  const username = extra.username ?? uniqueName();
   const member = { username, email: `${username}@orbit.example`, password: PASSWORD };
   const response = await request.post('/api/auth/signup', {
     headers: { Origin: baseURL },

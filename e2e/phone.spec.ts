@@ -1,5 +1,13 @@
 import { type Browser, type Page, expect, test } from '@playwright/test';
-import { type Member, addPhotos, createMember, logIn } from './helpers.ts';
+import {
+  type Member,
+  SETTINGS_NAV,
+  addPhotos,
+  createMember,
+  logIn,
+  uniqueName,
+} from './helpers.ts';
+import { createModerator } from './moderators.ts';
 
 // Phones: nothing scrolls sideways, every tap target is a thumb's size.
 test.describe.configure({ timeout: 120_000 });
@@ -286,3 +294,181 @@ for (const width of WIDTHS) {
     await page.context().close();
   });
 }
+
+/**
+ * Where the text inside `locator` breaks between lines: the character before each break, and
+ * what the last line holds. A long username must break only after a space, `_` or `.`.
+ */
+async function lineBreaks(page: Page, selector: string) {
+  return page.evaluate((target) => {
+    const found: { after: string; lines: string[] }[] = [];
+    for (const element of Array.from(document.querySelectorAll(target))) {
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      const lines: string[] = [];
+      let line = '';
+      let top: number | null = null;
+      let after = '';
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (let at = 0; at < text.length; at++) {
+          const range = document.createRange();
+          range.setStart(node, at);
+          range.setEnd(node, at + 1);
+          const rect = range.getClientRects()[0];
+          if (!rect || rect.width === 0) continue;
+          if (top !== null && rect.top > top + 2) {
+            after += line.slice(-1);
+            lines.push(line);
+            line = '';
+          }
+          top = rect.top;
+          line += text[at];
+        }
+      }
+      lines.push(line);
+      found.push({ after, lines });
+    }
+    return found;
+  }, selector);
+}
+
+/** Every break in the text falls after a space, `_` or `.`, and no line is a lone `?`. */
+async function breaksBetweenWords(page: Page, selector: string, where: string) {
+  const found = await lineBreaks(page, selector);
+  expect(found.length, `${where}: ${selector} is on screen`).toBeGreaterThan(0);
+  for (const { after, lines } of found) {
+    expect
+      .soft(after.replace(/[ _.]/g, ''), `${where} breaks mid-word: ${lines.join(' | ')}`)
+      .toBe('');
+    expect
+      .soft(
+        lines.map((line) => line.trim()),
+        `${where}: ? alone`,
+      )
+      .not.toContain('?');
+  }
+}
+
+test('at 320 px long usernames break only at _ or ., and signup and Settings use the width', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const origin = baseURL ?? '';
+  // The longest usernames there are (20 characters), with a break point near the middle.
+  const long = await createMember(request, origin, { username: uniqueName('cassiopeia_w') });
+  const reporter = await createMember(request, origin, { username: uniqueName('andromeda.xy') });
+  const moderator = await createModerator(request, origin);
+
+  // Signup: the username field is as wide as the others.
+  const guest = await phone(browser, 320);
+  await guest.goto('/signup');
+  const username = await guest.getByLabel('Username').boundingBox();
+  const firstName = await guest.getByLabel('First name').boundingBox();
+  expect(username?.width ?? 0).toBeGreaterThan(0);
+  expect(Math.round(username?.width ?? 0)).toBe(Math.round(firstName?.width ?? -1));
+  await guest.context().close();
+
+  // The block dialog's title keeps the name whole and the ? with it.
+  const page = await phone(browser, 320, reporter);
+  await page.goto(`/profile/${long.username}`);
+  await page.getByRole('button', { name: `More actions for @${long.username}` }).click();
+  await page.getByRole('menuitem', { name: `Block @${long.username}` }).click();
+  const block = page.getByRole('dialog', { name: `Block @${long.username}?` });
+  await expect(block).toBeVisible();
+  await breaksBetweenWords(page, 'dialog[open] h2', 'the block dialog title');
+  await fits(page, 'block dialog with a long name');
+  await block.getByRole('button', { name: 'Cancel' }).click();
+
+  // Settings: one compact row of plain section names, read-only fields that look it, Edit on top.
+  await page.goto('/settings');
+  const nav = page.getByRole('navigation', { name: 'Settings sections' });
+  await expect(nav.getByRole('link')).toHaveText(SETTINGS_NAV);
+  const tops = await nav
+    .getByRole('link')
+    .evaluateAll((links) => links.map((link) => Math.round(link.getBoundingClientRect().top)));
+  expect(new Set(tops).size, 'the section links are on one row').toBe(1);
+  expect((await nav.boundingBox())?.height ?? Infinity).toBeLessThanOrEqual(64);
+  await fits(page, 'settings with its section row');
+  const basic = page.getByRole('region', { name: 'Step 1 Basic Info' });
+  const edit = basic.getByRole('button', { name: 'Edit' });
+  const editBox = await edit.boundingBox();
+  const fieldBox = await basic.getByLabel('First name').boundingBox();
+  expect(editBox?.y ?? Infinity, 'Edit is above the fields').toBeLessThan(fieldBox?.y ?? 0);
+  const looks = (field: string) =>
+    basic.getByLabel(field).evaluate((input) => {
+      const style = getComputedStyle(input);
+      return `${style.borderTopColor} ${style.backgroundColor}`;
+    });
+  const readOnly = await looks('First name');
+  expect(readOnly).toBe('rgba(0, 0, 0, 0) rgba(0, 0, 0, 0)');
+  await edit.click();
+  expect(await looks('First name'), 'an editable field has its box back').not.toBe(readOnly);
+  await page.context().close();
+
+  // A moderator's cards name both members without splitting a name.
+  const reported = await request.get(`/api/users/profile/${long.username}`);
+  const { user } = (await reported.json()) as { user: { id: string } };
+  const reporterApi = await phone(browser, 320, reporter);
+  const sent = await reporterApi.request.post('/api/reports', {
+    headers: { Origin: origin },
+    data: { kind: 'member', targetId: user.id, reason: 'impersonation' },
+  });
+  expect(sent.status()).toBe(201);
+  await reporterApi.context().close();
+  const desk = await phone(browser, 320, moderator);
+  await desk.goto('/moderation');
+  const card = desk.locator('li.report').filter({ hasText: long.username });
+  await expect(card).toBeVisible();
+  await breaksBetweenWords(desk, 'li.report .report-subject', 'the reported member');
+  await breaksBetweenWords(desk, 'li.report .report-reporter', 'the reporter');
+  await fits(desk, 'moderation with long names');
+  await desk.context().close();
+});
+
+test('at 1280 × 860 the bell dropdown keeps View All in view and scrolls its list above it', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const origin = baseURL ?? '';
+  const owner = await createMember(request, origin);
+  // Enough friend requests for the list to outgrow the dropdown.
+  for (let count = 0; count < 12; count++) {
+    const api = await browser.newContext({ baseURL: origin });
+    const sender = await createMember(api.request, origin);
+    await api.request.post('/api/auth/login', {
+      headers: { Origin: origin },
+      data: { identifier: sender.username, password: sender.password },
+    });
+    const asked = await api.request.post('/api/users/friends/request', {
+      headers: { Origin: origin },
+      data: { username: owner.username },
+    });
+    expect(asked.ok()).toBe(true);
+    await api.close();
+  }
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  await logIn(page, owner);
+  await expect(page).toHaveURL(/\/profile\//);
+  await page.getByRole('button', { name: /^Notifications/ }).click();
+  const dropdown = page.getByRole('dialog', { name: 'Notifications', exact: true });
+  // The twelve requests, and any notice of the server's own.
+  await expect
+    .poll(() => dropdown.locator('.notification-item').count())
+    .toBeGreaterThanOrEqual(12);
+  const viewAll = dropdown.getByRole('button', { name: 'View All' });
+  await expect(viewAll).toBeInViewport({ ratio: 1 });
+  const scroller = dropdown.locator('.bell-panel-scroll');
+  const { scrollHeight, clientHeight } = await scroller.evaluate((element) => ({
+    scrollHeight: element.scrollHeight,
+    clientHeight: element.clientHeight,
+  }));
+  expect(scrollHeight, 'the list scrolls').toBeGreaterThan(clientHeight);
+  const panel = await dropdown.boundingBox();
+  expect((panel?.y ?? 0) + (panel?.height ?? Infinity)).toBeLessThanOrEqual(860);
+  await scroller.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+  await expect(viewAll).toBeInViewport({ ratio: 1 });
+  await context.close();
+});

@@ -153,7 +153,12 @@ test("a visitor sees the owner's theme, no editor, disabled Message and Post, an
   const message = page.getByRole('button', { name: 'Message' });
   await expect(message).toBeDisabled();
   await expect(message).toHaveAttribute('title', 'Coming soon');
-  await expect(page.getByLabel("What's on your mind?")).toBeVisible();
+  const postBox = page.getByLabel("What's on your mind?");
+  await expect(postBox).toBeVisible();
+  await expect(postBox).toBeDisabled();
+  await expect(
+    page.getByRole('region', { name: 'New post' }).getByText('Coming soon'),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Post' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Post' })).toHaveAttribute('title', 'Coming soon');
   await expect(page.getByRole('region', { name: 'Photos' })).toBeVisible();

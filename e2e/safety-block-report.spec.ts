@@ -129,7 +129,7 @@ test('a member blocks another from their profile ⋯ and the other no longer fin
   await b.context().close();
 });
 
-test('a member reports another’s photo from the viewer ⋯ once; a second report is refused', async ({
+test('a member reports another’s photo from the viewer ⋯ once; the menu then says Reported', async ({
   browser,
   memberPage: a,
   otherMember: bob,
@@ -165,17 +165,21 @@ test('a member reports another’s photo from the viewer ⋯ once; a second repo
   await expect(viewer(a)).toBeVisible();
   await expect(actions).toBeFocused();
 
-  // The same photo again: the server's refusal, in the dialog.
+  // The same photo again: `Reported` up front, which opens nothing.
   await actions.click();
-  await viewer(a).getByRole('menuitem', { name: 'Report' }).click();
-  await expect(dialog.getByLabel('Add a note (optional)')).toHaveValue('');
-  await chooseReason(dialog, 'Other');
-  await dialog.getByRole('button', { name: 'Send report' }).click();
-  await expect(dialog.getByRole('alert')).toHaveText('You have already reported this.');
-  await expect(dialog.getByText(THANKS)).toHaveCount(0);
-  await a.keyboard.press('Escape');
+  const reported = viewer(a).getByRole('menuitem', { name: 'Reported' });
+  await expect(reported).toHaveAttribute('aria-disabled', 'true');
+  await expect(reported).toHaveAttribute('title', 'You have already reported this.');
+  await expect(viewer(a).getByRole('menuitem', { name: 'Report', exact: true })).toHaveCount(0);
+  await reported.focus();
+  await a.keyboard.press('Enter');
   await expect(dialog).toBeHidden();
-  await expect(actions).toBeFocused();
+  await a.keyboard.press('Escape');
+  // The server says so to a page opened afresh too.
+  await a.reload();
+  await expect(viewer(a)).toBeVisible();
+  await viewer(a).getByRole('button', { name: 'Image actions' }).click();
+  await expect(viewer(a).getByRole('menuitem', { name: 'Reported' })).toBeVisible();
 });
 
 test('a member reports another member from the profile ⋯', async ({
@@ -207,9 +211,13 @@ test('a member reports another member from the profile ⋯', async ({
   await expect(dialog).toBeHidden();
   await expect(more).toBeFocused();
 
-  // Reported, not blocked: the profile is still there.
+  // Reported, not blocked: the profile is still there, and its ⋯ says Reported.
   await a.reload();
   await expect(a.getByRole('heading', { name: `@${bob.username}` })).toBeVisible();
+  await more.click();
+  await expect(
+    a.getByRole('menu', { name: `More actions for @${bob.username}` }).getByRole('menuitem'),
+  ).toHaveText([`Block @${bob.username}`, 'Reported']);
 });
 
 test('a report about a member who blocks the reporter meanwhile shows the server’s refusal', async ({

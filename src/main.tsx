@@ -31,8 +31,8 @@ if (root) {
   void firstRender.then(() =>
     createRoot(root).render(
       <StrictMode>
-        <App />
         <AppNotices />
+        <App />
       </StrictMode>,
     ),
   );

@@ -23,7 +23,8 @@ import {
   signupPair,
   useTestApp,
 } from './helpers.ts';
-import { block, postReport } from './safety-helpers.ts';
+import { asBearer } from './factories.ts';
+import { block, postReport, report } from './safety-helpers.ts';
 
 const reportsOf = (t: { app: FastifyInstance }, reporter: Member) =>
   t.app.db
@@ -211,6 +212,43 @@ forEachApp((t) => {
         headers: { origin: ORIGIN },
         payload: { kind: 'member', targetId: 'x', reason: 'spam' },
       });
+
+      expect(response.statusCode).toBe(401);
+    });
+  });
+
+  describe('GET /api/reports/mine', () => {
+    const mine = (member: Member) =>
+      t.app.inject({ method: 'GET', url: '/api/reports/mine', headers: asBearer(member) });
+
+    it("lists what the member reported that is still open, newest first, and no one else's", async () => {
+      const [reporter, owner, other] = await signupMembers(t.app, 3);
+      const photo = await uploadImage(t.app, owner);
+      await report(t.app, reporter, 'member', owner.user.id);
+      await report(t.app, reporter, 'image', photo.id);
+      const decided = await report(t.app, reporter, 'member', other.user.id);
+      await report(t.app, other, 'member', owner.user.id);
+      await t.app.db
+        .updateTable('reports')
+        .set({ status: 'resolved' })
+        .where('id', '=', Number(decided))
+        .execute();
+
+      const response = await mine(reporter);
+
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toContain('no-store');
+      expect(response.json()).toEqual({
+        reports: [
+          { kind: 'image', targetId: photo.id },
+          { kind: 'member', targetId: owner.user.id },
+        ],
+      });
+      expect((await mine(owner)).json()).toEqual({ reports: [] });
+    });
+
+    it('answers 401 when signed out', async () => {
+      const response = await t.app.inject({ method: 'GET', url: '/api/reports/mine' });
 
       expect(response.statusCode).toBe(401);
     });

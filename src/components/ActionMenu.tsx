@@ -7,6 +7,8 @@ export interface MenuAction {
   danger?: boolean;
   /** Unavailable offline: shown, focusable and described, but does nothing. */
   needsNetwork?: boolean;
+  /** Shown and focusable, but done already: does nothing, and `title` says why. */
+  done?: { title: string };
 }
 
 /** Why an action that needs the network does nothing now: its title and the id describing it. */
@@ -49,11 +51,11 @@ export function ActionMenu({ label, actions, offline = null }: ActionMenuProps) 
                   role="menuitem"
                   tabIndex={-1}
                   className={action.danger ? 'danger' : undefined}
-                  aria-disabled={unavailable || undefined}
-                  title={unavailable ? offline.title : undefined}
+                  aria-disabled={unavailable || action.done ? true : undefined}
+                  title={unavailable ? offline.title : action.done?.title}
                   aria-describedby={unavailable ? offline.describedBy : undefined}
                   onClick={() => {
-                    if (unavailable) return;
+                    if (unavailable || action.done) return;
                     // The item goes away with the menu: focus its button first, so focus stays
                     // where the menu was (an action that opens a dialog or a field moves it on
                     // from there, and the dialog gives it back to the button).

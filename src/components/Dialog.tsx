@@ -7,6 +7,7 @@ import {
   useId,
   useRef,
 } from 'react';
+import { breakable } from './breakable.tsx';
 import './Dialog.css';
 
 interface DialogProps {
@@ -51,7 +52,7 @@ export function Dialog({
       returnFocus?.current?.focus();
     }
   }, [open, returnFocus]);
-  const heading = <h2 id={titleId}>{title}</h2>;
+  const heading = <h2 id={titleId}>{typeof title === 'string' ? breakable(title) : title}</h2>;
   return (
     <dialog
       ref={ref}

@@ -71,6 +71,18 @@ export const REPORT_DUPLICATE = 'You have already reported this.';
 export const REPORT_SELF = 'You can’t report yourself.';
 /** A photo one cannot see (absent, or its owner blocked either way). */
 export const NO_SUCH_PHOTO = 'No such photo.';
+/** The most open reports of one member `GET /api/reports/mine` lists. */
+export const MY_OPEN_REPORTS_MAX = 1000;
+
+/**
+ * `GET /api/reports/mine`: what the member has reported that no moderator has decided yet, newest
+ * first, so the app offers "Reported" instead of a second report.
+ */
+export const MyOpenReports = z.object({
+  reports: z.array(z.object({ kind: z.enum(REPORT_KINDS), targetId: z.string() })),
+});
+export type MyOpenReports = z.infer<typeof MyOpenReports>;
+
 /** Reports one member may send per hour unless the operator says otherwise (REPORTS_PER_HOUR). */
 export const REPORTS_PER_HOUR = 20;
 

@@ -45,6 +45,7 @@ export const CHANNELS = {
   auth: 'orbit:auth',
   gallery: 'orbit:gallery',
   friends: 'orbit:friends',
+  theme: 'orbit:theme',
 } as const;
 export const WINDOW_EVENTS = {
   friendsChanged: 'orbit:friends-changed',

@@ -8,6 +8,7 @@ import {
   ModerationReportPage,
   ModerationReportResponse,
   ModerationReportsQuery,
+  MyOpenReports,
   ReportBody,
   ReportParams,
   SuspendBody,
@@ -32,6 +33,9 @@ export const report = /* @__PURE__ */ endpoint(PATHS.report, {
   body: ReportBody,
   answer: OkResponse,
   status: [201],
+});
+export const myOpenReports = /* @__PURE__ */ endpoint(PATHS.myOpenReports, {
+  answer: MyOpenReports,
 });
 export const moderationReports = /* @__PURE__ */ endpoint(PATHS.moderationReports, {
   query: ModerationReportsQuery,

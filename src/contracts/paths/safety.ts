@@ -11,6 +11,11 @@ export const unblock = {
   path: '/api/users/blocks/:userId',
 } as const satisfies EndpointPath;
 export const report = { method: 'POST', path: '/api/reports' } as const satisfies EndpointPath;
+export const myOpenReports = {
+  method: 'GET',
+  path: '/api/reports/mine',
+  neverKept: true,
+} as const satisfies EndpointPath;
 export const moderationReports = {
   method: 'GET',
   path: '/api/moderation/reports',

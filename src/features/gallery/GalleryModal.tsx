@@ -8,9 +8,28 @@ interface GalleryModalProps {
   children: ReactNode;
 }
 
+const FOCUSABLE = 'button:not(:disabled), a[href], select:not(:disabled), input:not(:disabled)';
+
+/**
+ * Where focus goes when what opened a modal is gone (the photo it showed was deleted): the control
+ * now in the opener's place in its list, or the last one, else the first of its section.
+ */
+function nearestTo(opener: HTMLElement): () => HTMLElement | null {
+  const item = opener.closest('li');
+  const list = item?.parentElement;
+  const index = item && list ? Array.from(list.children).indexOf(item) : -1;
+  const section = opener.closest('section');
+  return () => {
+    const items = list?.isConnected ? list.children : null;
+    const there = items?.[Math.min(index, items.length - 1)]?.querySelector<HTMLElement>(FOCUSABLE);
+    return there ?? (section?.isConnected ? section.querySelector<HTMLElement>(FOCUSABLE) : null);
+  };
+}
+
 /**
  * A large modal on the native <dialog>, open while mounted: the page behind is inert, Escape and a
- * click on the backdrop close it, and focus returns to where it was when it opened.
+ * click on the backdrop close it, and focus returns to where it was when it opened, or near there
+ * when that is gone.
  */
 export function GalleryModal({
   className,
@@ -23,10 +42,12 @@ export function GalleryModal({
   useEffect(() => {
     const dialog = ref.current;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const nearest = opener ? nearestTo(opener) : null;
     if (dialog && !dialog.open) dialog.showModal();
     return () => {
       if (dialog?.open) dialog.close();
       if (opener?.isConnected) opener.focus();
+      else nearest?.()?.focus();
     };
   }, []);
   return (

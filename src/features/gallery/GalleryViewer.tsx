@@ -8,6 +8,7 @@ import { Toast } from '../../components/Toast.tsx';
 import { useSession } from '../auth/store.ts';
 import { useOfflineNote } from '../offline/store.ts';
 import { ReportDialog } from '../safety/ReportDialog.tsx';
+import { useReportAction } from '../safety/reported.ts';
 import type { CaptionMode } from './CaptionEditor.tsx';
 import { GalleryModal } from './GalleryModal.tsx';
 import { GalleryPicture } from './GalleryPicture.tsx';
@@ -68,6 +69,8 @@ export function GalleryViewer({
   /** The photo being reported: kept apart from the one shown, which may change meanwhile. */
   const [reporting, setReporting] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
+  const shownId = image?.id ?? '';
+  const report = useReportAction('image', shownId, () => setReporting(shownId));
   const frame = useRef<HTMLDivElement>(null);
   const lastIndex = useRef<number | null>(null);
   // A control that goes away under focus (the caption's Save or Cancel) leaves it on <body>, where
@@ -217,9 +220,7 @@ export function GalleryViewer({
     },
     { label: 'Share link', run: () => void shareLink() },
     // Others' photos only: one's own cannot be reported (docs/product.md "Reports").
-    ...(meId && meId !== ownerId
-      ? [{ label: 'Report', run: () => setReporting(image.id), needsNetwork: true }]
-      : []),
+    ...(meId && meId !== ownerId ? [report] : []),
   ];
 
   return (

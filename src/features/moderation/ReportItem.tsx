@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { Avatar } from '../../components/Avatar.tsx';
+import { breakable } from '../../components/breakable.tsx';
 import {
   type ModerationReport,
   REPORT_REASON_LABELS,
@@ -15,7 +16,11 @@ import { type ActionOutcome, type ModerationAction, useModeration } from './stor
 /** `@username` linking to their profile, or `deleted member`. */
 function MemberLink({ member }: { member: ReportMember | null }) {
   if (!member) return <>{memberName(member)}</>;
-  return <Link to={`/profile/${encodeURIComponent(member.username)}`}>{memberName(member)}</Link>;
+  return (
+    <Link to={`/profile/${encodeURIComponent(member.username)}`}>
+      {breakable(memberName(member))}
+    </Link>
+  );
 }
 
 function When({ at, now }: { at: string; now: number }) {

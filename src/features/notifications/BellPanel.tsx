@@ -14,7 +14,10 @@ interface BellPanelProps {
   onViewAll: () => void;
 }
 
-/** The bell dropdown (docs/product.md "Notification bell"): All and Requests tabs. */
+/**
+ * The bell dropdown (docs/product.md "Notification bell"): All and Requests tabs, the list
+ * scrolling between them and the footer's `View All`, which stays in view.
+ */
 export function BellPanel({ onClose, onViewAll }: BellPanelProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [tab, setTab] = useState<'all' | 'requests'>('all');
@@ -37,24 +40,26 @@ export function BellPanel({ onClose, onViewAll }: BellPanelProps) {
         selected={tab}
         onSelect={setTab}
       />
-      {tab === 'all' ? (
-        <>
-          <div className="notification-toolbar">
-            <RefreshButton onRefresh={refresh} />
-            <MarkAllReadButton />
-          </div>
-          <NotificationList
-            items={items}
-            label="Notifications list"
-            now={now}
-            variant="bell"
-            onNavigate={onClose}
-          />
-        </>
-      ) : (
-        <RequestsPanel />
-      )}
-      <PushOptIn />
+      <div className="bell-panel-scroll">
+        {tab === 'all' ? (
+          <>
+            <div className="notification-toolbar">
+              <RefreshButton onRefresh={refresh} />
+              <MarkAllReadButton />
+            </div>
+            <NotificationList
+              items={items}
+              label="Notifications list"
+              now={now}
+              variant="bell"
+              onNavigate={onClose}
+            />
+          </>
+        ) : (
+          <RequestsPanel />
+        )}
+        <PushOptIn />
+      </div>
       <div className="notification-footer">
         <button type="button" className="button ghost wide" onClick={onViewAll}>
           View All

@@ -1,36 +1,25 @@
-import { useEffect, useRef } from 'react';
 import { InstallCard } from './InstallCard.tsx';
 import { IosInstallHint } from './IosInstallHint.tsx';
 import { UpdatePrompt } from './UpdatePrompt.tsx';
+import { useUpdate } from './update.ts';
 import './offline.css';
 
 /**
- * Notices about the app itself, on every page: a new version, and how to install. They float over
- * the bottom of the page, so the page gets as much room below its end as they take
- * (`--app-notices-space`): whatever they cover can always be scrolled out from under them.
+ * Notices about the app itself, on every page: a new version, or else how to install. One at a
+ * time, in one compact strip at the top of the page, above the top bar: it takes its own room in
+ * the page and scrolls away with it, so it never covers anything.
  */
 export function AppNotices() {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const notices = ref.current;
-    if (!notices || typeof ResizeObserver === 'undefined') return;
-    const root = document.documentElement;
-    const observer = new ResizeObserver(() => {
-      const height = notices.offsetHeight;
-      const below = window.innerHeight - notices.getBoundingClientRect().bottom;
-      root.style.setProperty('--app-notices-space', height ? `${height + below}px` : '0px');
-    });
-    observer.observe(notices);
-    return () => {
-      observer.disconnect();
-      root.style.removeProperty('--app-notices-space');
-    };
-  }, []);
+  const updating = useUpdate((state) => state.available);
   return (
-    <div className="app-notices" ref={ref}>
+    <div className="app-notices">
       <UpdatePrompt />
-      <InstallCard />
-      <IosInstallHint />
+      {!updating && (
+        <>
+          <InstallCard />
+          <IosInstallHint />
+        </>
+      )}
     </div>
   );
 }

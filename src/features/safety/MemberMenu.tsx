@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ActionMenu } from '../../components/ActionMenu.tsx';
 import { useOfflineNote } from '../offline/store.ts';
 import { BlockDialog, type Member } from './BlockDialog.tsx';
+import { useReportAction } from './reported.ts';
 import { ReportDialog } from './ReportDialog.tsx';
 
 /** The `⋯` of another member's profile (docs/product.md "Blocking"): block them, or report them. */
@@ -9,6 +10,7 @@ export function MemberMenu({ member }: { member: Member }) {
   const [open, setOpen] = useState<'block' | 'report' | null>(null);
   const offlineNote = useOfflineNote();
   const close = () => setOpen(null);
+  const report = useReportAction('member', member.id, () => setOpen('report'));
   return (
     <div className="member-menu">
       <ActionMenu
@@ -21,7 +23,7 @@ export function MemberMenu({ member }: { member: Member }) {
             danger: true,
             needsNetwork: true,
           },
-          { label: 'Report', run: () => setOpen('report'), needsNetwork: true },
+          report,
         ]}
       />
       <BlockDialog open={open === 'block'} member={member} onClose={close} />

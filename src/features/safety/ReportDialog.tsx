@@ -10,7 +10,9 @@ import {
   type ReportReason,
 } from '../../contracts/safety.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
+import { HttpError } from '../../lib/http.ts';
 import { safetyApi, safetyErrorText } from './api.ts';
+import { noteReported } from './reported.ts';
 import './safety.css';
 
 export const REPORT_THANKS = 'Thanks — a moderator will review this.';
@@ -75,8 +77,11 @@ function ReportForm({
     setError(null);
     try {
       await safetyApi.sendReport(body.data);
+      noteReported(kind, targetId);
       setSent(true);
     } catch (failure) {
+      // 409: reported already, from another tab or device.
+      if (failure instanceof HttpError && failure.status === 409) noteReported(kind, targetId);
       setError(safetyErrorText(failure, REPORT_FAILED));
     } finally {
       setBusy(false);

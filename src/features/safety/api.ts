@@ -1,4 +1,4 @@
-import { block, report } from '../../contracts/endpoints/safety.ts';
+import { block, myOpenReports, report } from '../../contracts/endpoints/safety.ts';
 import type { ReportBody } from '../../contracts/safety.ts';
 import { api } from '../../lib/api.ts';
 import { HttpError } from '../../lib/http.ts';
@@ -7,6 +7,7 @@ import { HttpError } from '../../lib/http.ts';
 export const safetyApi = {
   blockMember: (userId: string) => api(block, { body: { userId } }),
   sendReport: (body: ReportBody) => api(report, { body }),
+  myOpenReports: () => api(myOpenReports),
 };
 
 /**

@@ -87,12 +87,16 @@ export function HeaderSearch() {
     setExpanded(false);
   }, []);
   useDismiss(ref, open || expanded, close);
+  // The Search button shows again only once the box has folded: focus goes to it then.
+  const refocusOpener = useRef(false);
   const collapse = () => {
     close();
-    opener.current?.focus();
+    refocusOpener.current = true;
   };
   useEffect(() => {
     if (expanded) input.current?.focus();
+    else if (refocusOpener.current) opener.current?.focus();
+    refocusOpener.current = false;
   }, [expanded]);
   // Searching asks the server: offline, the box is disabled with the reason.
   const needsNetwork = useNeedsNetwork();

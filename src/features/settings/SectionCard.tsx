@@ -19,7 +19,10 @@ interface SectionCardProps {
   children: ReactNode;
 }
 
-/** One settings section: its fields, read-only until Edit, then undo, cancel and save buttons. */
+/**
+ * One settings section: its fields, read-only (and looking it) until `Edit` beside the section's
+ * title, then undo, cancel and save buttons below them.
+ */
 export function SectionCard({
   id,
   label,
@@ -44,7 +47,22 @@ export function SectionCard({
     >
       <div className="settings-section-head">
         <h2 id={titleId}>{label}</h2>
-        {isEditing && <span className="settings-badge">Editing</span>}
+        {isEditing ? (
+          <span className="settings-badge">Editing</span>
+        ) : (
+          <button
+            type="button"
+            className="button"
+            data-action="edit"
+            onClick={onEdit}
+            disabled={editing !== null}
+            title={
+              editing !== null ? 'Save or cancel the section you are editing first' : undefined
+            }
+          >
+            Edit
+          </button>
+        )}
       </div>
       {lead}
       <form
@@ -63,39 +81,24 @@ export function SectionCard({
             {error}
           </p>
         )}
-        <div className="settings-actions">
-          {isEditing ? (
-            <>
-              <button type="button" className="button ghost" onClick={onUndo} disabled={saving}>
-                Undo Changes
-              </button>
-              <button type="button" className="button ghost" onClick={onCancel} disabled={saving}>
-                Cancel
-              </button>
-              <button
-                type="submit"
-                className="button primary"
-                {...needsNetwork(saving)}
-                aria-keyshortcuts="Control+S Meta+S"
-              >
-                {saving ? 'Saving…' : 'Save'}
-              </button>
-            </>
-          ) : (
-            <button
-              type="button"
-              className="button"
-              data-action="edit"
-              onClick={onEdit}
-              disabled={editing !== null}
-              title={
-                editing !== null ? 'Save or cancel the section you are editing first' : undefined
-              }
-            >
-              Edit
+        {isEditing && (
+          <div className="settings-actions">
+            <button type="button" className="button ghost" onClick={onUndo} disabled={saving}>
+              Undo Changes
             </button>
-          )}
-        </div>
+            <button type="button" className="button ghost" onClick={onCancel} disabled={saving}>
+              Cancel
+            </button>
+            <button
+              type="submit"
+              className="button primary"
+              {...needsNetwork(saving)}
+              aria-keyshortcuts="Control+S Meta+S"
+            >
+              {saving ? 'Saving…' : 'Save'}
+            </button>
+          </div>
+        )}
       </form>
     </section>
   );

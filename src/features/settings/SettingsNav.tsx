@@ -2,13 +2,16 @@ import { SECTIONS, type SectionId } from './settingsState.ts';
 
 /** The sections below the four steps, whose controls act at once (docs/product.md "Safety"). */
 export const MORE_SECTIONS = [
-  { id: 'blocked', label: 'Blocked members' },
-  { id: 'data', label: 'Download my data' },
-  { id: 'danger', label: 'Danger zone' },
+  { id: 'blocked', label: 'Blocked members', nav: 'Blocked members' },
+  { id: 'data', label: 'Download my data', nav: 'Download my data' },
+  { id: 'danger', label: 'Danger zone', nav: 'Danger zone' },
 ] as const;
 export type MoreSectionId = (typeof MORE_SECTIONS)[number]['id'];
 
-/** Links to every section: a side column on wide screens, a row of pills on mobile. */
+/**
+ * Links to every section by its plain name (the headings keep the spec's "Step n" names): a side
+ * column on wide screens, one row of pills that scrolls sideways on its own on a phone.
+ */
 export function SettingsNav({ editing }: { editing: SectionId | null }) {
   return (
     <nav className="settings-nav" aria-label="Settings sections">
@@ -19,7 +22,7 @@ export function SettingsNav({ editing }: { editing: SectionId | null }) {
               href={`#settings-${section.id}`}
               className={editing === section.id ? 'editing' : undefined}
             >
-              {section.label}
+              {section.nav}
             </a>
           </li>
         ))}

@@ -8,10 +8,10 @@ import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { toggleInterest } from '../auth/signupForm.ts';
 
 export const SECTIONS = [
-  { id: 'basic', label: 'Step 1 Basic Info' },
-  { id: 'security', label: 'Step 2 Security' },
-  { id: 'profile', label: 'Step 3 Profile' },
-  { id: 'referral', label: 'Step 4 Referral' },
+  { id: 'basic', label: 'Step 1 Basic Info', nav: 'Basic Info' },
+  { id: 'security', label: 'Step 2 Security', nav: 'Security' },
+  { id: 'profile', label: 'Step 3 Profile', nav: 'Profile' },
+  { id: 'referral', label: 'Step 4 Referral', nav: 'Referral' },
 ] as const;
 export type SectionId = (typeof SECTIONS)[number]['id'];
 

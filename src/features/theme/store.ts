@@ -1,6 +1,7 @@
 import { create } from 'zustand';
-import { STORAGE_KEYS } from '../../lib/constants.ts';
-import type { Theme } from '../../contracts/theme.ts';
+import { CHANNELS, STORAGE_KEYS } from '../../lib/constants.ts';
+import { type Theme, isTheme } from '../../contracts/theme.ts';
+import { openChannel } from '../../lib/crossTab.ts';
 import { nextTheme } from './resolve.ts';
 import { readLocal, writeLocal } from '../../lib/storage.ts';
 import { resolveTheme } from './resolve.ts';
@@ -10,13 +11,30 @@ interface ThemeState {
   userId: string | null;
   /** Picks the theme for a member (or for nobody) by the load order of docs/product.md "Theme". */
   loadFor: (user: { id: string; theme?: unknown } | null) => void;
-  /** Saves locally and to the server; a server failure only warns. */
+  /** Saves locally and to the server and tells the other tabs; a server failure only warns. */
   setTheme: (theme: Theme) => void;
   toggle: () => void;
 }
 
+/** What one tab tells the others: the theme a member (or nobody) now has. */
+interface ThemeMessage {
+  userId: string | null;
+  theme: Theme;
+}
+
+let channel: ReturnType<typeof openChannel> | null = null;
+/** The session's calls, with the schemas they bring: loaded when the theme is first saved or checked. */
+const remote = () => import('../auth/api.ts').then((module) => module.authApi);
+/** Counts the member's own changes, so a server answer asked for before one never undoes it. */
+let changes = 0;
+
 function apply(theme: Theme) {
   document.documentElement.dataset.theme = theme;
+}
+
+function remember(userId: string | null, theme: Theme) {
+  writeLocal(STORAGE_KEYS.lastTheme, theme);
+  if (userId) writeLocal(STORAGE_KEYS.themeFor(userId), theme);
 }
 
 export const useTheme = create<ThemeState>()((set, get) => ({
@@ -35,13 +53,17 @@ export const useTheme = create<ThemeState>()((set, get) => ({
 
   setTheme(theme) {
     const { userId } = get();
+    changes += 1;
     set({ theme });
     apply(theme);
-    writeLocal(STORAGE_KEYS.lastTheme, theme);
+    remember(userId, theme);
+    const message: ThemeMessage = { userId, theme };
+    channel?.post(message);
     if (userId) {
-      writeLocal(STORAGE_KEYS.themeFor(userId), theme);
-      import('../auth/api.ts')
-        .then(({ authApi }) => authApi.saveTheme(theme))
+      remote()
+        .then((authApi) => authApi.saveTheme(theme))
+        // Told again once saved: a tab that asked the server in between took the old theme.
+        .then(() => channel?.post(message))
         .catch((error: unknown) => console.warn('Could not save theme', error));
     }
   },
@@ -50,5 +72,49 @@ export const useTheme = create<ThemeState>()((set, get) => ({
     get().setTheme(nextTheme(get().theme));
   },
 }));
+
+/** Takes a theme another tab or the server decided, without saving it anywhere but here. */
+function adopt(userId: string | null, theme: unknown) {
+  const state = useTheme.getState();
+  if (userId !== state.userId || !isTheme(theme) || theme === state.theme) return;
+  useTheme.setState({ theme });
+  apply(theme);
+  remember(userId, theme);
+}
+
+/** The member's theme as the server has it now; it wins over what this tab had. */
+async function checkServer() {
+  const { userId } = useTheme.getState();
+  if (!userId) return;
+  const before = changes;
+  const user = await remote()
+    .then((authApi) => authApi.me())
+    .catch(() => null);
+  if (user && changes === before) adopt(user.id, user.theme);
+}
+
+/**
+ * Keeps every open tab on one theme (docs/product.md "Theme"): a change in one tab reaches the
+ * others at once over BroadcastChannel `orbit:theme`, and when a tab comes back into focus the
+ * server's theme wins.
+ */
+export function connectThemeAcrossTabs(): () => void {
+  channel = openChannel(CHANNELS.theme, (data) => {
+    const message = data as Partial<ThemeMessage> | null;
+    if (message) adopt(message.userId ?? null, message.theme);
+  });
+  const onFocus = () => void checkServer();
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') onFocus();
+  };
+  window.addEventListener('focus', onFocus);
+  document.addEventListener('visibilitychange', onVisible);
+  return () => {
+    channel?.close();
+    channel = null;
+    window.removeEventListener('focus', onFocus);
+    document.removeEventListener('visibilitychange', onVisible);
+  };
+}
 
 apply(useTheme.getState().theme);

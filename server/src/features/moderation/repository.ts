@@ -29,6 +29,18 @@ export async function insertReport(db: Db, report: NewReport): Promise<void> {
     .execute();
 }
 
+/** The member's open reports, newest first: what they reported, not yet decided. */
+export function openReportsBy(db: Db, reporterId: string, limit: number) {
+  return db
+    .selectFrom('reports')
+    .select(['target_kind', 'target_id'])
+    .where('reporter_id', '=', reporterId)
+    .where('status', '=', 'open')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /**
  * Reports with whom and what they name, in one statement: the reporter, the member reported (or
  * the photo's owner), the photo while it exists and the moderator who resolved it; a member whose

@@ -23,6 +23,10 @@ export const reportRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
     await moderation.createReport(deps, request.member.user, request.body);
     return reply.status(201).send({ ok: true });
   });
+
+  route(app, endpoints.myOpenReports, {}, async (request) =>
+    moderation.openReportsOf(deps, request.member.user),
+  );
   done();
 };
 

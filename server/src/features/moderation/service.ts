@@ -3,6 +3,8 @@ import {
   MODERATORS_ONLY,
   type ModerationReport,
   type ModerationReportPage,
+  MY_OPEN_REPORTS_MAX,
+  type MyOpenReports,
   NOT_A_PHOTO_REPORT,
   NO_SUCH_MEMBER,
   NO_SUCH_PHOTO,
@@ -84,6 +86,12 @@ export async function createReport(
     if (isUniqueViolation(error)) throw new Conflict(REPORT_DUPLICATE);
     throw error;
   }
+}
+
+/** What the member reported that is still open: the app shows "Reported" for these. */
+export async function openReportsOf(deps: ReportDeps, me: UserRow): Promise<MyOpenReports> {
+  const rows = await repo.openReportsBy(deps.db, me.id, MY_OPEN_REPORTS_MAX);
+  return { reports: rows.map((row) => ({ kind: row.target_kind, targetId: row.target_id })) };
 }
 
 // ---------------------------------------------------------------------------------------------
