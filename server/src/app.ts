@@ -14,7 +14,6 @@ import {
 import { MAX_UPLOAD_BYTES } from '../../src/contracts/constants.ts';
 import type { Config } from './config.ts';
 import type { Db, Dialect } from './db/index.ts';
-import { sql } from './db/migrations.ts';
 import { Invalid, TooManyAttempts } from './errors.ts';
 import { loggerOptions, requestLog } from './lib/logger.ts';
 import { proxyTrust } from './lib/proxy.ts';
@@ -22,14 +21,17 @@ import { redisLimitStore } from './lib/redis.ts';
 import { textProblem } from './lib/text.ts';
 import { accountRoutes } from './features/account/routes.ts';
 import { visibleMemberById } from './members/blocks.ts';
+import { attemptsPlugin } from './features/auth/attempts.ts';
 import { authMemberRoutes, authPublicRoutes } from './features/auth/routes.ts';
 import { blockRoutes } from './features/blocks/routes.ts';
-import { deleteExpiredSessions } from './features/auth/repository.ts';
 import { friendRoutes } from './features/friends/routes.ts';
 import { visibleImage } from './features/gallery/service.ts';
+import { galleryEventsPlugin } from './features/gallery/events.ts';
 import { galleryRoutes } from './features/gallery/routes.ts';
 import { moderationRoutes, reportRoutes } from './features/moderation/routes.ts';
+import { notificationEventsPlugin } from './features/notifications/events.ts';
 import { notificationRoutes } from './features/notifications/routes.ts';
+import { pushPlugin, relayStore } from './features/push/plugin.ts';
 import { pushPublicRoutes, pushRoutes } from './features/push/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
 import { authPlugin, requireMember } from './plugins/auth.ts';
@@ -37,10 +39,9 @@ import { registerCaching } from './plugins/caching.ts';
 import { databasePlugin } from './plugins/database.ts';
 import { registerApiDocs } from './plugins/docs.ts';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors.ts';
-import { registerHealth } from './plugins/health.ts';
+import { healthPlugin } from './plugins/health.ts';
 import { mediaPlugin } from './plugins/media.ts';
 import { registerMetrics } from './plugins/metrics.ts';
-import { notificationsPlugin } from './plugins/notifications.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
 import { redisPlugin } from './plugins/redis.ts';
 import { relayPlugin } from './plugins/relay.ts';
@@ -57,8 +58,6 @@ export interface BuildOptions {
   /** Hears of every route as it is added (the fuzz suite generates requests for each). */
   onRoute?: (route: RouteOptions) => void;
 }
-
-const SESSION_SWEEP_MS = 60 * 60 * 1000;
 
 /**
  * The whole server as a Fastify instance; it never listens (main.ts and tests decide that). The
@@ -139,6 +138,7 @@ export async function buildApp(
     trust,
   });
   await app.register(authPlugin);
+  await app.register(attemptsPlugin);
   await app.register(realtimePlugin, {
     trust,
     // docs/decisions.md "A block stops live events at once, on every node": one statement each.
@@ -147,8 +147,10 @@ export async function buildApp(
         ? (await visibleMemberById(db, viewerId, id))?.id
         : (await visibleImage({ db }, viewerId, id))?.owner_id,
   });
-  await app.register(relayPlugin);
-  await app.register(notificationsPlugin);
+  await app.register(pushPlugin);
+  await app.register(relayPlugin, { store: relayStore(app.push) });
+  await app.register(notificationEventsPlugin);
+  await app.register(galleryEventsPlugin);
 
   // A call without a body is read as an empty one, so each field's own message names what is missing.
   app.addHook('preValidation', (request, _reply, done) => {
@@ -159,11 +161,7 @@ export async function buildApp(
     done(problem ? new Invalid(problem) : undefined);
   });
 
-  registerHealth(app, {
-    database: () => sql`select 1`.execute(db),
-    ...(limits ? { redis: () => limits.ping() } : {}),
-    media: () => app.media.store.check(),
-  });
+  await app.register(healthPlugin);
   await registerMetrics(app, config, () => app.realtime.io.of('/').sockets.size);
   await registerApiDocs(app);
 
@@ -192,17 +190,6 @@ export async function buildApp(
     return reply
       .status(404)
       .send({ error: `Not found: ${request.method} ${request.url.split('?')[0]}` });
-  });
-
-  const sweep = setInterval(() => {
-    deleteExpiredSessions(db, new Date().toISOString()).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'session sweep failed'),
-    );
-  }, SESSION_SWEEP_MS);
-  sweep.unref();
-  app.addHook('onClose', (_instance, done) => {
-    clearInterval(sweep);
-    done();
   });
 
   return app;

@@ -5,7 +5,7 @@ import type { Registry } from 'prom-client';
 import * as PATHS from '../../../src/contracts/endpoints.paths.ts';
 import type { Config } from '../config.ts';
 import { routeOf } from '../lib/route.ts';
-import { bearerToken } from './auth.ts';
+import { bearerToken } from '../lib/sessionCookie.ts';
 
 /** This node's Prometheus metrics. */
 export interface Metrics {

@@ -5,7 +5,7 @@ import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Forbidden } from '../errors.ts';
 import { type ProxyTrust, pageOrigin } from '../lib/proxy.ts';
-import { bearerToken } from './auth.ts';
+import { bearerToken } from '../lib/sessionCookie.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

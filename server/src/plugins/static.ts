@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BOOT_ELEMENT_ID } from '../../../src/contracts/constants.ts';
 import { Unavailable } from '../errors.ts';
-import { CACHE_CONTROL } from './caching.ts';
+import { CACHE_CONTROL } from '../lib/cacheControl.ts';
 import {
   MEDIA_CACHE_CONTROL,
   type MediaInfo,

@@ -1,6 +1,4 @@
-import { rowsChanged } from '../../db/changes.ts';
 import type { Db } from '../../db/index.ts';
-import { prefixedColumns, takePrefixed } from '../../db/joined.ts';
 import type { NewUserRow, SessionRow, UserRow, UserUpdate } from '../../db/schema.ts';
 
 export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
@@ -102,30 +100,6 @@ export async function insertSession(db: Db, row: SessionRow): Promise<void> {
   await db.insertInto('sessions').values(row).execute();
 }
 
-const SESSION_COLUMNS = ['id', 'remember', 'created_at', 'expires_at'] as const;
-
-/** A session that has not expired, with its member, in one query (it runs on every request). */
-export async function findLiveSession(
-  db: Db,
-  id: string,
-  now: string,
-): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-  const row = await db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .selectAll('users')
-    .select(prefixedColumns('sessions', 'session_', SESSION_COLUMNS))
-    .where('sessions.id', '=', id)
-    .where('sessions.expires_at', '>', now)
-    // A suspended member's session is refused even if one outlived the suspension (a login that
-    // checked the password before it and wrote its session after): no query of its own.
-    .where('users.suspended_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const [user, session] = takePrefixed(row, 'session_');
-  return { session: { ...session, user_id: user.id }, user };
-}
-
 export async function deleteSession(db: Db, id: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', id).execute();
 }
@@ -140,8 +114,4 @@ export async function deleteOtherSessions(
   if (keepId) query = query.where('id', '!=', keepId);
   const rows = await query.returning('id').execute();
   return rows.map((row) => row.id);
-}
-
-export function deleteExpiredSessions(db: Db, now: string): Promise<number> {
-  return rowsChanged(db.deleteFrom('sessions').where('expires_at', '<=', now));
 }

@@ -18,7 +18,6 @@ import { type Db, isUniqueViolation, violatedColumn } from '../../db/index.ts';
 import type { UserRow, UserUpdate } from '../../db/schema.ts';
 import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '../../errors.ts';
 import { type ImageQueue, avatarFile } from '../../lib/images.ts';
-import type { SessionCache } from '../../lib/sessionCache.ts';
 import { storing } from '../../lib/storageErrors.ts';
 import { keepFiles, putFiles } from '../../media/files.ts';
 import type { Media } from '../../media/index.ts';
@@ -27,38 +26,15 @@ import { hashToken, newReferralCode, newToken } from '../../lib/tokens.ts';
 import { visibleMemberByUsername } from '../../members/blocks.ts';
 import { userRowToUser } from '../../members/mapping.ts';
 import { searchKeys } from '../../members/searchKeys.ts';
+import type { Authenticated, SessionDeps } from '../../members/sessions.ts';
 import { type NotificationEvents, drafts, record } from '../notifications/service.ts';
 import { type Attempts, memberAccount, namedAccount } from './attempts.ts';
 import * as repo from './repository.ts';
 
-export interface AuthDeps {
-  db: Db;
+export interface AuthDeps extends SessionDeps {
   media: Media;
-  session: { ttlMs: number; rememberMs: number };
   /** Announces the welcome notification; without it the notification is only stored. */
   notifications?: NotificationEvents;
-  now?: () => Date;
-  /** The node's session cache and the revocations that keep it (and other nodes') right. */
-  sessionMemory?: SessionMemory;
-}
-
-/**
- * docs/decisions.md "Session cache": sessions remembered by this node, and the word every node
- * gets when a session ends early or a member's record changes.
- */
-export interface SessionMemory {
-  cache: SessionCache<Authenticated>;
-  /**
-   * These sessions were ended (logout): forget them here and on every node. Resolves once every
-   * other node has said it forgot them (at most half a second after Redis took the word), or once
-   * Redis could not take it (it then goes with this node's next heartbeat). Never rejects.
-   */
-  sessionsEnded(sessionIds: readonly string[]): Promise<void>;
-  /**
-   * These members' records changed or their sessions ended: forget all their sessions everywhere
-   * (resolves as above).
-   */
-  membersChanged(userIds: readonly string[]): Promise<void>;
 }
 
 /** What the calls that check a secret need besides: the per-account count of attempts. */
@@ -118,30 +94,6 @@ export async function issueSession(
     expires_at: expiresAt.toISOString(),
   });
   return { token, sessionId, remember, expiresAt };
-}
-
-export interface Authenticated {
-  user: UserRow;
-  sessionId: string;
-  /** When the session ends (sessions do not slide: a session's end is fixed when it is issued). */
-  expiresAt: Date;
-}
-
-export async function authenticate(deps: AuthDeps, token: string): Promise<Authenticated | null> {
-  if (!token || token.length > 200) return null;
-  const sessionId = hashToken(token);
-  const now = clock(deps);
-  const load = async () => {
-    const found = await repo.findLiveSession(deps.db, sessionId, now.toISOString());
-    if (!found) return null;
-    const expiresAt = new Date(found.session.expires_at);
-    // Shared by every request the cache answers: nobody may change it in place.
-    const value: Authenticated = { user: Object.freeze(found.user), sessionId, expiresAt };
-    return { value, userId: found.user.id, endsAt: expiresAt.getTime() };
-  };
-  const memory = deps.sessionMemory;
-  if (memory) return memory.cache.through(sessionId, now.getTime(), load);
-  return (await load())?.value ?? null;
 }
 
 /** The member's record changed: sessions remembered with the old one are forgotten on every node. */

@@ -16,7 +16,7 @@ export const galleryRoutes: FastifyPluginCallbackZod = (app, _options, done) => 
     media: app.media,
     incomingDir: app.incomingDir,
     images: app.images,
-    events: app.realtime.galleryEvents,
+    events: app.galleryEvents,
     notifications: app.notificationEvents,
   };
 
