@@ -159,8 +159,19 @@ export default tseslint.config(
             },
             {
               target: './server/src/members',
-              from: './server/src/features',
+              from: ['./server/src/features', './server/src/plugins'],
               message: 'server/src/members is shared by the features and imports none of them.',
+            },
+            {
+              target: './server/src/plugins',
+              from: './server/src/features',
+              message:
+                'server/src/plugins sit below the features: hand a plugin what it needs through its options, or move the shared piece down.',
+            },
+            {
+              target: ['./server/src/lib', './server/src/db', './server/src/media'],
+              from: ['./server/src/features', './server/src/plugins', './server/src/members'],
+              message: 'server/src/lib, db and media know no feature, plugin or member.',
             },
             ...serverFeatureZones,
           ],
