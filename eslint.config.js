@@ -43,6 +43,26 @@ const serverFeatureZones = Object.entries(serverFeatureUses).map(([name, uses]) 
   message: `server/src/features/${name} may import only ${uses.join(', ') || 'no other feature'} (see serverFeatureUses in eslint.config.js and docs/architecture.md).`,
 }));
 
+/**
+ * A feature reaches another one through its service: its queries (`repository.ts`,
+ * `*Repository.ts`) are its own. Neither the app nor a plugin imports a repository.
+ */
+const repositoryOf = (feature) => `./server/src/features/${feature}/*[rR]epository.ts`;
+const serverRepositoryZones = [
+  ...Object.keys(serverFeatureUses).map((name) => ({
+    target: `./server/src/features/${name}`,
+    from: Object.keys(serverFeatureUses)
+      .filter((other) => other !== name)
+      .map(repositoryOf),
+    message: `A feature calls another through its service, never its repository (server/src/features/${name}).`,
+  })),
+  {
+    target: './server/src/app.ts',
+    from: [repositoryOf('*')],
+    message: 'buildApp registers plugins and routes; queries belong to their feature.',
+  },
+];
+
 /** The browser app's React code, which nothing outside the browser app may load. */
 const reactCode = [
   './src/app',
@@ -174,6 +194,7 @@ export default tseslint.config(
               message: 'server/src/lib, db and media know no feature, plugin or member.',
             },
             ...serverFeatureZones,
+            ...serverRepositoryZones,
           ],
         },
       ],

@@ -1,19 +1,7 @@
 import type { Db } from '../../db/index.ts';
 import type { NewUserRow, SessionRow, UserRow, UserUpdate } from '../../db/schema.ts';
-
-export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-/** An identifier is a username or an email; both are matched on their lower-cased keys. */
-export function findUserByIdentifier(db: Db, identifier: string): Promise<UserRow | undefined> {
-  const key = identifier.trim().toLowerCase();
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where((eb) => eb.or([eb('username_key', '=', key), eb('email_key', '=', key)]))
-    .executeTakeFirst();
-}
+import { emailKey, usernameKey } from '../../members/keys.ts';
+import { memberById } from '../../members/lookups.ts';
 
 /** Whether a member other than `exceptUserId` has `value` in `column`. */
 async function isTaken(
@@ -28,11 +16,11 @@ async function isTaken(
 }
 
 export function isUsernameTaken(db: Db, username: string, exceptUserId?: string): Promise<boolean> {
-  return isTaken(db, 'username_key', username.trim().toLowerCase(), exceptUserId);
+  return isTaken(db, 'username_key', usernameKey(username), exceptUserId);
 }
 
 export function isEmailTaken(db: Db, email: string, exceptUserId?: string): Promise<boolean> {
-  return isTaken(db, 'email_key', email.trim().toLowerCase(), exceptUserId);
+  return isTaken(db, 'email_key', emailKey(email), exceptUserId);
 }
 
 export function isReferralCodeTaken(db: Db, code: string): Promise<boolean> {
@@ -49,7 +37,7 @@ export async function updateUser(
   update: UserUpdate,
 ): Promise<UserRow | undefined> {
   await db.updateTable('users').set(update).where('id', '=', id).execute();
-  return findUserById(db, id);
+  return memberById(db, id);
 }
 
 /** The install's first-member mark in server_settings: the id of the member who took it. */

@@ -25,7 +25,8 @@ import { hashSecret, normaliseAnswer, verifyDecoy, verifySecret } from '../../li
 import { hashToken, newReferralCode, newToken } from '../../lib/tokens.ts';
 import { visibleMemberByUsername } from '../../members/blocks.ts';
 import { userRowToUser } from '../../members/mapping.ts';
-import { searchKeys } from '../../members/searchKeys.ts';
+import { emailKey, searchKeys, usernameKey } from '../../members/keys.ts';
+import { memberById, memberByIdentifier } from '../../members/lookups.ts';
 import type { Authenticated, SessionDeps } from '../../members/sessions.ts';
 import { type NotificationEvents, drafts, record } from '../notifications/service.ts';
 import { type Attempts, memberAccount, namedAccount } from './attempts.ts';
@@ -154,9 +155,9 @@ export async function signup(
       await repo.insertUser(trx, {
         id,
         username: input.username.trim(),
-        username_key: input.username.trim().toLowerCase(),
+        username_key: usernameKey(input.username),
         email: input.email.trim(),
-        email_key: input.email.trim().toLowerCase(),
+        email_key: emailKey(input.email),
         password_hash: passwordHash,
         first_name: firstName,
         last_name: lastName,
@@ -187,7 +188,7 @@ export async function signup(
   );
   if (deps.notifications)
     await welcome({ db: deps.db, events: deps.notifications, mediaUrl: deps.media.url });
-  const row = await repo.findUserById(deps.db, id);
+  const row = await memberById(deps.db, id);
   if (!row) throw new Error('signup: the new member could not be read back');
   return {
     user: userRowToUser(row, deps.media.url),
@@ -202,7 +203,7 @@ export async function login(
   remember: boolean,
 ): Promise<{ user: User; session: IssuedSession }> {
   if (!identifier.trim() || !password) throw new Invalid(MESSAGES.loginRequired);
-  const row = await repo.findUserByIdentifier(deps.db, identifier);
+  const row = await memberByIdentifier(deps.db, identifier);
   // docs/decisions.md "Passwords and abuse": an unknown name backs off exactly like a real one.
   const right = await deps.attempts.check('login', namedAccount(row?.id, identifier), async () => {
     if (row) return verifySecret(row.password_hash, password);
@@ -239,7 +240,7 @@ export async function checkUsernameFor(
 ): Promise<{ available: boolean; reason: UsernameReason }> {
   const value = username.trim();
   if (!isValidUsername(value)) return { available: false, reason: 'invalid' };
-  if (value.toLowerCase() === user.username_key) return { available: true, reason: 'current' };
+  if (usernameKey(value) === user.username_key) return { available: true, reason: 'current' };
   const taken = await repo.isUsernameTaken(deps.db, value, user.id);
   return { available: !taken, reason: taken ? 'taken' : null };
 }
@@ -301,7 +302,7 @@ export async function updateProfile(
     if (await repo.isUsernameTaken(deps.db, username, user.id))
       throw new Conflict(AUTH_MESSAGES.usernameTaken);
     update.username = username;
-    update.username_key = username.toLowerCase();
+    update.username_key = usernameKey(username);
   }
   if (patch.email !== undefined) {
     const message = emailError(patch.email);
@@ -309,7 +310,7 @@ export async function updateProfile(
     if (await repo.isEmailTaken(deps.db, patch.email, user.id))
       throw new Conflict(AUTH_MESSAGES.emailTaken);
     update.email = patch.email.trim();
-    update.email_key = patch.email.trim().toLowerCase();
+    update.email_key = emailKey(patch.email);
   }
   const texts = [
     ['firstName', 'first_name'],
@@ -441,7 +442,7 @@ export function endAllSessions(db: Db, userId: string): Promise<string[]> {
 /** Step one of the forgotten-password flow: the account's security question. */
 export async function securityQuestionFor(deps: AuthDeps, identifier: string): Promise<string> {
   if (!identifier.trim()) throw new Invalid('Enter your username or email.');
-  const row = await repo.findUserByIdentifier(deps.db, identifier);
+  const row = await memberByIdentifier(deps.db, identifier);
   if (!row) throw new NotFound(AUTH_MESSAGES.noAccount);
   if (!row.security_question || !row.security_answer_hash)
     throw new Invalid(AUTH_MESSAGES.noQuestion);
@@ -456,7 +457,7 @@ export async function resetPassword(
   newPassword: string,
 ): Promise<string[]> {
   await securityQuestionFor(deps, identifier);
-  const row = await repo.findUserByIdentifier(deps.db, identifier);
+  const row = await memberByIdentifier(deps.db, identifier);
   if (!row) throw new NotFound(AUTH_MESSAGES.noAccount);
   if (!answer.trim()) throw new Invalid('Enter your answer.');
   const policy = passwordError(newPassword);
