@@ -61,7 +61,7 @@ describe('the layer rules in eslint.config.js', () => {
       error: 'A feature calls another through its service, never its repository',
     },
     {
-      rule: "a feature it may use keeps its repository to itself",
+      rule: 'a feature it may use keeps its repository to itself',
       file: 'server/src/features/moderation/service.ts',
       code: "export { insertImage } from '../gallery/repository.ts';\n",
       error: 'A feature calls another through its service, never its repository',
