@@ -119,7 +119,10 @@ export const authPlugin = fp(
     app.decorateRequest('member', null as unknown as Authenticated);
     done();
   },
-  { name: 'orbit-auth', dependencies: ['orbit-database', 'orbit-redis', 'orbit-media'] },
+  {
+    name: 'orbit-auth',
+    dependencies: ['orbit-database', 'orbit-redis', 'orbit-media', '@fastify/cookie'],
+  },
 );
 
 /**

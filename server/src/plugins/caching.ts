@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { NEVER_KEPT_PATHS } from '../../../src/contracts/endpoints.lists.ts';
 import { CACHE_CONTROL } from '../lib/cacheControl.ts';
 import { API_DOCS_PATH } from './docs.ts';
@@ -66,8 +67,12 @@ function setCaching(request: FastifyRequest, reply: FastifyReply, payload: unkno
  * Sets the Cache-Control of every answer that has none yet, and ETags on member answers. Register
  * it before compression, so the ETag is taken from the JSON text and a 304 is never compressed.
  */
-export function registerCaching(app: FastifyInstance) {
-  app.addHook('onSend', (request, reply, payload, done) => {
-    done(null, setCaching(request, reply, payload));
-  });
-}
+export const cachingPlugin = fp(
+  (app, _options, done) => {
+    app.addHook('onSend', (request, reply, payload, next) => {
+      next(null, setCaching(request, reply, payload));
+    });
+    done();
+  },
+  { name: 'orbit-caching' },
+);
