@@ -58,7 +58,7 @@ export interface GalleryDeps {
   now?: () => Date;
 }
 
-export const GALLERY_MESSAGES = {
+const GALLERY_MESSAGES = {
   noImage: 'Choose an image to upload.',
   notFound: 'No such image in your gallery.',
   unknownOwner: 'No member matches that gallery.',
