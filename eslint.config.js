@@ -43,6 +43,26 @@ const serverFeatureZones = Object.entries(serverFeatureUses).map(([name, uses]) 
   message: `server/src/features/${name} may import only ${uses.join(', ') || 'no other feature'} (see serverFeatureUses in eslint.config.js and docs/architecture.md).`,
 }));
 
+/**
+ * A feature reaches another one through its service: its queries (`repository.ts`,
+ * `*Repository.ts`) are its own. Neither the app nor a plugin imports a repository.
+ */
+const repositoryOf = (feature) => `./server/src/features/${feature}/*[rR]epository.ts`;
+const serverRepositoryZones = [
+  ...Object.keys(serverFeatureUses).map((name) => ({
+    target: `./server/src/features/${name}`,
+    from: Object.keys(serverFeatureUses)
+      .filter((other) => other !== name)
+      .map(repositoryOf),
+    message: `A feature calls another through its service, never its repository (server/src/features/${name}).`,
+  })),
+  {
+    target: './server/src/app.ts',
+    from: [repositoryOf('*')],
+    message: 'buildApp registers plugins and routes; queries belong to their feature.',
+  },
+];
+
 /** The browser app's React code, which nothing outside the browser app may load. */
 const reactCode = [
   './src/app',
@@ -159,10 +179,22 @@ export default tseslint.config(
             },
             {
               target: './server/src/members',
-              from: './server/src/features',
+              from: ['./server/src/features', './server/src/plugins'],
               message: 'server/src/members is shared by the features and imports none of them.',
             },
+            {
+              target: './server/src/plugins',
+              from: './server/src/features',
+              message:
+                'server/src/plugins sit below the features: hand a plugin what it needs through its options, or move the shared piece down.',
+            },
+            {
+              target: ['./server/src/lib', './server/src/db', './server/src/media'],
+              from: ['./server/src/features', './server/src/plugins', './server/src/members'],
+              message: 'server/src/lib, db and media know no feature, plugin or member.',
+            },
             ...serverFeatureZones,
+            ...serverRepositoryZones,
           ],
         },
       ],

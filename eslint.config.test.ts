@@ -48,6 +48,36 @@ describe('the layer rules in eslint.config.js', () => {
       error:
         'server/src/features/notifications may import only no other feature (see serverFeatureUses in eslint.config.js and docs/architecture.md).',
     },
+    {
+      rule: 'a server plugin never imports a feature',
+      file: 'server/src/plugins/auth.ts',
+      code: "export { signup } from '../features/auth/service.ts';\n",
+      error: 'server/src/plugins sit below the features',
+    },
+    {
+      rule: "a server feature never imports another feature's repository",
+      file: 'server/src/features/friends/service.ts',
+      code: "export { markRequestRead } from '../notifications/repository.ts';\n",
+      error: 'A feature calls another through its service, never its repository',
+    },
+    {
+      rule: 'a feature it may use keeps its repository to itself',
+      file: 'server/src/features/moderation/service.ts',
+      code: "export { insertImage } from '../gallery/repository.ts';\n",
+      error: 'A feature calls another through its service, never its repository',
+    },
+    {
+      rule: 'buildApp imports no repository',
+      file: 'server/src/app.ts',
+      code: "export { insertSession } from './features/auth/repository.ts';\n",
+      error: 'buildApp registers plugins and routes; queries belong to their feature.',
+    },
+    {
+      rule: 'server/src/lib never imports a plugin',
+      file: 'server/src/lib/text.ts',
+      code: "export { authPlugin } from '../plugins/auth.ts';\n",
+      error: 'server/src/lib, db and media know no feature, plugin or member.',
+    },
   ])('$rule', { timeout: 120_000 }, async ({ file, code, error }) => {
     expect(await errorsOf(PATHS, file, code)).toEqual([expect.stringContaining(error)]);
   });

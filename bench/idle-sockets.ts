@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Socket } from 'socket.io-client';
 import { createDatabase } from '../server/src/db/index.ts';
 import { hashToken, newReferralCode, newToken } from '../server/src/lib/tokens.ts';
-import { searchKeys } from '../server/src/members/searchKeys.ts';
+import { searchKeys } from '../server/src/members/keys.ts';
 import { RESULTS_DIR, openSocket, signupBenchMember, table, writeResult } from './common.ts';
 import { startCompiledServer } from './compiled-server.ts';
 

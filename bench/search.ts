@@ -28,7 +28,7 @@ import { CompiledQuery } from 'kysely';
 import type { NewUserRow } from '../server/src/db/schema.ts';
 import { searchMembers } from '../server/src/features/friends/search.ts';
 import { mediaUrlFor } from '../server/src/media/index.ts';
-import { searchKeys } from '../server/src/members/searchKeys.ts';
+import { searchKeys } from '../server/src/members/keys.ts';
 import {
   CONNECTIONS,
   LOAD_SECONDS,

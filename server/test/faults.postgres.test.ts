@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../src/contracts/user.ts';
 import { INTERNAL_ERROR } from '../src/plugins/errors.ts';
 import { CONNECT_TIMEOUT_MS, createDatabase } from '../src/db/index.ts';
-import { sql } from '../src/db/migrations.ts';
+import { sql } from 'kysely';
 import {
   PASSWORD,
   describeWithPostgres,

@@ -63,7 +63,7 @@ forEachApp((t) => {
       db: t.app.db,
       media: t.app.media,
       incomingDir: t.app.incomingDir,
-      events: t.app.realtime.galleryEvents,
+      events: t.app.galleryEvents,
       notifications: t.app.notificationEvents,
       images: t.app.images,
     };

@@ -771,7 +771,7 @@ forEachDialect((dialect) => {
             {
               db: t.app.db,
               media: t.app.media,
-              galleryEvents: t.app.realtime.galleryEvents,
+              galleryEvents: t.app.galleryEvents,
               notifications: t.app.notificationEvents,
               membersChanged: () => Promise.resolve(),
               disconnectMembers: () => undefined,

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FileMigrationProvider, type Kysely, Migrator, sql } from 'kysely';
+import { FileMigrationProvider, type Kysely, Migrator } from 'kysely';
 import type { Database } from './schema.ts';
 
 /**
@@ -32,5 +32,3 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });
   }
 }
-
-export { sql };

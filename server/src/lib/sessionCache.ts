@@ -4,6 +4,7 @@
  * holding what authenticating the session answered. An entry is served only while its session
  * has not ended and for at most `ttlMs` after it was read; revocations drop entries at once.
  */
+import { LRUCache } from 'lru-cache';
 
 /** The Redis channel every node hears revocations on (docs/decisions.md "Session cache"). */
 export const revocationChannel = (redisPrefix: string) => `${redisPrefix}:sessions:revoked`;
@@ -33,8 +34,6 @@ interface Entry<T> {
   userId: string;
   /** When the session ends, on the clock the caller passes as `now`. */
   endsAt: number;
-  /** When this entry stops being trusted, on the cache's own clock (the TTL). */
-  freshUntil: number;
 }
 
 export interface SessionCache<T> {
@@ -61,21 +60,23 @@ export interface SessionCache<T> {
 }
 
 export function createSessionCache<T>(options: SessionCacheOptions): SessionCache<T> {
-  const entries = new Map<string, Entry<T>>();
   // Each member's remembered sessions, so a change to the member drops them all without a scan.
   const byMember = new Map<string, Set<string>>();
-  const clockNow = options.now ?? Date.now;
+  const entries = new LRUCache<string, Entry<T>>({
+    max: Math.max(1, options.size),
+    // Trusted for at most `ttlMs` after the read, on the cache's own clock (read at every check).
+    ttl: options.ttlMs,
+    ttlResolution: 0,
+    ...(options.now ? { perf: { now: options.now } } : {}),
+    // Whatever takes an entry out (its age, the size, a revocation) takes it out of its member's set.
+    dispose: (entry, sessionId) => {
+      const sessions = byMember.get(entry.userId);
+      sessions?.delete(sessionId);
+      if (sessions?.size === 0) byMember.delete(entry.userId);
+    },
+  });
   const serving = options.serving ?? (() => true);
   let revocations = 0;
-
-  const forget = (sessionId: string) => {
-    const entry = entries.get(sessionId);
-    if (!entry) return;
-    entries.delete(sessionId);
-    const sessions = byMember.get(entry.userId);
-    sessions?.delete(sessionId);
-    if (sessions?.size === 0) byMember.delete(entry.userId);
-  };
 
   const cache: SessionCache<T> = {
     get serving() {
@@ -89,13 +90,10 @@ export function createSessionCache<T>(options: SessionCacheOptions): SessionCach
       const entry = entries.get(sessionId);
       if (!entry) return undefined;
       // The session's own end is checked on every hit, against the caller's clock.
-      if (entry.endsAt <= now || entry.freshUntil <= clockNow()) {
-        forget(sessionId);
+      if (entry.endsAt <= now) {
+        entries.delete(sessionId);
         return undefined;
       }
-      // Most recently used last: Map keeps insertion order.
-      entries.delete(sessionId);
-      entries.set(sessionId, entry);
       return entry.value;
     },
     async through(sessionId, now, load) {
@@ -105,37 +103,27 @@ export function createSessionCache<T>(options: SessionCacheOptions): SessionCach
       const found = await load();
       if (!found) return null;
       if (options.size > 0 && serving() && revocations === before) {
-        forget(sessionId);
-        entries.set(sessionId, {
-          value: found.value,
-          userId: found.userId,
-          endsAt: found.endsAt,
-          freshUntil: clockNow() + options.ttlMs,
-        });
+        entries.delete(sessionId);
+        entries.set(sessionId, { value: found.value, userId: found.userId, endsAt: found.endsAt });
         let sessions = byMember.get(found.userId);
         if (!sessions) byMember.set(found.userId, (sessions = new Set()));
         sessions.add(sessionId);
-        if (entries.size > options.size) {
-          const oldest = entries.keys().next().value;
-          if (oldest !== undefined) forget(oldest);
-        }
       }
       return found.value;
     },
     dropSessions(sessionIds) {
       revocations++;
-      for (const id of sessionIds) forget(id);
+      for (const id of sessionIds) entries.delete(id);
     },
     dropMembers(userIds) {
       revocations++;
       for (const userId of userIds) {
-        for (const id of [...(byMember.get(userId) ?? [])]) forget(id);
+        for (const id of [...(byMember.get(userId) ?? [])]) entries.delete(id);
       }
     },
     clear() {
       revocations++;
       entries.clear();
-      byMember.clear();
     },
   };
   return cache;

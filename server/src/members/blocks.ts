@@ -10,6 +10,7 @@
 import { type Expression, PostgresAdapter, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { UserRow } from '../db/schema.ts';
+import { usernameKey } from './keys.ts';
 
 type Id = string | Expression<string>;
 
@@ -108,7 +109,7 @@ export const visibleMemberById = (db: Db, viewerId: string, id: string) =>
   visibleMember(db, viewerId, 'id', id);
 
 export const visibleMemberByUsername = (db: Db, viewerId: string, username: string) =>
-  visibleMember(db, viewerId, 'username_key', username.trim().toLowerCase());
+  visibleMember(db, viewerId, 'username_key', usernameKey(username));
 
 /**
  * Serialises changes of one pair of members inside a transaction: a block and a friend request

@@ -1,22 +1,18 @@
-import type {
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  preValidationAsyncHookHandler,
-} from 'fastify';
+import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { Unauthorized } from '../errors.ts';
-import { type Attempts, createAttempts } from '../features/auth/attempts.ts';
-import {
-  type AuthDeps,
-  type Authenticated,
-  type IssuedSession,
-  type SessionMemory,
-  authenticate,
-} from '../features/auth/service.ts';
 import { type RevocationChannel, openRevocationChannel } from '../lib/revocations.ts';
 import { createSessionCache } from '../lib/sessionCache.ts';
+import { bearerToken } from '../lib/sessionCookie.ts';
+import type { Media } from '../media/index.ts';
+import {
+  type Authenticated,
+  type SessionDeps,
+  type SessionMemory,
+  authenticate,
+  deleteExpiredSessions,
+} from '../members/sessions.ts';
 import { FIRST_CONNECT_MS } from './redis.ts';
 
 declare module 'fastify' {
@@ -30,15 +26,8 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /** What looking up a session needs: the database, the media URLs and the session lengths. */
-    sessions: AuthDeps;
-    /** One count of guesses per account for the whole node, shared through Redis when set. */
-    attempts: Attempts;
+    sessions: SessionDeps & { media: Media };
   }
-}
-
-export function bearerToken(header: string | undefined): string | undefined {
-  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-  return match?.[1];
 }
 
 /**
@@ -83,6 +72,22 @@ function sessionMemory(app: FastifyInstance, config: Config): SessionMemory {
   };
 }
 
+const SESSION_SWEEP_MS = 60 * 60 * 1000;
+
+/** Ended sessions are removed every hour; a failed turn is logged and the next one tries again. */
+function sweepSessions(app: FastifyInstance) {
+  const sweep = setInterval(() => {
+    deleteExpiredSessions(app.db, new Date().toISOString()).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'session sweep failed'),
+    );
+  }, SESSION_SWEEP_MS);
+  sweep.unref();
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(sweep);
+    done();
+  });
+}
+
 /**
  * Sessions: every request can ask who is behind it. Sessions are rows; a node remembers the ones
  * it looked up in a small cache that every revocation reaches (docs/decisions.md "Session cache").
@@ -90,17 +95,14 @@ function sessionMemory(app: FastifyInstance, config: Config): SessionMemory {
 export const authPlugin = fp(
   (app, _options, done) => {
     const { config } = app;
-    const sessions: AuthDeps = {
+    const sessions: SessionDeps & { media: Media } = {
       db: app.db,
       media: app.media,
       session: config.session,
       sessionMemory: sessionMemory(app, config),
     };
     app.decorate('sessions', sessions);
-    app.decorate(
-      'attempts',
-      createAttempts({ redis: app.redis.limits, prefix: config.redisPrefix }),
-    );
+    sweepSessions(app);
     const cache = new WeakMap<FastifyRequest, Promise<Authenticated | null>>();
     app.decorateRequest('sessionToken', function (this: FastifyRequest) {
       return bearerToken(this.headers.authorization) ?? this.cookies[config.session.cookie];
@@ -117,7 +119,10 @@ export const authPlugin = fp(
     app.decorateRequest('member', null as unknown as Authenticated);
     done();
   },
-  { name: 'orbit-auth', dependencies: ['orbit-database', 'orbit-redis', 'orbit-media'] },
+  {
+    name: 'orbit-auth',
+    dependencies: ['orbit-database', 'orbit-redis', 'orbit-media', '@fastify/cookie'],
+  },
 );
 
 /**
@@ -129,27 +134,3 @@ export const requireMember: preValidationAsyncHookHandler = async (request) => {
   if (!auth) throw new Unauthorized();
   request.member = auth;
 };
-
-function isSecure(request: FastifyRequest, config: Config): boolean {
-  return config.session.secure === 'auto' ? request.protocol === 'https' : config.session.secure;
-}
-
-/** Remember me: a 30-day cookie; otherwise a browser-session cookie (the server still expires it). */
-export function setSessionCookie(reply: FastifyReply, config: Config, session: IssuedSession) {
-  reply.setCookie(config.session.cookie, session.token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: isSecure(reply.request, config),
-    ...(session.remember ? { expires: session.expiresAt } : {}),
-  });
-}
-
-export function clearSessionCookie(reply: FastifyReply, config: Config) {
-  reply.clearCookie(config.session.cookie, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: isSecure(reply.request, config),
-  });
-}

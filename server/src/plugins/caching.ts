@@ -1,27 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { NEVER_KEPT_PATHS } from '../../../src/contracts/endpoints.lists.ts';
+import { CACHE_CONTROL } from '../lib/cacheControl.ts';
 import { API_DOCS_PATH } from './docs.ts';
-
-/**
- * Every answer says how it may be kept (docs/decisions.md "Caching"). One value per class:
- * - `immutable`: hashed build files and pictures under /uploads, whose names change with content;
- * - `revalidate`: the app shell (index.html), sw.js, the manifest, icons and other unhashed files:
- *   kept, but checked (ETag / Last-Modified) before each use, so a deploy is seen at once; never
- *   `no-store`, which would keep the page out of the back/forward cache;
- * - `member`: API answers for whoever asks (a member's data): the browser alone may keep them,
- *   checked by ETag before each use;
- * - `never`: what must not be kept at all: who is signed in (the session check, small, and asked
- *   for with `cache: 'no-store'` anyway), the session token the bridge hands out, the push key
- *   (a relay that comes back may bring another), health and metrics, every error, and every
- *   answer to a call that is not a GET.
- */
-export const CACHE_CONTROL = {
-  immutable: 'public, max-age=31536000, immutable',
-  revalidate: 'no-cache',
-  member: 'private, no-cache',
-  never: 'no-store',
-} as const;
 
 /** Paths the operator's tools poll: always fresh. */
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
@@ -85,8 +67,12 @@ function setCaching(request: FastifyRequest, reply: FastifyReply, payload: unkno
  * Sets the Cache-Control of every answer that has none yet, and ETags on member answers. Register
  * it before compression, so the ETag is taken from the JSON text and a 304 is never compressed.
  */
-export function registerCaching(app: FastifyInstance) {
-  app.addHook('onSend', (request, reply, payload, done) => {
-    done(null, setCaching(request, reply, payload));
-  });
-}
+export const cachingPlugin = fp(
+  (app, _options, done) => {
+    app.addHook('onSend', (request, reply, payload, next) => {
+      next(null, setCaching(request, reply, payload));
+    });
+    done();
+  },
+  { name: 'orbit-caching' },
+);

@@ -1,6 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { ErrorBody } from '../../../src/contracts/http.ts';
 
@@ -12,7 +13,7 @@ export const API_DOCS_PATH = '/api/docs';
  */
 const isDocumented = (url: string) => url.startsWith('/api/') && !url.startsWith(API_DOCS_PATH);
 
-export async function registerApiDocs(app: FastifyInstance) {
+async function registerApiDocs(app: FastifyInstance) {
   // Every failure of an API route is `{error}` (docs/product.md "Errors"), said once here.
   app.addHook('onRoute', (route) => {
     if (!isDocumented(route.url)) return;
@@ -41,3 +42,8 @@ export async function registerApiDocs(app: FastifyInstance) {
     await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PATH });
   }
 }
+
+export const docsPlugin = fp(registerApiDocs, {
+  name: 'orbit-docs',
+  dependencies: ['orbit-database'],
+});

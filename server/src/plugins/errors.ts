@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import fp from 'fastify-plugin';
 import { z } from '../../../src/contracts/zod.ts';
 import { AppError } from '../errors.ts';
 
@@ -56,7 +57,7 @@ function validationMessage(error: Parameters<typeof hasZodFastifySchemaValidatio
 }
 
 /** One error body, `{error}`, with short human messages; a 5xx never shows internals. */
-export function registerErrorHandler(app: FastifyInstance): void {
+function registerErrorHandler(app: FastifyInstance): void {
   // Plugins that refuse a request themselves answer plain text (CORS: "Invalid Preflight
   // Request"); every refusal reads as `{error}` (docs/product.md "Errors").
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -112,3 +113,12 @@ export function frameworkErrors(
         : 'That address is not valid.';
   void reply.status(status).send({ error: message });
 }
+
+/** The one error body for every route and every refusal. */
+export const errorsPlugin = fp(
+  (app, _options, done) => {
+    registerErrorHandler(app);
+    done();
+  },
+  { name: 'orbit-errors' },
+);

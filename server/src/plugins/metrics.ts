@@ -1,11 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Registry } from 'prom-client';
 import * as PATHS from '../../../src/contracts/endpoints.paths.ts';
 import type { Config } from '../config.ts';
 import { routeOf } from '../lib/route.ts';
-import { bearerToken } from './auth.ts';
+import { bearerToken } from '../lib/sessionCookie.ts';
 
 /** This node's Prometheus metrics. */
 export interface Metrics {
@@ -28,7 +29,7 @@ const UPLOAD_ROUTES = new Set(
  * them: request rate and latency by route, open sockets, uploads, rate-limit refusals, and the
  * process's own (memory, event-loop lag, GC).
  */
-export async function registerMetrics(
+async function registerMetrics(
   app: FastifyInstance,
   config: Config,
   openSockets: () => number,
@@ -138,3 +139,9 @@ export function startMetricsServer(
     server.listen(options.port, options.host, () => resolve(server));
   });
 }
+
+/** The metrics of this node, counting the realtime server's open sockets. */
+export const metricsPlugin = fp(
+  (app) => registerMetrics(app, app.config, () => app.realtime.io.of('/').sockets.size),
+  { name: 'orbit-metrics', dependencies: ['orbit-database', 'orbit-realtime'] },
+);

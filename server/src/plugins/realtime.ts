@@ -12,12 +12,10 @@ import {
 } from '../../../src/contracts/realtime.ts';
 import { z } from '../../../src/contracts/zod.ts';
 import type { Config } from '../config.ts';
-import type { GalleryEvents } from '../features/gallery/service.ts';
-import type { NotificationEvents } from '../features/notifications/service.ts';
-import { type AuthDeps, authenticate } from '../features/auth/service.ts';
 import type { ProxyTrust } from '../lib/proxy.ts';
 import { forSocketAdapter } from '../lib/redis.ts';
-import { bearerToken } from './auth.ts';
+import { bearerToken } from '../lib/sessionCookie.ts';
+import { type SessionDeps, authenticate } from '../members/sessions.ts';
 import { isAllowedOrigin } from './security.ts';
 
 interface SocketData {
@@ -63,10 +61,6 @@ export interface Realtime {
    * presence any more.
    */
   separate(a: string, b: string): void;
-  /** Gallery changes to everyone watching the owner's gallery (and that image). */
-  galleryEvents: GalleryEvents;
-  /** A member's notifications, to every tab and device of theirs. */
-  notificationEvents: NotificationEvents;
   /** Whether the member has a tab in presence right now, on any server process. */
   isOnline(userId: string): Promise<boolean>;
   /** Which of these members have a tab in presence right now, in one question to every process. */
@@ -173,7 +167,7 @@ export const WATCH_REFUSED = {
 /** socket.io on the app's own HTTP server: websocket only, authenticated exactly like HTTP. */
 async function registerRealtime(
   app: FastifyInstance,
-  deps: AuthDeps,
+  deps: SessionDeps,
   config: Config,
   options: RealtimeOptions = {},
 ): Promise<Realtime> {
@@ -414,30 +408,6 @@ async function registerRealtime(
       separateBoth(a, b);
       // The other nodes do the same for their own sockets (the in-memory adapter has no others).
       if (options.redis) io.serverSideEmit('orbit:separate', a, b);
-    },
-    notificationEvents: {
-      created: (recipientId, notification) =>
-        io.to(userRoom(recipientId)).emit('notification:new', notification),
-      changed: (recipientId, change) =>
-        io.to(userRoom(recipientId)).emit('notification:changed', change),
-    },
-    galleryEvents: {
-      created: (image) => io.to(galleryRoom(image.owner.id)).emit('gallery:image:created', image),
-      // Every watcher hears the counts; the member who changed it hears their own reaction too,
-      // on each socket of theirs, watching or not (docs/decisions.md "Reactions under a block").
-      updated: (image, actor) => {
-        io.to([galleryRoom(image.owner.id), imageRoom(image.id)])
-          .except(userRoom(actor.id))
-          .emit('gallery:image:updated', image);
-        io.to(userRoom(actor.id)).emit('gallery:image:updated', {
-          ...image,
-          myReaction: actor.reaction,
-        });
-      },
-      deleted: (payload) =>
-        io
-          .to([galleryRoom(payload.ownerId), imageRoom(payload.id)])
-          .emit('gallery:image:deleted', payload),
     },
     isOnline,
     onlineAmong,

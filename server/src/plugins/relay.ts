@@ -16,9 +16,9 @@ import {
   type RelayHandshake,
   type RelayLeaseAnswer,
   RelayLeaseRequest,
+  type RelayProgress,
   type RelayServerToClient,
 } from '../../../src/contracts/push.ts';
-import * as push from '../features/push/service.ts';
 import type { OrbitServer } from './realtime.ts';
 
 type RelayNamespace = Namespace<RelayClientToServer, RelayServerToClient>;
@@ -33,6 +33,7 @@ const RELAY_ERRORS = {
   badLease: `relayId must be 8 to 100 letters, digits, _ or -; ttlMs an integer from 0 to ${RELAY_LEASE_MAX_MS}`,
   badCursor:
     'relayId as for relay:lease, cursor a non-negative integer, settled and sent within their limits and above the cursor',
+  notHolder: 'this relay does not hold the push lease; another relay pushes now',
   failed: 'the server could not answer; try again',
 } as const;
 
@@ -55,11 +56,41 @@ export interface Relay {
   pairBlocked(a: string, b: string, removedUpTo: number): void;
 }
 
+/**
+ * What the relay namespace asks of the push data: its answers to the relays' calls, and the
+ * events it sends them. The push feature hands it in.
+ */
+export interface RelayStore {
+  /** Whether a key is an uncompressed P-256 public key, as VAPID uses. */
+  isVapidKey(key: string): boolean;
+  /** Remembers the key a relay brought; answers the key it replaced, if it differs. */
+  rememberVapidKey(key: string): Promise<string | undefined>;
+  /** Unread friend events after `after`, oldest first, and the newest notification id. */
+  catchUp(after: number | null, limit: number): Promise<{ events: RelayEvent[]; latest: number }>;
+  /** Forgets the device of a subscription its push service says is gone; true if one was. */
+  subscriptionGone(endpoint: string): Promise<boolean>;
+  /** Grants, renews or (`ttlMs` 0) gives up the push lease. */
+  takeLease(relayId: string, ttlMs: number): Promise<LeaseOutcome>;
+  /** Keeps the holder's progress; false when `relayId` does not hold the lease (any more). */
+  reportProgress(relayId: string, progress: RelayProgress): Promise<boolean>;
+  /** The relay event of a notification just announced, or null when it is not a friend event. */
+  liveEvent(recipientId: string, notification: Notification): Promise<RelayEvent | null>;
+  /** The newest notification id: every event written so far is at or below it. */
+  latestEventId(): Promise<number>;
+}
+
+export type LeaseOutcome =
+  | {
+      granted: true;
+      /** The relay did not hold the lease a moment ago (a first start or a takeover). */
+      taken: boolean;
+      progress: RelayProgress | null;
+    }
+  | { granted: false; retryInMs: number };
+
 declare module 'fastify' {
   interface FastifyInstance {
     relay: Relay;
-    /** What the push calls and the relay need: the database, presence and picture URLs. */
-    push: push.PushDeps;
   }
 }
 
@@ -84,7 +115,7 @@ function answer(ack: unknown, ...value: unknown[]): void {
 function registerRelay(
   app: FastifyInstance,
   io: OrbitServer,
-  deps: push.PushDeps,
+  store: RelayStore,
   secret: string | undefined,
 ): Relay {
   const relay = io.of(RELAY_NAMESPACE) as unknown as RelayNamespace;
@@ -99,9 +130,9 @@ function registerRelay(
       app.log.warn({ address: socket.handshake.address }, 'push relay refused: wrong secret');
       return next(new Error(RELAY_ERRORS.unauthorized));
     }
-    if (typeof vapidPublicKey !== 'string' || !push.isP256PublicKey(vapidPublicKey))
+    if (typeof vapidPublicKey !== 'string' || !store.isVapidKey(vapidPublicKey))
       return next(new Error(RELAY_ERRORS.badKey));
-    push.rememberVapidKey(deps, vapidPublicKey).then(
+    store.rememberVapidKey(vapidPublicKey).then(
       (replaced) => {
         if (replaced) app.log.warn('push relay brought a new VAPID key; devices will resubscribe');
         next();
@@ -130,7 +161,7 @@ function registerRelay(
       answer(reply, { events: [], latest: 0, error: RELAY_ERRORS.badCatchUp });
       return;
     }
-    push.catchUp(deps, parsed.data.after, parsed.data.limit).then(
+    store.catchUp(parsed.data.after, parsed.data.limit).then(
       (result) => answer(reply, result),
       (error: unknown) => {
         app.log.error({ err: error }, 'push relay catch-up failed');
@@ -145,7 +176,7 @@ function registerRelay(
       answer(ack, { error: RELAY_ERRORS.badEndpoint });
       return;
     }
-    push.subscriptionGone(deps, parsed.data.endpoint).then(
+    store.subscriptionGone(parsed.data.endpoint).then(
       (removed) => {
         if (removed) app.log.info('removed a push device its push service says is gone');
         answer(ack);
@@ -164,7 +195,7 @@ function registerRelay(
       return;
     }
     const { relayId, ttlMs } = parsed.data;
-    push.takeRelayLease(deps, relayId, ttlMs).then(
+    store.takeLease(relayId, ttlMs).then(
       (outcome) => {
         if (outcome.granted && outcome.taken)
           app.log.info({ relay: socket.id, relayId }, 'push relay took the lease');
@@ -193,15 +224,24 @@ function registerRelay(
       return;
     }
     const { relayId, ...progress } = parsed.data;
-    push.reportRelayProgress(deps, relayId, progress).then(
-      () => answer(reply, { ok: true } satisfies RelayCursorAnswer),
+    store.reportProgress(relayId, progress).then(
+      (kept) =>
+        answer(
+          reply,
+          (kept
+            ? { ok: true }
+            : {
+                ok: false,
+                error: RELAY_ERRORS.notHolder,
+                leaseLost: true,
+              }) satisfies RelayCursorAnswer,
+        ),
       (error: unknown) => {
-        const lost = error instanceof push.NotLeaseHolder;
-        if (!lost) app.log.error({ err: error }, 'could not keep the push relay’s cursor');
+        app.log.error({ err: error }, 'could not keep the push relay’s cursor');
         answer(reply, {
           ok: false,
-          error: lost ? error.message : RELAY_ERRORS.failed,
-          leaseLost: lost,
+          error: RELAY_ERRORS.failed,
+          leaseLost: false,
         } satisfies RelayCursorAnswer);
       },
     );
@@ -218,7 +258,7 @@ function registerRelay(
   return {
     notificationCreated(recipientId, notification) {
       if (!secret) return;
-      const event = push.liveEvent(deps, recipientId, notification).catch((error: unknown) => {
+      const event = store.liveEvent(recipientId, notification).catch((error: unknown) => {
         app.log.error({ err: error }, 'could not prepare a push relay event');
         return null;
       });
@@ -244,7 +284,7 @@ function registerRelay(
       // newer than any id left.
       queue = queue.then(async () => {
         try {
-          const upTo = Math.max(removedUpTo, await push.latestEventId(deps));
+          const upTo = Math.max(removedUpTo, await store.latestEventId());
           relay.emit('relay:pair-blocked', { memberIds: [a, b], upTo });
         } catch (error) {
           app.log.error({ err: error }, 'could not tell the push relay of a block');
@@ -254,22 +294,10 @@ function registerRelay(
   };
 }
 
-/** The relay's namespace on the realtime server, and what the push routes share with it. */
-export const relayPlugin = fp(
-  (app, _options, done) => {
-    const pushDeps: push.PushDeps = {
-      db: app.db,
-      dialect: app.dialect,
-      // Unknown presence counts as "no open tab": a repeated notification beats a missed one.
-      online: (userIds) =>
-        app.realtime.onlineAmong(userIds).catch((error: unknown) => {
-          app.log.warn({ err: error }, 'presence lookup for push failed');
-          return new Set<string>();
-        }),
-      mediaUrl: app.media.url,
-    };
-    app.decorate('push', pushDeps);
-    app.decorate('relay', registerRelay(app, app.realtime.io, pushDeps, app.config.relaySecret));
+/** The relay's namespace on the realtime server, answering from the push data handed in. */
+export const relayPlugin = fp<{ store: RelayStore }>(
+  (app, { store }, done) => {
+    app.decorate('relay', registerRelay(app, app.realtime.io, store, app.config.relaySecret));
     done();
   },
   { name: 'orbit-relay', dependencies: ['orbit-realtime'] },

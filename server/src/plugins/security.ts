@@ -3,9 +3,10 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { Forbidden } from '../errors.ts';
 import { type ProxyTrust, pageOrigin } from '../lib/proxy.ts';
-import { bearerToken } from './auth.ts';
+import { bearerToken } from '../lib/sessionCookie.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -58,10 +59,7 @@ function isApiRoute(request: FastifyRequest): boolean {
  * rides on the session cookie must name an allowed origin. Bearer-token calls carry no ambient
  * credential, so they need no origin.
  */
-export function registerOriginCheck(
-  app: FastifyInstance,
-  policy: OriginPolicy & { cookieName: string },
-) {
+function registerOriginCheck(app: FastifyInstance, policy: OriginPolicy & { cookieName: string }) {
   const refused = (request: FastifyRequest): boolean => {
     if (!UNSAFE.has(request.method) || !isApiRoute(request)) return false;
     const origin = originOf(request);
@@ -103,7 +101,7 @@ function inlineStyleHashes(staticDir: string | undefined): string[] {
  * script, and no inline style but the one the build inlined, by its hash. Pictures served by a CDN
  * or a public bucket (MEDIA_PUBLIC_URL) come from its origin.
  */
-export async function registerSecurityHeaders(
+async function registerSecurityHeaders(
   app: FastifyInstance,
   options: {
     allowed: readonly string[];
@@ -184,3 +182,22 @@ const PERMISSIONS_POLICY =
   'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()';
 /** A year of https only for this host and its subdomains, once a member has reached it over https. */
 const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** Security headers on every answer and the origin check of every unsafe call. */
+export const securityPlugin = fp<{ trust: ProxyTrust | false }>(
+  async (app, { trust }) => {
+    const { config } = app;
+    await registerSecurityHeaders(app, {
+      allowed: config.appOrigins,
+      mediaPublicUrl: config.mediaPublicUrl,
+      trust,
+      staticDir: config.staticDir,
+    });
+    registerOriginCheck(app, {
+      allowed: config.appOrigins,
+      cookieName: config.session.cookie,
+      trust,
+    });
+  },
+  { name: 'orbit-security', dependencies: ['orbit-database'] },
+);

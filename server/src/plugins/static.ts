@@ -4,9 +4,10 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { BOOT_ELEMENT_ID } from '../../../src/contracts/constants.ts';
 import { Unavailable } from '../errors.ts';
-import { CACHE_CONTROL } from './caching.ts';
+import { CACHE_CONTROL } from '../lib/cacheControl.ts';
 import {
   MEDIA_CACHE_CONTROL,
   type MediaInfo,
@@ -38,7 +39,7 @@ function notModified(reply: FastifyReply, etag: string | undefined) {
  * keys the app makes are looked up; anything else (dotfiles, temporary files, `..`) is not found.
  * Random names never change content, so every answer may be cached for a year.
  */
-export function registerUploads(app: FastifyInstance, store: MediaStore) {
+function registerUploads(app: FastifyInstance, store: MediaStore) {
   app.route({
     method: ['GET', 'HEAD'],
     url: '/uploads/*',
@@ -78,7 +79,7 @@ export function registerUploads(app: FastifyInstance, store: MediaStore) {
  * once (docs/decisions.md "Caching"); and any unknown path that a browser navigates to answered with index.html so the router
  * can take it. Answers whether a build was found.
  */
-export async function registerApp(app: FastifyInstance, staticDir: string): Promise<boolean> {
+async function registerApp(app: FastifyInstance, staticDir: string): Promise<boolean> {
   const indexFile = path.join(staticDir, 'index.html');
   if (!fs.existsSync(indexFile)) return false;
   indexFiles.set(app, indexFile);
@@ -106,7 +107,7 @@ function looksLikeFile(pathName: string): boolean {
   return FILE_EXTENSIONS.test(path.extname(pathName));
 }
 
-export function wantsAppShell(request: FastifyRequest): boolean {
+function wantsAppShell(request: FastifyRequest): boolean {
   return (
     (request.method === 'GET' || request.method === 'HEAD') &&
     !NOT_APP_ROUTES.test(request.url) &&
@@ -205,7 +206,7 @@ function contentEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | nu
  * not reach), with an ETag to revalidate against. `no-cache`, never `no-store`, which would keep
  * the page out of the back/forward cache (docs/decisions.md "Back/forward cache").
  */
-export async function sendIndex(reply: FastifyReply, profile?: ProfileDocument | null) {
+async function sendIndex(reply: FastifyReply, profile?: ProfileDocument | null) {
   reply.header('Cache-Control', CACHE_CONTROL.revalidate);
   const indexFile = indexFiles.get(reply.server);
   if (!indexFile) return reply.sendFile('index.html');
@@ -257,3 +258,27 @@ function scriptJson(value: unknown): string {
 function escapeAttribute(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
+
+export interface StaticOptions {
+  /** What a signed-in navigation's document carries besides the shell, or null for the plain one. */
+  document?: (request: FastifyRequest) => Promise<ProfileDocument | null>;
+}
+
+/**
+ * Pictures under /uploads, the built app, and the answer to every other path: the app shell for a
+ * browser's navigation, `{error}` 404 for anything else.
+ */
+export const staticPlugin = fp<StaticOptions>(
+  async (app, { document }) => {
+    registerUploads(app, app.media.store);
+    const hasApp = await registerApp(app, app.config.staticDir);
+    app.setNotFoundHandler(async (request, reply) => {
+      if (hasApp && wantsAppShell(request))
+        return sendIndex(reply, document ? await document(request) : null);
+      return reply
+        .status(404)
+        .send({ error: `Not found: ${request.method} ${request.url.split('?')[0]}` });
+    });
+  },
+  { name: 'orbit-static', dependencies: ['orbit-database', 'orbit-media'] },
+);

@@ -14,7 +14,7 @@ import { jsonChunks } from '../../lib/jsonStream.ts';
 import { type ZipEntry, generatedEntry, textEntry } from '../../lib/zipStream.ts';
 import { type Media, galleryKey } from '../../media/index.ts';
 import { userRowToUser } from '../../members/mapping.ts';
-import { findUserById } from '../auth/repository.ts';
+import { memberById } from '../../members/lookups.ts';
 import * as pages from './exportRepository.ts';
 import { DOWNLOAD_README } from './readme.ts';
 
@@ -183,7 +183,7 @@ export async function* downloadEntries(
   userId: string,
   at: Date,
 ): AsyncGenerator<ZipEntry> {
-  const user = await findUserById(deps.db, userId);
+  const user = await memberById(deps.db, userId);
   if (!user) throw new Error('the member is gone');
   const { db } = deps;
   yield textEntry('README.txt', DOWNLOAD_README, at);

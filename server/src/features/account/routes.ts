@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import * as endpoints from '../../../../src/contracts/endpoints.ts';
 import { route } from '../../lib/route.ts';
-import { CACHE_CONTROL } from '../../plugins/caching.ts';
-import { clearSessionCookie } from '../../plugins/auth.ts';
+import { CACHE_CONTROL } from '../../lib/cacheControl.ts';
+import { clearSessionCookie } from '../../lib/sessionCookie.ts';
 import * as account from './service.ts';
 
 function accountDeps(app: FastifyInstance): Omit<account.AccountDeps, 'log'> {

@@ -10,7 +10,9 @@ import type { UserRow } from '../../db/schema.ts';
 import { Invalid, TooManyRequests, Unauthorized } from '../../errors.ts';
 import { zipStream } from '../../lib/zipStream.ts';
 import { type AttemptKind, POLICIES, memberAccount } from '../auth/attempts.ts';
-import { type Authenticated, type GuardedDeps, confirmCurrentPassword } from '../auth/service.ts';
+import { type GuardedDeps, confirmCurrentPassword } from '../auth/service.ts';
+import { usernameKey } from '../../members/keys.ts';
+import type { Authenticated } from '../../members/sessions.ts';
 import { type NotificationEvents, announceChange } from '../notifications/service.ts';
 import { downloadEntries } from './download.ts';
 import * as repo from './repository.ts';
@@ -56,7 +58,7 @@ export async function deleteAccount(
   confirm: { password: string; username: string },
 ): Promise<void> {
   const user = auth.user;
-  if (confirm.username.trim().toLowerCase() !== user.username_key)
+  if (usernameKey(confirm.username) !== user.username_key)
     throw new Invalid(DELETE_USERNAME_MISMATCH);
   // Counted like every other current-password guess (docs/decisions.md "Passwords and abuse").
   await confirmCurrentPassword(deps, user, confirm.password);

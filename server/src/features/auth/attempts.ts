@@ -4,6 +4,7 @@
  * Redis when the server has one, so every node shares the count, else in a bounded map.
  */
 import { createHash } from 'node:crypto';
+import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { TooManyAttempts } from '../../errors.ts';
 import { cannotCount } from '../../lib/redis.ts';
@@ -208,3 +209,22 @@ export function namedAccount(userId: string | undefined, identifier: string): st
   const digest = createHash('sha256').update(identifier.trim().toLowerCase()).digest('hex');
   return `i:${digest}`;
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** One count of guesses per account for the whole node, shared through Redis when set. */
+    attempts: Attempts;
+  }
+}
+
+/** The node's one count of guesses, for the auth and account routes. */
+export const attemptsPlugin = fp(
+  (app, _options, done) => {
+    app.decorate(
+      'attempts',
+      createAttempts({ redis: app.redis.limits, prefix: app.config.redisPrefix }),
+    );
+    done();
+  },
+  { name: 'orbit-attempts', dependencies: ['orbit-redis'] },
+);

@@ -1,21 +1,7 @@
-import { rowsChanged } from '../../db/changes.ts';
 import type { Db } from '../../db/index.ts';
-import { prefixedColumns, takePrefixed } from '../../db/joined.ts';
 import type { NewUserRow, SessionRow, UserRow, UserUpdate } from '../../db/schema.ts';
-
-export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-/** An identifier is a username or an email; both are matched on their lower-cased keys. */
-export function findUserByIdentifier(db: Db, identifier: string): Promise<UserRow | undefined> {
-  const key = identifier.trim().toLowerCase();
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where((eb) => eb.or([eb('username_key', '=', key), eb('email_key', '=', key)]))
-    .executeTakeFirst();
-}
+import { emailKey, usernameKey } from '../../members/keys.ts';
+import { memberById } from '../../members/lookups.ts';
 
 /** Whether a member other than `exceptUserId` has `value` in `column`. */
 async function isTaken(
@@ -30,11 +16,11 @@ async function isTaken(
 }
 
 export function isUsernameTaken(db: Db, username: string, exceptUserId?: string): Promise<boolean> {
-  return isTaken(db, 'username_key', username.trim().toLowerCase(), exceptUserId);
+  return isTaken(db, 'username_key', usernameKey(username), exceptUserId);
 }
 
 export function isEmailTaken(db: Db, email: string, exceptUserId?: string): Promise<boolean> {
-  return isTaken(db, 'email_key', email.trim().toLowerCase(), exceptUserId);
+  return isTaken(db, 'email_key', emailKey(email), exceptUserId);
 }
 
 export function isReferralCodeTaken(db: Db, code: string): Promise<boolean> {
@@ -51,7 +37,7 @@ export async function updateUser(
   update: UserUpdate,
 ): Promise<UserRow | undefined> {
   await db.updateTable('users').set(update).where('id', '=', id).execute();
-  return findUserById(db, id);
+  return memberById(db, id);
 }
 
 /** The install's first-member mark in server_settings: the id of the member who took it. */
@@ -102,30 +88,6 @@ export async function insertSession(db: Db, row: SessionRow): Promise<void> {
   await db.insertInto('sessions').values(row).execute();
 }
 
-const SESSION_COLUMNS = ['id', 'remember', 'created_at', 'expires_at'] as const;
-
-/** A session that has not expired, with its member, in one query (it runs on every request). */
-export async function findLiveSession(
-  db: Db,
-  id: string,
-  now: string,
-): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-  const row = await db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .selectAll('users')
-    .select(prefixedColumns('sessions', 'session_', SESSION_COLUMNS))
-    .where('sessions.id', '=', id)
-    .where('sessions.expires_at', '>', now)
-    // A suspended member's session is refused even if one outlived the suspension (a login that
-    // checked the password before it and wrote its session after): no query of its own.
-    .where('users.suspended_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const [user, session] = takePrefixed(row, 'session_');
-  return { session: { ...session, user_id: user.id }, user };
-}
-
 export async function deleteSession(db: Db, id: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', id).execute();
 }
@@ -140,8 +102,4 @@ export async function deleteOtherSessions(
   if (keepId) query = query.where('id', '!=', keepId);
   const rows = await query.returning('id').execute();
   return rows.map((row) => row.id);
-}
-
-export function deleteExpiredSessions(db: Db, now: string): Promise<number> {
-  return rowsChanged(db.deleteFrom('sessions').where('expires_at', '<=', now));
 }

@@ -7,7 +7,8 @@ import { parseInterests } from '../../../../src/contracts/interests.ts';
 import { Invalid, Unauthorized } from '../../errors.ts';
 import { streamForm } from '../../lib/multipart.ts';
 import { route } from '../../lib/route.ts';
-import { clearSessionCookie, setSessionCookie } from '../../plugins/auth.ts';
+import { clearSessionCookie, setSessionCookie } from '../../lib/sessionCookie.ts';
+import { type Authenticated, authenticate } from '../../members/sessions.ts';
 import { userRowToUser } from '../../members/mapping.ts';
 import * as auth from './service.ts';
 
@@ -110,7 +111,7 @@ export const authPublicRoutes: FastifyPluginCallbackZod = (app, _options, done) 
     url: endpoints.me.path,
     httpStatus: '200',
   }) as (data: unknown) => string;
-  const meBodies = new WeakMap<auth.Authenticated, string>();
+  const meBodies = new WeakMap<Authenticated, string>();
   const signedOut = serializeMe({ user: null });
 
   // docs/decisions.md "Signed-out session check": being signed out is an answer, not an error.
@@ -132,7 +133,7 @@ export const authPublicRoutes: FastifyPluginCallbackZod = (app, _options, done) 
   /** Hands a cookie-authenticated page the same token for use as a bearer. */
   route(app, endpoints.tokenBridge, {}, async (request) => {
     const token = request.cookies[config.session.cookie];
-    if (!token || !(await auth.authenticate(deps, token))) throw new Unauthorized();
+    if (!token || !(await authenticate(deps, token))) throw new Unauthorized();
     return { token };
   });
 

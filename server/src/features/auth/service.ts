@@ -18,7 +18,6 @@ import { type Db, isUniqueViolation, violatedColumn } from '../../db/index.ts';
 import type { UserRow, UserUpdate } from '../../db/schema.ts';
 import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '../../errors.ts';
 import { type ImageQueue, avatarFile } from '../../lib/images.ts';
-import type { SessionCache } from '../../lib/sessionCache.ts';
 import { storing } from '../../lib/storageErrors.ts';
 import { keepFiles, putFiles } from '../../media/files.ts';
 import type { Media } from '../../media/index.ts';
@@ -26,39 +25,17 @@ import { hashSecret, normaliseAnswer, verifyDecoy, verifySecret } from '../../li
 import { hashToken, newReferralCode, newToken } from '../../lib/tokens.ts';
 import { visibleMemberByUsername } from '../../members/blocks.ts';
 import { userRowToUser } from '../../members/mapping.ts';
-import { searchKeys } from '../../members/searchKeys.ts';
+import { emailKey, searchKeys, usernameKey } from '../../members/keys.ts';
+import { memberById, memberByIdentifier } from '../../members/lookups.ts';
+import type { Authenticated, SessionDeps } from '../../members/sessions.ts';
 import { type NotificationEvents, drafts, record } from '../notifications/service.ts';
 import { type Attempts, memberAccount, namedAccount } from './attempts.ts';
 import * as repo from './repository.ts';
 
-export interface AuthDeps {
-  db: Db;
+export interface AuthDeps extends SessionDeps {
   media: Media;
-  session: { ttlMs: number; rememberMs: number };
   /** Announces the welcome notification; without it the notification is only stored. */
   notifications?: NotificationEvents;
-  now?: () => Date;
-  /** The node's session cache and the revocations that keep it (and other nodes') right. */
-  sessionMemory?: SessionMemory;
-}
-
-/**
- * docs/decisions.md "Session cache": sessions remembered by this node, and the word every node
- * gets when a session ends early or a member's record changes.
- */
-export interface SessionMemory {
-  cache: SessionCache<Authenticated>;
-  /**
-   * These sessions were ended (logout): forget them here and on every node. Resolves once every
-   * other node has said it forgot them (at most half a second after Redis took the word), or once
-   * Redis could not take it (it then goes with this node's next heartbeat). Never rejects.
-   */
-  sessionsEnded(sessionIds: readonly string[]): Promise<void>;
-  /**
-   * These members' records changed or their sessions ended: forget all their sessions everywhere
-   * (resolves as above).
-   */
-  membersChanged(userIds: readonly string[]): Promise<void>;
 }
 
 /** What the calls that check a secret need besides: the per-account count of attempts. */
@@ -120,30 +97,6 @@ export async function issueSession(
   return { token, sessionId, remember, expiresAt };
 }
 
-export interface Authenticated {
-  user: UserRow;
-  sessionId: string;
-  /** When the session ends (sessions do not slide: a session's end is fixed when it is issued). */
-  expiresAt: Date;
-}
-
-export async function authenticate(deps: AuthDeps, token: string): Promise<Authenticated | null> {
-  if (!token || token.length > 200) return null;
-  const sessionId = hashToken(token);
-  const now = clock(deps);
-  const load = async () => {
-    const found = await repo.findLiveSession(deps.db, sessionId, now.toISOString());
-    if (!found) return null;
-    const expiresAt = new Date(found.session.expires_at);
-    // Shared by every request the cache answers: nobody may change it in place.
-    const value: Authenticated = { user: Object.freeze(found.user), sessionId, expiresAt };
-    return { value, userId: found.user.id, endsAt: expiresAt.getTime() };
-  };
-  const memory = deps.sessionMemory;
-  if (memory) return memory.cache.through(sessionId, now.getTime(), load);
-  return (await load())?.value ?? null;
-}
-
 /** The member's record changed: sessions remembered with the old one are forgotten on every node. */
 async function memberChanged(deps: AuthDeps, userId: string): Promise<void> {
   await deps.sessionMemory?.membersChanged([userId]);
@@ -202,9 +155,9 @@ export async function signup(
       await repo.insertUser(trx, {
         id,
         username: input.username.trim(),
-        username_key: input.username.trim().toLowerCase(),
+        username_key: usernameKey(input.username),
         email: input.email.trim(),
-        email_key: input.email.trim().toLowerCase(),
+        email_key: emailKey(input.email),
         password_hash: passwordHash,
         first_name: firstName,
         last_name: lastName,
@@ -235,7 +188,7 @@ export async function signup(
   );
   if (deps.notifications)
     await welcome({ db: deps.db, events: deps.notifications, mediaUrl: deps.media.url });
-  const row = await repo.findUserById(deps.db, id);
+  const row = await memberById(deps.db, id);
   if (!row) throw new Error('signup: the new member could not be read back');
   return {
     user: userRowToUser(row, deps.media.url),
@@ -250,7 +203,7 @@ export async function login(
   remember: boolean,
 ): Promise<{ user: User; session: IssuedSession }> {
   if (!identifier.trim() || !password) throw new Invalid(MESSAGES.loginRequired);
-  const row = await repo.findUserByIdentifier(deps.db, identifier);
+  const row = await memberByIdentifier(deps.db, identifier);
   // docs/decisions.md "Passwords and abuse": an unknown name backs off exactly like a real one.
   const right = await deps.attempts.check('login', namedAccount(row?.id, identifier), async () => {
     if (row) return verifySecret(row.password_hash, password);
@@ -287,7 +240,7 @@ export async function checkUsernameFor(
 ): Promise<{ available: boolean; reason: UsernameReason }> {
   const value = username.trim();
   if (!isValidUsername(value)) return { available: false, reason: 'invalid' };
-  if (value.toLowerCase() === user.username_key) return { available: true, reason: 'current' };
+  if (usernameKey(value) === user.username_key) return { available: true, reason: 'current' };
   const taken = await repo.isUsernameTaken(deps.db, value, user.id);
   return { available: !taken, reason: taken ? 'taken' : null };
 }
@@ -349,7 +302,7 @@ export async function updateProfile(
     if (await repo.isUsernameTaken(deps.db, username, user.id))
       throw new Conflict(AUTH_MESSAGES.usernameTaken);
     update.username = username;
-    update.username_key = username.toLowerCase();
+    update.username_key = usernameKey(username);
   }
   if (patch.email !== undefined) {
     const message = emailError(patch.email);
@@ -357,7 +310,7 @@ export async function updateProfile(
     if (await repo.isEmailTaken(deps.db, patch.email, user.id))
       throw new Conflict(AUTH_MESSAGES.emailTaken);
     update.email = patch.email.trim();
-    update.email_key = patch.email.trim().toLowerCase();
+    update.email_key = emailKey(patch.email);
   }
   const texts = [
     ['firstName', 'first_name'],
@@ -489,7 +442,7 @@ export function endAllSessions(db: Db, userId: string): Promise<string[]> {
 /** Step one of the forgotten-password flow: the account's security question. */
 export async function securityQuestionFor(deps: AuthDeps, identifier: string): Promise<string> {
   if (!identifier.trim()) throw new Invalid('Enter your username or email.');
-  const row = await repo.findUserByIdentifier(deps.db, identifier);
+  const row = await memberByIdentifier(deps.db, identifier);
   if (!row) throw new NotFound(AUTH_MESSAGES.noAccount);
   if (!row.security_question || !row.security_answer_hash)
     throw new Invalid(AUTH_MESSAGES.noQuestion);
@@ -504,7 +457,7 @@ export async function resetPassword(
   newPassword: string,
 ): Promise<string[]> {
   await securityQuestionFor(deps, identifier);
-  const row = await repo.findUserByIdentifier(deps.db, identifier);
+  const row = await memberByIdentifier(deps.db, identifier);
   if (!row) throw new NotFound(AUTH_MESSAGES.noAccount);
   if (!answer.trim()) throw new Invalid('Enter your answer.');
   const policy = passwordError(newPassword);

@@ -11,8 +11,11 @@ import type { UserRow } from '../../db/schema.ts';
 import { Invalid, NotFound } from '../../errors.ts';
 import type { MediaUrl } from '../../media/index.ts';
 import { lockPair } from '../../members/blocks.ts';
-import * as notificationRepo from '../notifications/repository.ts';
-import { type NotificationEvents, announceChange } from '../notifications/service.ts';
+import {
+  type NotificationEvents,
+  announceChange,
+  requestNotifications,
+} from '../notifications/service.ts';
 import * as repo from './repository.ts';
 
 export interface BlockDeps {
@@ -62,7 +65,7 @@ export async function block(deps: BlockDeps, me: UserRow, userId: string): Promi
     return {
       inserted: await repo.insertBlock(trx, me.id, userId, now),
       ended: await repo.deleteFriendship(trx, key),
-      removed: await notificationRepo.removePairNotifications(trx, [me.id, userId], key),
+      removed: await requestNotifications.blocked(trx, [me.id, userId], key),
     };
   });
   deps.separate(me.id, userId);

@@ -17,13 +17,13 @@ import {
   visibleMemberByUsername,
 } from '../../members/blocks.ts';
 import { fullNameOf, profileImageUrl } from '../../members/mapping.ts';
-import * as notificationRepo from '../notifications/repository.ts';
 import {
   type NotificationDeps,
   type NotificationEvents,
   announceChange,
   drafts,
   record,
+  requestNotifications,
 } from '../notifications/service.ts';
 import * as repo from './repository.ts';
 
@@ -158,7 +158,7 @@ async function acceptFrom(
   return change(deps, key, async (trx, after) => {
     if (!(await repo.acceptPending(trx, key, other.id, now))) return false;
     const announce = await record(trx, drafts.accepted(other.id, me, key), now);
-    const read = await notificationRepo.markRequestRead(trx, me.id, key, now);
+    const read = await requestNotifications.answered(trx, me.id, key, now);
     after.push(
       () => emit(deps, 'friend:accepted', me.id, other.id),
       () => announce(notifyDeps(deps)),
@@ -177,7 +177,7 @@ async function dropRequest(
 ): Promise<boolean> {
   return change(deps, key, async (trx, after) => {
     if (!(await repo.deletePending(trx, key, requesterId))) return false;
-    const removed = await notificationRepo.removeRequestNotification(trx, receiverId, key);
+    const removed = await requestNotifications.withdrawn(trx, receiverId, key);
     after.push(() => announceChange(notifyDeps(deps), receiverId, { removed }));
     return true;
   });

@@ -1,12 +1,8 @@
 import fs from 'node:fs/promises';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import * as endpoints from '../../../../src/contracts/endpoints.ts';
-import type { GalleryOwnerQuery } from '../../../../src/contracts/gallery.ts';
-import type { UserRow } from '../../db/schema.ts';
-import { NotFound } from '../../errors.ts';
 import { streamForm } from '../../lib/multipart.ts';
 import { route } from '../../lib/route.ts';
-import { visibleMemberById, visibleMemberByUsername } from '../../members/blocks.ts';
 import * as gallery from './service.ts';
 
 /** Galleries: member routes (docs/decisions.md "Only the owner edits a gallery"). */
@@ -16,28 +12,14 @@ export const galleryRoutes: FastifyPluginCallbackZod = (app, _options, done) => 
     media: app.media,
     incomingDir: app.incomingDir,
     images: app.images,
-    events: app.realtime.galleryEvents,
+    events: app.galleryEvents,
     notifications: app.notificationEvents,
-  };
-
-  /**
-   * Whose gallery: userId, else username, else the member asking. A member blocked either way
-   * with the one asking has no gallery to them (docs/product.md "Blocking"): the same lookup says so.
-   */
-  const ownerFrom = async (query: GalleryOwnerQuery, me: UserRow) => {
-    const owner = query.userId
-      ? await visibleMemberById(deps.db, me.id, query.userId)
-      : query.username
-        ? await visibleMemberByUsername(deps.db, me.id, query.username)
-        : me;
-    if (!owner) throw new NotFound(gallery.GALLERY_MESSAGES.unknownOwner);
-    return owner;
   };
 
   route(app, endpoints.galleryPage, {}, async (request) =>
     gallery.listGallery(
       deps,
-      await ownerFrom(request.query, request.member.user),
+      await gallery.ownerFor(deps, request.query, request.member.user),
       request.member.user.id,
       {
         folder: request.query.folder,
@@ -48,7 +30,7 @@ export const galleryRoutes: FastifyPluginCallbackZod = (app, _options, done) => 
   );
 
   route(app, endpoints.galleryFolders, {}, async (request) =>
-    gallery.folders(deps, await ownerFrom(request.query, request.member.user)),
+    gallery.folders(deps, await gallery.ownerFor(deps, request.query, request.member.user)),
   );
 
   // Whatever accountId, userId or username the form names, an upload goes into one's own gallery.

@@ -14,6 +14,7 @@ import {
   type GalleryImageDeleted,
   type GalleryImageLive,
   type GalleryOwner,
+  type GalleryOwnerQuery,
   type OwnReaction,
 } from '../../../../src/contracts/gallery.ts';
 import { displayText } from '../../../../src/contracts/validation.ts';
@@ -24,6 +25,7 @@ import { type ImageQueue, galleryFiles } from '../../lib/images.ts';
 import { storing } from '../../lib/storageErrors.ts';
 import { keepFiles, putFiles } from '../../media/files.ts';
 import { type Media, type MediaUrl, galleryKey } from '../../media/index.ts';
+import { visibleMemberById, visibleMemberByUsername } from '../../members/blocks.ts';
 import { profileImageUrl } from '../../members/mapping.ts';
 import { type NotificationEvents, drafts, recordLikeOnce } from '../notifications/service.ts';
 import * as repo from './repository.ts';
@@ -56,7 +58,7 @@ export interface GalleryDeps {
   now?: () => Date;
 }
 
-export const GALLERY_MESSAGES = {
+const GALLERY_MESSAGES = {
   noImage: 'Choose an image to upload.',
   notFound: 'No such image in your gallery.',
   unknownOwner: 'No member matches that gallery.',
@@ -67,6 +69,24 @@ export const GALLERY_MESSAGES = {
   cursorInvalid: GALLERY_CURSOR_INVALID,
   nothingToChange: 'Send likes, dislikes, caption or folder.',
 } as const;
+
+/**
+ * Whose gallery: userId, else username, else the member asking. A member blocked either way
+ * with the one asking has no gallery to them (docs/product.md "Blocking"): the same lookup says so.
+ */
+export async function ownerFor(
+  deps: { db: Db },
+  query: GalleryOwnerQuery,
+  me: UserRow,
+): Promise<UserRow> {
+  const owner = query.userId
+    ? await visibleMemberById(deps.db, me.id, query.userId)
+    : query.username
+      ? await visibleMemberByUsername(deps.db, me.id, query.username)
+      : me;
+  if (!owner) throw new NotFound(GALLERY_MESSAGES.unknownOwner);
+  return owner;
+}
 
 const stamp = (deps: GalleryDeps) => (deps.now ? deps.now() : new Date()).toISOString();
 

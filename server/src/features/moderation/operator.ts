@@ -4,6 +4,7 @@
  */
 import type { Db } from '../../db/index.ts';
 import type { UserRow } from '../../db/schema.ts';
+import { memberByUsername } from '../../members/lookups.ts';
 import * as repo from './repository.ts';
 
 export interface OperatorDeps {
@@ -19,7 +20,7 @@ export async function setModerator(
   username: string,
   on: boolean,
 ): Promise<UserRow | undefined> {
-  const member = await repo.findMemberByUsername(deps.db, username);
+  const member = await memberByUsername(deps.db, username);
   if (!member) return undefined;
   await repo.setModerator(deps.db, member.id, on, stamp(deps));
   return member;
@@ -33,7 +34,7 @@ export async function unsuspend(
   deps: OperatorDeps,
   username: string,
 ): Promise<UserRow | undefined> {
-  const member = await repo.findMemberByUsername(deps.db, username);
+  const member = await memberByUsername(deps.db, username);
   if (!member) return undefined;
   await repo.unsuspendMember(deps.db, member.id, stamp(deps));
   return member;

@@ -158,14 +158,6 @@ export async function isModerator(db: Db, userId: string): Promise<boolean> {
   return row?.is_moderator === 1;
 }
 
-export function findMemberByUsername(db: Db, username: string): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('username_key', '=', username.trim().toLowerCase())
-    .executeTakeFirst();
-}
-
 export type Standing = Pick<UserRow, 'id' | 'is_moderator' | 'suspended_at'>;
 
 /**

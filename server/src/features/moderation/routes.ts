@@ -35,7 +35,7 @@ export const moderationRoutes: FastifyPluginCallbackZod = (app, _options, done) 
   const deps: moderation.ModerationDeps = {
     db: app.db,
     media: app.media,
-    galleryEvents: app.realtime.galleryEvents,
+    galleryEvents: app.galleryEvents,
     notifications: app.notificationEvents,
     membersChanged: async (userIds) => {
       await app.sessions.sessionMemory?.membersChanged(userIds);

@@ -27,7 +27,7 @@ import type { ReportRow, UserRow } from '../../db/schema.ts';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../errors.ts';
 import { type Media, type MediaUrl, galleryKey } from '../../media/index.ts';
 import { visibleMemberById } from '../../members/blocks.ts';
-import { findUserById } from '../auth/repository.ts';
+import { memberById } from '../../members/lookups.ts';
 import { endAllSessions } from '../auth/service.ts';
 import { type GalleryEvents, imageById, removeImage, visibleImage } from '../gallery/service.ts';
 import {
@@ -317,7 +317,7 @@ export async function suspend(
 ): Promise<ModerationReport> {
   const report = await openReport(deps, idText);
   if (report.target_user_id === moderator.id) throw new Invalid(SUSPEND_SELF);
-  const member = await findUserById(deps.db, report.target_user_id);
+  const member = await memberById(deps.db, report.target_user_id);
   if (!member) throw new Conflict(MEMBER_GONE);
   const reason = displayText(reasonText).trim();
   if (!reason) throw new Invalid('Give a reason the member will see.');

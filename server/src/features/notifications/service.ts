@@ -235,6 +235,22 @@ export async function removeAll(deps: NotificationDeps, me: UserRow): Promise<vo
   deps.events.changed(me.id, { removed: 'all', unread: 0 });
 }
 
+/**
+ * What a friend change or a block does to the notifications of a request, inside that change's
+ * transaction `trx`; each answers the ids it changed, for `announceChange` after the commit.
+ */
+export const requestNotifications = {
+  /** A friend request that was answered stays in the list, read. */
+  answered: (trx: Db, recipientId: string, requestId: string, now: string) =>
+    repo.markRequestRead(trx, recipientId, requestId, now),
+  /** A request cancelled or declined takes its notification with it. */
+  withdrawn: (trx: Db, recipientId: string, requestId: string) =>
+    repo.removeRequestNotification(trx, recipientId, requestId),
+  /** A block takes the pair's request and acceptance notifications, both ways, with their recipients. */
+  blocked: (trx: Db, memberIds: readonly [string, string], requestId: string) =>
+    repo.removePairNotifications(trx, memberIds, requestId),
+};
+
 /** After a commit: tell a member's tabs which notifications went or were read. */
 export async function announceChange(
   deps: NotificationDeps,

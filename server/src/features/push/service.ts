@@ -15,9 +15,10 @@ import {
 import { SUBSCRIPTION_MESSAGES } from '../../../../src/contracts/pushSubscription.ts';
 import type { Db, Dialect } from '../../db/index.ts';
 import type { PushSubscriptionRow } from '../../db/schema.ts';
-import { Conflict, Invalid, Unavailable } from '../../errors.ts';
+import { Invalid, Unavailable } from '../../errors.ts';
 import type { MediaUrl } from '../../media/index.ts';
-import type { Authenticated } from '../auth/service.ts';
+import type { Authenticated } from '../../members/sessions.ts';
+import type { LeaseOutcome } from '../../plugins/relay.ts';
 import { profileImageUrl } from '../../members/mapping.ts';
 import * as repo from './repository.ts';
 
@@ -268,26 +269,6 @@ export async function catchUp(
 /** The one lease the push relays compete for. */
 const RELAY_LEASE = 'push-relay';
 
-const LEASE_MESSAGES = {
-  notHolder: 'this relay does not hold the push lease; another relay pushes now',
-} as const;
-
-/** A progress report from a relay that does not hold the lease (any more). */
-export class NotLeaseHolder extends Conflict {
-  constructor() {
-    super(LEASE_MESSAGES.notHolder);
-  }
-}
-
-export type LeaseOutcome =
-  | {
-      granted: true;
-      /** The relay did not hold the lease a moment ago (a first start or a takeover). */
-      taken: boolean;
-      progress: RelayProgress | null;
-    }
-  | { granted: false; retryInMs: number };
-
 function storedProgress(cursor: number | null, text: string): RelayProgress | null {
   if (cursor === null) return null;
   let parts: Omit<RelayProgress, 'cursor'> = { settled: [], sent: [] };
@@ -326,17 +307,18 @@ export async function takeRelayLease(
   return { granted: false, retryInMs: Math.max(0, remaining ?? 0) };
 }
 
-/** Keeps the holder's progress for whoever holds the lease next; refuses anyone else's. */
-export async function reportRelayProgress(
+/**
+ * Keeps the holder's progress for whoever holds the lease next; refuses anyone else's (false).
+ */
+export function reportRelayProgress(
   deps: PushDeps,
   relayId: string,
   progress: RelayProgress,
-): Promise<void> {
-  const saved = await repo.saveLeaseProgress(deps.db, {
+): Promise<boolean> {
+  return repo.saveLeaseProgress(deps.db, {
     name: RELAY_LEASE,
     holder: relayId,
     cursor: progress.cursor,
     progress: JSON.stringify({ settled: progress.settled, sent: progress.sent }),
   });
-  if (!saved) throw new NotLeaseHolder();
 }

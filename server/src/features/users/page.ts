@@ -7,6 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 import { DEFAULT_AVATAR } from '../../../../src/contracts/constants.ts';
 import { NotFound } from '../../errors.ts';
+import { usernameKey } from '../../members/keys.ts';
 import { profileImageUrl, userRowToUser } from '../../members/mapping.ts';
 import type { ProfileDocument } from '../../plugins/static.ts';
 import { publicProfile } from '../auth/service.ts';
@@ -34,7 +35,7 @@ async function documentFor(request: FastifyRequest): Promise<ProfileDocument | n
   if (!current) return null;
   const deps = request.server.sessions;
   let owner = current.user;
-  if (username && username.trim().toLowerCase() !== current.user.username_key) {
+  if (username && usernameKey(username) !== current.user.username_key) {
     try {
       owner = await publicProfile(deps, username, current.user.id);
     } catch (error) {

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
-import type { NotificationEvents } from '../features/notifications/service.ts';
+import { userRoom } from '../../plugins/realtime.ts';
+import type { NotificationEvents } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -8,15 +9,17 @@ declare module 'fastify' {
   }
 }
 
-export const notificationsPlugin = fp(
+/** Notifications to every tab and device of their member, and each one to the push relay. */
+export const notificationEventsPlugin = fp(
   (app, _options, done) => {
-    const live = app.realtime.notificationEvents;
+    const { io } = app.realtime;
     app.decorate('notificationEvents', {
-      ...live,
       created: (recipientId, notification) => {
-        live.created(recipientId, notification);
+        io.to(userRoom(recipientId)).emit('notification:new', notification);
         app.relay.notificationCreated(recipientId, notification);
       },
+      changed: (recipientId, change) =>
+        io.to(userRoom(recipientId)).emit('notification:changed', change),
     } satisfies NotificationEvents);
     done();
   },
