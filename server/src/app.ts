@@ -45,7 +45,13 @@ import { realtimePlugin } from './plugins/realtime.ts';
 import { redisPlugin } from './plugins/redis.ts';
 import { relayPlugin } from './plugins/relay.ts';
 import { registerOriginCheck, registerSecurityHeaders } from './plugins/security.ts';
-import { registerApp, registerUploads, sendIndex, wantsAppShell } from './plugins/static.ts';
+import {
+  appStyleHashes,
+  registerApp,
+  registerUploads,
+  sendIndex,
+  wantsAppShell,
+} from './plugins/static.ts';
 import { profileDocument } from './features/users/page.ts';
 import { uploadsPlugin } from './plugins/uploads.ts';
 
@@ -131,7 +137,7 @@ export async function buildApp(
     allowed: config.appOrigins,
     mediaPublicUrl: config.mediaPublicUrl,
     trust,
-    staticDir: config.staticDir,
+    styleHashes: () => appStyleHashes(app),
   });
   registerOriginCheck(app, {
     allowed: config.appOrigins,
