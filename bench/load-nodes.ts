@@ -36,6 +36,8 @@ interface Run {
   nodes: number;
   round: number;
   errors: number;
+  /** The errors by reason, as bench/load.ts counts them. */
+  reasons: Record<string, number>;
   steady: Steady;
 }
 
@@ -70,6 +72,7 @@ for (let round = 1; round <= RUNS; round++) {
       nodes,
       round,
       errors: Object.values(result.errors).reduce((sum, count) => sum + count, 0),
+      reasons: result.errors,
       steady: result.steady,
     });
   }
@@ -110,6 +113,17 @@ const runRows = runs.map((run) =>
     ...MEASURES.map(([key, , format]) => format(run.steady[key])),
   ]),
 );
+const reasonLines = runs
+  .filter((run) => run.errors > 0)
+  .map(
+    (run) =>
+      `- run ${run.round}, ${run.nodes} node${run.nodes === 1 ? '' : 's'}: ${Object.entries(
+        run.reasons,
+      )
+        .sort(([, a], [, b]) => b - a)
+        .map(([reason, count]) => `${count} × ${reason}`)
+        .join('; ')}`,
+  );
 const { cpu, cores, node } = machine();
 const markdown = `# Load on one node and on two
 
@@ -124,6 +138,8 @@ ${summaryRows.join('\n')}
 | run | nodes | errors | ${MEASURES.map(([, label]) => label).join(' | ')} |
 | --- | --- | --- | ${MEASURES.map(() => '---').join(' | ')} |
 ${runRows.join('\n')}
+
+Errors: ${reasonLines.length ? `\n\n${reasonLines.join('\n')}` : 'none.'}
 `;
 const report = writeReport('load-nodes', markdown);
 writeResult('load-nodes', { members: Number(MEMBERS), minutes: Number(MINUTES), runs, medians });
