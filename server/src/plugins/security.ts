@@ -128,15 +128,12 @@ export async function registerSecurityHeaders(
     reply.headers(headers);
     done();
   });
-  // The policy for each set of hashes, made once: a new build brings a new set.
-  let policy = { for: '', header: '' };
+  // The policy is made again only when a new build brings its own hashes.
+  let policy: { for: readonly string[] | null; header: string } = { for: null, header: '' };
   app.addHook('onSend', (request, reply, payload, done) => {
     const styleHashes = options.styleHashes();
-    if (policy.for !== styleHashes.join(' ') || !policy.header)
-      policy = {
-        for: styleHashes.join(' '),
-        header: contentSecurityPolicy(directives(styleHashes)),
-      };
+    if (policy.for !== styleHashes)
+      policy = { for: styleHashes, header: contentSecurityPolicy(directives(styleHashes)) };
     if (!reply.hasHeader('Content-Security-Policy'))
       reply.header('Content-Security-Policy', policy.header);
     reply.header('Permissions-Policy', PERMISSIONS_POLICY);

@@ -252,8 +252,9 @@ async function inlineStyleHashes(staticDir: string): Promise<string[]> {
 
 /** The style hashes of the build whose index.html this app sent last (for its CSP). */
 export function appStyleHashes(app: FastifyInstance): readonly string[] {
-  return builds.get(app)?.current.styleHashes ?? [];
+  return builds.get(app)?.current.styleHashes ?? NO_HASHES;
 }
+const NO_HASHES: readonly string[] = [];
 
 /** br, else gzip, when the request accepts it (not with q=0). */
 function contentEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
