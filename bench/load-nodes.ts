@@ -27,6 +27,7 @@ interface Steady {
   actionsPerSecond: number;
   coresBusy: number;
   cpuMsPerAction: number;
+  rowsWrittenPerAction: number;
   p50: number;
   p99: number;
   loopP99Ms: number;
@@ -82,6 +83,7 @@ const MEASURES: [key: keyof Steady, label: string, format: (value: number) => st
   ['actionsPerSecond', 'actions per second', (v) => v.toFixed(1)],
   ['coresBusy', 'server CPU, cores busy (all nodes)', (v) => v.toFixed(3)],
   ['cpuMsPerAction', 'server CPU per action', (v) => `${v.toFixed(2)} ms`],
+  ['rowsWrittenPerAction', 'database rows written per action', (v) => v.toFixed(2)],
   ['p50', 'all actions p50', (v) => `${v.toFixed(1)} ms`],
   ['p99', 'all actions p99', (v) => `${v.toFixed(1)} ms`],
   ['loopP99Ms', 'event-loop p99, slowest node', (v) => `${v.toFixed(1)} ms`],

@@ -25,6 +25,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import sharp from 'sharp';
 import type { Socket } from 'socket.io-client';
 import {
@@ -397,6 +398,27 @@ async function sample(startedAt: number) {
   }
 }
 
+/**
+ * Rows the database has written so far (inserted, updated and deleted), from PostgreSQL's own
+ * statistics; null on SQLite.
+ */
+async function rowsWritten(): Promise<number | null> {
+  if (!servers.databaseUrl) return null;
+  const client = new pg.Client({ connectionString: servers.databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ written: string }>(
+      `SELECT tup_inserted + tup_updated + tup_deleted AS written
+         FROM pg_stat_database WHERE datname = current_database()`,
+    );
+    return Number(rows[0]?.written);
+  } finally {
+    await client.end();
+  }
+}
+/** The count when the steady part began. */
+let writtenAtSteady: Promise<number | null> = Promise.resolve(null);
+
 // ---------------------------------------------------------------------------------------------
 // The run
 
@@ -423,6 +445,7 @@ async function live(member: Member) {
   connectedMembers += 1;
   if (connectedMembers === MEMBERS) {
     steady = true;
+    writtenAtSteady = rowsWritten();
     steadySeconds = (performance.now() - startedAt) / 1000;
     console.log(`Every member signed in and connected after ${steadySeconds.toFixed(0)} s`);
   }
@@ -440,6 +463,9 @@ finished = true;
 clearInterval(sampler);
 clearInterval(progress);
 await sample(startedAt);
+// PostgreSQL's sessions report their counts within a second of their last transaction.
+await sleep(2_000);
+const [writtenBefore, writtenAfter] = [await writtenAtSteady, await rowsWritten()];
 for (const member of members) member.socket?.disconnect();
 await servers.stop();
 
@@ -484,6 +510,11 @@ const overall = {
   cpuMsPerAction:
     steadyActionsInWindow > 0 ? (cpuSeconds * 1000) / steadyActionsInWindow : Number.NaN,
   ...summary(steadyAll),
+  /** Rows written per action, all of them (sessions, notifications, sweeps) counted; PostgreSQL only. */
+  rowsWrittenPerAction:
+    writtenBefore !== null && writtenAfter !== null && steadyAll.length > 0
+      ? (writtenAfter - writtenBefore) / steadyAll.length
+      : Number.NaN,
   loopP99Ms: median(steadySamples.map((s) => s.loopP99Ms)),
   rssMb: steadyLast?.rssMb ?? Number.NaN,
 };
@@ -491,6 +522,7 @@ const overallRows = [
   ['actions per second', overall.actionsPerSecond.toFixed(1)],
   ['server CPU, cores busy', overall.coresBusy.toFixed(3)],
   ['server CPU per action', ms(overall.cpuMsPerAction)],
+  ['database rows written per action', overall.rowsWrittenPerAction.toFixed(2)],
   ['all actions p50 / p99', `${ms(overall.p50)} / ${ms(overall.p99)}`],
   ['event-loop p99 (median of the scrapes, slowest node)', ms(overall.loopP99Ms)],
   ['RSS at the end, all nodes', `${overall.rssMb.toFixed(0)} MB`],
