@@ -79,29 +79,39 @@ function keepReplacedAssets(current: Set<string>): Plugin {
       for (const fileName of Object.keys(bundle)) current.add(fileName);
     },
     writeBundle() {
-      const assets = path.join(outDir, 'assets');
-      const record = path.join(outDir, '.vite', 'replaced.json');
-      let replaced: Record<string, number> = {};
-      try {
-        replaced = JSON.parse(fs.readFileSync(record, 'utf8')) as Record<string, number>;
-      } catch {
-        // The first build into this folder, or one from before this record.
-      }
-      const now = Date.now();
-      const kept: Record<string, number> = {};
-      const files = fs.existsSync(assets) ? fs.readdirSync(assets) : [];
-      for (const name of files) {
-        const file = `assets/${name}`;
-        // A source map belongs to its chunk's build.
-        if (current.has(file.replace(/\.map$/, ''))) continue;
-        const since = replaced[file] ?? now;
-        if (now - since > KEEP_REPLACED_ASSETS_DAYS * DAY_MS) fs.rmSync(path.join(assets, name));
-        else kept[file] = since;
-      }
-      fs.mkdirSync(path.dirname(record), { recursive: true });
-      fs.writeFileSync(record, `${JSON.stringify(kept, null, 2)}\n`);
+      retireReplacedAssets(outDir, current);
     },
   };
+}
+
+/**
+ * Records when each hashed file of `outDir` that is not in `current` was first found replaced,
+ * and removes those replaced more than KEEP_REPLACED_ASSETS_DAYS ago.
+ */
+export function retireReplacedAssets(
+  outDir: string,
+  current: ReadonlySet<string>,
+  now = Date.now(),
+): void {
+  const assets = path.join(outDir, 'assets');
+  const record = path.join(outDir, '.vite', 'replaced.json');
+  let replaced: Record<string, number> = {};
+  try {
+    replaced = JSON.parse(fs.readFileSync(record, 'utf8')) as Record<string, number>;
+  } catch {
+    // The first build into this folder.
+  }
+  const kept: Record<string, number> = {};
+  for (const name of fs.existsSync(assets) ? fs.readdirSync(assets) : []) {
+    const file = `assets/${name}`;
+    // A source map belongs to its chunk's build.
+    if (current.has(file.replace(/\.map$/, ''))) continue;
+    const since = replaced[file] ?? now;
+    if (now - since > KEEP_REPLACED_ASSETS_DAYS * DAY_MS) fs.rmSync(path.join(assets, name));
+    else kept[file] = since;
+  }
+  fs.mkdirSync(path.dirname(record), { recursive: true });
+  fs.writeFileSync(record, `${JSON.stringify(kept, null, 2)}\n`);
 }
 
 /**
