@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { type LogLevel, type Plugin, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -52,6 +54,66 @@ function inlineEntryStyles(): Plugin {
   };
 }
 
+/** How long a hashed file stays in the build folder after a newer build stopped using it. */
+export const KEEP_REPLACED_ASSETS_DAYS = 7;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A build replaces the files of the one before, but keeps that build's hashed files (assets/) for
+ * KEEP_REPLACED_ASSETS_DAYS after it replaced them, so a page opened before an upgrade, or one
+ * from a node that already has it while this one does not yet, still finds the chunks it asks for
+ * (docs/deploy.md "Upgrades"). When each file was replaced is kept in .vite/replaced.json, which
+ * the server does not publish. `current` names this build's own hashed files, for the service
+ * worker's precache.
+ */
+function keepReplacedAssets(current: Set<string>): Plugin {
+  let outDir = '';
+  return {
+    name: 'orbit:keep-replaced-assets',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    generateBundle(_options, bundle) {
+      current.clear();
+      for (const fileName of Object.keys(bundle)) current.add(fileName);
+    },
+    writeBundle() {
+      retireReplacedAssets(outDir, current);
+    },
+  };
+}
+
+/**
+ * Records when each hashed file of `outDir` that is not in `current` was first found replaced,
+ * and removes those replaced more than KEEP_REPLACED_ASSETS_DAYS ago.
+ */
+export function retireReplacedAssets(
+  outDir: string,
+  current: ReadonlySet<string>,
+  now = Date.now(),
+): void {
+  const assets = path.join(outDir, 'assets');
+  const record = path.join(outDir, '.vite', 'replaced.json');
+  let replaced: Record<string, number> = {};
+  try {
+    replaced = JSON.parse(fs.readFileSync(record, 'utf8')) as Record<string, number>;
+  } catch {
+    // The first build into this folder.
+  }
+  const kept: Record<string, number> = {};
+  for (const name of fs.existsSync(assets) ? fs.readdirSync(assets) : []) {
+    const file = `assets/${name}`;
+    // A source map belongs to its chunk's build.
+    if (current.has(file.replace(/\.map$/, ''))) continue;
+    const since = replaced[file] ?? now;
+    if (now - since > KEEP_REPLACED_ASSETS_DAYS * DAY_MS) fs.rmSync(path.join(assets, name));
+    else kept[file] = since;
+  }
+  fs.mkdirSync(path.dirname(record), { recursive: true });
+  fs.writeFileSync(record, `${JSON.stringify(kept, null, 2)}\n`);
+}
+
 /**
  * The service worker's own build (vite-plugin-pwa runs it apart) logs at the app build's level, so
  * `npm start` shows no asset tables, and asks Rolldown for one chunk by today's option name.
@@ -73,6 +135,8 @@ function workerBuildLikeTheApp(logLevel: () => LogLevel): Plugin {
 // otherwise; the dev server follows the host rule of docs/product.md "Session and API calls".
 let resolvedLogLevel: LogLevel = 'info';
 const appLogLevel = () => resolvedLogLevel;
+/** This build's files, so the worker precaches them and not the earlier builds' kept beside. */
+const thisBuild = new Set<string>();
 
 export default defineConfig(({ command }) => ({
   plugins: [
@@ -84,6 +148,7 @@ export default defineConfig(({ command }) => ({
     },
     react(),
     inlineEntryStyles(),
+    keepReplacedAssets(thisBuild),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
@@ -98,6 +163,14 @@ export default defineConfig(({ command }) => ({
         // Screenshots are for the install sheet only; the avatar placeholder is precached.
         globIgnores: ['screenshots/**'],
         maximumFileSizeToCacheInBytes: 1024 * 1024,
+        manifestTransforms: [
+          (entries) => ({
+            manifest: entries.filter(
+              (entry) => !entry.url.startsWith('assets/') || thisBuild.has(entry.url),
+            ),
+            warnings: [],
+          }),
+        ],
         buildPlugins: { vite: [workerBuildLikeTheApp(appLogLevel)] },
       },
       devOptions: { enabled: false },
@@ -169,6 +242,8 @@ export default defineConfig(({ command }) => ({
   server: { port: 5173, strictPort: true },
   build: {
     target: 'es2022',
+    // The folder is not emptied: keepReplacedAssets keeps the previous build's hashed files.
+    emptyOutDir: false,
     sourcemap: 'hidden',
     // The server reads it to name the profile route's chunks in a signed-in profile's document
     // (server/src/plugins/static.ts).

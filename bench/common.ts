@@ -286,7 +286,7 @@ export async function startServers(options: {
   redisUrl?: string | undefined;
   env?: NodeJS.ProcessEnv;
   dataPrefix: string;
-}): Promise<{ nodes: RunningServer[]; stop(): Promise<void> }> {
+}): Promise<{ nodes: RunningServer[]; databaseUrl: string | undefined; stop(): Promise<void> }> {
   const { databaseUrl, redisUrl, dataPrefix } = options;
   const database = databaseUrl ? await createFreshDatabase(databaseUrl, 'orbit_bench') : undefined;
   const env = {
@@ -302,7 +302,7 @@ export async function startServers(options: {
     for (const node of nodes) await node.stop();
     await database?.drop();
   };
-  return { nodes, stop };
+  return { nodes, databaseUrl: database?.url, stop };
 }
 
 /**

@@ -190,7 +190,8 @@ export function tempDir(prefix: string): string {
 /**
  * A production build of the app into `outDir`, marked with `build` on the root element
  * (`<html data-build>`), so two builds from the same sources differ in every hashed file that
- * depends on the entry, in index.html and so in the worker's precache manifest.
+ * depends on the entry, in index.html and so in the worker's precache manifest. A build into the
+ * folder of an earlier one replaces it as `npm run build` does, keeping its hashed files.
  */
 export async function buildMarked(outDir: string, build: string): Promise<void> {
   const vite = await import('vite');
@@ -198,7 +199,7 @@ export async function buildMarked(outDir: string, build: string): Promise<void> 
     root: ROOT,
     configFile: path.join(ROOT, 'vite.config.ts'),
     logLevel: 'error',
-    build: { outDir, emptyOutDir: true, sourcemap: false },
+    build: { outDir, sourcemap: false },
     plugins: [
       {
         name: 'orbit-e2e-build-mark',

@@ -1,12 +1,11 @@
-import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import path from 'node:path';
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Forbidden } from '../errors.ts';
 import { type ProxyTrust, pageOrigin } from '../lib/proxy.ts';
 import { bearerToken } from '../lib/sessionCookie.ts';
+import { appStyleHashes } from './static.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -76,30 +75,10 @@ function registerOriginCheck(app: FastifyInstance, policy: OriginPolicy & { cook
 }
 
 /**
- * The hashes of the <style> the build inlined into index.html, from the csp.json it wrote beside
- * it (vite.config.ts); none without a build (docs/decisions.md "Critical CSS inlined").
- */
-function inlineStyleHashes(staticDir: string | undefined): string[] {
-  if (!staticDir) return [];
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(staticDir, 'csp.json'), 'utf8');
-  } catch {
-    return [];
-  }
-  const { styleHashes } = JSON.parse(text) as { styleHashes?: unknown };
-  if (!Array.isArray(styleHashes)) return [];
-  return styleHashes
-    .filter(
-      (hash): hash is string => typeof hash === 'string' && /^sha256-[A-Za-z0-9+/]+=*$/.test(hash),
-    )
-    .map((hash) => `'${hash}'`);
-}
-
-/**
  * Baseline headers on every response (`@fastify/helmet`); the page's own policy allows no inline
- * script, and no inline style but the one the build inlined, by its hash. Pictures served by a CDN
- * or a public bucket (MEDIA_PUBLIC_URL) come from its origin.
+ * script, and no inline style but the one the build inlined, by its hash: of the build served
+ * when the answer is sent, so a new build's page is allowed its styles without a restart.
+ * Pictures served by a CDN or a public bucket (MEDIA_PUBLIC_URL) come from its origin.
  */
 async function registerSecurityHeaders(
   app: FastifyInstance,
@@ -107,8 +86,8 @@ async function registerSecurityHeaders(
     allowed: readonly string[];
     mediaPublicUrl?: string | undefined;
     trust: ProxyTrust | false;
-    /** The built app's folder, whose csp.json names the inlined styles. */
-    staticDir?: string | undefined;
+    /** The `sha256-…` hashes of the styles the build being served inlined. */
+    styleHashes: () => readonly string[];
   },
 ) {
   const { allowed, mediaPublicUrl, trust } = options;
@@ -118,25 +97,23 @@ async function registerSecurityHeaders(
   // neither the page nor the service worker fetches them.
   const connect = ["'self'", ...allowed, ...allowed.map((origin) => origin.replace(/^http/, 'ws'))];
   const images = ["'self'", 'data:', 'blob:', ...media];
+  const directives = (styleHashes: readonly string[]) => ({
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    // React sets style properties through the CSSOM, which style-src does not govern.
+    styleSrc: ["'self'", ...styleHashes.map((hash) => `'${hash}'`)],
+    imgSrc: images,
+    fontSrc: ["'self'"],
+    connectSrc: connect,
+    workerSrc: ["'self'"],
+    manifestSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  });
   const headers = await helmetHeaders({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // React sets style properties through the CSSOM, which style-src does not govern.
-        styleSrc: ["'self'", ...inlineStyleHashes(options.staticDir)],
-        imgSrc: images,
-        fontSrc: ["'self'"],
-        connectSrc: connect,
-        workerSrc: ["'self'"],
-        manifestSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
+    contentSecurityPolicy: false,
     referrerPolicy: { policy: 'same-origin' },
     xFrameOptions: { action: 'deny' },
     crossOriginOpenerPolicy: { policy: 'same-origin' },
@@ -150,12 +127,28 @@ async function registerSecurityHeaders(
     reply.headers(headers);
     done();
   });
+  // The policy is made again only when a new build brings its own hashes.
+  let policy: { for: readonly string[] | null; header: string } = { for: null, header: '' };
   app.addHook('onSend', (request, reply, payload, done) => {
+    const styleHashes = options.styleHashes();
+    if (policy.for !== styleHashes)
+      policy = { for: styleHashes, header: contentSecurityPolicy(directives(styleHashes)) };
+    if (!reply.hasHeader('Content-Security-Policy'))
+      reply.header('Content-Security-Policy', policy.header);
     reply.header('Permissions-Policy', PERMISSIONS_POLICY);
     if (pageOrigin(request.raw, trust).startsWith('https:'))
       reply.header('Strict-Transport-Security', HSTS);
     done(null, payload);
   });
+}
+
+/** A Content-Security-Policy header as helmet writes one: `default-src 'self';script-src …`. */
+function contentSecurityPolicy(directives: Record<string, readonly string[]>): string {
+  return Object.entries(directives)
+    .map(([name, sources]) =>
+      [name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`), ...sources].join(' '),
+    )
+    .join(';');
 }
 
 /**
@@ -191,7 +184,7 @@ export const securityPlugin = fp<{ trust: ProxyTrust | false }>(
       allowed: config.appOrigins,
       mediaPublicUrl: config.mediaPublicUrl,
       trust,
-      staticDir: config.staticDir,
+      styleHashes: () => appStyleHashes(app),
     });
     registerOriginCheck(app, {
       allowed: config.appOrigins,

@@ -77,18 +77,22 @@ function registerUploads(app: FastifyInstance, store: MediaStore) {
  * The built app: hashed assets cached for a year; everything else revalidated on every use, above
  * all index.html, the service worker (sw.js) and manifest.webmanifest, so a new deploy is seen at
  * once (docs/decisions.md "Caching"); and any unknown path that a browser navigates to answered with index.html so the router
- * can take it. Answers whether a build was found.
+ * can take it. The folder is read as it is at each request: a build made while the server runs
+ * is served at once, with no restart (docs/deploy.md "Upgrades"). Answers whether a build was
+ * found.
  */
 async function registerApp(app: FastifyInstance, staticDir: string): Promise<boolean> {
-  const indexFile = path.join(staticDir, 'index.html');
-  if (!fs.existsSync(indexFile)) return false;
-  indexFiles.set(app, indexFile);
-  profileModules.set(app, routeModules(staticDir, PROFILE_ROUTE_SOURCES));
+  let first: Build;
+  try {
+    first = await readBuild(staticDir, await buildStamp(staticDir));
+  } catch {
+    return false;
+  }
+  builds.set(app, { dir: staticDir, current: first });
   await app.register(fastifyStatic, {
     root: staticDir,
-    wildcard: false,
     index: false,
-    // Source maps and the build's manifest stay on the server's disk; they are not published.
+    // Source maps and what the build keeps for itself (.vite/) stay on the server's disk.
     allowedPath: (pathName) => !pathName.endsWith('.map') && !pathName.startsWith('/.vite/'),
     setHeaders: (res, filePath) => {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
@@ -116,12 +120,8 @@ function wantsAppShell(request: FastifyRequest): boolean {
   );
 }
 
-/** Each app's index.html, for `sendIndex`. */
-const indexFiles = new WeakMap<FastifyInstance, string>();
-
 /** The modules the profile route runs beside the entry: the shell and the profile page. */
 const PROFILE_ROUTE_SOURCES = ['src/app/Shell.tsx', 'src/features/profile/ProfilePage.tsx'];
-const profileModules = new WeakMap<FastifyInstance, string[]>();
 
 interface ManifestChunk {
   file: string;
@@ -133,11 +133,11 @@ interface ManifestChunk {
  * The chunk files `sources` load, with every chunk they import, less what the entry loads anyway,
  * from the manifest the build wrote (.vite/manifest.json). None when there is no manifest.
  */
-function routeModules(staticDir: string, sources: string[]): string[] {
+async function routeModules(staticDir: string, sources: string[]): Promise<string[]> {
   let manifest: Record<string, ManifestChunk>;
   try {
     manifest = JSON.parse(
-      fs.readFileSync(path.join(staticDir, '.vite', 'manifest.json'), 'utf8'),
+      await fs.promises.readFile(path.join(staticDir, BUILD_FILES.manifest), 'utf8'),
     ) as Record<string, ManifestChunk>;
   } catch {
     return [];
@@ -165,26 +165,97 @@ export interface ProfileDocument {
 }
 
 interface IndexDocument {
-  mtimeMs: number;
   etag: string;
   bodies: { identity: Buffer; br: Buffer; gzip: Buffer };
 }
-const documents = new Map<string, IndexDocument>();
 
-/** index.html with its compressed copies, made again only when the file changes (a new build). */
-async function indexDocument(file: string): Promise<IndexDocument> {
-  const { mtimeMs } = await fs.promises.stat(file);
-  const known = documents.get(file);
-  if (known?.mtimeMs === mtimeMs) return known;
-  const identity = await fs.promises.readFile(file);
-  const document: IndexDocument = {
-    mtimeMs,
-    etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
-    bodies: { identity, br: zlib.brotliCompressSync(identity), gzip: zlib.gzipSync(identity) },
-  };
-  documents.set(file, document);
-  return document;
+/**
+ * What the server takes from a build: index.html with its compressed copies, the profile route's
+ * chunks and the hashes of the styles inlined into index.html. Read again as soon as a new build
+ * has replaced any of the files it comes from.
+ */
+interface Build {
+  /** The files' sizes and modification times when they were read. */
+  stamp: string;
+  index: IndexDocument;
+  profileModules: string[];
+  styleHashes: string[];
 }
+const BUILD_FILES = {
+  index: 'index.html',
+  manifest: path.join('.vite', 'manifest.json'),
+  csp: 'csp.json',
+};
+const builds = new WeakMap<FastifyInstance, { dir: string; current: Build }>();
+
+async function buildStamp(staticDir: string): Promise<string> {
+  const stats = await Promise.all(
+    Object.values(BUILD_FILES).map((file) =>
+      fs.promises.stat(path.join(staticDir, file)).then(
+        ({ mtimeMs, size }) => `${mtimeMs}:${size}`,
+        () => '-',
+      ),
+    ),
+  );
+  return stats.join(' ');
+}
+
+/** Throws when there is no index.html. */
+async function readBuild(staticDir: string, stamp: string): Promise<Build> {
+  const identity = await fs.promises.readFile(path.join(staticDir, BUILD_FILES.index));
+  return {
+    stamp,
+    index: {
+      etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
+      bodies: { identity, br: zlib.brotliCompressSync(identity), gzip: zlib.gzipSync(identity) },
+    },
+    profileModules: await routeModules(staticDir, PROFILE_ROUTE_SOURCES),
+    styleHashes: await inlineStyleHashes(staticDir),
+  };
+}
+
+/**
+ * The app's build as its folder holds it now; while a new build is being written and index.html
+ * cannot be read, the last one read.
+ */
+async function currentBuild(app: FastifyInstance): Promise<Build | undefined> {
+  const known = builds.get(app);
+  if (!known) return undefined;
+  const stamp = await buildStamp(known.dir);
+  if (stamp !== known.current.stamp) {
+    try {
+      known.current = await readBuild(known.dir, stamp);
+    } catch {
+      // index.html is gone for a moment: keep the build read last.
+    }
+  }
+  return known.current;
+}
+
+/**
+ * The hashes of the <style> the build inlined into index.html, from the csp.json it wrote beside
+ * it (vite.config.ts); none without a build (docs/decisions.md "Critical CSS inlined").
+ */
+async function inlineStyleHashes(staticDir: string): Promise<string[]> {
+  let styleHashes: unknown;
+  try {
+    ({ styleHashes } = JSON.parse(
+      await fs.promises.readFile(path.join(staticDir, BUILD_FILES.csp), 'utf8'),
+    ) as { styleHashes?: unknown });
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(styleHashes)) return [];
+  return styleHashes.filter(
+    (hash): hash is string => typeof hash === 'string' && /^sha256-[A-Za-z0-9+/]+=*$/.test(hash),
+  );
+}
+
+/** The style hashes of the build whose index.html this app sent last (for its CSP). */
+export function appStyleHashes(app: FastifyInstance): readonly string[] {
+  return builds.get(app)?.current.styleHashes ?? NO_HASHES;
+}
+const NO_HASHES: readonly string[] = [];
 
 /** br, else gzip, when the request accepts it (not with q=0). */
 function contentEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
@@ -208,12 +279,12 @@ function contentEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | nu
  */
 async function sendIndex(reply: FastifyReply, profile?: ProfileDocument | null) {
   reply.header('Cache-Control', CACHE_CONTROL.revalidate);
-  const indexFile = indexFiles.get(reply.server);
-  if (!indexFile) return reply.sendFile('index.html');
-  const document = await indexDocument(indexFile);
+  const build = await currentBuild(reply.server);
+  if (!build) return reply.sendFile('index.html');
+  const document = build.index;
   const vary = reply.getHeader('Vary');
   reply.header('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
-  if (profile) return sendProfile(reply, document, profile);
+  if (profile) return sendProfile(reply, build, profile);
   reply.header('ETag', document.etag);
   if (etagMatches(reply.request.headers['if-none-match'], document.etag))
     return reply.status(304).send();
@@ -228,14 +299,14 @@ async function sendIndex(reply: FastifyReply, profile?: ProfileDocument | null) 
  * browser alone (`private`), asked for again on every use, and never answered with the shared
  * copy's ETag. Compressed here, quickly: it is made for this one answer.
  */
-function sendProfile(reply: FastifyReply, document: IndexDocument, profile: ProfileDocument) {
+function sendProfile(reply: FastifyReply, build: Build, profile: ProfileDocument) {
   const head =
     `<script type="application/json" id="${BOOT_ELEMENT_ID}">${scriptJson(profile.me)}</script>` +
     `<link rel="preload" as="image" href="${escapeAttribute(profile.avatar)}" fetchpriority="high">` +
-    (profileModules.get(reply.server) ?? [])
+    build.profileModules
       .map((file) => `<link rel="modulepreload" href="${escapeAttribute(file)}">`)
       .join('');
-  const html = document.bodies.identity.toString('utf8').replace('</head>', `${head}</head>`);
+  const html = build.index.bodies.identity.toString('utf8').replace('</head>', `${head}</head>`);
   reply.header('Cache-Control', CACHE_CONTROL.member);
   reply.header('Vary', `${String(reply.getHeader('Vary'))}, Cookie`);
   const encoding = contentEncoding(reply.request.headers['accept-encoding']);

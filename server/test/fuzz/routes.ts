@@ -453,6 +453,30 @@ const uploadsGenerator: RouteGenerator = (ctx) =>
       }),
     );
 
+/**
+ * Paths into the build's folder (fuzz/app.ts writes it): its files, what it keeps unpublished
+ * (source maps, .vite/), ways out of the folder, and app routes that fall through to the document.
+ */
+const buildFilesGenerator: RouteGenerator = () =>
+  fc.record({
+    path: fc.oneof(
+      fc.constantFrom(
+        '/index.html',
+        '/assets/app-abc123.js',
+        '/assets/app-abc123.js.map',
+        '/.vite/manifest.json',
+        '/assets/',
+        '/assets/..%2findex.html',
+        '/%2e%2e/%2e%2e/etc/passwd',
+        '/assets/%00.js',
+        '/profile/a.b',
+        '/x',
+      ),
+      anyString(60).map((p) => `/${encodeLoose(p)}`),
+    ),
+    headers: fc.constantFrom({}, { accept: 'text/html' }, { 'if-none-match': '*' }),
+  });
+
 /** Preflights for any path, from any origin, asking for any method and headers. */
 const preflightGenerator: RouteGenerator = () =>
   fc.record({
@@ -525,6 +549,8 @@ const HAND_WRITTEN: Record<string, (route: FuzzRoute) => RouteGenerator> = {
   'DELETE /api/auth/account': deleteAccountGenerator,
   'GET /uploads/*': () => uploadsGenerator,
   'HEAD /uploads/*': () => uploadsGenerator,
+  'GET /*': () => buildFilesGenerator,
+  'HEAD /*': () => buildFilesGenerator,
   'OPTIONS *': () => preflightGenerator,
   // Not a member route: its own bearer token, which the derived generator cannot know.
   'GET /metrics': () => metricsGenerator,
