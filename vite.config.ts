@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { type LogLevel, type Plugin, defineConfig } from 'vite';
+import { type LogLevel, type Plugin, createServer, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { FIRST_SCREENS } from './src/contracts/constants.ts';
 
 const THEME_COLOUR = '#0f1330';
 const BACKGROUND_COLOUR = '#0b1026';
@@ -115,6 +116,69 @@ export function retireReplacedAssets(
 }
 
 /**
+ * Renders FIRST_SCREENS' routes (src/prerender.tsx) into copies of the built index.html, kept
+ * beside the build's manifest: the server sends one to a visitor without a session, so the page
+ * paints before its code runs. The render runs in a jsdom window, as the app's modules expect one.
+ */
+function prerenderFirstScreens(): Plugin {
+  let outDir = '';
+  let root = '';
+  return {
+    name: 'orbit:first-screens',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+      root = config.root;
+    },
+    async closeBundle() {
+      const index = path.join(outDir, 'index.html');
+      if (!fs.existsSync(index)) return;
+      const html = fs.readFileSync(index, 'utf8');
+      const { JSDOM } = await import('jsdom');
+      const { window } = new JSDOM(html, { url: 'https://orbit.invalid/' });
+      const globals = ['window', 'document', 'navigator', 'localStorage', 'sessionStorage'];
+      const saved = globals.map((key) => Object.getOwnPropertyDescriptor(globalThis, key));
+      for (const key of globals)
+        Object.defineProperty(globalThis, key, {
+          value: key === 'window' ? window : window[key as keyof typeof window],
+          configurable: true,
+          writable: true,
+        });
+      const server = await createServer({
+        configFile: false,
+        root,
+        appType: 'custom',
+        logLevel: 'error',
+        plugins: [react()],
+        server: { middlewareMode: true, hmr: false, ws: false },
+      });
+      try {
+        const { firstScreen } = (await server.ssrLoadModule('/src/prerender.tsx')) as {
+          firstScreen: (route: string) => Promise<string>;
+        };
+        for (const [route, file] of Object.entries(FIRST_SCREENS)) {
+          const markup = await firstScreen(route);
+          const target = path.join(outDir, file);
+          fs.mkdirSync(path.dirname(target), { recursive: true });
+          fs.writeFileSync(
+            target,
+            html.replace('<div id="root"></div>', `<div id="root">${markup}</div>`),
+          );
+        }
+      } finally {
+        await server.close();
+        window.close();
+        globals.forEach((key, i) => {
+          const descriptor = saved[i];
+          if (descriptor) Object.defineProperty(globalThis, key, descriptor);
+          else delete (globalThis as Record<string, unknown>)[key];
+        });
+      }
+    },
+  };
+}
+
+/**
  * The service worker's own build (vite-plugin-pwa runs it apart) logs at the app build's level, so
  * `npm start` shows no asset tables, and asks Rolldown for one chunk by today's option name.
  */
@@ -148,6 +212,7 @@ export default defineConfig(({ command }) => ({
     },
     react(),
     inlineEntryStyles(),
+    prerenderFirstScreens(),
     keepReplacedAssets(thisBuild),
     VitePWA({
       strategies: 'injectManifest',

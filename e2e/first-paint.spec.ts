@@ -93,6 +93,48 @@ test.describe('first paint, signed out', () => {
   });
 });
 
+test.describe('the landing page’s first screen', () => {
+  test('is in the document: with no script at all the login form shows, in the browser’s theme, and the app takes it over without a second copy', async ({
+    browser,
+    baseURL,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    await context.addCookies([{ name: 'orbit-theme', value: 'dark', url: baseURL ?? '' }]);
+    const still = await context.newPage();
+    await still.goto('/landing');
+    await expect(still.getByRole('heading', { name: 'Orbit', level: 1 })).toBeVisible();
+    await expect(still.getByRole('heading', { name: 'Log in' })).toBeVisible();
+    await expect(still.getByRole('button', { name: 'Login' })).toBeVisible();
+    await expect(still.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await context.close();
+  });
+
+  test('takes no input before the app runs, and the app renders over it once, with a working form', async ({
+    browser,
+    page,
+    member,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const still = await context.newPage();
+    await still.goto('/landing');
+    await expect(still.getByLabel('Username or email')).not.toBeEditable();
+    await expect(still.getByLabel('Remember me')).toBeDisabled();
+    await expect(still.locator('button[type="submit"]')).toHaveCount(0);
+    await context.close();
+
+    await logIn(page, member);
+    await expect(page).toHaveURL(/\/profile|\/spacehub/);
+  });
+
+  test('is replaced by the app, not doubled', async ({ page }) => {
+    await page.goto('/landing');
+    await page.waitForLoadState('load');
+    await expect(page.getByLabel('Username or email')).toBeEditable();
+    await expect(page.locator('main')).toHaveCount(1);
+    await expect(page.getByRole('heading', { name: 'Log in' })).toHaveCount(1);
+  });
+});
+
 test.describe('first paint, signed in', () => {
   test('the own profile: the avatar is preloaded at high priority and the viewer, manager and settings code loads only when opened', async ({
     browser,

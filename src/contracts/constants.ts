@@ -18,6 +18,15 @@ export const BOOT_ELEMENT_ID = 'orbit-me';
  */
 export const OFFLINE_HEADER = 'x-orbit-offline';
 
+/**
+ * The routes whose first screen the build renders into a copy of index.html, and where the build
+ * keeps each copy (vite.config.ts); the server sends it to a visitor without a session
+ * (server/src/plugins/static.ts), so the page paints before its code has run.
+ */
+export const FIRST_SCREENS: Readonly<Record<string, string>> = {
+  '/landing': '.vite/first-screen/landing.html',
+};
+
 export const SEARCH_LIMIT = 12;
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 

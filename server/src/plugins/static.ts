@@ -5,7 +5,8 @@ import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { BOOT_ELEMENT_ID } from '../../../src/contracts/constants.ts';
+import { BOOT_ELEMENT_ID, FIRST_SCREENS } from '../../../src/contracts/constants.ts';
+import { DEFAULT_THEME, THEME_COOKIE, isTheme } from '../../../src/contracts/theme.ts';
 import { Unavailable } from '../errors.ts';
 import { CACHE_CONTROL } from '../lib/cacheControl.ts';
 import {
@@ -169,6 +170,13 @@ interface IndexDocument {
   bodies: { identity: Buffer; br: Buffer; gzip: Buffer };
 }
 
+function indexDocument(identity: Buffer): IndexDocument {
+  return {
+    etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
+    bodies: { identity, br: zlib.brotliCompressSync(identity), gzip: zlib.gzipSync(identity) },
+  };
+}
+
 /**
  * What the server takes from a build: index.html with its compressed copies, the profile route's
  * chunks and the hashes of the styles inlined into index.html. Read again as soon as a new build
@@ -178,6 +186,8 @@ interface Build {
   /** The files' sizes and modification times when they were read. */
   stamp: string;
   index: IndexDocument;
+  /** index.html with a route's first screen in it, by route (FIRST_SCREENS). */
+  firstScreens: Map<string, IndexDocument>;
   profileModules: string[];
   styleHashes: string[];
 }
@@ -190,7 +200,7 @@ const builds = new WeakMap<FastifyInstance, { dir: string; current: Build }>();
 
 async function buildStamp(staticDir: string): Promise<string> {
   const stats = await Promise.all(
-    Object.values(BUILD_FILES).map((file) =>
+    [...Object.values(BUILD_FILES), ...Object.values(FIRST_SCREENS)].map((file) =>
       fs.promises.stat(path.join(staticDir, file)).then(
         ({ mtimeMs, size }) => `${mtimeMs}:${size}`,
         () => '-',
@@ -203,12 +213,15 @@ async function buildStamp(staticDir: string): Promise<string> {
 /** Throws when there is no index.html. */
 async function readBuild(staticDir: string, stamp: string): Promise<Build> {
   const identity = await fs.promises.readFile(path.join(staticDir, BUILD_FILES.index));
+  const firstScreens = new Map<string, IndexDocument>();
+  for (const [route, file] of Object.entries(FIRST_SCREENS)) {
+    const page = await fs.promises.readFile(path.join(staticDir, file)).catch(() => null);
+    if (page) firstScreens.set(route, indexDocument(page));
+  }
   return {
     stamp,
-    index: {
-      etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
-      bodies: { identity, br: zlib.brotliCompressSync(identity), gzip: zlib.gzipSync(identity) },
-    },
+    index: indexDocument(identity),
+    firstScreens,
     profileModules: await routeModules(staticDir, PROFILE_ROUTE_SOURCES),
     styleHashes: await inlineStyleHashes(staticDir),
   };
@@ -285,6 +298,8 @@ async function sendIndex(reply: FastifyReply, profile?: ProfileDocument | null) 
   const vary = reply.getHeader('Vary');
   reply.header('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
   if (profile) return sendProfile(reply, build, profile);
+  const firstScreen = firstScreenFor(reply.request, build);
+  if (firstScreen) return sendFirstScreen(reply, firstScreen);
   reply.header('ETag', document.etag);
   if (etagMatches(reply.request.headers['if-none-match'], document.etag))
     return reply.status(304).send();
@@ -310,14 +325,54 @@ function sendProfile(reply: FastifyReply, build: Build, profile: ProfileDocument
   reply.header('Cache-Control', CACHE_CONTROL.member);
   reply.header('Vary', `${String(reply.getHeader('Vary'))}, Cookie`);
   const encoding = contentEncoding(reply.request.headers['accept-encoding']);
-  let body = Buffer.from(html);
-  if (encoding === 'br')
-    body = zlib.brotliCompressSync(body, {
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
-    });
-  else if (encoding === 'gzip') body = zlib.gzipSync(body, { level: 6 });
+  if (encoding) reply.header('Content-Encoding', encoding);
+  return reply.type('text/html; charset=utf-8').send(compressed(html, encoding));
+}
+
+/**
+ * The route's first screen for a visitor without a session; none with one (the app decides what a
+ * member sees), nor for a route the build did not render.
+ */
+function firstScreenFor(request: FastifyRequest, build: Build): IndexDocument | undefined {
+  const screen = build.firstScreens.get(request.url.split('?')[0] ?? '');
+  if (!screen || request.cookies[request.server.config.session.cookie]) return undefined;
+  return screen;
+}
+
+/**
+ * index.html with the route's first screen in it, drawn in the theme this browser shows (its
+ * theme cookie; the app sets it), so nothing changes when the app takes over.
+ */
+function sendFirstScreen(reply: FastifyReply, screen: IndexDocument) {
+  reply.header('Vary', `${String(reply.getHeader('Vary'))}, Cookie`);
+  const theme = reply.request.cookies[THEME_COOKIE];
+  const encoding = contentEncoding(reply.request.headers['accept-encoding']);
+  let etag = screen.etag;
+  let body = screen.bodies[encoding ?? 'identity'];
+  if (isTheme(theme) && theme !== DEFAULT_THEME) {
+    etag = `${screen.etag.slice(0, -1)}-${theme}"`;
+    body = compressed(
+      screen.bodies.identity
+        .toString('utf8')
+        .replace(`data-theme="${DEFAULT_THEME}"`, `data-theme="${theme}"`),
+      encoding,
+    );
+  }
+  reply.header('ETag', etag);
+  if (etagMatches(reply.request.headers['if-none-match'], etag)) return reply.status(304).send();
   if (encoding) reply.header('Content-Encoding', encoding);
   return reply.type('text/html; charset=utf-8').send(body);
+}
+
+/** A document made for one answer, compressed quickly. */
+function compressed(html: string, encoding: 'br' | 'gzip' | null): Buffer {
+  const body = Buffer.from(html);
+  if (encoding === 'br')
+    return zlib.brotliCompressSync(body, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
+    });
+  if (encoding === 'gzip') return zlib.gzipSync(body, { level: 6 });
+  return body;
 }
 
 /** JSON that cannot end its <script> element early, nor open a comment in it. */

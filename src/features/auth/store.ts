@@ -13,8 +13,8 @@ type SessionStatus = 'loading' | 'signedIn' | 'signedOut';
 
 export const AUTH_UNREACHABLE = 'Failed to reach auth service';
 
-/** The session's other calls, with the schemas they bring: the first page needs none of them. */
-const remote = () => import('./api.ts').then((module) => module.authApi);
+/** The session's calls, with the schemas they bring: loaded when first made, as the first page makes none. */
+export const sessionCalls = () => import('./api.ts').then((module) => module.authApi);
 
 /**
  * The session check by the `me` entry's path and reader (src/contracts/endpoints/session.ts),
@@ -104,7 +104,7 @@ export const useSession = create<SessionState>()((set, get) => ({
   },
 
   async login(body) {
-    const { user, token } = await (await remote()).login(body);
+    const { user, token } = await (await sessionCalls()).login(body);
     if (token) storeToken(token, body.remember ?? false);
     if (!user) throw new Error('Login failed.');
     get().setUser(user);
@@ -112,7 +112,7 @@ export const useSession = create<SessionState>()((set, get) => ({
   },
 
   async signup(form, remember) {
-    const answer = await (await remote()).signup(form);
+    const answer = await (await sessionCalls()).signup(form);
     if (answer.token) storeToken(answer.token, remember);
     // docs/product.md "Session and API calls": the signup answer is followed by GET /api/auth/me.
     await get().load();
@@ -126,7 +126,7 @@ export const useSession = create<SessionState>()((set, get) => ({
     // What needs the session still (the push device forgotten on the server) goes first.
     const user = get().user;
     if (user) await leaveMemberState(user.id);
-    await remote()
+    await sessionCalls()
       .then((authApi) => authApi.logout())
       .catch(() => undefined);
     clearToken();

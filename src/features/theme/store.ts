@@ -1,7 +1,8 @@
 import { create } from 'zustand';
 import { CHANNELS, STORAGE_KEYS } from '../../lib/constants.ts';
-import { type Theme, isTheme } from '../../contracts/theme.ts';
+import { THEME_COOKIE, type Theme, isTheme } from '../../contracts/theme.ts';
 import { openChannel } from '../../lib/crossTab.ts';
+import { sessionCalls } from '../auth/store.ts';
 import { nextTheme } from './resolve.ts';
 import { readLocal, writeLocal } from '../../lib/storage.ts';
 import { resolveTheme } from './resolve.ts';
@@ -23,13 +24,15 @@ interface ThemeMessage {
 }
 
 let channel: ReturnType<typeof openChannel> | null = null;
-/** The session's calls, with the schemas they bring: loaded when the theme is first saved or checked. */
-const remote = () => import('../auth/api.ts').then((module) => module.authApi);
 /** Counts the member's own changes, so a server answer asked for before one never undoes it. */
 let changes = 0;
 
+const YEAR_SECONDS = 365 * 24 * 60 * 60;
+
 function apply(theme: Theme) {
   document.documentElement.dataset.theme = theme;
+  const secure = window.location.protocol === 'https:' ? '; secure' : '';
+  document.cookie = `${THEME_COOKIE}=${theme}; path=/; max-age=${YEAR_SECONDS}; samesite=lax${secure}`;
 }
 
 function remember(userId: string | null, theme: Theme) {
@@ -60,7 +63,7 @@ export const useTheme = create<ThemeState>()((set, get) => ({
     const message: ThemeMessage = { userId, theme };
     channel?.post(message);
     if (userId) {
-      remote()
+      sessionCalls()
         .then((authApi) => authApi.saveTheme(theme))
         // Told again once saved: a tab that asked the server in between took the old theme.
         .then(() => channel?.post(message))
@@ -87,7 +90,7 @@ async function checkServer() {
   const { userId } = useTheme.getState();
   if (!userId) return;
   const before = changes;
-  const user = await remote()
+  const user = await sessionCalls()
     .then((authApi) => authApi.me())
     .catch(() => null);
   if (user && changes === before) adopt(user.id, user.theme);

@@ -40,6 +40,8 @@ describe('theme store', () => {
     expect(document.documentElement.dataset.theme).toBe('normal1');
     expect(localStorage.getItem(STORAGE_KEYS.themeFor('u1'))).toBe('normal1');
     expect(localStorage.getItem(STORAGE_KEYS.lastTheme)).toBe('normal1');
+    // The server draws the landing page's first screen in it (docs/architecture.md).
+    expect(document.cookie).toContain('orbit-theme=normal1');
     await vi.waitFor(() =>
       expect(fetchMock).toHaveBeenCalledWith(
         expect.stringContaining('/api/users/theme'),
