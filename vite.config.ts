@@ -133,9 +133,10 @@ function prerenderFirstScreens(): Plugin {
     async closeBundle() {
       const index = path.join(outDir, 'index.html');
       if (!fs.existsSync(index)) return;
-      const html = fs.readFileSync(index, 'utf8');
+      const shell = fs.readFileSync(index, 'utf8');
+      const html = startAfterFirstPaint(shell, outDir);
       const { JSDOM } = await import('jsdom');
-      const { window } = new JSDOM(html, { url: 'https://orbit.invalid/' });
+      const { window } = new JSDOM(shell, { url: 'https://orbit.invalid/' });
       const globals = ['window', 'document', 'navigator', 'localStorage', 'sessionStorage'];
       const saved = globals.map((key) => Object.getOwnPropertyDescriptor(globalThis, key));
       for (const key of globals)
@@ -176,6 +177,25 @@ function prerenderFirstScreens(): Plugin {
       }
     },
   };
+}
+
+/**
+ * The document with a first screen starts the app's code after the browser has painted it: its
+ * entry is fetched at once (modulepreload) but run from a small starter one frame later, so the
+ * screen that is already there is not held back while the code is compiled and run.
+ */
+function startAfterFirstPaint(html: string, outDir: string): string {
+  const entry = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/.exec(
+    html,
+  );
+  if (!entry?.[1]) return html;
+  const starter = `requestAnimationFrame(() => setTimeout(() => import(${JSON.stringify(entry[1])})));\n`;
+  const name = `assets/first-screen-${createHash('sha256').update(starter).digest('hex').slice(0, 8)}.js`;
+  fs.writeFileSync(path.join(outDir, name), starter);
+  return html.replace(
+    entry[0],
+    `<link rel="modulepreload" crossorigin href="${entry[1]}">\n    <script type="module" crossorigin src="/${name}"></script>`,
+  );
 }
 
 /**

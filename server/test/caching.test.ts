@@ -37,6 +37,8 @@ const EXPECTED: [RegExp, string][] = [
   [/^\/api\/check-username$/, NEVER],
   // A relay that comes back may bring another key.
   [/^\/api\/push\/vapid-public-key$/, NEVER],
+  // What the member has reported and a moderator has not decided: asked afresh each time.
+  [/^\/api\/reports\/mine$/, NEVER],
   [/^\/api\//, MEMBER],
   // The app shell, sw.js, the manifest, icons: revalidated, never no-store (back/forward cache).
   [/^\//, REVALIDATE],

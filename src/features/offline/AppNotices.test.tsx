@@ -20,20 +20,26 @@ beforeEach(() => {
 afterEach(cleanup);
 
 describe('the app notices', () => {
-  it('offer the install alone while there is no new version', () => {
+  it('offer the install alone while there is no new version', async () => {
     render(<AppNotices />);
-    expect(screen.getByRole('complementary', { name: 'Install Orbit' })).toBeTruthy();
+    expect(await screen.findByRole('complementary', { name: 'Install Orbit' })).toBeTruthy();
     expect(screen.queryByText('A new version is available')).toBeNull();
   });
 
-  it('show one prompt at a time: a new version puts the install offer away until it is dismissed', () => {
+  it('show one prompt at a time: a new version puts the install offer away until it is dismissed', async () => {
     useUpdate.setState({ available: true, activate: vi.fn() });
     render(<AppNotices />);
-    expect(screen.getByText('A new version is available')).toBeTruthy();
+    expect(await screen.findByText('A new version is available')).toBeTruthy();
     expect(screen.queryByRole('complementary', { name: 'Install Orbit' })).toBeNull();
     expect(document.querySelectorAll('.notice')).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Not now' }));
     expect(screen.queryByText('A new version is available')).toBeNull();
     expect(screen.getByRole('complementary', { name: 'Install Orbit' })).toBeTruthy();
+  });
+
+  it('load nothing while none may show', () => {
+    useInstall.setState({ offer: null });
+    const { container } = render(<AppNotices />);
+    expect(container.innerHTML).toBe('');
   });
 });
