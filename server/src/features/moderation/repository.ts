@@ -1,4 +1,5 @@
-import { PostgresAdapter } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
+import { notHiddenFrom } from '../../members/blocks.ts';
 import type { Db } from '../../db/index.ts';
 import type { ReportKind, ReportResolution, ReportRow, UserRow } from '../../db/schema.ts';
 
@@ -30,12 +31,14 @@ export async function insertReport(db: Db, report: NewReport): Promise<void> {
 }
 
 /** The member's open reports, newest first: what they reported, not yet decided. */
+/** The reporter's open reports, less those about a member blocked either way with them. */
 export function openReportsBy(db: Db, reporterId: string, limit: number) {
   return db
     .selectFrom('reports')
     .select(['target_kind', 'target_id'])
     .where('reporter_id', '=', reporterId)
     .where('status', '=', 'open')
+    .where(notHiddenFrom(sql.ref('target_user_id'), reporterId))
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
