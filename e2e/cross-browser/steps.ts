@@ -8,6 +8,7 @@ import {
   attributeOf,
   waitFor,
   waitForPath,
+  waitUntil,
   whichShows,
 } from './driver.ts';
 import type { Files } from './files.ts';
@@ -72,6 +73,10 @@ export async function logIn(story: Story, who: Member, remember: boolean) {
   const { driver, app } = story;
   await driver.goto(`${app.origin}/landing`);
   await waitFor(driver, heading('Log in'));
+  // The document's own first screen takes no input; the app's form, rendered over it, does.
+  await waitUntil('the app to take over the first screen', () =>
+    driver.run(() => document.querySelector('input[readonly]') === null),
+  );
   await driver.type({ label: 'Username or email' }, who.username);
   await driver.type({ label: 'Password' }, who.password);
   if (remember) await driver.click({ label: 'Remember me' });
