@@ -103,8 +103,15 @@ export function savedCopies(driver: Driver): Promise<SavedCopies> {
     () =>
       new Promise<SavedCopies>((resolve, reject) => {
         const open = indexedDB.open('orbit');
+        // Not made yet: asking must not make an empty one the app would then upgrade from.
+        open.onupgradeneeded = () => open.transaction?.abort();
         open.onerror = () => reject(new Error(String(open.error)));
         open.onsuccess = () => {
+          if (!open.result.objectStoreNames.contains('meta')) {
+            open.result.close();
+            reject(new Error('nothing saved yet'));
+            return;
+          }
           const tx = open.result.transaction(['meta', 'responses', 'media']);
           const member = tx.objectStore('meta').get('currentMember');
           const responses = tx.objectStore('responses').getAllKeys();
