@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { type LogLevel, type Plugin, createServer, defineConfig } from 'vite';
+import { type LogLevel, type Plugin, createServer, defineConfig, minifySync } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { FIRST_SCREENS } from './src/contracts/constants.ts';
+import { startFirstScreen } from './src/app/firstScreenStarter.ts';
 
 const THEME_COLOUR = '#0f1330';
 const BACKGROUND_COLOUR = '#0b1026';
@@ -182,14 +183,18 @@ function prerenderFirstScreens(): Plugin {
 /**
  * The document with a first screen starts the app's code after the browser has painted it: its
  * entry is fetched at once (modulepreload) but run from a small starter one frame later, so the
- * screen that is already there is not held back while the code is compiled and run.
+ * screen that is already there is not held back while the code is compiled and run. The starter
+ * is `startFirstScreen`, which also carries an early tap over to the app's screen.
  */
 function startAfterFirstPaint(html: string, outDir: string): string {
   const entry = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/.exec(
     html,
   );
   if (!entry?.[1]) return html;
-  const starter = `requestAnimationFrame(() => setTimeout(() => import(${JSON.stringify(entry[1])})));\n`;
+  const starter = minifySync(
+    'first-screen.js',
+    `(${startFirstScreen.toString()})(() => import(${JSON.stringify(entry[1])}));\n`,
+  ).code;
   const name = `assets/first-screen-${createHash('sha256').update(starter).digest('hex').slice(0, 8)}.js`;
   fs.writeFileSync(path.join(outDir, name), starter);
   return html.replace(

@@ -126,6 +126,26 @@ test.describe('the landing page’s first screen', () => {
     await expect(page).toHaveURL(/\/profile|\/spacehub/);
   });
 
+  test('keeps a tap made before the app runs: Login pressed on the first screen is pressed on the app’s', async ({
+    page,
+  }) => {
+    // The app's code is held back until the first screen's Login has been pressed.
+    let release = () => {};
+    const pressed = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await pressed;
+      await route.continue();
+    });
+    await page.goto('/landing', { waitUntil: 'commit' });
+    const login = page.getByRole('button', { name: 'Login' });
+    await login.click();
+    await expect(page.getByLabel('Username or email')).not.toBeEditable();
+    release();
+    await expect(page.getByRole('alert')).toHaveText('Username/email and password are required.');
+  });
+
   test('is replaced by the app, not doubled', async ({ page }) => {
     await page.goto('/landing');
     await page.waitForLoadState('load');

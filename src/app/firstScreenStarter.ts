@@ -1,0 +1,34 @@
+/**
+ * What runs first in a document that carries a route's first screen (vite.config.ts
+ * `startAfterFirstPaint`, docs/architecture.md "Code splitting and first paint"): it starts the
+ * app one frame after the screen has painted, and carries over what the member did meanwhile. A
+ * button pressed on the first screen is pressed again on the app's own screen once it is there,
+ * so an early tap is never lost.
+ *
+ * The build writes this function out as the text of its own small script, so it uses nothing
+ * from outside its body.
+ */
+export function startFirstScreen(start: () => unknown): void {
+  const root = document.getElementById('root');
+  const screen = root?.firstElementChild;
+  if (!root || !screen) {
+    start();
+    return;
+  }
+  const nameOf = (button: Element) => button.getAttribute('aria-label') ?? button.textContent;
+  let pressed: string | null | undefined;
+  const onClick = (event: Event) => {
+    const button = (event.target as Element).closest('button');
+    if (button && screen.contains(button)) pressed = nameOf(button);
+  };
+  addEventListener('click', onClick, true);
+  new MutationObserver((_, observer) => {
+    if (screen.isConnected) return;
+    const again = [...root.querySelectorAll('button')].find((button) => nameOf(button) === pressed);
+    if (pressed !== undefined && !again) return;
+    observer.disconnect();
+    removeEventListener('click', onClick, true);
+    again?.click();
+  }).observe(root, { childList: true, subtree: true });
+  requestAnimationFrame(() => setTimeout(start));
+}
