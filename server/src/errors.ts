@@ -70,10 +70,17 @@ export class ServerFailure extends AppError {
     super(500, message, { cause, log: { level: 'error', reason } });
   }
 }
+/** What a member reads when the server has more work than it can take right now. */
+export const BUSY = 'Orbit is busy. Try again in a moment.';
+
 export class Unavailable extends AppError {
   constructor(
     message: string,
-    options: { retryAfterSeconds?: number; log?: { level: 'warn' | 'error'; reason: string } } = {},
+    options: {
+      retryAfterSeconds?: number;
+      cause?: unknown;
+      log?: { level: 'warn' | 'error'; reason: string };
+    } = {},
   ) {
     super(503, message, options);
   }

@@ -1,10 +1,15 @@
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BUSY } from '../src/errors.ts';
+import { postSignup } from './factories.ts';
 import {
   expectError,
   ORIGIN,
   forEachDialect,
   forEachApp,
+  uniqueUsername,
   useAppWithoutDatabase,
+  useTestApp,
 } from './helpers.ts';
 
 const INTERNAL_ERROR = 'Something went wrong on our side. Please try again.';
@@ -113,5 +118,56 @@ forEachDialect((dialect) => {
 
       expectError(response, 500, INTERNAL_ERROR);
     });
+  });
+});
+
+forEachDialect((dialect) => {
+  describe('with the database busy', () => {
+    const t = useTestApp(dialect);
+
+    /**
+     * Keeps the database from taking a write until `release` is called: every pooled PostgreSQL
+     * connection held, or SQLite's file locked for writing by another connection.
+     */
+    function holdDatabase(): () => Promise<void> {
+      if (dialect === 'sqlite') {
+        const other = new Database(t.config.sqlitePath);
+        other.exec('BEGIN IMMEDIATE');
+        return () => {
+          other.exec('ROLLBACK');
+          other.close();
+          return Promise.resolve();
+        };
+      }
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const held = Array.from({ length: 10 }, () => t.app.db.connection().execute(() => released));
+      return async () => {
+        release();
+        await Promise.all(held);
+      };
+    }
+
+    it('answers 503 in the member’s words with Retry-After, writes nothing, and serves again', async () => {
+      const username = uniqueUsername('busy');
+      const release = holdDatabase();
+      let response;
+      try {
+        response = await postSignup(t.app, { username });
+      } finally {
+        await release();
+      }
+      expectError(response, 503, BUSY);
+      expect(response.headers['retry-after']).toBe('2');
+
+      const check = await t.app.inject({
+        method: 'GET',
+        url: `/api/check-username?username=${username}`,
+      });
+      expect(check.json()).toMatchObject({ available: true });
+      expect((await postSignup(t.app, { username })).statusCode).toBe(201);
+    }, 20_000);
   });
 });

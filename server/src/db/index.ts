@@ -70,6 +70,21 @@ export function createDatabase(options: DatabaseOptions): { db: Db; dialect: Dia
   };
 }
 
+/**
+ * The database is there but could not take the statement in time: every pooled PostgreSQL
+ * connection stayed in use for CONNECT_TIMEOUT_MS, or SQLite's file stayed locked for its busy
+ * timeout. Worth trying again shortly, unlike a statement that failed.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code } = error as { code?: unknown };
+  if (typeof code === 'string') return code.startsWith('SQLITE_BUSY');
+  return (
+    error.message === 'timeout exceeded when trying to connect' ||
+    error.message === 'Connection terminated due to connection timeout'
+  );
+}
+
 /** The error without the client pg-pool attaches to it (its whole state, in every log line). */
 function withoutClient(error: Error): Error {
   if (!('client' in error)) return error;

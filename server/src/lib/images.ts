@@ -5,7 +5,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import pLimit from 'p-limit';
 import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
-import { TooLarge, Unavailable, UnsupportedMedia } from '../errors.ts';
+import { BUSY, TooLarge, Unavailable, UnsupportedMedia } from '../errors.ts';
 import type { MediaFile } from '../media/files.ts';
 import { AVATAR_PREFIX, WEBP, galleryKey } from '../media/store.ts';
 
@@ -21,7 +21,6 @@ const TOO_MANY_PIXELS = 'That image has too many pixels (max 50 megapixels).';
 // holding one thread of libuv's pool, so the pool keeps threads for logins (argon2) and files.
 sharp.concurrency(1);
 
-const BUSY = 'Orbit is busy. Try again in a moment.';
 /** When to try again after BUSY: a picture takes about a second, and the queue moves. */
 const BUSY_RETRY_SECONDS = 5;
 

@@ -2,7 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import fp from 'fastify-plugin';
 import { z } from '../../../src/contracts/zod.ts';
-import { AppError } from '../errors.ts';
+import { isDatabaseBusy } from '../db/index.ts';
+import { AppError, BUSY, Unavailable } from '../errors.ts';
 
 /**
  * zod/mini, which the contracts use, words the problems a contract leaves unworded as "Invalid
@@ -56,6 +57,9 @@ function validationMessage(error: Parameters<typeof hasZodFastifySchemaValidatio
   });
 }
 
+/** When to try again after the database was busy: its connections free up within moments. */
+const DATABASE_BUSY_RETRY_SECONDS = 2;
+
 /** One error body, `{error}`, with short human messages; a 5xx never shows internals. */
 function registerErrorHandler(app: FastifyInstance): void {
   // Plugins that refuse a request themselves answer plain text (CORS: "Invalid Preflight
@@ -66,7 +70,14 @@ function registerErrorHandler(app: FastifyInstance): void {
     reply.type('application/json; charset=utf-8');
     return JSON.stringify({ error: payload });
   });
-  app.setErrorHandler((error: FastifyError | AppError | z.core.$ZodError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError | z.core.$ZodError, request, reply) => {
+    const error = isDatabaseBusy(thrown)
+      ? new Unavailable(BUSY, {
+          retryAfterSeconds: DATABASE_BUSY_RETRY_SECONDS,
+          cause: thrown,
+          log: { level: 'warn', reason: 'database busy; answered 503' },
+        })
+      : thrown;
     if (error instanceof z.core.$ZodError)
       return reply.status(400).send({ error: zodMessage(error) });
     const invalid = validationMessage(error);
