@@ -41,3 +41,27 @@ test('a theme change in one tab applies in the other at once, and the server win
     'normal2',
   );
 });
+
+test('a theme chosen offline is kept and saved once back, not undone by the server’s', async ({
+  memberPage: page,
+  context,
+}) => {
+  const theme = page.locator('html');
+  await expect(theme).toHaveAttribute('data-theme', 'normal1');
+  await context.setOffline(true);
+  await page.getByRole('button', { name: /^Theme:/ }).click();
+  await expect(theme).toHaveAttribute('data-theme', 'dark');
+  // Focus while still offline, then again online: the choice stays and reaches the server.
+  await page.evaluate(() => window.dispatchEvent(new FocusEvent('focus')));
+  await context.setOffline(false);
+  await page.evaluate(() => window.dispatchEvent(new FocusEvent('focus')));
+  await expect
+    .poll(async () => {
+      const me = await page.request.get('/api/auth/me');
+      return ((await me.json()) as { user: { theme: string } }).user.theme;
+    })
+    .toBe('dark');
+  await expect(theme).toHaveAttribute('data-theme', 'dark');
+  await page.reload();
+  await expect(theme).toHaveAttribute('data-theme', 'dark');
+});

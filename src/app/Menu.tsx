@@ -1,7 +1,7 @@
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Icon } from '../components/Icon.tsx';
 import { useSession } from '../features/auth/store.ts';
-import { useInstallAction } from '../features/offline/install.ts';
+import { useInstallAction } from '../features/offline/installActions.ts';
 import { visibleMenuItems } from './menuItems.ts';
 import { useMenuButton } from '../components/useMenuButton.ts';
 

@@ -76,11 +76,4 @@ describe('the first screen before the app runs', () => {
     await new Promise((resolve) => setTimeout(resolve));
     expect(login).toHaveBeenCalledTimes(1);
   });
-
-  it('starts at once in a document without a first screen', () => {
-    document.body.innerHTML = '<div id="root"></div>';
-    const start = vi.fn();
-    startFirstScreen(start);
-    expect(start).toHaveBeenCalledTimes(1);
-  });
 });

@@ -5,16 +5,12 @@
  * button pressed on the first screen is pressed again on the app's own screen once it is there,
  * so an early tap is never lost.
  *
- * The build writes this function out as the text of its own small script, so it uses nothing
- * from outside its body.
+ * The build writes this function out as the text of its own small script, only into a document
+ * whose root holds a first screen, so it uses nothing from outside its body.
  */
 export function startFirstScreen(start: () => unknown): void {
-  const root = document.getElementById('root');
-  const screen = root?.firstElementChild;
-  if (!root || !screen) {
-    start();
-    return;
-  }
+  const root = document.getElementById('root') as HTMLElement;
+  const screen = root.firstElementChild as Element;
   const nameOf = (button: Element) => button.getAttribute('aria-label') ?? button.textContent;
   let pressed: string | null | undefined;
   const onClick = (event: Event) => {

@@ -2,7 +2,8 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../auth/store.ts';
 import { InstallCard } from './InstallCard.tsx';
-import { INSTALL_CARD_DISMISSED_KEY, type InstallPromptEvent, useInstall } from './install.ts';
+import { type InstallPromptEvent, useInstall } from './install.ts';
+import { INSTALL_CARD_DISMISSED_KEY } from './installActions.ts';
 
 function installOffer(): InstallPromptEvent {
   return Object.assign(new Event('beforeinstallprompt', { cancelable: true }), {

@@ -1,6 +1,7 @@
 import { useSession } from '../auth/store.ts';
 import { useRememberedDismissal } from './dismissal.ts';
-import { INSTALL_CARD_DISMISSED_KEY, installApp, useCanInstall } from './install.ts';
+import { useCanInstall } from './install.ts';
+import { INSTALL_CARD_DISMISSED_KEY, installApp } from './installActions.ts';
 import { Notice } from './Notice.tsx';
 
 /**

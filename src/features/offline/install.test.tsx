@@ -4,12 +4,12 @@ import { IosInstallHint } from './IosInstallHint.tsx';
 import {
   IOS_HINT_DISMISSED_KEY,
   type InstallPromptEvent,
-  installApp,
   isIosSafari,
   isStandalone,
   useInstall,
   watchInstall,
 } from './install.ts';
+import { installApp } from './installActions.ts';
 
 const IPHONE_SAFARI =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';

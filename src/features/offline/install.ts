@@ -1,7 +1,8 @@
 /**
  * Installing Orbit: browsers that offer installation fire `beforeinstallprompt`, kept here for the
  * menu's `Install Orbit` and the install card; iOS Safari offers it only through its Share sheet,
- * so it gets a hint, which the menu's entry brings back.
+ * so it gets a hint, which the menu's entry brings back. What the first page needs; the install
+ * itself is in installActions.ts.
  */
 import { create } from 'zustand';
 
@@ -12,7 +13,6 @@ export interface InstallPromptEvent extends Event {
 }
 
 export const IOS_HINT_DISMISSED_KEY = 'orbit:ios-hint:dismissed';
-export const INSTALL_CARD_DISMISSED_KEY = 'orbit:install-card:dismissed';
 
 interface InstallState {
   /** The browser's offer to install, while it stands. */
@@ -55,35 +55,10 @@ export function watchInstall(target: Window = window): () => void {
   };
 }
 
-/** Shows the browser's install dialog; an offer can be used once, whatever the member answers. */
-export async function installApp(): Promise<void> {
-  const offer = useInstall.getState().offer;
-  if (!offer) return;
-  useInstall.getState().setOffer(null);
-  try {
-    await offer.prompt();
-    await offer.userChoice;
-  } catch (error) {
-    console.warn('The install dialog could not be shown', error);
-  }
-}
-
 /** Whether the browser offers installation here (never inside the installed app). */
 export function useCanInstall(): boolean {
   const offered = useInstall((state) => state.offer !== null);
   return offered && !isStandalone();
-}
-
-/**
- * What the menu's `Install Orbit` does here: the browser's dialog, the iOS Share-sheet hint, or
- * nothing (already installed, or a browser that does not install web apps).
- */
-export function useInstallAction(): (() => void) | undefined {
-  const canInstall = useCanInstall();
-  const askIosHint = useInstall((state) => state.askIosHint);
-  if (canInstall) return () => void installApp();
-  if (needsIosHint()) return () => askIosHint(true);
-  return undefined;
 }
 
 /**

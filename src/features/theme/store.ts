@@ -26,6 +26,8 @@ interface ThemeMessage {
 let channel: ReturnType<typeof openChannel> | null = null;
 /** Counts the member's own changes, so a server answer asked for before one never undoes it. */
 let changes = 0;
+/** The member's choice the server has not taken yet (offline, or the call failed). */
+let unsaved: ThemeMessage | null = null;
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
@@ -35,9 +37,25 @@ function apply(theme: Theme) {
   document.cookie = `${THEME_COOKIE}=${theme}; path=/; max-age=${YEAR_SECONDS}; samesite=lax${secure}`;
 }
 
-function remember(userId: string | null, theme: Theme) {
+/** Shows a theme the member (or nobody) now has, and keeps it here for the next start. */
+function show(userId: string | null, theme: Theme) {
+  useTheme.setState({ theme });
+  apply(theme);
   writeLocal(STORAGE_KEYS.lastTheme, theme);
   if (userId) writeLocal(STORAGE_KEYS.themeFor(userId), theme);
+}
+
+/** Saves the member's choice; until the server has it, it is sent again rather than undone. */
+function save(message: ThemeMessage) {
+  unsaved = message;
+  sessionCalls()
+    .then((authApi) => authApi.saveTheme(message.theme))
+    .then(() => {
+      if (unsaved === message) unsaved = null;
+      // Told again once saved: a tab that asked the server in between took the old theme.
+      channel?.post(message);
+    })
+    .catch((error: unknown) => console.warn('Could not save theme', error));
 }
 
 export const useTheme = create<ThemeState>()((set, get) => ({
@@ -57,18 +75,10 @@ export const useTheme = create<ThemeState>()((set, get) => ({
   setTheme(theme) {
     const { userId } = get();
     changes += 1;
-    set({ theme });
-    apply(theme);
-    remember(userId, theme);
+    show(userId, theme);
     const message: ThemeMessage = { userId, theme };
     channel?.post(message);
-    if (userId) {
-      sessionCalls()
-        .then((authApi) => authApi.saveTheme(theme))
-        // Told again once saved: a tab that asked the server in between took the old theme.
-        .then(() => channel?.post(message))
-        .catch((error: unknown) => console.warn('Could not save theme', error));
-    }
+    if (userId) save(message);
   },
 
   toggle() {
@@ -80,15 +90,20 @@ export const useTheme = create<ThemeState>()((set, get) => ({
 function adopt(userId: string | null, theme: unknown) {
   const state = useTheme.getState();
   if (userId !== state.userId || !isTheme(theme) || theme === state.theme) return;
-  useTheme.setState({ theme });
-  apply(theme);
-  remember(userId, theme);
+  show(userId, theme);
 }
 
-/** The member's theme as the server has it now; it wins over what this tab had. */
+/**
+ * The member's theme as the server has it now; it wins over what this tab had, but for a choice
+ * made here that the server has not taken yet, which is sent again instead.
+ */
 async function checkServer() {
   const { userId } = useTheme.getState();
   if (!userId) return;
+  if (unsaved?.userId === userId) {
+    save(unsaved);
+    return;
+  }
   const before = changes;
   const user = await sessionCalls()
     .then((authApi) => authApi.me())
@@ -98,8 +113,8 @@ async function checkServer() {
 
 /**
  * Keeps every open tab on one theme (docs/product.md "Theme"): a change in one tab reaches the
- * others at once over BroadcastChannel `orbit:theme`, and when a tab comes back into focus the
- * server's theme wins.
+ * others at once over BroadcastChannel `orbit:theme`, and when a tab comes back into focus (or
+ * online) the server's theme wins, unless this tab holds a choice the server has not taken yet.
  */
 export function connectThemeAcrossTabs(): () => void {
   channel = openChannel(CHANNELS.theme, (data) => {
@@ -111,11 +126,13 @@ export function connectThemeAcrossTabs(): () => void {
     if (document.visibilityState === 'visible') onFocus();
   };
   window.addEventListener('focus', onFocus);
+  window.addEventListener('online', onFocus);
   document.addEventListener('visibilitychange', onVisible);
   return () => {
     channel?.close();
     channel = null;
     window.removeEventListener('focus', onFocus);
+    window.removeEventListener('online', onFocus);
     document.removeEventListener('visibilitychange', onVisible);
   };
 }
