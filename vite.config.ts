@@ -181,10 +181,12 @@ function prerenderFirstScreens(): Plugin {
 }
 
 /**
- * The document with a first screen starts the app's code after the browser has painted it: its
- * entry is fetched at once (modulepreload) but run from a small starter one frame later, so the
- * screen that is already there is not held back while the code is compiled and run. The starter
- * is `startFirstScreen`, which also carries an early tap over to the app's screen.
+ * The document with a first screen fetches and runs the app's code only once the browser has
+ * painted it: the entry and the chunks it imports are named in the document (`<link
+ * data-after-paint>`, which fetches nothing) and a small starter turns them into module preloads
+ * one frame after the first paint, then runs the entry, so the screen already there waits on no
+ * download and no compile. The starter is `startFirstScreen`, which also carries an early tap
+ * over to the app's screen.
  */
 function startAfterFirstPaint(html: string, outDir: string): string {
   const entry = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/.exec(
@@ -197,10 +199,12 @@ function startAfterFirstPaint(html: string, outDir: string): string {
   ).code;
   const name = `assets/first-screen-${createHash('sha256').update(starter).digest('hex').slice(0, 8)}.js`;
   fs.writeFileSync(path.join(outDir, name), starter);
-  return html.replace(
-    entry[0],
-    `<link rel="modulepreload" crossorigin href="${entry[1]}">\n    <script type="module" crossorigin src="/${name}"></script>`,
-  );
+  return html
+    .replace(
+      entry[0],
+      `<link data-after-paint crossorigin href="${entry[1]}">\n    <script type="module" crossorigin src="/${name}"></script>`,
+    )
+    .replace(/<link rel="modulepreload"/g, '<link data-after-paint');
 }
 
 /**

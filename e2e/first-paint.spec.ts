@@ -126,6 +126,22 @@ test.describe('the landing page’s first screen', () => {
     await expect(page).toHaveURL(/\/profile|\/spacehub/);
   });
 
+  test('waits on no download: the app’s code is asked for only after the first paint', async ({
+    page,
+  }) => {
+    await page.goto('/landing');
+    await expect(page.getByLabel('Username or email')).toBeEditable();
+    const { painted, chunks } = await page.evaluate(() => ({
+      painted: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+      chunks: performance
+        .getEntriesByType('resource')
+        .filter((entry) => /\/assets\/(?!first-screen-)[^/]+\.js$/.test(entry.name))
+        .map((entry) => entry.startTime),
+    }));
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(Math.min(...chunks)).toBeGreaterThanOrEqual(painted);
+  });
+
   test('keeps a tap made before the app runs: Login pressed on the first screen is pressed on the app’s', async ({
     page,
   }) => {

@@ -31,12 +31,20 @@ describe('the first screen before the app runs', () => {
       '<div id="root"><main><button aria-label="Switch to light theme"></button><button type="button">Login</button></main></div>';
   }
 
-  it('starts the app a frame after the screen is there', async () => {
+  it('where paint timing is missing, preloads the named chunks and starts the app two frames on', async () => {
     firstScreen();
+    const chunk = document.createElement('link');
+    chunk.setAttribute('data-after-paint', '');
+    chunk.href = '/assets/index.js';
+    document.head.append(chunk);
     const frame = vi.spyOn(window, 'requestAnimationFrame');
-    await started();
-    expect(frame).toHaveBeenCalledTimes(1);
+    const running = started();
+    expect(chunk.rel).toBe('');
+    await running;
+    expect(frame).toHaveBeenCalledTimes(2);
+    expect(chunk.rel).toBe('modulepreload');
     frame.mockRestore();
+    chunk.remove();
   });
 
   it('presses again, on the app’s screen, the button pressed before it ran', async () => {

@@ -1,7 +1,8 @@
 /**
  * What runs first in a document that carries a route's first screen (vite.config.ts
- * `startAfterFirstPaint`, docs/architecture.md "Code splitting and first paint"): it starts the
- * app one frame after the screen has painted, and carries over what the member did meanwhile. A
+ * `startAfterFirstPaint`, docs/architecture.md "Code splitting and first paint"): one frame after
+ * the screen has painted it preloads the app's chunks the document names (`link[data-after-paint]`)
+ * and starts the app, and it carries over what the member did meanwhile. A
  * button pressed on the first screen is pressed again on the app's own screen once it is there,
  * so an early tap is never lost.
  *
@@ -26,5 +27,18 @@ export function startFirstScreen(start: () => unknown): void {
     removeEventListener('click', onClick, true);
     again?.click();
   }).observe(root, { childList: true, subtree: true });
-  requestAnimationFrame(() => setTimeout(start));
+  const afterPaint = () => {
+    for (const link of document.querySelectorAll<HTMLLinkElement>('link[data-after-paint]'))
+      link.rel = 'modulepreload';
+    start();
+  };
+  // Told once the screen's content is on the display (paint timing's first contentful paint);
+  // where the browser cannot tell, two frames on, as a frame's callback runs before its paint.
+  if (PerformanceObserver.supportedEntryTypes.includes('paint'))
+    new PerformanceObserver((list, painted) => {
+      if (!list.getEntriesByName('first-contentful-paint').length) return;
+      painted.disconnect();
+      afterPaint();
+    }).observe({ type: 'paint', buffered: true });
+  else requestAnimationFrame(() => requestAnimationFrame(afterPaint));
 }

@@ -7,7 +7,7 @@ import { PasswordChecklist } from '../../components/PasswordChecklist.tsx';
 import { HttpError } from '../../lib/http.ts';
 import { authApi } from './api.ts';
 import type { NoticeState } from './LandingPage.tsx';
-import { FieldList } from './MemberFields.tsx';
+import { FieldList } from './FieldList.tsx';
 import './auth.css';
 
 const RESET_DONE = 'Password reset. Please log in.';

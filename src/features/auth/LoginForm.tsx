@@ -4,7 +4,7 @@ import { MESSAGES } from '../../contracts/validationTexts.ts';
 import { FormSubmit } from '../../components/FormSubmit.tsx';
 import { useTextFields } from '../../components/useTextFields.ts';
 import { loginErrorText } from './loginError.ts';
-import { FieldList } from './MemberFields.tsx';
+import { FieldList } from './FieldList.tsx';
 import { useSession } from './store.ts';
 
 /** What the sign-in guard carries to the login form: the page the visitor asked for. */

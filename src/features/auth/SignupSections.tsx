@@ -10,10 +10,9 @@ import {
   type SignupValues,
   usernameFeedback,
 } from './signupForm.ts';
+import { type FieldSpec, FieldList } from './FieldList.tsx';
 import {
   EMAIL_FIELD,
-  type FieldSpec,
-  FieldList,
   NAME_FIELDS,
   UsernameField,
   securityQuestionFields,

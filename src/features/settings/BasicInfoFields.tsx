@@ -1,5 +1,6 @@
 import { Field } from '../../components/Field.tsx';
-import { EMAIL_FIELD, FieldList, NAME_FIELDS, UsernameField } from '../auth/MemberFields.tsx';
+import { FieldList } from '../auth/FieldList.tsx';
+import { EMAIL_FIELD, NAME_FIELDS, UsernameField } from '../auth/MemberFields.tsx';
 import { bindText } from './bindText.ts';
 import { usernameRuleWhileTyping } from '../../contracts/validation.ts';
 import type { BasicValues, FieldErrors } from './settingsState.ts';

@@ -1,6 +1,6 @@
 import { useId, useRef } from 'react';
 import { TEXT_LIMITS } from '../../contracts/validation.ts';
-import { FieldList } from '../auth/MemberFields.tsx';
+import { FieldList } from '../auth/FieldList.tsx';
 import { bindText } from './bindText.ts';
 import type { FieldErrors, ReferralValues } from './settingsState.ts';
 

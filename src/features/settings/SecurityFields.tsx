@@ -1,5 +1,6 @@
 import { PasswordChecklist } from '../../components/PasswordChecklist.tsx';
-import { type FieldSpec, FieldList, securityQuestionFields } from '../auth/MemberFields.tsx';
+import { type FieldSpec, FieldList } from '../auth/FieldList.tsx';
+import { securityQuestionFields } from '../auth/MemberFields.tsx';
 import { bindText } from './bindText.ts';
 import type { FieldErrors, SecurityValues } from './settingsState.ts';
 
