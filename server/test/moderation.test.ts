@@ -509,7 +509,7 @@ forEachDialect((dialect) => {
 
         const answers = [await reopen(moderator, open), await reopen(moderator, removed)];
 
-        expect(answers.map((answer) => [answer.statusCode, answer.json()])).toEqual([
+        expect(answers.map((answer) => [answer.statusCode, answer.json<unknown>()])).toEqual([
           [409, { error: REPORT_OPEN }],
           [409, { error: REPORT_NOT_DISMISSED }],
         ]);
