@@ -45,7 +45,7 @@ export function ModerationPage() {
 }
 
 /** How long `Undo` stays offered after `Dismiss`, unless focus is on it. */
-export const UNDO_MS = 8_000;
+const UNDO_MS = 8_000;
 
 function ReportsBoard() {
   const [tab, setTab] = useState<Board>('open');

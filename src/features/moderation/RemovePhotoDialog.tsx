@@ -1,4 +1,4 @@
-import { type FormEvent, type RefObject, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 import {
   type ModerationReport,
@@ -8,26 +8,14 @@ import {
 } from '../../contracts/safety.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { memberName } from './logic.ts';
-import { type ActionOutcome, useModeration } from './store.ts';
-
-interface RemovePhotoDialogProps {
-  /** The photo report whose photo is to be removed; the dialog is open while there is one. */
-  report: ModerationReport | null;
-  onClose: () => void;
-  onActed: (outcome: ActionOutcome) => void;
-  returnFocus: RefObject<HTMLElement | null>;
-}
+import { useModeration } from './store.ts';
+import type { ReportDialogProps } from './SuspendDialog.tsx';
 
 /**
  * `Remove this photo?` with the reason its owner is told, the report's own chosen at first
  * (docs/product.md "Moderation").
  */
-export function RemovePhotoDialog({
-  report,
-  onClose,
-  onActed,
-  returnFocus,
-}: RemovePhotoDialogProps) {
+export function RemovePhotoDialog({ report, onClose, onActed, returnFocus }: ReportDialogProps) {
   return (
     <Dialog
       open={report !== null}
@@ -46,7 +34,7 @@ function RemovePhotoForm({
   report,
   onClose,
   onActed,
-}: Omit<RemovePhotoDialogProps, 'report' | 'returnFocus'> & { report: ModerationReport }) {
+}: Omit<ReportDialogProps, 'report' | 'returnFocus'> & { report: ModerationReport }) {
   const id = useId();
   const [reason, setReason] = useState<ReportReason>(report.reason);
   const [error, setError] = useState<string | null>(null);

@@ -12,7 +12,7 @@ import { type PagedList, createPager, createServerState } from '../../lib/server
 import { moderationApi } from './api.ts';
 import { resolvedTogether } from './logic.ts';
 
-export type ModerationAction = 'dismiss' | 'removePhoto' | 'suspend';
+type ModerationAction = 'dismiss' | 'removePhoto' | 'suspend';
 
 /** How an action ended: done, refused by the server, or the server was not reached. */
 export type ActionOutcome = 'done' | 'refused' | 'unreachable';
