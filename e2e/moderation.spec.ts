@@ -97,7 +97,17 @@ async function reportMemberOn(
   return unique;
 }
 
-const tab = (page: Page, name: 'Open' | 'Resolved') => page.getByRole('tab', { name });
+const tab = (page: Page, name: 'Open' | 'Resolved' | 'Suspended') =>
+  page.getByRole('tab', { name });
+
+/** The notes of the open reports, as the server lists them to the moderator signed in on `page`. */
+async function openNotes(page: Page): Promise<string[]> {
+  const response = await page.request.get('/api/moderation/reports?status=open');
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { reports: { note: string }[] }).reports.map(
+    (report) => report.note,
+  );
+}
 /** The report holding `note` (each test writes a note of its own) in the list shown. */
 const reportWith = (page: Page, note: string): Locator =>
   page.getByRole('tabpanel').getByRole('listitem').filter({ hasText: note });
@@ -137,6 +147,12 @@ it('a moderator removes a reported photo; its owner is told and the photo is gon
 }) => {
   const b = await signedIn(browser, owner);
   const imageId = await uploadPhoto(b, baseURL);
+  const caption = `Sunset over the bay ${uniqueName('c')}`;
+  const captioned = await b.request.patch(`/api/gallery/${imageId}`, {
+    headers: { Origin: baseURL },
+    data: { caption },
+  });
+  expect(captioned.status()).toBe(200);
   await b.reload();
   const grid = b.getByRole('list', { name: 'Photos' });
   await expect(grid.locator('.photo-open')).toHaveCount(1);
@@ -147,14 +163,34 @@ it('a moderator removes a reported photo; its owner is told and the photo is gon
   await openReports(m);
   const item = reportWith(m, note);
   await expect(item).toBeVisible();
-  await expect(item.getByRole('img', { name: 'Reported photo' })).toBeVisible();
+  await expect(item.getByRole('img', { name: caption })).toBeVisible();
   await expect(item.getByText(`Photo by @${owner.username}`)).toBeVisible();
   await expect(item.getByText(`Reported by @${reporter.member.username}`)).toBeVisible();
   await expect(item.getByText('Nudity or sexual content')).toBeVisible();
   await expect(item.getByRole('button', { name: 'Dismiss' })).toBeVisible();
   await expect(item.getByRole('button', { name: 'Suspend member' })).toBeVisible();
-  await item.getByRole('button', { name: 'Remove photo' }).click();
+  // Remove photo asks first, with the report's reason chosen; Cancel changes nothing.
+  const remove = item.getByRole('button', { name: 'Remove photo' });
+  await remove.click();
+  const dialog = m.getByRole('dialog', { name: 'Remove this photo?' });
+  await expect(dialog).toContainText(`@${owner.username} is told which photo was removed, why`);
+  await expect(dialog.getByRole('radio', { name: 'Nudity or sexual content' })).toBeChecked();
+  expect(
+    (await new AxeBuilder({ page: m }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations,
+  ).toEqual([]);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(remove).toBeFocused();
+  await expect(item).toBeVisible();
+  await expect(grid.locator('.photo-open')).toHaveCount(1);
+
+  // Confirmed with another reason, the photo goes and the list takes focus.
+  await remove.click();
+  await dialog.getByRole('radio', { name: 'Violence' }).check();
+  await dialog.getByRole('button', { name: 'Remove photo' }).click();
+  await expect(dialog).toBeHidden();
   await expect(item).toBeHidden();
+  await expect(m.getByRole('tabpanel')).toBeFocused();
 
   await tab(m, 'Resolved').click();
   const resolved = reportWith(m, note);
@@ -164,15 +200,20 @@ it('a moderator removes a reported photo; its owner is told and the photo is gon
   // The owner's open profile loses the photo and the bell brings the notice.
   await expect(grid.locator('.photo-open')).toHaveCount(0);
   await b.getByRole('button', { name: /^Notifications/ }).click();
+  const told = `A moderator removed your photo “${caption}” for Violence. Read the rules to see what isn’t allowed.`;
   const notice = b
     .getByRole('dialog', { name: 'Notifications', exact: true })
     .getByRole('listitem')
-    .filter({ hasText: 'A moderator removed one of your photos.' });
+    .filter({ hasText: told });
   await expect(notice).toBeVisible();
-  await expect(notice.locator('.notification-text')).toHaveText(
-    'A moderator removed one of your photos.',
-  );
-  await b.reload();
+  await expect(notice.locator('.notification-text')).toHaveText(told);
+  // It says where the rules are.
+  await notice.getByRole('link', { name: 'Read the rules' }).click();
+  await expect(b).toHaveURL(/\/rules$/);
+  await expect(b.getByRole('heading', { level: 1, name: 'Community rules' })).toBeVisible();
+  await expect(b.getByText('Violence', { exact: true })).toBeVisible();
+  await b.goto('/profile');
+  await expect(b.getByRole('heading', { level: 2, name: 'Photos' })).toBeVisible();
   await expect(b.getByRole('list', { name: 'Photos' }).locator('.photo-open')).toHaveCount(0);
   const gallery = await b.request.get('/api/gallery');
   expect(((await gallery.json()) as { total: number }).total).toBe(0);
@@ -275,8 +316,26 @@ it('Dismiss resolves a report with nothing done; a report resolved meanwhile say
     (await new AxeBuilder({ page: m }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations,
   ).toEqual([]);
   const item = reportWith(m, first);
+  // Dismiss takes effect at once and offers Undo, which opens the report again on the server.
   await item.getByRole('button', { name: 'Dismiss' }).click();
   await expect(item).toBeHidden();
+  const toast = m.getByRole('status').filter({ hasText: 'Report dismissed' });
+  await expect(toast).toBeVisible();
+  expect(await openNotes(m)).not.toContain(first);
+  await toast.getByRole('button', { name: 'Undo' }).click();
+  await expect(item).toBeVisible();
+  await expect(toast).toBeHidden();
+  await expect(m.getByRole('tabpanel')).toBeFocused();
+  expect(await openNotes(m)).toContain(first);
+  await m.reload();
+  await expect(item).toBeVisible();
+
+  // Left alone, the offer goes after a few seconds and the report stays dismissed.
+  await item.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(item).toBeHidden();
+  await expect(toast).toBeVisible();
+  await expect(toast).toBeHidden({ timeout: 15_000 });
+  expect(await openNotes(m)).not.toContain(first);
   await tab(m, 'Resolved').click();
   await expect(reportWith(m, first).getByText(`Dismissed by @${moderator.username}`)).toBeVisible();
   // Nothing else happened to the member.
@@ -340,4 +399,53 @@ it('reports come 50 a page, and Load more brings the next', async ({
   await m.getByRole('button', { name: 'Load more' }).click();
   await expect(reportWith(m, `${tag} 0`)).toBeVisible();
   expect(await items.count()).toBeGreaterThan(50);
+});
+
+it('a moderator lifts a suspension from the Suspended tab, after confirming; the member logs in again', async ({
+  browser,
+  site: baseURL,
+  moderator,
+  reported,
+  reporter,
+  reportedPage: d,
+}) => {
+  const note = await reportMemberOn(reporter, baseURL, d, 'spam', 'Sells followers');
+  const m = await signedIn(browser, moderator, { path: '/moderation' });
+  const reason = `Selling followers ${uniqueName('r')}`;
+  await sendSuspend(await openSuspend(m, reportWith(m, note), reported), reason);
+  await expect(d).toHaveURL(/\/landing/, { timeout: 10_000 });
+
+  // The tab lists them with the reason and when.
+  await tab(m, 'Suspended').click();
+  const list = m.getByRole('list', { name: 'Suspended members' });
+  const entry = list.getByRole('listitem', { name: `@${reported.username}` });
+  await expect(entry).toContainText(reason);
+  await expect(entry.getByText(/^Suspended \d+(s|m) ago$/)).toBeVisible();
+  expect(
+    (await new AxeBuilder({ page: m }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations,
+  ).toEqual([]);
+
+  // Lift suspension asks first; Cancel leaves them suspended, focus back on the button.
+  const lift = entry.getByRole('button', { name: 'Lift suspension' });
+  await lift.click();
+  const dialog = m.getByRole('dialog', { name: `Lift the suspension of @${reported.username}?` });
+  await expect(dialog).toContainText('They can log in again.');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(lift).toBeFocused();
+  await logIn(d, reported);
+  await expect(d.getByText(`This account is suspended: ${reason}`, { exact: true })).toBeVisible();
+
+  // Confirmed, they leave the list, the list takes focus, and their login works again.
+  await lift.click();
+  await dialog.getByRole('button', { name: 'Lift suspension' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(entry).toHaveCount(0);
+  await expect(m.getByRole('tabpanel')).toBeFocused();
+  await m.reload();
+  await tab(m, 'Suspended').click();
+  await expect(m.getByRole('tabpanel').getByText('Loading…')).toHaveCount(0);
+  await expect(entry).toHaveCount(0);
+  await logIn(d, reported);
+  await expect(d).toHaveURL(/\/profile\//, { timeout: 10_000 });
 });

@@ -120,9 +120,26 @@ test('friend requests and notifications flow live between two members and across
   await dropdown(b).getByRole('button', { name: 'View All' }).click();
   await expect(full).toBeVisible();
 
-  // Clear All empties the list, here and in the other tab, and survives a reload.
-  await full.getByRole('button', { name: 'Clear All' }).click();
+  // Clear All asks first: Cancel keeps everything and focus goes back to Clear All.
+  const clearAll = full.getByRole('button', { name: 'Clear All' });
+  await clearAll.click();
+  const confirm = b.getByRole('dialog', { name: 'Clear all notifications?' });
+  await expect(confirm).toContainText(
+    'This removes every notification, on all your devices. It can’t be undone.',
+  );
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(clearAll).toBeFocused();
+  await expect(full.getByText('No notifications yet.')).toHaveCount(0);
+  await expect(full.getByRole('list', { name: 'All notifications' })).toBeVisible();
+
+  // Confirmed, it empties the list, here and in the other tab, and survives a reload.
+  await clearAll.click();
+  await confirm.getByRole('button', { name: 'Clear All' }).click();
+  await expect(confirm).toBeHidden();
   await expect(full.getByText('No notifications yet.')).toBeVisible();
+  // Focus stays in the panel, on the emptied list, not on the page behind.
+  await expect(full.locator('.notifications-overlay-body')).toBeFocused();
   await full.getByRole('button', { name: 'Close notifications' }).click();
   await expect(full).toBeHidden();
   await bell(b2).click();

@@ -569,6 +569,16 @@ const ROUTE_CASES: Record<string, RouteCase> = {
       json('POST', '/api/reports', { kind: 'image', targetId: v, reason: 'spam' }, 'targetId'),
     ],
   },
+  'POST /api/moderation/reports/:id/remove-photo': {
+    calls: (v) => [
+      json(
+        'POST',
+        `/api/moderation/reports/${encodeURIComponent(v)}/remove-photo`,
+        { reason: 'spam' },
+        'path id',
+      ),
+    ],
+  },
   'POST /api/moderation/reports/:id/suspend': {
     calls: (v) => [
       json(

@@ -12,11 +12,17 @@ import {
   MODERATORS_ONLY,
   type ModerationReport,
   NOT_A_PHOTO_REPORT,
+  NOT_SUSPENDED,
+  NO_SUCH_MEMBER,
   PHOTO_GONE,
-  PHOTO_REMOVED_NOTICE,
   REPORTS_PAGE_SIZE,
   REPORT_CURSOR_INVALID,
+  REPORT_NOT_DISMISSED,
+  REPORT_OPEN,
+  REPORT_REOPENED_ELSEWHERE,
   REPORT_RESOLVED,
+  RULES_PATH,
+  type SuspendedList,
   SUSPENDED_LOGIN,
   SUSPEND_MODERATOR,
   SUSPEND_SELF,
@@ -26,7 +32,7 @@ import { issueSession, signup } from '../src/features/auth/service.ts';
 import { setModerator, unsuspend } from '../src/features/moderation/operator.ts';
 import { suspend } from '../src/features/moderation/service.ts';
 import { FIRST_MEMBER_SETTING } from '../src/features/auth/repository.ts';
-import { deleteImage, diskPath, uploadImage } from './gallery-helpers.ts';
+import { deleteImage, diskPath, listGallery, patchImage, uploadImage } from './gallery-helpers.ts';
 import {
   type Member,
   ORIGIN,
@@ -67,6 +73,9 @@ const ROUTES = [
   ['POST', '/api/moderation/reports/1/dismiss'],
   ['POST', '/api/moderation/reports/1/remove-photo'],
   ['POST', '/api/moderation/reports/1/suspend'],
+  ['POST', '/api/moderation/reports/1/reopen'],
+  ['GET', '/api/moderation/suspended'],
+  ['DELETE', '/api/moderation/suspended/someone'],
 ] as const;
 
 const exists = (file: string) =>
@@ -463,6 +472,170 @@ forEachDialect((dialect) => {
       });
     });
 
+    describe('undoing dismiss', () => {
+      const reopen = (member: Member, id: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: `/api/moderation/reports/${id}/reopen`,
+          headers: asBearer(member),
+        });
+
+      it('opens the dismissed report again, as it was before', async () => {
+        const [reporter, member] = await signupPair(t.app);
+        const id = await report(t.app, reporter, 'member', member.user.id);
+        const before = (await reportsPage(t.app, moderator)).reports.find((one) => one.id === id);
+        await acted(t.app, moderator, id, 'dismiss');
+
+        const response = await reopen(moderator, id);
+
+        expect(response.statusCode).toBe(200);
+        expect(response.json<{ report: ModerationReport }>().report).toEqual(before);
+        expect((await reportsPage(t.app, moderator)).reports.map((one) => one.id)).toContain(id);
+        expect(
+          (await reportsPage(t.app, moderator, { status: 'resolved' })).reports.map(
+            (one) => one.id,
+          ),
+        ).not.toContain(id);
+        // Open again, it can be acted on again.
+        expect((await act(t.app, moderator, id, 'dismiss')).statusCode).toBe(200);
+      });
+
+      it('answers 409 for an open report, and for one resolved otherwise than dismissed', async () => {
+        const [reporter, owner] = await signupPair(t.app);
+        const photo = await uploadImage(t.app, owner);
+        const open = await report(t.app, reporter, 'member', owner.user.id);
+        const removed = await report(t.app, reporter, 'image', photo.id);
+        await acted(t.app, moderator, removed, 'remove-photo');
+
+        const answers = [await reopen(moderator, open), await reopen(moderator, removed)];
+
+        expect(answers.map((answer) => [answer.statusCode, answer.json<unknown>()])).toEqual([
+          [409, { error: REPORT_OPEN }],
+          [409, { error: REPORT_NOT_DISMISSED }],
+        ]);
+        expect(await reportRow(removed)).toMatchObject({
+          status: 'resolved',
+          resolution: 'photo_removed',
+        });
+      });
+
+      it('answers 409 once the reporter has reported the same again, keeping the newer report', async () => {
+        const [reporter, member] = await signupPair(t.app);
+        const id = await report(t.app, reporter, 'member', member.user.id);
+        await acted(t.app, moderator, id, 'dismiss');
+        const newer = await report(t.app, reporter, 'member', member.user.id);
+
+        const response = await reopen(moderator, id);
+
+        expect(response.statusCode).toBe(409);
+        expect(response.json()).toEqual({ error: REPORT_REOPENED_ELSEWHERE });
+        expect(await reportRow(id)).toMatchObject({ status: 'resolved', resolution: 'dismissed' });
+        expect(await reportRow(newer)).toMatchObject({ status: 'open' });
+      });
+
+      it('answers 404 for an unknown report, and 403 to a member, changing nothing', async () => {
+        const [reporter, member] = await signupPair(t.app);
+        const id = await report(t.app, reporter, 'member', member.user.id);
+        await acted(t.app, moderator, id, 'dismiss');
+
+        const unknown = await reopen(moderator, '999999');
+        const byMember = await reopen(reporter, id);
+
+        expect([unknown.statusCode, unknown.json()]).toEqual([404, { error: 'No such report.' }]);
+        expect([byMember.statusCode, byMember.json()]).toEqual([403, { error: MODERATORS_ONLY }]);
+        expect(await reportRow(id)).toMatchObject({ status: 'resolved', resolution: 'dismissed' });
+      });
+    });
+
+    describe('suspended members', () => {
+      const suspendedList = async (member: Member) => {
+        const response = await t.app.inject({
+          method: 'GET',
+          url: '/api/moderation/suspended',
+          headers: asBearer(member),
+        });
+        return { status: response.statusCode, body: response.json<SuspendedList>() };
+      };
+      const lift = (member: Member, userId: string) =>
+        t.app.inject({
+          method: 'DELETE',
+          url: `/api/moderation/suspended/${encodeURIComponent(userId)}`,
+          headers: asBearer(member),
+        });
+      const suspendOne = async (reason: string) => {
+        const [member, reporter] = await signupMembers(t.app, 2);
+        const id = await report(t.app, reporter, 'member', member.user.id);
+        await acted(t.app, moderator, id, 'suspend', { reason });
+        return member;
+      };
+
+      it('lists suspended members latest first, with the reason and when', async () => {
+        const earlier = await suspendOne('Spam links.');
+        const later = await suspendOne('Harassment.');
+        const [free] = await signupMembers(t.app, 1);
+
+        const { status, body } = await suspendedList(moderator);
+
+        expect(status).toBe(200);
+        const ids = body.members.map((member) => member.id);
+        expect(ids.indexOf(later.user.id)).toBeLessThan(ids.indexOf(earlier.user.id));
+        expect(ids).not.toContain(free.user.id);
+        expect(body.members.find((member) => member.id === later.user.id)).toEqual({
+          id: later.user.id,
+          username: later.user.username,
+          profileImage: expect.any(String) as unknown,
+          reason: 'Harassment.',
+          suspendedAt: (await userRow(t.app, later.user.id)).suspended_at,
+        });
+      });
+
+      it('lifts a suspension: the member logs in again and leaves the list', async () => {
+        const member = await suspendOne('Spam.');
+        expect(
+          (await postLogin(t.app, { identifier: member.user.username, password: PASSWORD }))
+            .statusCode,
+        ).toBe(403);
+
+        const response = await lift(moderator, member.user.id);
+
+        expect([response.statusCode, response.json()]).toEqual([200, { ok: true }]);
+        expect(
+          (await postLogin(t.app, { identifier: member.user.username, password: PASSWORD }))
+            .statusCode,
+        ).toBe(200);
+        expect((await userRow(t.app, member.user.id)).suspended_at).toBeNull();
+        expect((await suspendedList(moderator)).body.members.map((one) => one.id)).not.toContain(
+          member.user.id,
+        );
+      });
+
+      it('answers 409 for a member who is not suspended, and 404 for an unknown one', async () => {
+        const [free] = await signupMembers(t.app, 1);
+        const member = await suspendOne('Spam.');
+        expect((await lift(moderator, member.user.id)).statusCode).toBe(200);
+
+        const again = await lift(moderator, member.user.id);
+        const never = await lift(moderator, free.user.id);
+        const unknown = await lift(moderator, 'no-such-member');
+
+        expect([again.statusCode, again.json()]).toEqual([409, { error: NOT_SUSPENDED }]);
+        expect([never.statusCode, never.json()]).toEqual([409, { error: NOT_SUSPENDED }]);
+        expect([unknown.statusCode, unknown.json()]).toEqual([404, { error: NO_SUCH_MEMBER }]);
+      });
+
+      it('answers 403 to a member, listing and lifting nothing', async () => {
+        const member = await suspendOne('Spam.');
+        const [other] = await signupMembers(t.app, 1);
+
+        const list = await suspendedList(other);
+        const response = await lift(other, member.user.id);
+
+        expect([list.status, list.body]).toEqual([403, { error: MODERATORS_ONLY }]);
+        expect([response.statusCode, response.json()]).toEqual([403, { error: MODERATORS_ONLY }]);
+        expect((await userRow(t.app, member.user.id)).suspended_at).not.toBeNull();
+      });
+    });
+
     describe('remove photo', () => {
       it('deletes the photo as its owner would, resolves its open reports and tells the owner', async () => {
         const [first, second, owner, watcher] = await signupMembers(t.app, 4);
@@ -485,13 +658,25 @@ forEachDialect((dialect) => {
           resolvedBy: { id: moderator.user.id },
         });
         expect(await deleted).toEqual({ id: photo.id, ownerId: owner.user.id });
+        const notice = `A moderator removed your photo from ${new Date(
+          photo.createdAt,
+        ).toLocaleDateString('en-GB', {
+          day: 'numeric',
+          month: 'long',
+          year: 'numeric',
+          timeZone: 'UTC',
+        })} for Spam. Read the rules to see what isn’t allowed.`;
         expect(await told).toMatchObject({
           type: 'system',
           actor: null,
-          message: PHOTO_REMOVED_NOTICE,
+          message: notice,
+          link: RULES_PATH,
           read: false,
         });
-        expect((await notificationsOf(owner)).notifications[0]?.message).toBe(PHOTO_REMOVED_NOTICE);
+        expect((await notificationsOf(owner)).notifications[0]).toMatchObject({
+          message: notice,
+          link: RULES_PATH,
+        });
         expect(await reportRow(other)).toMatchObject({
           status: 'resolved',
           resolution: 'photo_removed',
@@ -508,6 +693,61 @@ forEachDialect((dialect) => {
           expect(await exists(diskPath(t.config.uploadsDir, photo.thumbnailUrl))).toBe(false);
         });
         expect(await exists(diskPath(t.config.uploadsDir, kept.url))).toBe(true);
+      });
+
+      it('names the photo by its caption and gives the reason the moderator chose', async () => {
+        const [reporter, owner] = await signupPair(t.app);
+        const photo = await uploadImage(t.app, owner);
+        expect(
+          (await patchImage(t.app, owner, photo.id, { caption: '  Beach   at dawn ' })).statusCode,
+        ).toBe(200);
+        const id = await report(t.app, reporter, 'image', photo.id, 'spam');
+
+        await acted(t.app, moderator, id, 'remove-photo', { reason: 'nudity' });
+
+        expect((await notificationsOf(owner)).notifications[0]).toMatchObject({
+          type: 'system',
+          message:
+            'A moderator removed your photo “Beach at dawn” for Nudity or sexual content. Read the rules to see what isn’t allowed.',
+          link: RULES_PATH,
+        });
+      });
+
+      it('refuses a reason that is not one of the report reasons, removing nothing', async () => {
+        const [reporter, owner] = await signupPair(t.app);
+        const photo = await uploadImage(t.app, owner);
+        const id = await report(t.app, reporter, 'image', photo.id);
+
+        const response = await act(t.app, moderator, id, 'remove-photo', { reason: 'ugly' });
+
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toEqual({ error: 'Pick a reason.' });
+        expect(await reportRow(id)).toMatchObject({ status: 'open' });
+        expect((await listGallery(t.app, owner)).map((image) => image.id)).toEqual([photo.id]);
+      });
+
+      it('leaves the notices written before it readable as they were', async () => {
+        const [owner] = await signupMembers(t.app, 1);
+        await t.app.db
+          .insertInto('notifications')
+          .values({
+            recipient_id: owner.user.id,
+            type: 'system',
+            actor_id: null,
+            message: 'A moderator removed one of your photos.',
+            link: '/profile',
+            request_id: null,
+            image_id: null,
+            read_at: null,
+            created_at: new Date().toISOString(),
+          })
+          .execute();
+
+        expect((await notificationsOf(owner)).notifications[0]).toMatchObject({
+          type: 'system',
+          message: 'A moderator removed one of your photos.',
+          link: '/profile',
+        });
       });
 
       it('removes the pictures when their first removal fails, as the owner’s delete does', async () => {

@@ -24,6 +24,9 @@ const SettingsPage = lazy(() =>
 const ModerationPage = lazy(() =>
   import('../features/moderation/ModerationPage.tsx').then((m) => ({ default: m.ModerationPage })),
 );
+const RulesPage = lazy(() =>
+  import('../features/moderation/RulesPage.tsx').then((m) => ({ default: m.RulesPage })),
+);
 const placeholders = () => import('../features/placeholders/Placeholders.tsx');
 const SpaceHubPage = lazy(() => placeholders().then((m) => ({ default: m.SpaceHubPage })));
 const CreatorsHubPage = lazy(() => placeholders().then((m) => ({ default: m.CreatorsHubPage })));
@@ -123,6 +126,14 @@ export function AppRoutes() {
           element={
             <Loading>
               <ModerationPage />
+            </Loading>
+          }
+        />
+        <Route
+          path="/rules"
+          element={
+            <Loading>
+              <RulesPage />
             </Loading>
           }
         />

@@ -60,6 +60,8 @@ export function Dialog({
       aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
+        // A dialog opened from another closes alone.
+        event.stopPropagation();
         onClose();
       }}
       onClick={(event) => {

@@ -120,7 +120,33 @@ export const SUSPEND_SELF = 'You can’t suspend yourself.';
  */
 export const SUSPEND_MODERATOR = 'Moderators can’t be suspended here.';
 export const SUSPENDED_LOGIN = (reason: string) => `This account is suspended: ${reason}`;
-export const PHOTO_REMOVED_NOTICE = 'A moderator removed one of your photos.';
+/** Where members read what Orbit does not allow; the removal notice links here. */
+export const RULES_PATH = '/rules';
+/** The most characters of a caption the removal notice quotes. */
+const NOTICE_CAPTION_MAX = 60;
+
+/**
+ * The notice a member gets when a moderator removes their photo (docs/product.md "Moderation"):
+ * the photo by its caption, or by the day it was uploaded, and the reason the moderator chose.
+ * Notices written before it named neither (`A moderator removed one of your photos.`); they are
+ * read as they were written.
+ */
+export function photoRemovedNotice(photo: {
+  caption: string;
+  uploadedAt: string;
+  reason: ReportReason;
+}): string {
+  const caption = photo.caption.trim().replace(/\s+/g, ' ');
+  const named = caption
+    ? `your photo “${caption.length > NOTICE_CAPTION_MAX ? `${caption.slice(0, NOTICE_CAPTION_MAX - 1)}…` : caption}”`
+    : `your photo from ${new Date(photo.uploadedAt).toLocaleDateString('en-GB', {
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+        timeZone: 'UTC',
+      })}`;
+  return `A moderator removed ${named} for ${REPORT_REASON_LABELS[photo.reason]}. Read the rules to see what isn’t allowed.`;
+}
 export const SUSPENSION_REASON_MAX = 500;
 export const NO_SUCH_REPORT = 'No such report.';
 /** A moderation action on a report another action already resolved (409). */
@@ -131,6 +157,17 @@ export const NOT_A_PHOTO_REPORT = 'Only a photo report has a photo to remove.';
 export const PHOTO_GONE = 'That photo is already gone.';
 /** `Suspend member` once the member's account is gone (409). */
 export const MEMBER_GONE = 'That member’s account is gone.';
+/** Undoing `Dismiss` on a report that is open (409). */
+export const REPORT_OPEN = 'This report is already open.';
+/** Undoing `Dismiss` on a report that another action resolved (409). */
+export const REPORT_NOT_DISMISSED = 'Only a dismissed report can be opened again.';
+/** Undoing `Dismiss` once the reporter has reported the same thing again (409). */
+export const REPORT_REOPENED_ELSEWHERE =
+  'The same member has reported this again; that report is open.';
+/** `Lift suspension` for a member who is not suspended (409). */
+export const NOT_SUSPENDED = 'That member isn’t suspended.';
+/** The most suspended members `GET /api/moderation/suspended` lists. */
+export const SUSPENDED_LIST_MAX = 500;
 
 /** A member a report names; null once their account is deleted (shown as `deleted member`). */
 export const ReportMember = z.pick(PublicUser, { id: true, username: true, profileImage: true });
@@ -212,6 +249,30 @@ export const SuspendBody = z.object({
   ),
 });
 export type SuspendBody = z.input<typeof SuspendBody>;
+
+/** `POST /api/moderation/reports/{id}/remove-photo`: the reason the owner is told; the report's own when absent. */
+export const RemovePhotoBody = z.object({
+  reason: z.optional(z.enum(REPORT_REASONS, { error: 'Pick a reason.' })),
+});
+export type RemovePhotoBody = z.input<typeof RemovePhotoBody>;
+
+/** A suspended member as moderators see them, with the reason they were given and when. */
+export const SuspendedMember = z.object({
+  id: z.string(),
+  username: z.string(),
+  profileImage: z.string(),
+  reason: z.string(),
+  suspendedAt: z.string(),
+});
+export type SuspendedMember = z.infer<typeof SuspendedMember>;
+
+/** `GET /api/moderation/suspended`: latest suspended first. */
+export const SuspendedList = z.object({ members: z.array(SuspendedMember) });
+export type SuspendedList = z.infer<typeof SuspendedList>;
+
+/** `DELETE /api/moderation/suspended/{userId}` */
+export const SuspendedParams = z.object({ userId: Id });
+export type SuspendedParams = z.infer<typeof SuspendedParams>;
 
 /** Each moderation action answers the report as it now stands. */
 export const ModerationReportResponse = z.object({ report: ModerationReport });

@@ -52,4 +52,7 @@ export const mockedCalls = () => ({
   dismiss: vi.fn(),
   removePhoto: vi.fn(),
   suspend: vi.fn(),
+  reopen: vi.fn(),
+  suspended: vi.fn(),
+  lift: vi.fn(),
 });

@@ -10,8 +10,11 @@ import {
   ModerationReportsQuery,
   MyOpenReports,
   ReportBody,
+  RemovePhotoBody,
   ReportParams,
   SuspendBody,
+  SuspendedList,
+  SuspendedParams,
 } from '../safety.ts';
 import { endpoint } from './entry.ts';
 
@@ -42,11 +45,20 @@ export const moderationReports = /* @__PURE__ */ endpoint(PATHS.moderationReport
   answer: ModerationReportPage,
 });
 export const moderationDismiss = /* @__PURE__ */ endpoint(PATHS.moderationDismiss, DECISION);
-export const moderationRemovePhoto = /* @__PURE__ */ endpoint(
-  PATHS.moderationRemovePhoto,
-  DECISION,
-);
+export const moderationRemovePhoto = /* @__PURE__ */ endpoint(PATHS.moderationRemovePhoto, {
+  ...DECISION,
+  body: RemovePhotoBody,
+});
+/** Undoes `Dismiss`: the report is open again. */
+export const moderationReopen = /* @__PURE__ */ endpoint(PATHS.moderationReopen, DECISION);
 export const moderationSuspend = /* @__PURE__ */ endpoint(PATHS.moderationSuspend, {
   ...DECISION,
   body: SuspendBody,
+});
+export const moderationSuspended = /* @__PURE__ */ endpoint(PATHS.moderationSuspended, {
+  answer: SuspendedList,
+});
+export const moderationLift = /* @__PURE__ */ endpoint(PATHS.moderationLift, {
+  params: SuspendedParams,
+  answer: OkResponse,
 });

@@ -32,3 +32,15 @@ export const moderationSuspend = {
   method: 'POST',
   path: '/api/moderation/reports/:id/suspend',
 } as const satisfies EndpointPath;
+export const moderationReopen = {
+  method: 'POST',
+  path: '/api/moderation/reports/:id/reopen',
+} as const satisfies EndpointPath;
+export const moderationSuspended = {
+  method: 'GET',
+  path: '/api/moderation/suspended',
+} as const satisfies EndpointPath;
+export const moderationLift = {
+  method: 'DELETE',
+  path: '/api/moderation/suspended/:userId',
+} as const satisfies EndpointPath;

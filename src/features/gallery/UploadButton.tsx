@@ -29,6 +29,7 @@ export function UploadButton({ owner, folder, canEdit }: UploadButtonProps) {
       <button
         type="button"
         className="button primary"
+        data-upload-button
         {...needsNetwork()}
         onClick={() => input.current?.click()}
       >

@@ -63,12 +63,18 @@ function FailedUpload({ upload }: { upload: PendingUpload }) {
   const needsNetwork = useNeedsNetwork();
   const waiting = useUntil(upload.retryAt);
   const tile = useRef<HTMLLIElement>(null);
-  /** Both actions take the buttons away: focus moves to the next tile's (or the previous one's). */
+  /**
+   * Both actions take the buttons away: focus moves to the next tile's (or the previous one's), or,
+   * after the last, to the Upload button beside the gallery.
+   */
   const keepFocus = () => {
     const item = tile.current;
-    const neighbour = item?.nextElementSibling ?? item?.previousElementSibling;
-    if (item?.contains(document.activeElement))
-      neighbour?.querySelector<HTMLElement>('button:not([disabled])')?.focus();
+    if (!item?.contains(document.activeElement)) return;
+    const neighbour = item.nextElementSibling ?? item.previousElementSibling;
+    (neighbour
+      ? neighbour.querySelector<HTMLElement>('button:not([disabled])')
+      : nearestUploadButton(item)
+    )?.focus();
   };
   return (
     <li ref={tile} className="upload-failed" aria-label={`${upload.name} not uploaded`}>
@@ -107,6 +113,15 @@ function FailedUpload({ upload }: { upload: PendingUpload }) {
       </div>
     </li>
   );
+}
+
+/** The Upload button of the gallery `element` is in: the nearest one around it. */
+function nearestUploadButton(element: HTMLElement): HTMLElement | null {
+  for (let around = element.parentElement; around; around = around.parentElement) {
+    const button = around.querySelector<HTMLElement>('[data-upload-button]');
+    if (button) return button;
+  }
+  return null;
 }
 
 /** True until `time` (epoch ms) has passed, then false; false at once without a time. */

@@ -11,7 +11,7 @@ import { PLACEHOLDER_IMAGE } from '../gallery/sources.ts';
 import { relativeTime } from '../notifications/logic.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { RESOLUTION_LABELS, memberName } from './logic.ts';
-import { type ActionOutcome, type ModerationAction, useModeration } from './store.ts';
+import { type ActionOutcome, useModeration } from './store.ts';
 
 /** `@username` linking to their profile, or `deleted member`. */
 function MemberLink({ member }: { member: ReportMember | null }) {
@@ -71,20 +71,26 @@ function ReportedItem({ report }: { report: ModerationReport }) {
   );
 }
 
-interface ReportCardProps {
+export interface ReportCardProps {
   report: ModerationReport;
   now: number;
   onSuspend: (report: ModerationReport) => void;
-  /** An action ended; the report may have left the list. */
-  onActed: (outcome: ActionOutcome) => void;
+  onRemovePhoto: (report: ModerationReport) => void;
+  /** `Dismiss` ended; the report may have left the list. */
+  onDismissed: (report: ModerationReport, outcome: ActionOutcome) => void;
 }
 
 /** One report as moderators see it (docs/product.md "Moderation"). */
-export function ReportCard({ report, now, onSuspend, onActed }: ReportCardProps) {
+export function ReportCard({
+  report,
+  now,
+  onSuspend,
+  onRemovePhoto,
+  onDismissed,
+}: ReportCardProps) {
   const busy = useModeration((state) => Boolean(state.busy[report.id]));
   const act = useModeration((state) => state.act);
   const needsNetwork = useNeedsNetwork();
-  const run = (action: ModerationAction) => void act(action, report).then(onActed);
   return (
     <li className="report" aria-busy={busy || undefined}>
       <ReportedItem report={report} />
@@ -113,7 +119,9 @@ export function ReportCard({ report, now, onSuspend, onActed }: ReportCardProps)
               type="button"
               className="button ghost"
               {...needsNetwork(busy)}
-              onClick={() => run('dismiss')}
+              onClick={() =>
+                void act('dismiss', report).then((outcome) => onDismissed(report, outcome))
+              }
             >
               Dismiss
             </button>
@@ -122,7 +130,7 @@ export function ReportCard({ report, now, onSuspend, onActed }: ReportCardProps)
                 type="button"
                 className="button danger"
                 {...needsNetwork(busy)}
-                onClick={() => run('removePhoto')}
+                onClick={() => onRemovePhoto(report)}
               >
                 Remove photo
               </button>

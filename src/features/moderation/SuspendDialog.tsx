@@ -9,8 +9,9 @@ import {
 import { useNeedsNetwork } from '../offline/store.ts';
 import { type ActionOutcome, useModeration } from './store.ts';
 
-interface SuspendDialogProps {
-  /** The report whose member is to be suspended; the dialog is open while there is one. */
+/** A dialog that acts on a report: the moderators' `Suspend member` and `Remove photo`. */
+export interface ReportDialogProps {
+  /** The report to act on; the dialog is open while there is one. */
   report: ModerationReport | null;
   onClose: () => void;
   onActed: (outcome: ActionOutcome) => void;
@@ -18,7 +19,7 @@ interface SuspendDialogProps {
 }
 
 /** `Suspend @{username}?` with the reason the member will read (docs/product.md "Moderation"). */
-export function SuspendDialog({ report, onClose, onActed, returnFocus }: SuspendDialogProps) {
+export function SuspendDialog({ report, onClose, onActed, returnFocus }: ReportDialogProps) {
   return (
     <Dialog
       open={report !== null}
@@ -38,7 +39,7 @@ function SuspendForm({
   report,
   onClose,
   onActed,
-}: Omit<SuspendDialogProps, 'report' | 'returnFocus'> & { report: ModerationReport }) {
+}: Omit<ReportDialogProps, 'report' | 'returnFocus'> & { report: ModerationReport }) {
   const formId = useId();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);

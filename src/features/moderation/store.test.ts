@@ -141,4 +141,59 @@ describe('the moderation store', () => {
     expect(await first).toBe('done');
     expect(api.dismiss).toHaveBeenCalledTimes(1);
   });
+
+  it('sends the reason chosen for Remove photo, else the report’s own', async () => {
+    await state().load('open');
+    api.removePhoto.mockImplementation((id: string) =>
+      Promise.resolve({ report: resolved(report(id), 'photo_removed') }),
+    );
+    await state().act('removePhoto', report('3'), 'violence');
+    await state().act('removePhoto', report('2', { reason: 'nudity' }), 'nonsense');
+    expect(api.removePhoto.mock.calls).toEqual([
+      ['3', 'violence'],
+      ['2', 'nudity'],
+    ]);
+  });
+
+  it('puts a report opened again by Undo back in its place among the open ones', async () => {
+    api.page.mockResolvedValueOnce({
+      reports: [report('5'), report('3'), report('2')],
+      nextCursor: null,
+    });
+    await state().load('open');
+    api.dismiss.mockResolvedValueOnce({ report: resolved(report('3'), 'dismissed') });
+    expect(await state().act('dismiss', report('3'))).toBe('done');
+    expect(ids('open')).toEqual(['5', '2']);
+
+    api.reopen.mockResolvedValueOnce({ report: report('3') });
+    expect(await state().undoDismiss(report('3'))).toBe('done');
+    expect(api.reopen).toHaveBeenCalledWith('3');
+    expect(ids('open')).toEqual(['5', '3', '2']);
+  });
+
+  it('says why Undo failed and reads the open reports again', async () => {
+    await state().load('open');
+    api.reopen.mockRejectedValueOnce(
+      new HttpError(409, 'no', 'Only a dismissed report can be opened again.'),
+    );
+    expect(await state().undoDismiss(report('7'))).toBe('refused');
+    expect(state().notice).toBe('Only a dismissed report can be opened again.');
+    await vi.waitFor(() => expect(api.page).toHaveBeenCalledTimes(2));
+  });
+
+  it('lists suspended members and drops one whose suspension is lifted', async () => {
+    const suspendedMember = (id: string) => ({
+      id,
+      username: id,
+      profileImage: '',
+      reason: 'Spam.',
+      suspendedAt: '2026-11-26T10:00:00.000Z',
+    });
+    api.suspended.mockResolvedValueOnce({ members: [suspendedMember('a'), suspendedMember('b')] });
+    await state().loadSuspended();
+    api.lift.mockResolvedValueOnce({ ok: true });
+    expect(await state().lift(suspendedMember('a'))).toBe('done');
+    expect(api.lift).toHaveBeenCalledWith('a');
+    expect(state().suspended).toEqual({ status: 'ready', members: [suspendedMember('b')] });
+  });
 });

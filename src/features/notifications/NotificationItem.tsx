@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { Avatar } from '../../components/Avatar.tsx';
 import type { Notification } from '../../contracts/notifications.ts';
+import { RULES_PATH } from '../../contracts/safety.ts';
 import { FriendActions } from '../friends/FriendActions.tsx';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { relativeTime } from './logic.ts';
@@ -61,11 +62,19 @@ function NotificationItem({ item, now, pending, variant, onNavigate }: ItemProps
         </p>
         <div className="notification-meta">
           <time dateTime={item.createdAt}>{relativeTime(item.createdAt, now)}</time>
+          {/* A removal notice says where the rules are, in the panel as in the bell. */}
+          {item.link === RULES_PATH && (
+            <Link to={RULES_PATH} onClick={onNavigate}>
+              Read the rules
+            </Link>
+          )}
           {variant === 'bell' && (
             <>
-              <Link to={item.link || '/'} onClick={onNavigate}>
-                View
-              </Link>
+              {item.link !== RULES_PATH && (
+                <Link to={item.link || '/'} onClick={onNavigate}>
+                  View
+                </Link>
+              )}
               {!item.read && (
                 <button
                   type="button"

@@ -1,5 +1,5 @@
-import { type RefObject, useEffect, useMemo, useState } from 'react';
-import { Dialog } from '../../components/Dialog.tsx';
+import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
+import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { NOTIFICATION_TYPES, type NotificationType } from '../../contracts/notifications.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
@@ -40,7 +40,11 @@ export function NotificationsOverlay({ open, onClose, returnFocus }: Notificatio
   const items = useNotifications((state) => state.items);
   const unread = useNotifications((state) => state.unread);
   const refresh = useNotifications((state) => state.refresh);
-  const clearAll = useNotifications((state) => state.clearAll);
+  const [confirmingClear, setConfirmingClear] = useState(false);
+  const clearButton = useRef<HTMLButtonElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+  /** Where focus goes once `Clear all notifications?` closes: Clear All, or the emptied list. */
+  const afterClear = useRef<HTMLElement | null>(null);
   const now = useNow(open);
   const needsNetwork = useNeedsNetwork();
   const visible = useMemo(() => items.filter((item) => shown[item.type]), [items, shown]);
@@ -79,8 +83,12 @@ export function NotificationsOverlay({ open, onClose, returnFocus }: Notificatio
             <button
               type="button"
               className="button ghost"
+              ref={clearButton}
               {...needsNetwork(items.length === 0)}
-              onClick={() => void clearAll()}
+              onClick={() => {
+                afterClear.current = clearButton.current;
+                setConfirmingClear(true);
+              }}
             >
               Clear All
             </button>
@@ -88,7 +96,7 @@ export function NotificationsOverlay({ open, onClose, returnFocus }: Notificatio
         )}
       </div>
       {tab === 'all' ? (
-        <div className="notifications-overlay-body">
+        <div className="notifications-overlay-body" ref={body} tabIndex={-1}>
           <fieldset className="notification-filters">
             <legend>Filter Types</legend>
             {NOTIFICATION_TYPES.map((type) => (
@@ -116,6 +124,56 @@ export function NotificationsOverlay({ open, onClose, returnFocus }: Notificatio
       ) : (
         <RequestsPanel />
       )}
+      <ClearAllDialog
+        open={confirmingClear}
+        onClose={() => setConfirmingClear(false)}
+        onCleared={() => {
+          afterClear.current = body.current;
+        }}
+        returnFocus={afterClear}
+      />
+    </Dialog>
+  );
+}
+
+/**
+ * `Clear all notifications?` (docs/product.md "Notifications panel"): asked first rather than
+ * offering Undo, since nothing is gone until the member says so, on any of their devices.
+ */
+function ClearAllDialog({
+  open,
+  onClose,
+  onCleared,
+  returnFocus,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCleared: () => void;
+  returnFocus: RefObject<HTMLElement | null>;
+}) {
+  const clearAll = useNotifications((state) => state.clearAll);
+  const needsNetwork = useNeedsNetwork();
+  return (
+    <Dialog
+      open={open}
+      title="Clear all notifications?"
+      onClose={onClose}
+      returnFocus={returnFocus}
+    >
+      <p>This removes every notification, on all your devices. It can’t be undone.</p>
+      <DialogActions
+        onCancel={onClose}
+        confirm={{
+          label: 'Clear All',
+          danger: true,
+          ...needsNetwork(),
+          onClick: () => {
+            onCleared();
+            onClose();
+            void clearAll();
+          },
+        }}
+      />
     </Dialog>
   );
 }

@@ -151,6 +151,34 @@ export async function resolveOpen(
   return rows.map((row) => row.id);
 }
 
+/**
+ * Opens a dismissed report again (undoing `Dismiss`); answers whether it was dismissed. The partial
+ * unique index refuses it when the reporter has an open report of the same item by now.
+ */
+export async function reopenDismissed(db: Db, id: number): Promise<boolean> {
+  const rows = await db
+    .updateTable('reports')
+    .set({ status: 'open', resolution: null, resolved_by: null, resolved_at: null })
+    .where('id', '=', id)
+    .where('status', '=', 'resolved')
+    .where('resolution', '=', 'dismissed')
+    .returning('id')
+    .execute();
+  return rows.length > 0;
+}
+
+/** Suspended members, latest suspended first, at most `limit`. */
+export function suspendedMembers(db: Db, limit: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'profile_image', 'suspension_reason', 'suspended_at'])
+    .where('suspended_at', 'is not', null)
+    .orderBy('suspended_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /** Whether the member is a moderator now, read from the database (not the session's copy). */
 export async function isModerator(db: Db, userId: string): Promise<boolean> {
   const row = await db
@@ -196,12 +224,16 @@ export async function suspendMember(
     .execute();
 }
 
-export async function unsuspendMember(db: Db, userId: string, now: string): Promise<void> {
-  await db
+/** Lifts the member's suspension; answers whether they were suspended. */
+export async function unsuspendMember(db: Db, userId: string, now: string): Promise<boolean> {
+  const rows = await db
     .updateTable('users')
     .set({ suspended_at: null, suspension_reason: '', updated_at: now })
     .where('id', '=', userId)
+    .where('suspended_at', 'is not', null)
+    .returning('id')
     .execute();
+  return rows.length > 0;
 }
 
 export async function setModerator(db: Db, userId: string, on: boolean, now: string) {

@@ -60,8 +60,24 @@ export const moderationRoutes: FastifyPluginCallbackZod = (app, _options, done) 
   }));
 
   route(app, endpoints.moderationRemovePhoto, {}, async (request) => ({
-    report: await moderation.removePhoto(deps, request.member.user, request.params.id),
+    report: await moderation.removePhoto(
+      deps,
+      request.member.user,
+      request.params.id,
+      request.body.reason,
+    ),
   }));
+
+  route(app, endpoints.moderationReopen, {}, async (request) => ({
+    report: await moderation.reopen(deps, request.params.id),
+  }));
+
+  route(app, endpoints.moderationSuspended, {}, async () => moderation.suspendedList(deps));
+
+  route(app, endpoints.moderationLift, {}, async (request) => {
+    await moderation.liftSuspension(deps, request.params.userId);
+    return { ok: true as const };
+  });
 
   route(app, endpoints.moderationSuspend, {}, async (request) => ({
     report: await moderation.suspend(

@@ -6,6 +6,7 @@ import {
   MY_OPEN_REPORTS_MAX,
   type MyOpenReports,
   NOT_A_PHOTO_REPORT,
+  NOT_SUSPENDED,
   NO_SUCH_MEMBER,
   NO_SUCH_PHOTO,
   NO_SUCH_REPORT,
@@ -13,13 +14,20 @@ import {
   REPORTS_PAGE_SIZE,
   REPORT_CURSOR_INVALID,
   REPORT_DUPLICATE,
+  REPORT_NOT_DISMISSED,
+  REPORT_OPEN,
+  REPORT_REOPENED_ELSEWHERE,
   REPORT_RESOLVED,
   REPORT_SELF,
   type ReportBody,
   type ReportMember,
+  type ReportReason,
   type ReportStatus,
+  SUSPENDED_LIST_MAX,
   SUSPEND_MODERATOR,
   SUSPEND_SELF,
+  type SuspendedList,
+  photoRemovedNotice,
 } from '../../../../src/contracts/safety.ts';
 import { displayText } from '../../../../src/contracts/validation.ts';
 import { type Db, isUniqueViolation } from '../../db/index.ts';
@@ -263,15 +271,37 @@ export async function dismiss(
 }
 
 /**
+ * Undoes `Dismiss` (docs/product.md "Moderation"): the dismissed report is open again, as before.
+ * An open report is 409, as is one another action resolved, or one whose reporter has reported the
+ * same item again meanwhile (the partial unique index keeps one open report per reporter and item).
+ */
+export async function reopen(deps: ModerationDeps, idText: string): Promise<ModerationReport> {
+  const report = await repo.findReport(deps.db, reportId(idText));
+  if (!report) throw new NotFound(NO_SUCH_REPORT);
+  if (report.status === 'open') throw new Conflict(REPORT_OPEN);
+  let reopened: boolean;
+  try {
+    reopened = await repo.reopenDismissed(deps.db, report.id);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new Conflict(REPORT_REOPENED_ELSEWHERE);
+    throw error;
+  }
+  if (!reopened) throw new Conflict(REPORT_NOT_DISMISSED);
+  return current(deps, report.id);
+}
+
+/**
  * Deletes the reported photo exactly as its owner's delete does (the gallery's own path: the row,
  * then the announcement, then the pictures, retried), resolving every open report of that photo
  * and writing the owner's `system` notification in the row's transaction; the notification is
- * announced once that has committed.
+ * announced once that has committed. It names the photo and the reason the moderator chose (the
+ * report's own when none is given) and links to the rules.
  */
 export async function removePhoto(
   deps: ModerationDeps,
   moderator: UserRow,
   idText: string,
+  chosenReason?: ReportReason,
 ): Promise<ModerationReport> {
   const report = await openReport(deps, idText);
   if (report.target_kind !== 'image') throw new Invalid(NOT_A_PHOTO_REPORT);
@@ -290,7 +320,12 @@ export async function removePhoto(
       );
       // Another moderator resolved this one meanwhile: nothing of this action is kept.
       if (!resolved.includes(report.id)) throw new Conflict(REPORT_RESOLVED);
-      announce = await record(trx, drafts.photoRemoved(image.owner_id), now);
+      const notice = photoRemovedNotice({
+        caption: displayText(image.caption),
+        uploadedAt: image.created_at,
+        reason: chosenReason ?? (report.reason as ReportReason),
+      });
+      announce = await record(trx, drafts.photoRemoved(image.owner_id, notice), now);
     },
   );
   if (!removed) throw new Conflict(PHOTO_GONE);
@@ -343,6 +378,30 @@ export async function suspend(
   await deps.membersChanged([member.id]);
   deps.disconnectMembers([member.id]);
   return current(deps, report.id);
+}
+
+/** Suspended members with the reason they were given, latest first (docs/product.md "Moderation"). */
+export async function suspendedList(deps: ModerationDeps): Promise<SuspendedList> {
+  const rows = await repo.suspendedMembers(deps.db, SUSPENDED_LIST_MAX);
+  return {
+    members: rows.map((row) => ({
+      id: row.id,
+      username: row.username,
+      profileImage: deps.media.url(row.profile_image),
+      reason: row.suspension_reason,
+      suspendedAt: row.suspended_at ?? '',
+    })),
+  };
+}
+
+/**
+ * `Lift suspension`: the member can log in again, as with `npm run moderator -- unsuspend`. An
+ * unknown member is 404; one who is not suspended (lifted a moment before, say) is 409.
+ */
+export async function liftSuspension(deps: ModerationDeps, userId: string): Promise<void> {
+  if (!(await memberById(deps.db, userId))) throw new NotFound(NO_SUCH_MEMBER);
+  if (!(await repo.unsuspendMember(deps.db, userId, stamp(deps))))
+    throw new Conflict(NOT_SUSPENDED);
 }
 
 /** Whether the member is a moderator now (read fresh: the operator may have just changed it). */

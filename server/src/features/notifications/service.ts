@@ -8,7 +8,7 @@ import {
   type NotificationsChanged,
 } from '../../../../src/contracts/notifications.ts';
 import { NOTIFICATION_TYPES } from '../../../../src/contracts/notifications.ts';
-import { PHOTO_REMOVED_NOTICE } from '../../../../src/contracts/safety.ts';
+import { RULES_PATH } from '../../../../src/contracts/safety.ts';
 import type { Db } from '../../db/index.ts';
 import type { NotificationRow, UserRow } from '../../db/schema.ts';
 import { Invalid, NotFound } from '../../errors.ts';
@@ -165,8 +165,9 @@ export const drafts = {
     imageId,
   }),
   welcome: systemDraft(NOTIFICATION_MESSAGES.welcome, '/settings'),
-  /** docs/product.md "Moderation": told to the owner, naming no moderator. */
-  photoRemoved: systemDraft(PHOTO_REMOVED_NOTICE, '/profile'),
+  /** docs/product.md "Moderation": told to the owner, naming no moderator, linking to the rules. */
+  photoRemoved: (recipientId: string, notice: string) =>
+    systemDraft(notice, RULES_PATH)(recipientId),
 };
 
 export async function page(
