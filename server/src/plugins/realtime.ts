@@ -23,12 +23,11 @@ interface SocketData {
   expiresAt: number;
 }
 
-/**
- * What one server node tells the others (through the adapter, with REDIS_URL). Empty here: the
- * modules that need such events add them (`plugins/watching.ts`).
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
-export interface ServerSideEvents {}
+/** What one server node tells the others (through the adapter, with REDIS_URL). */
+interface ServerSideEvents {
+  /** These two members were blocked: each one's sockets leave the other's rooms (watching.ts). */
+  'orbit:separate': (a: string, b: string) => void;
+}
 
 export type OrbitServer = Server<
   ClientToServerEvents,

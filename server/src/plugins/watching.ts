@@ -17,13 +17,6 @@ declare module 'fastify' {
   }
 }
 
-declare module './realtime.ts' {
-  interface ServerSideEvents {
-    /** These two members were blocked: each one's sockets leave the other's rooms. */
-    'orbit:separate': (a: string, b: string) => void;
-  }
-}
-
 /** Everyone watching a member's gallery; the gallery's events and its owner's presence go here. */
 export const galleryRoom = (ownerId: string) => `gallery:${ownerId}`;
 /** Everyone watching one image in the viewer. */
