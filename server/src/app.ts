@@ -11,6 +11,7 @@ import { accountRoutes } from './features/account/routes.ts';
 import { attemptsPlugin } from './features/auth/attempts.ts';
 import { authMemberRoutes, authPublicRoutes } from './features/auth/routes.ts';
 import { blockRoutes } from './features/blocks/routes.ts';
+import { friendEventsPlugin } from './features/friends/events.ts';
 import { friendRoutes } from './features/friends/routes.ts';
 import { galleryEventsPlugin } from './features/gallery/events.ts';
 import { galleryRoutes } from './features/gallery/routes.ts';
@@ -34,6 +35,7 @@ import { healthPlugin } from './plugins/health.ts';
 import { httpPlugin } from './plugins/http.ts';
 import { mediaPlugin } from './plugins/media.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
+import { presencePlugin } from './plugins/presence.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
 import { redisPlugin } from './plugins/redis.ts';
 import { relayPlugin } from './plugins/relay.ts';
@@ -41,6 +43,7 @@ import { securityPlugin } from './plugins/security.ts';
 import { staticPlugin } from './plugins/static.ts';
 import { uploadsPlugin } from './plugins/uploads.ts';
 import { validationPlugin } from './plugins/validation.ts';
+import { watchingPlugin } from './plugins/watching.ts';
 
 export interface BuildOptions {
   /** Use this database instead of opening one from the config (tests share one per file). */
@@ -94,8 +97,9 @@ export async function buildApp(
   await app.register(securityPlugin, { trust });
   await app.register(authPlugin);
   await app.register(attemptsPlugin);
-  await app.register(realtimePlugin, {
-    trust,
+  await app.register(realtimePlugin, { trust });
+  await app.register(presencePlugin);
+  await app.register(watchingPlugin, {
     // docs/decisions.md "A block stops live events at once, on every node": one statement each.
     watchedOwner: async (viewerId, kind, id) =>
       kind === 'gallery'
@@ -105,6 +109,7 @@ export async function buildApp(
   await app.register(pushPlugin);
   await app.register(relayPlugin, (parent) => ({ store: relayStore(parent.push) }));
   await app.register(notificationEventsPlugin);
+  await app.register(friendEventsPlugin);
   await app.register(galleryEventsPlugin);
   await app.register(validationPlugin);
   await app.register(healthPlugin);

@@ -63,7 +63,7 @@ forEachDialect((dialect) => {
     expect((await deleteOwnAccount(t.app, leaver)).statusCode).toBe(200);
 
     expect(await update).toEqual({ userId: leaver.user.id, online: false });
-    expect(await t.app.realtime.isOnline(leaver.user.id)).toBe(false);
+    expect(await t.app.presence.isOnline(leaver.user.id)).toBe(false);
   });
 
   it('tells each friend and each side of a pending request that the relation ended', async () => {

@@ -11,7 +11,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
 import type { RelayCatchUpAnswer, RelayEvent } from '../../src/contracts/push.ts';
 import type { Ack } from '../../src/contracts/realtime.ts';
-import { WATCH_REFUSED, galleryRoom, imageRoom } from '../src/plugins/realtime.ts';
+import { WATCH_REFUSED, galleryRoom, imageRoom } from '../src/plugins/watching.ts';
 import { patchImage, uploadImage } from './gallery-helpers.ts';
 import {
   type Member,

@@ -33,7 +33,7 @@ import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { FRIEND_ACTIONS, FRIEND_TARGET_FIELD } from '../../src/contracts/friendsInput.ts';
 import { CLIENT_EVENT_SCHEMAS } from '../../src/contracts/realtime.ts';
 import type { User } from '../../src/contracts/user.ts';
-import { galleryRoom, imageRoom } from '../src/plugins/realtime.ts';
+import { galleryRoom, imageRoom } from '../src/plugins/watching.ts';
 import { jpegPart, patchImage, uploadImage } from './gallery-helpers.ts';
 import {
   type Member,

@@ -213,7 +213,7 @@ forEachDialect((dialect) => {
         const tab = await open(origin, { token: b.token });
         await tab.timeout(5_000).emitWithAck('presence:join', { userId: b.user.id });
         tab.disconnect();
-        await vi.waitFor(async () => expect(await t.app.realtime.isOnline(b.user.id)).toBe(false));
+        await vi.waitFor(async () => expect(await t.app.presence.isOnline(b.user.id)).toBe(false));
         const relay = await connectRelay(origin);
         const events = collectEvents(relay);
 

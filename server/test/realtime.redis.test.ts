@@ -57,16 +57,16 @@ suite('two apps in one process on one Redis and one database', (dialect) => {
   it('shows app 1 a member online who joined presence on app 2, and offline after leaving', async () => {
     const [b] = await signupMembers(t.app, 1);
     const socketB = await connect(nodes.origin2, b.token);
-    expect(await t.app.realtime.isOnline(b.user.id)).toBe(false);
+    expect(await t.app.presence.isOnline(b.user.id)).toBe(false);
 
     const joined = (await socketB
       .timeout(5_000)
       .emitWithAck('presence:join', { userId: b.user.id })) as Ack;
 
     expect(joined).toEqual({ ok: true });
-    expect(await t.app.realtime.isOnline(b.user.id)).toBe(true);
+    expect(await t.app.presence.isOnline(b.user.id)).toBe(true);
     await socketB.timeout(5_000).emitWithAck('presence:leave');
-    expect(await t.app.realtime.isOnline(b.user.id)).toBe(false);
+    expect(await t.app.presence.isOnline(b.user.id)).toBe(false);
   });
 });
 

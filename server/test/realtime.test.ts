@@ -114,8 +114,8 @@ forEachDialect((dialect) => {
         ok: false,
         error: 'You can only join presence as yourself.',
       });
-      expect(await t.app.realtime.isOnline(b.user.id)).toBe(false);
-      expect(await t.app.realtime.isOnline(a.user.id)).toBe(false);
+      expect(await t.app.presence.isOnline(b.user.id)).toBe(false);
+      expect(await t.app.presence.isOnline(a.user.id)).toBe(false);
     });
 
     it('accepts presence:join with one’s own id and shows the member online', async () => {
@@ -123,7 +123,7 @@ forEachDialect((dialect) => {
       const socket = await connectAs(a);
 
       expect(await join(socket, a.user.id)).toEqual({ ok: true });
-      expect(await t.app.realtime.isOnline(a.user.id)).toBe(true);
+      expect(await t.app.presence.isOnline(a.user.id)).toBe(true);
     });
 
     it('shows the member offline after presence:leave', async () => {
@@ -132,7 +132,7 @@ forEachDialect((dialect) => {
       await join(socket, a.user.id);
 
       expect(await socket.timeout(5_000).emitWithAck('presence:leave')).toEqual({ ok: true });
-      expect(await t.app.realtime.isOnline(a.user.id)).toBe(false);
+      expect(await t.app.presence.isOnline(a.user.id)).toBe(false);
     });
 
     it('shows the member offline after their socket disconnects', async () => {
@@ -142,7 +142,7 @@ forEachDialect((dialect) => {
 
       socket.disconnect();
 
-      await vi.waitFor(async () => expect(await t.app.realtime.isOnline(a.user.id)).toBe(false));
+      await vi.waitFor(async () => expect(await t.app.presence.isOnline(a.user.id)).toBe(false));
     });
 
     it('keeps the member online while another of their tabs is present', async () => {
@@ -157,7 +157,7 @@ forEachDialect((dialect) => {
         expect(await t.app.realtime.io.in(userRoom(a.user.id)).fetchSockets()).toHaveLength(1),
       );
 
-      expect(await t.app.realtime.isOnline(a.user.id)).toBe(true);
+      expect(await t.app.presence.isOnline(a.user.id)).toBe(true);
     });
 
     it('survives a presence:join whose acknowledgement is not a function', async () => {

@@ -6,8 +6,6 @@ import {
   type Ack,
   CLIENT_EVENT_SCHEMAS,
   type ClientToServerEvents,
-  type FriendEvent,
-  type FriendEventPayload,
   type ServerToClientEvents,
 } from '../../../src/contracts/realtime.ts';
 import { z } from '../../../src/contracts/zod.ts';
@@ -23,12 +21,11 @@ interface SocketData {
   sessionId: string;
   /** When the session the socket was opened with ends; the socket ends with it. */
   expiresAt: number;
-  present: boolean;
 }
 
 /** What one server node tells the others (through the adapter, with REDIS_URL). */
 interface ServerSideEvents {
-  /** These two members were blocked: each one's sockets leave the other's rooms. */
+  /** These two members were blocked: each one's sockets leave the other's rooms (watching.ts). */
   'orbit:separate': (a: string, b: string) => void;
 }
 
@@ -38,7 +35,7 @@ export type OrbitServer = Server<
   ServerSideEvents,
   SocketData
 >;
-type OrbitSocket = Socket<
+export type OrbitSocket = Socket<
   ClientToServerEvents,
   ServerToClientEvents,
   Record<string, never>,
@@ -47,24 +44,12 @@ type OrbitSocket = Socket<
 
 export interface Realtime {
   io: OrbitServer;
+  /** Whether an adapter carries rooms and server-side events to the other nodes (REDIS_URL). */
+  acrossNodes: boolean;
   /** Disconnects the sockets opened with these sessions (after logout or a password change). */
   disconnectSessions(sessionIds: readonly string[]): void;
   /** Disconnects every socket of these members, whatever session opened it, on every node. */
   disconnectMembers(userIds: readonly string[]): void;
-  /** Sends a friend event to both members' private rooms, on every server process. */
-  publishFriendEvent(event: FriendEvent, payload: FriendEventPayload): void;
-  /** Sends a friend event to one member's private room only (the blocker's, after a block). */
-  friendEventTo(userId: string, event: FriendEvent, payload: FriendEventPayload): void;
-  /**
-   * Two members were blocked (docs/product.md "Blocking"): every socket of each, on every server
-   * process, leaves the other's gallery and image rooms, so neither hears the other's gallery or
-   * presence any more.
-   */
-  separate(a: string, b: string): void;
-  /** Whether the member has a tab in presence right now, on any server process. */
-  isOnline(userId: string): Promise<boolean>;
-  /** Which of these members have a tab in presence right now, in one question to every process. */
-  onlineAmong(userIds: readonly string[]): Promise<Set<string>>;
 }
 
 declare module 'fastify' {
@@ -78,25 +63,22 @@ declare module 'fastify' {
  * client can put anything in its place, and calling a non-function there would throw inside
  * socket.io's dispatch, where nothing catches it and the process dies.
  */
-function reply(ack: unknown, result: Ack): void {
+export function reply(ack: unknown, result: Ack): void {
   if (typeof ack === 'function') (ack as (result: Ack) => void)(result);
 }
 
+/** The private room of each member: every socket of theirs, on every node, and only theirs. */
 export const userRoom = (userId: string) => `user:${userId}`;
-const presenceRoom = (userId: string) => `presence:${userId}`;
-export const galleryRoom = (ownerId: string) => `gallery:${ownerId}`;
-export const imageRoom = (imageId: string) => `image:${imageId}`;
-const MAX_ROOMS_PER_SOCKET = 64;
+const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
 /** The payload of a client event when it fits its contract, else null. */
-function payloadOf<E extends keyof typeof CLIENT_EVENT_SCHEMAS>(
+export function payloadOf<E extends keyof typeof CLIENT_EVENT_SCHEMAS>(
   event: E,
   payload: unknown,
 ): z.infer<(typeof CLIENT_EVENT_SCHEMAS)[E]> | null {
   const parsed = z.safeParse(CLIENT_EVENT_SCHEMAS[event], payload);
   return parsed.success ? (parsed.data as z.infer<(typeof CLIENT_EVENT_SCHEMAS)[E]>) : null;
 }
-const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
 /** The longest wait one Node timer holds (about 24.8 days); a remembered session waits in steps. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -121,50 +103,17 @@ function endWithSession(socket: OrbitSocket, now: () => number): void {
   check();
 }
 
-export interface RealtimeOptions {
+interface RealtimeOptions {
   /** Proxies whose X-Forwarded-Proto/-Host name the page's origin at the handshake. */
   trust?: ProxyTrust | false;
   /** A dedicated connection for the cross-process adapter (REDIS_URL). */
   redis?: Redis | undefined;
-  /** Called when a member's first tab joins presence or their last one leaves. */
-  onPresenceChange?: (userId: string, online: boolean) => void;
-  /**
-   * The owner of the gallery (named by its owner's id) or the image a member asks to watch, as
-   * that member may see them: undefined when there is no such member or image, or when its owner
-   * and the member are blocked either way, alike. Without it a gallery's owner is the id given
-   * and no image is found.
-   * docs/decisions.md "A block stops live events at once, on every node"
-   */
-  watchedOwner?: WatchedOwner;
-}
-
-type WatchedOwner = (
-  viewerId: string,
-  kind: keyof typeof WATCH_REFUSED,
-  id: string,
-) => Promise<string | undefined>;
-
-/**
- * What this node keeps of each of its own sockets: the owner of every image room it watches (so a
- * block knows which image rooms to leave), and the queue its room changes run in. Joins, leaves
- * and a block's separation run one after the other per socket, so a join whose block check ran
- * before a block committed is always followed by that block's leave, never overtaken by it.
- */
-interface LocalSocket {
-  imageOwners: Map<string, string>;
-  serial: (work: () => Promise<void>) => Promise<void>;
 }
 
 /**
- * The refusal of a watch of what does not exist, and of what a block hides, in the same words: a
- * socket cannot tell one from the other.
+ * socket.io on the app's own HTTP server: websocket only, authenticated exactly like HTTP; each
+ * socket joins its member's and its session's private rooms and ends with its session.
  */
-export const WATCH_REFUSED = {
-  gallery: 'No such gallery.',
-  image: 'No such image.',
-} as const;
-
-/** socket.io on the app's own HTTP server: websocket only, authenticated exactly like HTTP. */
 async function registerRealtime(
   app: FastifyInstance,
   deps: SessionDeps,
@@ -206,7 +155,6 @@ async function registerRealtime(
           userId: auth.user.id,
           sessionId: auth.sessionId,
           expiresAt: auth.expiresAt.getTime(),
-          present: false,
         };
         next();
       },
@@ -214,203 +162,21 @@ async function registerRealtime(
     );
   });
 
-  const watchedOwner: WatchedOwner =
-    options.watchedOwner ??
-    ((_viewerId, kind, id) => Promise.resolve(kind === 'gallery' ? id : undefined));
-  const local = new Map<string, LocalSocket>();
-
-  /** This node's sockets of `userId` leave `otherId`'s gallery room and image rooms. */
-  const separateHere = (userId: string, otherId: string) => {
-    for (const id of io.of('/').adapter.rooms.get(userRoom(userId)) ?? []) {
-      const socket = io.of('/').sockets.get(id);
-      const state = local.get(id);
-      if (!socket || !state) continue;
-      void state.serial(async () => {
-        const rooms = [galleryRoom(otherId)];
-        for (const [imageId, ownerId] of state.imageOwners) {
-          if (ownerId !== otherId) continue;
-          rooms.push(imageRoom(imageId));
-          state.imageOwners.delete(imageId);
-        }
-        for (const room of rooms) await socket.leave(room);
-      });
-    }
-  };
-  const separateBoth = (a: string, b: string) => {
-    separateHere(a, b);
-    separateHere(b, a);
-  };
-  if (options.redis) io.on('orbit:separate', separateBoth);
-
-  const isOnline = async (userId: string) =>
-    (await io.in(presenceRoom(userId)).fetchSockets()).length > 0;
-  const onlineAmong = async (userIds: readonly string[]) => {
-    if (userIds.length === 0) return new Set<string>();
-    const sockets = await io.in(userIds.map(presenceRoom)).fetchSockets();
-    return new Set(sockets.map((socket) => socket.data.userId));
-  };
-
-  /**
-   * isOnline for presence bookkeeping inside socket handlers: with the Redis adapter the lookup asks
-   * every process and can time out or fail, and a rejection there would be unhandled (and end the
-   * process). A failed lookup is logged and answers undefined ("unknown").
-   */
-  const lookup = (userId: string) =>
-    isOnline(userId).catch((error: unknown) => {
-      app.log.warn({ err: error, userId }, 'presence lookup failed');
-      return undefined;
-    });
-
-  /** Watchers of a member's gallery and images see them come and go (docs/product.md "Realtime", "Image viewer"). */
-  const presenceChanged = (userId: string, online: boolean) => {
-    io.to(galleryRoom(userId)).emit('presence:update', { userId, online });
-    options.onPresenceChange?.(userId, online);
-  };
-
-  /** After a socket leaves presence, the member is offline only if no other tab anywhere remains. */
-  const leavePresence = async (socket: OrbitSocket) => {
-    if (!socket.data.present) return;
-    socket.data.present = false;
-    await socket.leave(presenceRoom(socket.data.userId));
-    if ((await lookup(socket.data.userId)) === false) presenceChanged(socket.data.userId, false);
-  };
-
   io.on('connection', (socket: OrbitSocket) => {
-    const { userId, sessionId } = socket.data;
     // The server alone decides which private rooms a socket belongs to.
-    void socket.join([userRoom(userId), sessionRoom(sessionId)]);
+    void socket.join([userRoom(socket.data.userId), sessionRoom(socket.data.sessionId)]);
     endWithSession(socket, () => (deps.now ? deps.now() : new Date()).getTime());
-    let queue: Promise<void> = Promise.resolve();
-    const state: LocalSocket = {
-      imageOwners: new Map(),
-      serial: (work) => {
-        const next = queue.then(work).catch((error: unknown) => {
-          app.log.warn({ err: error, userId }, 'a room change of a socket failed');
-        });
-        queue = next;
-        return next;
-      },
-    };
-    local.set(socket.id, state);
-
-    socket.on('presence:join', (payload, ack) => {
-      if (payloadOf('presence:join', payload)?.userId !== userId) {
-        reply(ack, { ok: false, error: 'You can only join presence as yourself.' });
-        return;
-      }
-      const wasPresent = socket.data.present;
-      socket.data.present = true;
-      void (async () => {
-        const before = wasPresent || (await lookup(userId)) !== false;
-        await socket.join(presenceRoom(userId));
-        if (!before) presenceChanged(userId, true);
-        reply(ack, { ok: true });
-      })();
-    });
-
-    socket.on('presence:leave', (ack) => {
-      void leavePresence(socket).then(() => reply(ack, { ok: true }));
-    });
-
-    /**
-     * Anyone signed in may watch a gallery or an image that exists, except one whose owner and
-     * they are blocked either way (docs/product.md "Blocking"), refused alike; a socket watches a
-     * bounded number of rooms. The lookup (one statement, the block inside it) and the join run in
-     * the socket's queue; the owner's presence is asked after it.
-     */
-    const watch = (
-      kind: keyof typeof WATCH_REFUSED,
-      id: string | null,
-      ack: unknown,
-      onJoin?: (ownerId: string) => void,
-    ) => {
-      if (!id) return reply(ack, { ok: false, error: 'Name the gallery or image to watch.' });
-      const room = kind === 'gallery' ? galleryRoom(id) : imageRoom(id);
-      let ownerId: string | undefined;
-      // Until the join is done, the answer is a failure (a lookup that failed included).
-      let refusal: string | null = 'Could not watch that now. Try again.';
-      void state
-        .serial(async () => {
-          if (socket.rooms.size >= MAX_ROOMS_PER_SOCKET && !socket.rooms.has(room)) {
-            refusal = 'Watching too many galleries at once.';
-            return;
-          }
-          ownerId =
-            kind === 'gallery' && id === userId ? userId : await watchedOwner(userId, kind, id);
-          if (!ownerId) {
-            refusal = WATCH_REFUSED[kind];
-            return;
-          }
-          await socket.join(room);
-          onJoin?.(ownerId);
-          refusal = null;
-        })
-        .then(async () => {
-          if (refusal) return reply(ack, { ok: false, error: refusal });
-          const online = ownerId ? await lookup(ownerId) : undefined;
-          reply(ack, online === undefined ? { ok: true } : { ok: true, online });
-        });
-    };
-    socket.on('gallery:join', (payload, ack) => {
-      watch('gallery', payloadOf('gallery:join', payload)?.ownerId ?? null, ack);
-    });
-    socket.on('image:join', (payload, ack) => {
-      const imageId = payloadOf('image:join', payload)?.imageId ?? null;
-      watch('image', imageId, ack, (ownerId) => {
-        if (imageId) state.imageOwners.set(imageId, ownerId);
-      });
-    });
-    socket.on('gallery:leave', (payload, ack) => {
-      const ownerId = payloadOf('gallery:leave', payload)?.ownerId;
-      void state
-        .serial(async () => {
-          if (ownerId) await socket.leave(galleryRoom(ownerId));
-        })
-        .then(() => reply(ack, { ok: true }));
-    });
-    socket.on('image:leave', (payload, ack) => {
-      const imageId = payloadOf('image:leave', payload)?.imageId;
-      void state
-        .serial(async () => {
-          if (!imageId) return;
-          state.imageOwners.delete(imageId);
-          await socket.leave(imageRoom(imageId));
-        })
-        .then(() => reply(ack, { ok: true }));
-    });
-
-    socket.on('disconnect', () => {
-      local.delete(socket.id);
-      if (!socket.data.present) return;
-      socket.data.present = false;
-      // The room is already left on disconnect; only the "anyone left?" question remains.
-      void lookup(userId).then((online) => {
-        if (online === false) presenceChanged(userId, false);
-      });
-    });
   });
 
   const realtime: Realtime = {
     io,
+    acrossNodes: Boolean(options.redis),
     disconnectSessions(sessionIds) {
       for (const id of sessionIds) io.in(sessionRoom(id)).disconnectSockets(true);
     },
     disconnectMembers(userIds) {
       if (userIds.length > 0) io.in(userIds.map(userRoom)).disconnectSockets(true);
     },
-    publishFriendEvent(event, payload) {
-      io.to([userRoom(payload.fromUserId), userRoom(payload.toUserId)]).emit(event, payload);
-    },
-    friendEventTo(userId, event, payload) {
-      io.to(userRoom(userId)).emit(event, payload);
-    },
-    separate(a, b) {
-      separateBoth(a, b);
-      // The other nodes do the same for their own sockets (the in-memory adapter has no others).
-      if (options.redis) io.serverSideEmit('orbit:separate', a, b);
-    },
-    isOnline,
-    onlineAmong,
   };
   app.decorate('realtime', realtime);
   // Before the HTTP server closes: it waits for every connection to end, and open sockets only
@@ -421,8 +187,12 @@ async function registerRealtime(
   return realtime;
 }
 
-/** socket.io for the app's members, created once the sessions and Redis are there. */
-export const realtimePlugin = fp<Pick<RealtimeOptions, 'trust' | 'watchedOwner'>>(
+/**
+ * socket.io for the app's members, created once the sessions and Redis are there: the handshake
+ * and each socket's private rooms. Presence (`plugins/presence.ts`), watching
+ * (`plugins/watching.ts`) and each feature's live events (`liveEvents`) build on it.
+ */
+export const realtimePlugin = fp<Pick<RealtimeOptions, 'trust'>>(
   async (app, options) => {
     const events = app.redis.events;
     await registerRealtime(app, app.sessions, app.config, {
@@ -432,3 +202,24 @@ export const realtimePlugin = fp<Pick<RealtimeOptions, 'trust' | 'watchedOwner'>
   },
   { name: 'orbit-realtime', dependencies: ['orbit-auth', 'orbit-redis'] },
 );
+
+/**
+ * A feature's live events as a plugin: `build` makes them from the socket server (and the app's
+ * decorations that `dependencies` name), and the app carries them as `app[decoration]`. Every
+ * feature that tells members' tabs what happened declares its events this way.
+ */
+export function liveEvents<K extends keyof FastifyInstance>(
+  decoration: K,
+  build: (io: OrbitServer, app: FastifyInstance) => FastifyInstance[K],
+  plugin: { name: string; dependencies?: string[] },
+) {
+  return fp(
+    (app, _options, done) => {
+      // `build` answers the decoration's own type; decorate cannot check a generic key's value.
+      const events: unknown = build(app.realtime.io, app);
+      app.decorate(decoration as string, events);
+      done();
+    },
+    { name: plugin.name, dependencies: ['orbit-realtime', ...(plugin.dependencies ?? [])] },
+  );
+}

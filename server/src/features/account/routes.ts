@@ -11,7 +11,7 @@ function accountDeps(app: FastifyInstance): Omit<account.AccountDeps, 'log'> {
     ...app.sessions,
     attempts: app.attempts,
     notifications: app.notificationEvents,
-    publish: (event, payload) => app.realtime.publishFriendEvent(event, payload),
+    publish: app.friendEvents.toPair,
     disconnectMembers: (userIds) => app.realtime.disconnectMembers(userIds),
     relayMembersGone: (userIds) => app.relay.membersGone(userIds),
   };

@@ -9,8 +9,8 @@ export const blockRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
     db: app.db,
     mediaUrl: app.media.url,
     notifications: app.notificationEvents,
-    tellMember: (userId, event, payload) => app.realtime.friendEventTo(userId, event, payload),
-    separate: (a, b) => app.realtime.separate(a, b),
+    tellMember: app.friendEvents.toMember,
+    separate: app.watching.separate,
     relayPairBlocked: (a, b, upTo) => app.relay.pairBlocked(a, b, upTo),
   };
 

@@ -22,7 +22,7 @@ export interface BlockDeps {
   db: Db;
   mediaUrl: MediaUrl;
   notifications: NotificationEvents;
-  /** A friend event to one member's own tabs only (the realtime plugin in the app). */
+  /** A friend event to one member's own tabs only (`app.friendEvents` in the app). */
   tellMember: (userId: string, event: FriendEvent, payload: FriendEventPayload) => void;
   /** Each member's sockets leave the other's gallery and image rooms, on every node. */
   separate: (a: string, b: string) => void;

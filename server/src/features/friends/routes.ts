@@ -17,7 +17,7 @@ const ACTIONS = {
 export const friendRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
   const deps: friends.FriendDeps = {
     db: app.db,
-    publish: (event, payload) => app.realtime.publishFriendEvent(event, payload),
+    publish: app.friendEvents.toPair,
     notifications: app.notificationEvents,
     mediaUrl: app.media.url,
   };

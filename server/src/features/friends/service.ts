@@ -29,7 +29,7 @@ import * as repo from './repository.ts';
 
 export interface FriendDeps {
   db: Db;
-  /** Tells both members' tabs what happened (the realtime plugin in the app, a recorder in tests). */
+  /** Tells both members' tabs what happened (`app.friendEvents` in the app, a recorder in tests). */
   publish: (event: FriendEvent, payload: FriendEventPayload) => void;
   notifications: NotificationEvents;
   mediaUrl: MediaUrl;

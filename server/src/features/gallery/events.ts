@@ -1,5 +1,5 @@
-import fp from 'fastify-plugin';
-import { galleryRoom, imageRoom, userRoom } from '../../plugins/realtime.ts';
+import { liveEvents, userRoom } from '../../plugins/realtime.ts';
+import { galleryRoom, imageRoom } from '../../plugins/watching.ts';
 import type { GalleryEvents } from './service.ts';
 
 declare module 'fastify' {
@@ -10,28 +10,25 @@ declare module 'fastify' {
 }
 
 /** The gallery's live events, sent through the realtime server to the rooms that watch. */
-export const galleryEventsPlugin = fp(
-  (app, _options, done) => {
-    const { io } = app.realtime;
-    app.decorate('galleryEvents', {
-      created: (image) => io.to(galleryRoom(image.owner.id)).emit('gallery:image:created', image),
-      // Every watcher hears the counts; the member who changed it hears their own reaction too,
-      // on each socket of theirs, watching or not (docs/decisions.md "Reactions under a block").
-      updated: (image, actor) => {
-        io.to([galleryRoom(image.owner.id), imageRoom(image.id)])
-          .except(userRoom(actor.id))
-          .emit('gallery:image:updated', image);
-        io.to(userRoom(actor.id)).emit('gallery:image:updated', {
-          ...image,
-          myReaction: actor.reaction,
-        });
-      },
-      deleted: (payload) =>
-        io
-          .to([galleryRoom(payload.ownerId), imageRoom(payload.id)])
-          .emit('gallery:image:deleted', payload),
-    } satisfies GalleryEvents);
-    done();
-  },
-  { name: 'orbit-gallery-events', dependencies: ['orbit-realtime'] },
+export const galleryEventsPlugin = liveEvents(
+  'galleryEvents',
+  (io) => ({
+    created: (image) => io.to(galleryRoom(image.owner.id)).emit('gallery:image:created', image),
+    // Every watcher hears the counts; the member who changed it hears their own reaction too,
+    // on each socket of theirs, watching or not (docs/decisions.md "Reactions under a block").
+    updated: (image, actor) => {
+      io.to([galleryRoom(image.owner.id), imageRoom(image.id)])
+        .except(userRoom(actor.id))
+        .emit('gallery:image:updated', image);
+      io.to(userRoom(actor.id)).emit('gallery:image:updated', {
+        ...image,
+        myReaction: actor.reaction,
+      });
+    },
+    deleted: (payload) =>
+      io
+        .to([galleryRoom(payload.ownerId), imageRoom(payload.id)])
+        .emit('gallery:image:deleted', payload),
+  }),
+  { name: 'orbit-gallery-events' },
 );

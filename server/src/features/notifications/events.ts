@@ -1,5 +1,4 @@
-import fp from 'fastify-plugin';
-import { userRoom } from '../../plugins/realtime.ts';
+import { liveEvents, userRoom } from '../../plugins/realtime.ts';
 import type { NotificationEvents } from './service.ts';
 
 declare module 'fastify' {
@@ -10,18 +9,15 @@ declare module 'fastify' {
 }
 
 /** Notifications to every tab and device of their member, and each one to the push relay. */
-export const notificationEventsPlugin = fp(
-  (app, _options, done) => {
-    const { io } = app.realtime;
-    app.decorate('notificationEvents', {
-      created: (recipientId, notification) => {
-        io.to(userRoom(recipientId)).emit('notification:new', notification);
-        app.relay.notificationCreated(recipientId, notification);
-      },
-      changed: (recipientId, change) =>
-        io.to(userRoom(recipientId)).emit('notification:changed', change),
-    } satisfies NotificationEvents);
-    done();
-  },
-  { name: 'orbit-notifications', dependencies: ['orbit-realtime', 'orbit-relay'] },
+export const notificationEventsPlugin = liveEvents(
+  'notificationEvents',
+  (io, app) => ({
+    created: (recipientId, notification) => {
+      io.to(userRoom(recipientId)).emit('notification:new', notification);
+      app.relay.notificationCreated(recipientId, notification);
+    },
+    changed: (recipientId, change) =>
+      io.to(userRoom(recipientId)).emit('notification:changed', change),
+  }),
+  { name: 'orbit-notifications', dependencies: ['orbit-relay'] },
 );

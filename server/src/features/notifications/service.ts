@@ -15,7 +15,7 @@ import { Invalid, NotFound } from '../../errors.ts';
 import type { MediaUrl } from '../../media/index.ts';
 import * as repo from './repository.ts';
 
-/** Tells a member's tabs about their notifications (the realtime plugin in the app). */
+/** Tells a member's tabs about their notifications (`app.notificationEvents` in the app). */
 export interface NotificationEvents {
   created: (recipientId: string, notification: Notification) => void;
   changed: (recipientId: string, change: NotificationsChanged) => void;

@@ -17,7 +17,7 @@ export const pushPlugin = fp(
       dialect: app.dialect,
       // Unknown presence counts as "no open tab": a repeated notification beats a missed one.
       online: (userIds) =>
-        app.realtime.onlineAmong(userIds).catch((error: unknown) => {
+        app.presence.onlineAmong(userIds).catch((error: unknown) => {
           app.log.warn({ err: error }, 'presence lookup for push failed');
           return new Set<string>();
         }),
@@ -25,7 +25,7 @@ export const pushPlugin = fp(
     } satisfies push.PushDeps);
     done();
   },
-  { name: 'orbit-push', dependencies: ['orbit-database', 'orbit-media', 'orbit-realtime'] },
+  { name: 'orbit-push', dependencies: ['orbit-database', 'orbit-media', 'orbit-presence'] },
 );
 
 /** The relay namespace's answers, from the push data. */
