@@ -20,13 +20,15 @@ if (import.meta.env.PROD && 'serviceWorker' in navigator) registerServiceWorker(
 // The session check and the route's code and pictures start now. With the worker in control the
 // route's code comes from its cache in a moment, and the first render waits for it: a route that
 // suspended on it would show its fallback, then hold its content back for React's reveal throttle
-// (300 ms) even after the saved session had answered. From the network the wait would hold back
-// the first paint instead: the page renders at once.
+// (300 ms) even after the saved session had answered. So does a document that shows the route's
+// first screen already. Else, from the network, the wait would hold back the first paint: the page
+// renders at once.
 void startSession();
 const routeCode = warmRoute(window.location.pathname);
-const firstRender = navigator.serviceWorker?.controller ? routeCode : Promise.resolve();
-
 const root = document.getElementById('root');
+const firstRender =
+  navigator.serviceWorker?.controller || root?.firstChild ? routeCode : Promise.resolve();
+
 if (root) {
   void firstRender.then(() =>
     createRoot(root).render(
