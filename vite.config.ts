@@ -10,6 +10,7 @@ import {
   profileFirstScreen,
 } from './src/contracts/constants.ts';
 import { DEFAULT_THEME, THEMES } from './src/contracts/theme.ts';
+import type * as Prerender from './src/prerender.tsx';
 
 const THEME_COLOUR = '#0f1330';
 const BACKGROUND_COLOUR = '#0b1026';
@@ -123,7 +124,9 @@ export function retireReplacedAssets(
 /**
  * Renders FIRST_SCREENS' routes (src/prerender.tsx) into copies of the built index.html, kept
  * beside the build's manifest: the server sends one to a visitor without a session, so the page
- * paints before its code runs. The render runs in a jsdom window, as the app's modules expect one.
+ * paints before its code runs. Likewise the member's own profile, once per theme, with slots the
+ * server fills with the signed-in member's fields. The render runs in a jsdom window, as the app's
+ * modules expect one.
  */
 function prerenderFirstScreens(): Plugin {
   let outDir = '';
@@ -161,7 +164,7 @@ function prerenderFirstScreens(): Plugin {
       try {
         const { firstScreen, ownProfileScreen } = (await server.ssrLoadModule(
           '/src/prerender.tsx',
-        )) as typeof import('./src/prerender.tsx');
+        )) as typeof Prerender;
         const write = (file: string, page: string, markup: string) => {
           const target = path.join(outDir, file);
           fs.mkdirSync(path.dirname(target), { recursive: true });

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { warmRoute } from './app/warmRoute.ts';
@@ -29,13 +29,18 @@ const root = document.getElementById('root');
 const firstRender =
   navigator.serviceWorker?.controller || root?.firstChild ? routeCode : Promise.resolve();
 
+// Rendered as a transition, which yields to the browser every few milliseconds instead of holding
+// the page for the whole render: a first screen in the document is already painted and stays
+// until React commits over it.
 if (root) {
   void firstRender.then(() =>
-    createRoot(root).render(
-      <StrictMode>
-        <AppNotices />
-        <App />
-      </StrictMode>,
+    startTransition(() =>
+      createRoot(root).render(
+        <StrictMode>
+          <AppNotices />
+          <App />
+        </StrictMode>,
+      ),
     ),
   );
 }

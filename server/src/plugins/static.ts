@@ -411,11 +411,13 @@ const SLOTS = new RegExp(`(/profile/)?(${Object.values(PROFILE_SLOTS).join('|')}
  */
 function fillSlots(template: string, values: ProfileSlots): string {
   const fullName = `<p class="profile-fullname">${PROFILE_SLOTS.fullName}</p>`;
-  return (values.fullName ? template : template.replace(fullName, ''))
-    .replace(SLOTS, (_match, address: string | undefined, slot: string) => {
+  return (values.fullName ? template : template.replace(fullName, '')).replace(
+    SLOTS,
+    (_match, address: string | undefined, slot: string) => {
       const value = values[SLOT_NAMES[slot] ?? 'username'];
       return address ? `${address}${escapeHtml(encodeURIComponent(value))}` : escapeHtml(value);
-    });
+    },
+  );
 }
 
 /** A document made for one answer, compressed quickly. */
