@@ -4,7 +4,13 @@ import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { type LogLevel, type Plugin, createServer, defineConfig, minifySync } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { FIRST_SCREENS } from './src/contracts/constants.ts';
+import {
+  FIRST_SCREENS,
+  PROFILE_ROUTE_SOURCES,
+  profileFirstScreen,
+} from './src/contracts/constants.ts';
+import { DEFAULT_THEME, THEMES } from './src/contracts/theme.ts';
+import type * as Prerender from './src/prerender.tsx';
 import { startFirstScreen } from './src/app/firstScreenStarter.ts';
 
 const THEME_COLOUR = '#0f1330';
@@ -119,7 +125,9 @@ export function retireReplacedAssets(
 /**
  * Renders FIRST_SCREENS' routes (src/prerender.tsx) into copies of the built index.html, kept
  * beside the build's manifest: the server sends one to a visitor without a session, so the page
- * paints before its code runs. The render runs in a jsdom window, as the app's modules expect one.
+ * paints before its code runs. Likewise the member's own profile, once per theme, with slots the
+ * server fills with the signed-in member's fields. The render runs in a jsdom window, as the app's
+ * modules expect one.
  */
 function prerenderFirstScreens(): Plugin {
   let outDir = '';
@@ -155,18 +163,26 @@ function prerenderFirstScreens(): Plugin {
         server: { middlewareMode: true, hmr: false, ws: false },
       });
       try {
-        const { firstScreen } = (await server.ssrLoadModule('/src/prerender.tsx')) as {
-          firstScreen: (route: string) => Promise<string>;
-        };
-        for (const [route, file] of Object.entries(FIRST_SCREENS)) {
-          const markup = await firstScreen(route);
+        const { firstScreen, ownProfileScreen } = (await server.ssrLoadModule(
+          '/src/prerender.tsx',
+        )) as typeof Prerender;
+        const write = (file: string, page: string, markup: string) => {
           const target = path.join(outDir, file);
           fs.mkdirSync(path.dirname(target), { recursive: true });
           fs.writeFileSync(
             target,
-            html.replace('<div id="root"></div>', `<div id="root">${markup}</div>`),
+            page.replace('<div id="root"></div>', `<div id="root">${markup}</div>`),
           );
-        }
+        };
+        for (const [route, file] of Object.entries(FIRST_SCREENS))
+          write(file, html, await firstScreen(route));
+        const profilePage = withRouteStyles(html, outDir);
+        for (const theme of THEMES)
+          write(
+            profileFirstScreen(theme),
+            profilePage.replace(`data-theme="${DEFAULT_THEME}"`, `data-theme="${theme}"`),
+            await ownProfileScreen(theme),
+          );
       } finally {
         await server.close();
         window.close();
@@ -181,10 +197,43 @@ function prerenderFirstScreens(): Plugin {
 }
 
 /**
+ * The profile's first screen is drawn with the route's own sheets (the shell's, the profile
+ * page's and what they import), inlined as the entry's are (inlineEntryStyles), their hash added
+ * to csp.json, each with a print link to its file so the route's code loads no second copy.
+ */
+function withRouteStyles(html: string, outDir: string): string {
+  const manifest = JSON.parse(
+    fs.readFileSync(path.join(outDir, '.vite', 'manifest.json'), 'utf8'),
+  ) as Record<string, { imports?: string[]; css?: string[]; isEntry?: boolean }>;
+  const entrySheets = new Set(
+    Object.values(manifest).flatMap((chunk) => (chunk.isEntry ? (chunk.css ?? []) : [])),
+  );
+  const sheets: string[] = [];
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (seen.has(key) || !chunk || chunk.isEntry) return;
+    seen.add(key);
+    for (const imported of chunk.imports ?? []) visit(imported);
+    for (const sheet of chunk.css ?? [])
+      if (!entrySheets.has(sheet) && !sheets.includes(sheet)) sheets.push(sheet);
+  };
+  for (const source of PROFILE_ROUTE_SOURCES) visit(source);
+  const css = sheets.map((sheet) => fs.readFileSync(path.join(outDir, sheet), 'utf8').trim());
+  const style = css.join('\n');
+  const cspFile = path.join(outDir, CSP_FILE);
+  const csp = JSON.parse(fs.readFileSync(cspFile, 'utf8')) as { styleHashes: string[] };
+  csp.styleHashes.push(`sha256-${createHash('sha256').update(style).digest('base64')}`);
+  fs.writeFileSync(cspFile, `${JSON.stringify(csp, null, 2)}\n`);
+  const links = sheets.map((sheet) => `<link rel="stylesheet" href="/${sheet}" media="print">`);
+  return html.replace('</head>', `<style>${style}</style>\n    ${links.join('')}\n  </head>`);
+}
+
+/**
  * The document with a first screen fetches and runs the app's code only once the browser has
  * painted it: the entry and the chunks it imports are named in the document (`<link
  * data-after-paint>`, which fetches nothing) and a small starter turns them into module preloads
- * one frame after the first paint, then runs the entry, so the screen already there waits on no
+ * once the browser reports its first contentful paint, then runs the entry, so the screen already there waits on no
  * download and no compile. The starter is `startFirstScreen`, which also carries an early tap
  * over to the app's screen.
  */

@@ -289,6 +289,82 @@ test.describe('a profile’s document', () => {
     expect(await memberPage.locator('#orbit-me').count()).toBe(0);
   });
 
+  test('signed in, one’s own: its first screen shows the avatar and the name with no script, and the app takes it over without moving them', async ({
+    browser,
+    memberPageWith,
+  }) => {
+    const memberPage = await memberPageWith({ firstName: 'Ada', lastName: "O'Hara" });
+    await memberPage.goto('/profile');
+    await expect(memberPage).toHaveURL(/\/profile\/[^/]+$/);
+    const path = new URL(memberPage.url()).pathname;
+    const username = decodeURIComponent(path.split('/').pop() ?? '');
+    const cookies = await memberPage.context().cookies();
+    const parts = (page: Page) => {
+      const header = page.locator('.profile-header');
+      return {
+        topBar: page.locator('.top-bar'),
+        header,
+        avatar: header.locator('img.avatar'),
+        username: header.getByRole('heading', { name: `@${username}` }),
+        name: header.getByText("Ada O'Hara", { exact: true }),
+      };
+    };
+    const boxes = async (page: Page) => {
+      const found: Record<string, unknown> = {};
+      for (const [name, part] of Object.entries(parts(page)))
+        found[name] = await part.boundingBox();
+      return found;
+    };
+
+    const still = await browser.newContext({ javaScriptEnabled: false });
+    await still.addCookies(cookies);
+    const page = await still.newPage();
+    await page.goto(path);
+    const painted = parts(page);
+    await expect(painted.username).toBeVisible();
+    await expect(painted.name).toBeVisible();
+    await expect(painted.avatar).toHaveJSProperty('complete', true);
+    expect(
+      await painted.avatar.evaluate((image: HTMLImageElement) => image.naturalWidth),
+    ).toBeGreaterThan(0);
+    await expect(page.getByRole('link', { name: `Profile of ${username}` })).toBeVisible();
+    const before = await boxes(page);
+    await still.close();
+
+    const live = await browser.newContext();
+    await live.addCookies(cookies);
+    const app = await live.newPage();
+    await app.addInitScript(() => {
+      const shifts: number[] = [];
+      const seen = { header: false, gone: 0 };
+      Object.assign(window, { shifts, seen });
+      // Counts the times the header left the page once shown (a loading fallback in its place).
+      new MutationObserver(() => {
+        if (document.querySelector('.profile-header')) seen.header = true;
+        else if (seen.header) seen.gone += 1;
+      }).observe(document, { childList: true, subtree: true });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries())
+          shifts.push((entry as unknown as { value: number }).value);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await app.goto(path);
+    // The app has rendered over the first screen: its search takes typing.
+    await expect(app.getByRole('combobox', { name: 'Search members' })).toBeEditable();
+    await expect(parts(app).avatar).toHaveJSProperty('complete', true);
+    await expect(app.locator('.profile-header')).toHaveCount(1);
+    expect(await boxes(app)).toEqual(before);
+    // Nothing moved on the way: no fallback came between the first screen and the page.
+    await expect(app.getByText('No friends yet.')).toBeVisible();
+    expect(await app.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual(
+      [],
+    );
+    expect(
+      await app.evaluate(() => (window as unknown as { seen: { gone: number } }).seen.gone),
+    ).toBe(0);
+    await live.close();
+  });
+
   test('signed out, or of a member blocked either way: nothing of any member in it', async ({
     playwright,
     baseURL,

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { warmRoute } from './app/warmRoute.ts';
@@ -20,20 +20,27 @@ if (import.meta.env.PROD && 'serviceWorker' in navigator) registerServiceWorker(
 // The session check and the route's code and pictures start now. With the worker in control the
 // route's code comes from its cache in a moment, and the first render waits for it: a route that
 // suspended on it would show its fallback, then hold its content back for React's reveal throttle
-// (300 ms) even after the saved session had answered. From the network the wait would hold back
-// the first paint instead: the page renders at once.
+// (300 ms) even after the saved session had answered. So does a document that shows the route's
+// first screen already. Else, from the network, the wait would hold back the first paint: the page
+// renders at once.
 void startSession();
 const routeCode = warmRoute(window.location.pathname);
-const firstRender = navigator.serviceWorker?.controller ? routeCode : Promise.resolve();
-
 const root = document.getElementById('root');
+const firstRender =
+  navigator.serviceWorker?.controller || root?.firstChild ? routeCode : Promise.resolve();
+
+// Rendered as a transition, which yields to the browser every few milliseconds instead of holding
+// the page for the whole render: a first screen in the document is already painted and stays
+// until React commits over it.
 if (root) {
   void firstRender.then(() =>
-    createRoot(root).render(
-      <StrictMode>
-        <AppNotices />
-        <App />
-      </StrictMode>,
+    startTransition(() =>
+      createRoot(root).render(
+        <StrictMode>
+          <AppNotices />
+          <App />
+        </StrictMode>,
+      ),
     ),
   );
 }

@@ -7,6 +7,10 @@
 import { prerenderToNodeStream } from 'react-dom/static';
 import { MemoryRouter } from 'react-router-dom';
 import { AppRoutes } from './app/routes.tsx';
+import { PROFILE_SLOTS } from './contracts/constants.ts';
+import type { Theme } from './contracts/theme.ts';
+import { useSession } from './features/auth/store.ts';
+import { useTheme } from './features/theme/store.ts';
 
 export async function firstScreen(path: string): Promise<string> {
   const { prelude } = await prerenderToNodeStream(
@@ -17,6 +21,41 @@ export async function firstScreen(path: string): Promise<string> {
   let html = '';
   for await (const chunk of prelude) html += String(chunk);
   return untilTheAppRuns(html);
+}
+
+/**
+ * The member's own profile for a placeholder member whose fields are PROFILE_SLOTS, in `theme`: the
+ * top bar and the header as the app first renders them, the photos and friends still loading. The
+ * server fills the slots with the member's own fields.
+ */
+export async function ownProfileScreen(theme: Theme): Promise<string> {
+  // A server render reads each store's initial state (useSyncExternalStore's server snapshot), so
+  // the placeholder member goes there.
+  Object.assign(useSession.getInitialState(), {
+    status: 'signedIn',
+    error: null,
+    user: {
+      id: 'orbit-slot-id',
+      username: PROFILE_SLOTS.username,
+      fullName: PROFILE_SLOTS.fullName,
+      firstName: '',
+      lastName: '',
+      profileImage: PROFILE_SLOTS.avatar,
+      favoriteQuote: PROFILE_SLOTS.quote,
+      theme,
+      email: '',
+      birthday: '',
+      interests: [],
+      referral: '',
+      referralCode: '',
+      securityQuestion: '',
+      isModerator: false,
+    },
+  });
+  Object.assign(useTheme.getInitialState(), { theme });
+  const html = await firstScreen(`/profile/${PROFILE_SLOTS.username}`);
+  // The document's head has the avatar's preload already.
+  return html.replace(`<link rel="preload" as="image" href="${PROFILE_SLOTS.avatar}"/>`, '');
 }
 
 /**

@@ -6,7 +6,14 @@
 import fs from 'node:fs/promises';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BOOT_ELEMENT_ID, DEFAULT_AVATAR } from '../../src/contracts/constants.ts';
+import {
+  BOOT_ELEMENT_ID,
+  DEFAULT_AVATAR,
+  DEFAULT_QUOTE,
+  PROFILE_SLOTS,
+  profileFirstScreen,
+} from '../../src/contracts/constants.ts';
+import { THEMES } from '../../src/contracts/theme.ts';
 import { MeResponse } from '../../src/contracts/user.ts';
 import {
   type Member,
@@ -38,9 +45,18 @@ const manifest = {
   },
   'src/features/settings/SettingsPage.tsx': { file: 'assets/SettingsPage-c3.js' },
 };
+// The member's own profile as the build renders it, once per theme, with PROFILE_SLOTS in it.
+const slot = PROFILE_SLOTS;
+const ownScreen = (theme: string) =>
+  `<!doctype html><html data-theme="${theme}"><head><title>Orbit</title></head><body><div id="root">` +
+  `<a aria-label="Profile of ${slot.username}" href="/profile/${slot.username}"><img src="${slot.avatar}" alt=""></a>` +
+  `<img src="${slot.avatar}" alt="@${slot.username}"><h1>@${slot.username}</h1>` +
+  `<p class="profile-fullname">${slot.fullName}</p><blockquote>${slot.quote}</blockquote>` +
+  `</div></body></html>`;
 const staticDir = await staticBuild({
   'index.html': html,
   '.vite/manifest.json': JSON.stringify(manifest),
+  ...Object.fromEntries(THEMES.map((theme) => [profileFirstScreen(theme), ownScreen(theme)])),
 });
 afterAll(() => fs.rm(staticDir, { recursive: true, force: true }));
 
@@ -139,6 +155,66 @@ forEachApp(
           .execute();
         const response = await page('/profile', member);
         expect(response.body).toContain(`href="${DEFAULT_AVATAR}" fetchpriority="high"`);
+      });
+    });
+
+    describe('the own profile’s first screen', () => {
+      const rootOf = (body: string) => /<div id="root">(.*)<\/div><\/body>/.exec(body)?.[1];
+
+      it('carries the member’s name, username, avatar and quote as text, in their theme', async () => {
+        const [member] = await signupMembers(t.app, 1);
+        const first = '<script>alert("name")</script>';
+        const last = "O'Brien & $& co";
+        const quote = '</blockquote><img src=x onerror="alert(1)"> $1';
+        await t.app.db
+          .updateTable('users')
+          .set({ first_name: first, last_name: last, favorite_quote: quote, theme: 'dark' })
+          .where('id', '=', member.user.id)
+          .execute();
+        const response = await page(`/profile/${member.username}`, member);
+        const avatar = member.user.profileImage;
+        const escape = (text: string) =>
+          text
+            .replace(/&/g, '&amp;')
+            .replace(/</g, '&lt;')
+            .replace(/>/g, '&gt;')
+            .replace(/"/g, '&quot;')
+            .replace(/'/g, '&#x27;');
+        expect(response.body).toContain('<html data-theme="dark">');
+        expect(rootOf(response.body)).toBe(
+          `<a aria-label="Profile of ${member.username}" href="/profile/${member.username}"><img src="${avatar}" alt=""></a>` +
+            `<img src="${avatar}" alt="@${member.username}"><h1>@${member.username}</h1>` +
+            `<p class="profile-fullname">${escape(`${first} ${last}`)}</p>` +
+            `<blockquote>${escape(quote)}</blockquote>`,
+        );
+        expect(response.body).not.toContain('<script>alert');
+        expect(response.body).not.toContain('orbit-slot-');
+        // The head still carries the member and the hints.
+        expect(bootOf(response.body)?.user?.favoriteQuote).toBe(quote);
+        expect(response.body).toContain(`href="${avatar}" fetchpriority="high"`);
+      });
+
+      it('of a member without a name leaves the name out, and shows the default quote', async () => {
+        const [member] = await signupMembers(t.app, 1);
+        await t.app.db
+          .updateTable('users')
+          .set({ first_name: '', last_name: '', favorite_quote: '' })
+          .where('id', '=', member.user.id)
+          .execute();
+        const response = await page('/profile', member);
+        expect(response.body).toContain('<html data-theme="normal1">');
+        expect(rootOf(response.body)).toContain(`<h1>@${member.username}</h1><blockquote>`);
+        expect(rootOf(response.body)).toContain(`<blockquote>${DEFAULT_QUOTE}</blockquote>`);
+        expect(response.body).not.toContain('profile-fullname');
+      });
+
+      it('is not what another member’s profile carries: the shell with its hints', async () => {
+        const [viewer, owner] = await signupMembers(t.app, 2);
+        const response = await page(`/profile/${owner.username}`, viewer);
+        expect(bootOf(response.body)?.user?.id).toBe(viewer.user.id);
+        expect(rootOf(response.body)).toBeUndefined();
+        expect(response.body).toContain('<body></body>');
+        expect(response.body).not.toContain(owner.username);
       });
     });
 

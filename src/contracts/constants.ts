@@ -27,6 +27,26 @@ export const FIRST_SCREENS: Readonly<Record<string, string>> = {
   '/landing': '.vite/first-screen/landing.html',
 };
 
+/**
+ * The member's own profile as its first screen, rendered by the build (vite.config.ts) once per
+ * theme for a placeholder member whose fields are these slots; the server fills them with the
+ * signed-in member's, HTML-escaped, and sends the copy of the member's theme for a navigation to
+ * their own profile (server/src/features/users/page.ts).
+ */
+export const profileFirstScreen = (theme: string) => `.vite/first-screen/profile-${theme}.html`;
+export const PROFILE_SLOTS = {
+  username: 'orbit-slot-username',
+  fullName: 'orbit-slot-full-name',
+  avatar: 'orbit-slot-avatar',
+  quote: 'orbit-slot-quote',
+} as const;
+
+/** The modules a profile runs beside the entry: the shell and the profile page. */
+export const PROFILE_ROUTE_SOURCES = ['src/app/Shell.tsx', 'src/features/profile/ProfilePage.tsx'];
+
+/** A profile's quote when its owner wrote none. */
+export const DEFAULT_QUOTE = 'Where connection meets cosmos.';
+
 export const SEARCH_LIMIT = 12;
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 

@@ -6,7 +6,6 @@
 
 export const PRODUCT_NAME = 'Orbit';
 export const TAGLINE = 'Where connection meets cosmos';
-export const DEFAULT_QUOTE = 'Where connection meets cosmos.';
 
 /** Pauses before a call. */
 export const SEARCH_DEBOUNCE_MS = 120;

@@ -5,8 +5,20 @@ import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { BOOT_ELEMENT_ID, FIRST_SCREENS } from '../../../src/contracts/constants.ts';
-import { DEFAULT_THEME, THEME_COOKIE, isTheme } from '../../../src/contracts/theme.ts';
+import {
+  BOOT_ELEMENT_ID,
+  FIRST_SCREENS,
+  PROFILE_ROUTE_SOURCES,
+  PROFILE_SLOTS,
+  profileFirstScreen,
+} from '../../../src/contracts/constants.ts';
+import {
+  DEFAULT_THEME,
+  THEMES,
+  THEME_COOKIE,
+  type Theme,
+  isTheme,
+} from '../../../src/contracts/theme.ts';
 import { Unavailable } from '../errors.ts';
 import { CACHE_CONTROL } from '../lib/cacheControl.ts';
 import {
@@ -121,9 +133,6 @@ function wantsAppShell(request: FastifyRequest): boolean {
   );
 }
 
-/** The modules the profile route runs beside the entry: the shell and the profile page. */
-const PROFILE_ROUTE_SOURCES = ['src/app/Shell.tsx', 'src/features/profile/ProfilePage.tsx'];
-
 interface ManifestChunk {
   file: string;
   imports?: string[];
@@ -157,12 +166,17 @@ async function routeModules(staticDir: string, sources: string[]): Promise<strin
     .map((key) => `/${manifest[key]?.file ?? key}`);
 }
 
+/** What fills each of the profile first screen's slots (PROFILE_SLOTS). */
+type ProfileSlots = Record<keyof typeof PROFILE_SLOTS, string>;
+
 /** What a signed-in profile's document adds for its first screen (docs/architecture.md "Code splitting and first paint"). */
 export interface ProfileDocument {
   /** The `GET /api/auth/me` answer. */
   me: unknown;
   /** The address of the avatar the profile's header shows. */
   avatar: string;
+  /** On the member's own profile: its first screen's theme and what fills its slots. */
+  ownScreen?: { theme: Theme; slots: ProfileSlots };
 }
 
 interface IndexDocument {
@@ -188,6 +202,8 @@ interface Build {
   index: IndexDocument;
   /** index.html with a route's first screen in it, by route (FIRST_SCREENS). */
   firstScreens: Map<string, IndexDocument>;
+  /** index.html with the member's own profile as its first screen, slots unfilled, by theme. */
+  profileScreens: Map<Theme, string>;
   profileModules: string[];
   styleHashes: string[];
 }
@@ -200,7 +216,11 @@ const builds = new WeakMap<FastifyInstance, { dir: string; current: Build }>();
 
 async function buildStamp(staticDir: string): Promise<string> {
   const stats = await Promise.all(
-    [...Object.values(BUILD_FILES), ...Object.values(FIRST_SCREENS)].map((file) =>
+    [
+      ...Object.values(BUILD_FILES),
+      ...Object.values(FIRST_SCREENS),
+      ...THEMES.map(profileFirstScreen),
+    ].map((file) =>
       fs.promises.stat(path.join(staticDir, file)).then(
         ({ mtimeMs, size }) => `${mtimeMs}:${size}`,
         () => '-',
@@ -218,10 +238,18 @@ async function readBuild(staticDir: string, stamp: string): Promise<Build> {
     const page = await fs.promises.readFile(path.join(staticDir, file)).catch(() => null);
     if (page) firstScreens.set(route, indexDocument(page));
   }
+  const profileScreens = new Map<Theme, string>();
+  for (const theme of THEMES) {
+    const page = await fs.promises
+      .readFile(path.join(staticDir, profileFirstScreen(theme)), 'utf8')
+      .catch(() => null);
+    if (page) profileScreens.set(theme, page);
+  }
   return {
     stamp,
     index: indexDocument(identity),
     firstScreens,
+    profileScreens,
     profileModules: await routeModules(staticDir, PROFILE_ROUTE_SOURCES),
     styleHashes: await inlineStyleHashes(staticDir),
   };
@@ -310,18 +338,26 @@ async function sendIndex(reply: FastifyReply, profile?: ProfileDocument | null) 
 
 /**
  * index.html with one member's profile head added: the member as JSON (a data block runs nothing:
- * the CSP needs no 'unsafe-inline'), the avatar's preload and the route's modules. Kept by the
- * browser alone (`private`), asked for again on every use, and never answered with the shared
- * copy's ETag. Compressed here, quickly: it is made for this one answer.
+ * the CSP needs no 'unsafe-inline'), the avatar's preload and the route's modules; on their own
+ * profile, its first screen with their fields in it. Kept by the browser alone (`private`), asked
+ * for again on every use, and never answered with the shared copy's ETag. Compressed here,
+ * quickly: it is made for this one answer.
  */
 function sendProfile(reply: FastifyReply, build: Build, profile: ProfileDocument) {
+  const screen = profile.ownScreen;
+  const template = screen && build.profileScreens.get(screen.theme);
+  const page =
+    screen && template
+      ? fillSlots(template, screen.slots)
+      : build.index.bodies.identity.toString('utf8');
   const head =
     `<script type="application/json" id="${BOOT_ELEMENT_ID}">${scriptJson(profile.me)}</script>` +
     `<link rel="preload" as="image" href="${escapeAttribute(profile.avatar)}" fetchpriority="high">` +
     build.profileModules
       .map((file) => `<link rel="modulepreload" href="${escapeAttribute(file)}">`)
       .join('');
-  const html = build.index.bodies.identity.toString('utf8').replace('</head>', `${head}</head>`);
+  // A function, so that no `$` in what a member wrote is read as a replacement pattern.
+  const html = page.replace('</head>', () => `${head}</head>`);
   reply.header('Cache-Control', CACHE_CONTROL.member);
   reply.header('Vary', `${String(reply.getHeader('Vary'))}, Cookie`);
   const encoding = contentEncoding(reply.request.headers['accept-encoding']);
@@ -364,6 +400,26 @@ function sendFirstScreen(reply: FastifyReply, screen: IndexDocument) {
   return reply.type('text/html; charset=utf-8').send(body);
 }
 
+const SLOT_NAMES = Object.fromEntries(
+  Object.entries(PROFILE_SLOTS).map(([name, slot]) => [slot, name]),
+) as Record<string, keyof typeof PROFILE_SLOTS>;
+const SLOTS = new RegExp(`(/profile/)?(${Object.values(PROFILE_SLOTS).join('|')})`, 'g');
+
+/**
+ * The profile's first screen with its slots filled, in one pass (nothing filled in is read again):
+ * each value as HTML text, the username in its profile's address encoded as the app encodes it.
+ */
+function fillSlots(template: string, values: ProfileSlots): string {
+  const fullName = `<p class="profile-fullname">${PROFILE_SLOTS.fullName}</p>`;
+  return (values.fullName ? template : template.replace(fullName, '')).replace(
+    SLOTS,
+    (_match, address: string | undefined, slot: string) => {
+      const value = values[SLOT_NAMES[slot] ?? 'username'];
+      return address ? `${address}${escapeHtml(encodeURIComponent(value))}` : escapeHtml(value);
+    },
+  );
+}
+
 /** A document made for one answer, compressed quickly. */
 function compressed(html: string, encoding: 'br' | 'gzip' | null): Buffer {
   const body = Buffer.from(html);
@@ -383,6 +439,19 @@ function scriptJson(value: unknown): string {
 /** Text safe inside a double-quoted HTML attribute. */
 function escapeAttribute(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#x27;',
+};
+
+/** Text safe as an element's text and inside a quoted HTML attribute. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
 }
 
 export interface StaticOptions {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { DEFAULT_QUOTE } from '../../lib/constants.ts';
+import { DEFAULT_QUOTE } from '../../contracts/constants.ts';
 import { displayText } from '../../contracts/validation.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import type { CurrentUser } from '../../contracts/readers/user.ts';

@@ -1,11 +1,13 @@
 /**
  * What a signed-in navigation to a profile carries in its document (docs/architecture.md
  * "Code splitting and first paint"): the member the session names, as `GET /api/auth/me` answers
- * it, and the avatar the profile's header shows. The owner is looked up as the profile call looks
- * them up: a member the viewer can't see, like a visitor without a session, gets the plain shell.
+ * it, the avatar the profile's header shows and, on the member's own profile, what its first
+ * screen shows of them. The owner is looked up as the profile call looks them up: a member the
+ * viewer can't see, like a visitor without a session, gets the plain shell.
  */
 import type { FastifyRequest } from 'fastify';
-import { DEFAULT_AVATAR } from '../../../../src/contracts/constants.ts';
+import { DEFAULT_AVATAR, DEFAULT_QUOTE } from '../../../../src/contracts/constants.ts';
+import { displayText } from '../../../../src/contracts/validation.ts';
 import { NotFound } from '../../errors.ts';
 import { usernameKey } from '../../members/keys.ts';
 import { profileImageUrl, userRowToUser } from '../../members/mapping.ts';
@@ -43,8 +45,22 @@ async function documentFor(request: FastifyRequest): Promise<ProfileDocument | n
       throw error;
     }
   }
+  const me = userRowToUser(current.user, deps.media.url);
+  const avatar = profileImageUrl(owner, deps.media.url) || DEFAULT_AVATAR;
   return {
-    me: { user: userRowToUser(current.user, deps.media.url) },
-    avatar: profileImageUrl(owner, deps.media.url) || DEFAULT_AVATAR,
+    me: { user: me },
+    avatar,
+    // The header as src/features/profile/ProfileHeader.tsx shows it.
+    ...(owner === current.user && {
+      ownScreen: {
+        theme: me.theme,
+        slots: {
+          username: me.username,
+          fullName: me.fullName,
+          avatar,
+          quote: displayText(me.favoriteQuote) || DEFAULT_QUOTE,
+        },
+      },
+    }),
   };
 }
