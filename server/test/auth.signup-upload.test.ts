@@ -3,15 +3,13 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import type { AuthResponse } from '../../src/contracts/user.ts';
-import { uprightHeicWithExif } from './gallery-helpers.ts';
+import { REFUSED, uprightHeicWithExif } from './gallery-helpers.ts';
 import { exifHasGps, filesUnder, postSignup, uniqueUsername, forEachApp, GPS } from './helpers.ts';
 
 function photoWithGps(format: 'jpeg' | 'png'): Promise<Buffer> {
   const image = sharp({ create: { width: 80, height: 60, channels: 3, background: '#aa5533' } });
   return (format === 'jpeg' ? image.jpeg() : image.png()).withExif(GPS).toBuffer();
 }
-
-const NOT_AN_IMAGE = 'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
 
 forEachApp((t) => {
   /** Signs up with a given file and answers the response plus whatever appeared under uploads. */
@@ -39,7 +37,7 @@ forEachApp((t) => {
     );
 
     expect(response.statusCode).toBe(415);
-    expect(response.json()).toEqual({ error: NOT_AN_IMAGE });
+    expect(response.json()).toEqual({ error: REFUSED.notAnImage });
     expect(added).toEqual([]);
     expect(await isUsernameFree(username)).toBe(true);
   });
@@ -51,7 +49,7 @@ forEachApp((t) => {
     const { response, added } = await signupWith(svg, 'me.svg', 'image/svg+xml');
 
     expect(response.statusCode).toBe(415);
-    expect(response.json()).toEqual({ error: NOT_AN_IMAGE });
+    expect(response.json()).toEqual({ error: REFUSED.notAnImage });
     expect(added).toEqual([]);
   });
 
@@ -94,7 +92,7 @@ forEachApp((t) => {
     const { response, username, added } = await signupWith(big, 'huge.png', 'image/png');
 
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ error: 'That file is too large (max 20 MB).' });
+    expect(response.json()).toEqual({ error: REFUSED.tooLarge });
     expect(added).toEqual([]);
     expect(await isUsernameFree(username)).toBe(true);
   });

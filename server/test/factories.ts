@@ -422,6 +422,21 @@ export function friendshipRows(app: FastifyInstance, a: Member, b: Member) {
     .execute();
 }
 
+/** The ids of the notifications `actor` caused for `recipient`, straight from the database. */
+export async function notificationIds(
+  app: FastifyInstance,
+  actor: Member,
+  recipient: Member,
+): Promise<string[]> {
+  const rows = await app.db
+    .selectFrom('notifications')
+    .select('id')
+    .where('recipient_id', '=', recipient.user.id)
+    .where('actor_id', '=', actor.user.id)
+    .execute();
+  return rows.map((row) => String(row.id));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Push
 

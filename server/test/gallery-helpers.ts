@@ -8,6 +8,14 @@ import { type FilePart, type Member, asBearer, filesUnder, multipart } from './f
 
 export type Format = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif';
 
+/** Why the server refuses an uploaded file, gallery photo or profile picture alike. */
+export const REFUSED = {
+  notAnImage: 'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.',
+  tooManyPixels: 'That image has too many pixels (max 50 megapixels).',
+  tooLarge: 'That file is too large (max 20 MB).',
+  damaged: 'That image is damaged or incomplete.',
+};
+
 /** A small photo-like image in the given format, made with sharp. */
 export function imageOf(format: Format, width = 120, height = 90): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: '#3366cc' } })

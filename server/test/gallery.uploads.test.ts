@@ -7,6 +7,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import {
   HEIC_PHOTO,
+  REFUSED,
   diskPath,
   galleryState,
   imageOf,
@@ -14,11 +15,6 @@ import {
   uprightHeicWithExif,
 } from './gallery-helpers.ts';
 import { type Member, exifHasGps, signupMembers, forEachApp, jpegWithGps } from './helpers.ts';
-
-const NOT_AN_IMAGE = 'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
-const TOO_MANY_PIXELS = 'That image has too many pixels (max 50 megapixels).';
-const TOO_LARGE = 'That file is too large (max 20 MB).';
-const DAMAGED_IMAGE = 'That image is damaged or incomplete.';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -107,7 +103,7 @@ forEachApp((t) => {
     [
       'a text file renamed .jpg',
       415,
-      NOT_AN_IMAGE,
+      REFUSED.notAnImage,
       () =>
         Promise.resolve({
           data: Buffer.from('just text, no pixels'),
@@ -118,7 +114,7 @@ forEachApp((t) => {
     [
       'an SVG',
       415,
-      NOT_AN_IMAGE,
+      REFUSED.notAnImage,
       () =>
         Promise.resolve({
           data: Buffer.from(
@@ -144,7 +140,7 @@ forEachApp((t) => {
     [
       'a HEIC whose picture is cut off',
       415,
-      DAMAGED_IMAGE,
+      REFUSED.damaged,
       async () => {
         const heic = await fs.readFile(HEIC_PHOTO);
         return {
@@ -157,7 +153,7 @@ forEachApp((t) => {
     [
       'a PNG whose header declares 30000 x 30000 pixels',
       413,
-      TOO_MANY_PIXELS,
+      REFUSED.tooManyPixels,
       () =>
         Promise.resolve({
           data: pngDeclaringHugeCanvas(),
@@ -168,7 +164,7 @@ forEachApp((t) => {
     [
       'a 21 MB file',
       413,
-      TOO_LARGE,
+      REFUSED.tooLarge,
       async () => ({
         data: Buffer.concat([await imageOf('png', 8, 8), Buffer.alloc(21 * 1024 * 1024)]),
         filename: 'big.png',
