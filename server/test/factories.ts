@@ -216,6 +216,15 @@ function endpoint(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string) {
     });
 }
 
+/** A browser's navigation to `url`: asks for HTML, uncompressed, with `headers` on top. */
+export function getPage(app: FastifyInstance, url: string, headers: Record<string, string> = {}) {
+  return app.inject({
+    method: 'GET',
+    url,
+    headers: { accept: 'text/html', 'accept-encoding': 'identity', ...headers },
+  });
+}
+
 export const getMe = endpoint('GET', '/api/auth/me');
 /** Whom /api/auth/me signs in with the member's token: the user, or null once the session is refused. */
 export async function signedInAs(
@@ -226,6 +235,7 @@ export async function signedInAs(
 }
 export const postLogout = endpoint('POST', '/api/auth/logout');
 /** The forgotten-password reset: `{ identifier, answer, newPassword }`. */
+export const postQuestion = endpoint('POST', '/api/auth/forgot-password/question');
 export const postReset = endpoint('POST', '/api/auth/forgot-password/reset');
 /** A JSON profile edit (patchProfileForm sends a form with a picture). */
 export const patchProfile = endpoint('PATCH', '/api/auth/profile');

@@ -11,7 +11,9 @@ import {
   diskPath,
   galleryState,
   imageOf,
+  noisyImage,
   postUpload,
+  uploadImage,
   uprightHeicWithExif,
 } from './gallery-helpers.ts';
 import { type Member, exifHasGps, signupMembers, forEachApp, jpegWithGps } from './helpers.ts';
@@ -48,21 +50,6 @@ function pngDeclaringHugeCanvas(): Buffer {
     pngChunk('IDAT', zlib.deflateSync(Buffer.alloc(1024))),
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
-}
-
-/** A noisy JPEG, so its first half holds a complete header but only part of the pixels. */
-function noisyJpeg(): Promise<Buffer> {
-  return sharp({
-    create: {
-      width: 320,
-      height: 240,
-      channels: 3,
-      background: '#888',
-      noise: { type: 'gaussian', mean: 128, sigma: 40 },
-    },
-  })
-    .jpeg()
-    .toBuffer();
 }
 
 forEachApp((t) => {
@@ -129,7 +116,7 @@ forEachApp((t) => {
       415,
       undefined,
       async () => {
-        const jpeg = await noisyJpeg();
+        const jpeg = await noisyImage('jpeg', 320, 240);
         return {
           data: jpeg.subarray(0, Math.floor(jpeg.length / 2)),
           filename: 'cut.jpg',
@@ -198,14 +185,16 @@ forEachApp((t) => {
     const data = await jpegWithGps(800, 600, '#aa5533');
     expect(exifHasGps((await sharp(data).metadata()).exif)).toBe(true);
 
-    const response = await postUpload(t.app, member, {
-      data,
-      filename: 'gps.jpg',
-      type: 'image/jpeg',
-    });
-
-    expect(response.statusCode).toBe(201);
-    const { image } = response.json<{ image: GalleryImage }>();
+    const image = await uploadImage(
+      t.app,
+      member,
+      {},
+      {
+        data,
+        filename: 'gps.jpg',
+        type: 'image/jpeg',
+      },
+    );
     for (const url of [image.url, image.thumbnailUrl]) {
       const stored = await fs.readFile(diskPath(t.config.uploadsDir, url));
       const metadata = await sharp(stored).metadata();
@@ -226,14 +215,16 @@ forEachApp((t) => {
     expect([input.compression, input.width, input.height]).toEqual(['hevc', 480, 640]);
     expect(exifHasGps(input.exif)).toBe(true);
 
-    const response = await postUpload(t.app, member, {
-      data,
-      filename: 'IMG_0001.HEIC',
-      type: 'image/heic',
-    });
-
-    expect(response.statusCode).toBe(201);
-    const { image } = response.json<{ image: GalleryImage }>();
+    const image = await uploadImage(
+      t.app,
+      member,
+      {},
+      {
+        data,
+        filename: 'IMG_0001.HEIC',
+        type: 'image/heic',
+      },
+    );
     expect([image.width, image.height]).toEqual([480, 640]);
     const sizes = [];
     for (const url of [image.url, image.thumbnailUrl]) {
