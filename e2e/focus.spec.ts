@@ -1,5 +1,5 @@
 import { type Locator, type Page, expect } from '@playwright/test';
-import { addPhotos, createMember, logIn, signedIn, test } from './helpers.ts';
+import { addPhotos, createMember, signedIn, test } from './helpers.ts';
 
 // Keyboard members: focus stays where the work is, and every dialog gives it back.
 test.describe.configure({ timeout: 60_000 });
@@ -159,17 +159,13 @@ test('focus comes back after the phone search, Unblock, and the viewer whose pho
   browser,
   request,
   baseURL,
+  member: owner,
 }) => {
   const origin = baseURL ?? '';
-  const owner = await createMember(request, origin);
   const others = [await createMember(request, origin), await createMember(request, origin)];
-  const context = await browser.newContext({
-    viewport: { width: 360, height: 740 },
-    hasTouch: true,
+  const page = await signedIn(browser, owner, {
+    context: { viewport: { width: 360, height: 740 }, hasTouch: true },
   });
-  const page = await context.newPage();
-  await logIn(page, owner);
-  await expect(page).toHaveURL(/\/profile\//);
   // The phone's search: its close button, and Escape, give focus back to `Search`.
   const searchButton = page.getByRole('button', { name: 'Search', exact: true });
   await searchButton.click();
@@ -228,5 +224,5 @@ test('focus comes back after the phone search, Unblock, and the viewer whose pho
   await unblock.first().click();
   await expect(unblock).toHaveCount(0);
   await expect(blockedList.getByRole('heading', { name: 'Blocked members' })).toBeFocused();
-  await context.close();
+  await page.context().close();
 });

@@ -3,6 +3,7 @@ import {
   type APIRequestContext,
   type Browser,
   type BrowserContext,
+  type BrowserContextOptions,
   type Page,
   test as base,
   expect,
@@ -79,17 +80,19 @@ export async function logIn(page: Page, member: Member, options: { remember?: bo
 }
 
 /**
- * A browser context of its own for `member`, logged in through the form and landed on the own
- * profile; `path` is opened next when given, and `clipboard` grants the clipboard permissions.
+ * A browser context of its own for `member` (with `context`'s options, such as a phone's viewport
+ * and touch), logged in through the form and landed on the own profile; `path` is opened next
+ * when given, and `clipboard` grants the clipboard permissions.
  */
 export async function signedIn(
   browser: Browser,
   member: Member,
-  options: { path?: string | undefined; clipboard?: boolean } = {},
+  options: { path?: string | undefined; clipboard?: boolean; context?: BrowserContextOptions } = {},
 ): Promise<Page> {
-  const context = await browser.newContext(
-    options.clipboard ? { permissions: ['clipboard-read', 'clipboard-write'] } : {},
-  );
+  const context = await browser.newContext({
+    ...options.context,
+    ...(options.clipboard ? { permissions: ['clipboard-read', 'clipboard-write'] } : {}),
+  });
   const page = await context.newPage();
   await logIn(page, member);
   await expect(page).toHaveURL(/\/profile\//);

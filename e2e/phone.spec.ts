@@ -1,10 +1,11 @@
-import { type Browser, type Page, expect, test } from '@playwright/test';
+import { type Browser, type Page, expect } from '@playwright/test';
 import {
   type Member,
   SETTINGS_NAV,
   addPhotos,
   createMember,
-  logIn,
+  signedIn,
+  test,
   uniqueName,
 } from './helpers.ts';
 import { createModerator } from './moderators.ts';
@@ -123,13 +124,9 @@ async function fitsAndTouchable(page: Page, where: string) {
 }
 
 async function phone(browser: Browser, width: number, member?: Member): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 740 }, hasTouch: true });
-  const page = await context.newPage();
-  if (member) {
-    await logIn(page, member);
-    await expect(page).toHaveURL(/\/profile\//);
-  }
-  return page;
+  const context = { viewport: { width, height: 740 }, hasTouch: true };
+  if (member) return signedIn(browser, member, { context });
+  return (await browser.newContext(context)).newPage();
 }
 
 for (const width of WIDTHS) {
@@ -428,11 +425,10 @@ test('at 320 px long usernames break only at _ or ., and signup and Settings use
 
 test('at 1280 × 860 the bell dropdown keeps View All in view and scrolls its list above it', async ({
   browser,
-  request,
   baseURL,
+  member: owner,
 }) => {
   const origin = baseURL ?? '';
-  const owner = await createMember(request, origin);
   // Enough friend requests for the list to outgrow the dropdown.
   for (let count = 0; count < 12; count++) {
     const api = await browser.newContext({ baseURL: origin });
@@ -448,10 +444,9 @@ test('at 1280 × 860 the bell dropdown keeps View All in view and scrolls its li
     expect(asked.ok()).toBe(true);
     await api.close();
   }
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  const page = await context.newPage();
-  await logIn(page, owner);
-  await expect(page).toHaveURL(/\/profile\//);
+  const page = await signedIn(browser, owner, {
+    context: { viewport: { width: 1280, height: 860 } },
+  });
   await page.getByRole('button', { name: /^Notifications/ }).click();
   const dropdown = page.getByRole('dialog', { name: 'Notifications', exact: true });
   // The twelve requests, and any notice of the server's own.
@@ -470,5 +465,5 @@ test('at 1280 × 860 the bell dropdown keeps View All in view and scrolls its li
   expect((panel?.y ?? 0) + (panel?.height ?? Infinity)).toBeLessThanOrEqual(860);
   await scroller.evaluate((element) => element.scrollTo(0, element.scrollHeight));
   await expect(viewAll).toBeInViewport({ ratio: 1 });
-  await context.close();
+  await page.context().close();
 });

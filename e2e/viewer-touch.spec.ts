@@ -1,6 +1,6 @@
 /** The viewer on a touch screen (docs/product.md "Image viewer"): real touches through Chromium's input (CDP). */
 import { type CDPSession, type Locator, type Page, expect } from '@playwright/test';
-import { addPhotos, logIn, test } from './helpers.ts';
+import { addPhotos, signedIn, test } from './helpers.ts';
 
 interface Point {
   x: number;
@@ -64,17 +64,13 @@ async function settledWidth(locator: Locator): Promise<number> {
 
 const phoneTest = test.extend<{ phone: Page; fingers: Fingers }>({
   phone: async ({ browser, member, baseURL }, use) => {
-    const context = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      hasTouch: true,
+    const page = await signedIn(browser, member, {
+      context: { viewport: { width: 390, height: 844 }, hasTouch: true },
     });
-    const page = await context.newPage();
-    await logIn(page, member);
-    await expect(page).toHaveURL(/\/profile\//);
     await addPhotos(page, baseURL ?? '', 3);
     await page.reload();
     await use(page);
-    await context.close();
+    await page.context().close();
   },
   fingers: async ({ phone }, use) => {
     await use(new Fingers(await phone.context().newCDPSession(phone)));

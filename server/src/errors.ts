@@ -1,3 +1,10 @@
+/** What an error adds to its status and message: Retry-After, its cause, and how it is logged. */
+interface AppErrorOptions {
+  retryAfterSeconds?: number;
+  cause?: unknown;
+  log?: { level: 'warn' | 'error'; reason: string };
+}
+
 /** Typed errors thrown by services; the error plugin turns each into `{error}` with its status. */
 export class AppError extends Error {
   /** Sent as Retry-After, in seconds, when set. */
@@ -6,16 +13,12 @@ export class AppError extends Error {
    * Written to the log by the error handler, with the cause; the answer carries only the message.
    * Unset: not logged (the member's own mistake, or logged where it happened).
    */
-  log: { level: 'warn' | 'error'; reason: string } | undefined;
+  log: AppErrorOptions['log'];
 
   constructor(
     readonly statusCode: number,
     message: string,
-    options: {
-      retryAfterSeconds?: number;
-      cause?: unknown;
-      log?: { level: 'warn' | 'error'; reason: string };
-    } = {},
+    options: AppErrorOptions = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
@@ -74,14 +77,7 @@ export class ServerFailure extends AppError {
 export const BUSY = 'Orbit is busy. Try again in a moment.';
 
 export class Unavailable extends AppError {
-  constructor(
-    message: string,
-    options: {
-      retryAfterSeconds?: number;
-      cause?: unknown;
-      log?: { level: 'warn' | 'error'; reason: string };
-    } = {},
-  ) {
+  constructor(message: string, options: AppErrorOptions = {}) {
     super(503, message, options);
   }
 }

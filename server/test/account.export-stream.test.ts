@@ -6,28 +6,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { Readable } from 'node:stream';
-import sharp from 'sharp';
 import { beforeAll, expect, it, vi } from 'vitest';
 import type { MediaRead } from '../src/media/index.ts';
+import { noisyImage } from './gallery-helpers.ts';
 import { type Member, forEachDialect, signupUser } from './helpers.ts';
 import { listen } from './sockets.ts';
 import { unzip } from './unzip.ts';
 import { ERROR, useLoggedApp } from './uploads-helpers.ts';
-
-/** A noisy WebP of about 100 kB: a few of them fill a socket's buffers. */
-function noisyWebp(): Promise<Buffer> {
-  return sharp({
-    create: {
-      width: 320,
-      height: 320,
-      channels: 3,
-      background: '#777',
-      noise: { type: 'gaussian', mean: 128, sigma: 60 },
-    },
-  })
-    .webp({ quality: 95 })
-    .toBuffer();
-}
 
 forEachDialect((dialect) => {
   const t = useLoggedApp(dialect, { LOG_LEVEL: 'info' });
@@ -36,7 +21,8 @@ forEachDialect((dialect) => {
 
   beforeAll(async () => {
     url = await listen(t.app);
-    picture = await noisyWebp();
+    // About 100 kB: a few of them fill a socket's buffers.
+    picture = await noisyImage('webp');
   });
 
   /** `count` photos whose pictures are really in the store, in gallery order; answers their keys. */

@@ -9,6 +9,7 @@ import { pairKey } from '../../src/contracts/friends.ts';
 import type { Ack } from '../../src/contracts/realtime.ts';
 import { deleteOwnAccount } from './account-helpers.ts';
 import { patchImage, uploadImage } from './gallery-helpers.ts';
+import { notificationIds } from './factories.ts';
 import { forEachDialect, friendAction, loginAs, signupMembers, useTestApp } from './helpers.ts';
 import { block } from './safety-helpers.ts';
 import { useLiveApp } from './live-app.ts';
@@ -95,19 +96,15 @@ forEachDialect((dialect) => {
   it('takes the member’s friend request out of the other member’s notifications at once', async () => {
     const [leaver, asked] = await signupMembers(t.app, 2);
     await friendAction(t.app, leaver, 'request', asked);
-    const request = await t.app.db
-      .selectFrom('notifications')
-      .select('id')
-      .where('recipient_id', '=', asked.user.id)
-      .where('actor_id', '=', leaver.user.id)
-      .executeTakeFirstOrThrow();
+    const request = await notificationIds(t.app, leaver, asked);
+    expect(request).toHaveLength(1);
     const tab = await connectAs(asked);
     const changed = nextEvent(tab, 'notification:changed');
 
     expect((await deleteOwnAccount(t.app, leaver)).statusCode).toBe(200);
 
     // The welcome notification is still unread.
-    expect(await changed).toEqual({ removed: [String(request.id)], unread: 1 });
+    expect(await changed).toEqual({ removed: request, unread: 1 });
   });
 
   it.each(['the member', 'the other'] as const)(

@@ -10,6 +10,7 @@ import {
   signupUser,
   forEachApp,
   loginStatus,
+  postQuestion,
   postReset,
 } from './helpers.ts';
 
@@ -17,12 +18,7 @@ const NEW_PASSWORD = 'Comet#Tail42';
 
 forEachApp((t) => {
   const askQuestion = (identifier: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/auth/forgot-password/question',
-      headers: { origin: ORIGIN },
-      payload: { identifier },
-    });
+    postQuestion(t.app, { origin: ORIGIN }, { identifier });
   const reset = (payload: { identifier: string; answer: string; newPassword: string }) =>
     postReset(t.app, { origin: ORIGIN }, payload);
 

@@ -46,6 +46,7 @@ import {
   friendAction,
   multipart,
   newDevice,
+  notificationIds,
   patchProfileForm,
   pngImage,
   signupUser,
@@ -798,13 +799,7 @@ forEachDialect((dialect) => {
             (await t.app.realtime.io.in(room).fetchSockets()).map((s) => s.data.userId),
           ).not.toContain(viewer.user.id);
       });
-      const notifications = await t.app.db
-        .selectFrom('notifications')
-        .select('id')
-        .where('recipient_id', '=', viewer.user.id)
-        .where('actor_id', '=', hidden.user.id)
-        .execute();
-      w.hiddenNotifications = notifications.map((row) => String(row.id));
+      w.hiddenNotifications = await notificationIds(t.app, hidden, viewer);
       expect(w.hiddenNotifications.length).toBeGreaterThan(0);
 
       const late = await connectAs(viewer);

@@ -216,6 +216,15 @@ function endpoint(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string) {
     });
 }
 
+/** A browser's navigation to `url`: asks for HTML, uncompressed, with `headers` on top. */
+export function getPage(app: FastifyInstance, url: string, headers: Record<string, string> = {}) {
+  return app.inject({
+    method: 'GET',
+    url,
+    headers: { accept: 'text/html', 'accept-encoding': 'identity', ...headers },
+  });
+}
+
 export const getMe = endpoint('GET', '/api/auth/me');
 /** Whom /api/auth/me signs in with the member's token: the user, or null once the session is refused. */
 export async function signedInAs(
@@ -226,6 +235,7 @@ export async function signedInAs(
 }
 export const postLogout = endpoint('POST', '/api/auth/logout');
 /** The forgotten-password reset: `{ identifier, answer, newPassword }`. */
+export const postQuestion = endpoint('POST', '/api/auth/forgot-password/question');
 export const postReset = endpoint('POST', '/api/auth/forgot-password/reset');
 /** A JSON profile edit (patchProfileForm sends a form with a picture). */
 export const patchProfile = endpoint('PATCH', '/api/auth/profile');
@@ -420,6 +430,21 @@ export function friendshipRows(app: FastifyInstance, a: Member, b: Member) {
     .selectAll()
     .where('pair_key', '=', pairKey(a.user.id, b.user.id))
     .execute();
+}
+
+/** The ids of the notifications `actor` caused for `recipient`, straight from the database. */
+export async function notificationIds(
+  app: FastifyInstance,
+  actor: Member,
+  recipient: Member,
+): Promise<string[]> {
+  const rows = await app.db
+    .selectFrom('notifications')
+    .select('id')
+    .where('recipient_id', '=', recipient.user.id)
+    .where('actor_id', '=', actor.user.id)
+    .execute();
+  return rows.map((row) => String(row.id));
 }
 
 // ---------------------------------------------------------------------------------------------

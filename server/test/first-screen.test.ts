@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIRST_SCREENS } from '../../src/contracts/constants.ts';
-import { forEachApp, signupMembers, staticBuild } from './helpers.ts';
+import { forEachApp, getPage, signupMembers, staticBuild } from './helpers.ts';
 
 const shell =
   '<!doctype html><html lang="en" data-theme="normal1"><head></head><body><div id="root"></div></body></html>';
@@ -21,11 +21,7 @@ afterAll(() => fs.rm(staticDir, { recursive: true, force: true }));
 forEachApp(
   (t) => {
     const page = (url: string, headers: Record<string, string> = {}) =>
-      t.app.inject({
-        method: 'GET',
-        url,
-        headers: { accept: 'text/html', 'accept-encoding': 'identity', ...headers },
-      });
+      getPage(t.app, url, headers);
 
     describe('the landing page’s first screen', () => {
       it.each(['/landing', '/landing?from=install'])(

@@ -8,10 +8,36 @@ import { type FilePart, type Member, asBearer, filesUnder, multipart } from './f
 
 export type Format = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif';
 
+/** Why the server refuses an uploaded file, gallery photo or profile picture alike. */
+export const REFUSED = {
+  notAnImage: 'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.',
+  tooManyPixels: 'That image has too many pixels (max 50 megapixels).',
+  tooLarge: 'That file is too large (max 20 MB).',
+  damaged: 'That image is damaged or incomplete.',
+};
+
 /** A small photo-like image in the given format, made with sharp. */
 export function imageOf(format: Format, width = 120, height = 90): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: '#3366cc' } })
     .toFormat(format)
+    .toBuffer();
+}
+
+/**
+ * A photo of random grey noise, which compresses poorly: a 320 px square WebP is about 100 kB,
+ * and half of a JPEG holds its whole header but only part of its pixels.
+ */
+export function noisyImage(format: 'jpeg' | 'webp', width = 320, height = 320): Promise<Buffer> {
+  return sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: '#777',
+      noise: { type: 'gaussian', mean: 128, sigma: 60 },
+    },
+  })
+    .toFormat(format, { quality: 95 })
     .toBuffer();
 }
 
@@ -35,13 +61,14 @@ export async function postUpload(
   });
 }
 
-/** Uploads a small JPEG and answers the stored image, failing loudly otherwise. */
+/** Uploads `file` (a small JPEG unless given) and answers the stored image, failing loudly otherwise. */
 export async function uploadImage(
   app: FastifyInstance,
   member: Member,
   fields: Record<string, string> = {},
+  file?: FilePart,
 ): Promise<GalleryImage> {
-  const response = await postUpload(app, member, await jpegPart(), fields);
+  const response = await postUpload(app, member, file ?? (await jpegPart()), fields);
   if (response.statusCode !== 201)
     throw new Error(`upload answered ${response.statusCode}: ${response.body}`);
   return response.json<{ image: GalleryImage }>().image;

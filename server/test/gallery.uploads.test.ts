@@ -7,18 +7,16 @@ import { beforeAll, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import {
   HEIC_PHOTO,
+  REFUSED,
   diskPath,
   galleryState,
   imageOf,
+  noisyImage,
   postUpload,
+  uploadImage,
   uprightHeicWithExif,
 } from './gallery-helpers.ts';
 import { type Member, exifHasGps, signupMembers, forEachApp, jpegWithGps } from './helpers.ts';
-
-const NOT_AN_IMAGE = 'That file is not a supported image. Use JPEG, PNG, WebP, GIF, AVIF or HEIC.';
-const TOO_MANY_PIXELS = 'That image has too many pixels (max 50 megapixels).';
-const TOO_LARGE = 'That file is too large (max 20 MB).';
-const DAMAGED_IMAGE = 'That image is damaged or incomplete.';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -52,21 +50,6 @@ function pngDeclaringHugeCanvas(): Buffer {
     pngChunk('IDAT', zlib.deflateSync(Buffer.alloc(1024))),
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
-}
-
-/** A noisy JPEG, so its first half holds a complete header but only part of the pixels. */
-function noisyJpeg(): Promise<Buffer> {
-  return sharp({
-    create: {
-      width: 320,
-      height: 240,
-      channels: 3,
-      background: '#888',
-      noise: { type: 'gaussian', mean: 128, sigma: 40 },
-    },
-  })
-    .jpeg()
-    .toBuffer();
 }
 
 forEachApp((t) => {
@@ -107,7 +90,7 @@ forEachApp((t) => {
     [
       'a text file renamed .jpg',
       415,
-      NOT_AN_IMAGE,
+      REFUSED.notAnImage,
       () =>
         Promise.resolve({
           data: Buffer.from('just text, no pixels'),
@@ -118,7 +101,7 @@ forEachApp((t) => {
     [
       'an SVG',
       415,
-      NOT_AN_IMAGE,
+      REFUSED.notAnImage,
       () =>
         Promise.resolve({
           data: Buffer.from(
@@ -133,7 +116,7 @@ forEachApp((t) => {
       415,
       undefined,
       async () => {
-        const jpeg = await noisyJpeg();
+        const jpeg = await noisyImage('jpeg', 320, 240);
         return {
           data: jpeg.subarray(0, Math.floor(jpeg.length / 2)),
           filename: 'cut.jpg',
@@ -144,7 +127,7 @@ forEachApp((t) => {
     [
       'a HEIC whose picture is cut off',
       415,
-      DAMAGED_IMAGE,
+      REFUSED.damaged,
       async () => {
         const heic = await fs.readFile(HEIC_PHOTO);
         return {
@@ -157,7 +140,7 @@ forEachApp((t) => {
     [
       'a PNG whose header declares 30000 x 30000 pixels',
       413,
-      TOO_MANY_PIXELS,
+      REFUSED.tooManyPixels,
       () =>
         Promise.resolve({
           data: pngDeclaringHugeCanvas(),
@@ -168,7 +151,7 @@ forEachApp((t) => {
     [
       'a 21 MB file',
       413,
-      TOO_LARGE,
+      REFUSED.tooLarge,
       async () => ({
         data: Buffer.concat([await imageOf('png', 8, 8), Buffer.alloc(21 * 1024 * 1024)]),
         filename: 'big.png',
@@ -202,14 +185,16 @@ forEachApp((t) => {
     const data = await jpegWithGps(800, 600, '#aa5533');
     expect(exifHasGps((await sharp(data).metadata()).exif)).toBe(true);
 
-    const response = await postUpload(t.app, member, {
-      data,
-      filename: 'gps.jpg',
-      type: 'image/jpeg',
-    });
-
-    expect(response.statusCode).toBe(201);
-    const { image } = response.json<{ image: GalleryImage }>();
+    const image = await uploadImage(
+      t.app,
+      member,
+      {},
+      {
+        data,
+        filename: 'gps.jpg',
+        type: 'image/jpeg',
+      },
+    );
     for (const url of [image.url, image.thumbnailUrl]) {
       const stored = await fs.readFile(diskPath(t.config.uploadsDir, url));
       const metadata = await sharp(stored).metadata();
@@ -230,14 +215,16 @@ forEachApp((t) => {
     expect([input.compression, input.width, input.height]).toEqual(['hevc', 480, 640]);
     expect(exifHasGps(input.exif)).toBe(true);
 
-    const response = await postUpload(t.app, member, {
-      data,
-      filename: 'IMG_0001.HEIC',
-      type: 'image/heic',
-    });
-
-    expect(response.statusCode).toBe(201);
-    const { image } = response.json<{ image: GalleryImage }>();
+    const image = await uploadImage(
+      t.app,
+      member,
+      {},
+      {
+        data,
+        filename: 'IMG_0001.HEIC',
+        type: 'image/heic',
+      },
+    );
     expect([image.width, image.height]).toEqual([480, 640]);
     const sizes = [];
     for (const url of [image.url, image.thumbnailUrl]) {

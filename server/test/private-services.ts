@@ -11,8 +11,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { afterAll, beforeAll, describe } from 'vitest';
-import { type TestApp, type TestDialect, buildTestApp, suitesPerDialect } from './helpers.ts';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import {
+  type Member,
+  type TestApp,
+  type TestDialect,
+  ORIGIN,
+  SECURITY_ANSWER,
+  asBearer,
+  buildTestApp,
+  postLogin,
+  postQuestion,
+  postReset,
+  postSignup,
+  suitesPerDialect,
+} from './helpers.ts';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -102,6 +116,48 @@ export async function timed<T>(call: () => Promise<T>): Promise<{ result: T; ms:
   const started = performance.now();
   const result = await call();
   return { result, ms: performance.now() - started };
+}
+
+/** Calls by name, each made afresh when run. */
+export type Calls = Record<string, () => Promise<LightMyRequestResponse>>;
+
+/**
+ * The sign-in calls whose attempts Redis counts, each about `member`: signup, login, the security
+ * question, the reset, and the password change (counted per account, features/auth/attempts.ts).
+ */
+export function countedAuthCalls(app: FastifyInstance, member: Member): Calls {
+  return {
+    signup: () => postSignup(app),
+    login: () => postLogin(app, { identifier: member.username, password: member.password }),
+    'security question': () =>
+      postQuestion(app, { origin: ORIGIN }, { identifier: member.username }),
+    'password reset': () =>
+      postReset(
+        app,
+        { origin: ORIGIN },
+        { identifier: member.username, answer: SECURITY_ANSWER, newPassword: 'Another#Pass2' },
+      ),
+    'password change': () =>
+      app.inject({
+        method: 'PATCH',
+        url: '/api/auth/password',
+        headers: asBearer(member),
+        payload: { currentPassword: member.password, newPassword: 'Another#Pass3' },
+      }),
+  };
+}
+
+/** Every call answers 503 with `body` within FAST_MS; a failure names the call. */
+export async function expectEachRefusedFast(calls: Calls, body: unknown): Promise<void> {
+  for (const [name, call] of Object.entries(calls)) {
+    const { result, ms } = await timed(call);
+    expect({ name, status: result.statusCode, body: result.json<unknown>() }).toEqual({
+      name,
+      status: 503,
+      body,
+    });
+    expect(ms, name).toBeLessThan(FAST_MS);
+  }
 }
 
 /** `redis-server` on a free port, keeping nothing on disk; killed with `stop()` at the end. */

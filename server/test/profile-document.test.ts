@@ -20,6 +20,7 @@ import {
   asBearer,
   forEachApp,
   getMe,
+  getPage,
   patchProfile,
   signupMembers,
   staticBuild,
@@ -63,16 +64,7 @@ afterAll(() => fs.rm(staticDir, { recursive: true, force: true }));
 forEachApp(
   (t) => {
     const page = (url: string, member?: Member, headers: Record<string, string> = {}) =>
-      t.app.inject({
-        method: 'GET',
-        url,
-        headers: {
-          accept: 'text/html',
-          'accept-encoding': 'identity',
-          ...(member ? { cookie: member.cookie } : {}),
-          ...headers,
-        },
-      });
+      getPage(t.app, url, { ...(member ? { cookie: member.cookie } : {}), ...headers });
     const bootOf = (body: string) => {
       const match = new RegExp(
         `<script type="application/json" id="${BOOT_ELEMENT_ID}">(.*?)</script>`,

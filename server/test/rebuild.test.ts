@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { forEachApp, signupMembers, staticBuild } from './helpers.ts';
+import { forEachApp, getPage, signupMembers, staticBuild } from './helpers.ts';
 
 /** The files a build writes that the server reads: index.html with its inlined style, csp.json, the manifest. */
 function build(name: string) {
@@ -55,12 +55,7 @@ async function onlyA() {
 
 forEachApp(
   (t) => {
-    const get = (url: string, headers: Record<string, string> = {}) =>
-      t.app.inject({
-        method: 'GET',
-        url,
-        headers: { accept: 'text/html', 'accept-encoding': 'identity', ...headers },
-      });
+    const get = (url: string, headers: Record<string, string> = {}) => getPage(t.app, url, headers);
     const styleSrc = (headers: Record<string, unknown>) =>
       String(headers['content-security-policy'])
         .split(';')

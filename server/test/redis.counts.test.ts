@@ -6,24 +6,25 @@
  * `redis-server` this file starts, freezes, kills and starts again.
  */
 import path from 'node:path';
-import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, expect, it, vi } from 'vitest';
 import { galleryState, jpegPart, postUpload } from './gallery-helpers.ts';
 import {
   type FilePart,
   type Member,
-  ORIGIN,
-  SECURITY_ANSWER,
   asBearer,
   filesUnder,
   newDevice,
   patchProfileForm,
-  postLogin,
   postPushSubscription,
-  postSignup,
   signupMembers,
 } from './helpers.ts';
-import { FAST_MS, privateRedisSuites, timed, usePrivateRedisApp } from './private-services.ts';
+import {
+  type Calls,
+  countedAuthCalls,
+  expectEachRefusedFast,
+  privateRedisSuites,
+  usePrivateRedisApp,
+} from './private-services.ts';
 import { postReport } from './safety-helpers.ts';
 import { RELAY_SECRET } from './push-endpoints.ts';
 
@@ -45,32 +46,10 @@ suite('every call Redis counts, with Redis hung and then down', (dialect) => {
     photo = await jpegPart();
   });
 
-  const forgot = (step: 'question' | 'reset', body: object) =>
-    t.app.inject({
-      method: 'POST',
-      url: `/api/auth/forgot-password/${step}`,
-      payload: body,
-      headers: { origin: ORIGIN },
-    });
-  const calls: Record<string, () => Promise<LightMyRequestResponse>> = {
+  const calls = (): Calls => ({
     'gallery upload': () => postUpload(t.app, member, photo),
     'profile picture': () => patchProfileForm(t.app, member, { profilePic: photo }),
-    signup: () => postSignup(t.app),
-    login: () => postLogin(t.app, { identifier: member.username, password: member.password }),
-    'security question': () => forgot('question', { identifier: member.username }),
-    'password reset': () =>
-      forgot('reset', {
-        identifier: member.username,
-        answer: SECURITY_ANSWER,
-        newPassword: 'Another#Pass2',
-      }),
-    'password change': () =>
-      t.app.inject({
-        method: 'PATCH',
-        url: '/api/auth/password',
-        headers: asBearer(member),
-        payload: { currentPassword: member.password, newPassword: 'Another#Pass3' },
-      }),
+    ...countedAuthCalls(t.app, member),
     'username check': () =>
       t.app.inject({ method: 'GET', url: '/api/check-username?username=free_name' }),
     'own username check': () =>
@@ -82,7 +61,7 @@ suite('every call Redis counts, with Redis hung and then down', (dialect) => {
     report: () =>
       postReport(t.app, member, { kind: 'member', targetId: other.user.id, reason: 'spam' }),
     'push subscription': () => postPushSubscription(t.app, member, newDevice()),
-  };
+  });
 
   /** What an upload or a counted call could have left behind. */
   const state = async () => ({
@@ -95,15 +74,7 @@ suite('every call Redis counts, with Redis hung and then down', (dialect) => {
 
   async function expectEveryCallRefused() {
     const before = await state();
-    for (const [name, call] of Object.entries(calls)) {
-      const { result: response, ms } = await timed(call);
-      expect({ name, status: response.statusCode, body: response.json<unknown>() }).toEqual({
-        name,
-        status: 503,
-        body: CANNOT_COUNT,
-      });
-      expect(ms, name).toBeLessThan(FAST_MS);
-    }
+    await expectEachRefusedFast(calls(), CANNOT_COUNT);
     expect(await state()).toEqual(before);
     expect(before.incoming).toEqual([]);
   }

@@ -8,17 +8,15 @@
 import { Redis } from 'ioredis';
 import { beforeAll, expect, it } from 'vitest';
 import { pairKey } from '../../src/contracts/friends.ts';
+import { type Member, friendAction, postLogin, signupMembers, signupUser } from './helpers.ts';
 import {
-  type Member,
-  ORIGIN,
-  SECURITY_ANSWER,
-  friendAction,
-  postLogin,
-  postSignup,
-  signupMembers,
-  signupUser,
-} from './helpers.ts';
-import { FAST_MS, privateRedisSuites, timed, usePrivateRedisApp } from './private-services.ts';
+  FAST_MS,
+  countedAuthCalls,
+  expectEachRefusedFast,
+  privateRedisSuites,
+  timed,
+  usePrivateRedisApp,
+} from './private-services.ts';
 import { connected, listen, useSockets, nextEvent } from './sockets.ts';
 
 const openSocket = useSockets();
@@ -38,13 +36,6 @@ suite('with its Redis killed and started again', (dialect) => {
   });
 
   const login = () => postLogin(t.app, { identifier: member.username, password: member.password });
-  const forgot = (path: 'question' | 'reset', body: object) =>
-    t.app.inject({
-      method: 'POST',
-      url: `/api/auth/forgot-password/${path}`,
-      payload: body,
-      headers: { origin: ORIGIN },
-    });
 
   it('counts attempts in Redis under the prefix, the route and the client, and limits them', async () => {
     const client = new Redis(t.redis.url);
@@ -91,34 +82,9 @@ suite('with its Redis killed and started again', (dialect) => {
   it('answers login, signup, password reset and change with 503 at once, and /readyz names Redis', async () => {
     await t.redis.kill();
 
-    const calls = {
-      login,
-      signup: () => postSignup(t.app),
-      question: () => forgot('question', { identifier: member.username }),
-      reset: () =>
-        forgot('reset', {
-          identifier: member.username,
-          answer: SECURITY_ANSWER,
-          newPassword: 'Another#Pass2',
-        }),
-      // Counted per account (features/auth/attempts.ts), not by the route limiter.
-      passwordChange: () =>
-        t.app.inject({
-          method: 'PATCH',
-          url: '/api/auth/password',
-          headers: { authorization: `Bearer ${member.token}` },
-          payload: { currentPassword: member.password, newPassword: 'Another#Pass3' },
-        }),
-    };
-    for (const [name, call] of Object.entries(calls)) {
-      const { result, ms } = await timed(call);
-      expect({ name, status: result.statusCode, body: result.json<unknown>() }).toEqual({
-        name,
-        status: 503,
-        body: { error: 'Try again in a moment.' },
-      });
-      expect(ms, name).toBeLessThan(FAST_MS);
-    }
+    await expectEachRefusedFast(countedAuthCalls(t.app, member), {
+      error: 'Try again in a moment.',
+    });
 
     // Readiness: Redis is named within the check's own 2 s; liveness stays 200 by design.
     const ready = await timed(() => t.app.inject({ method: 'GET', url: '/readyz' }));

@@ -47,31 +47,33 @@ describe('the first screen before the app runs', () => {
     chunk.remove();
   });
 
-  it('presses again, on the app’s screen, the button pressed before it ran', async () => {
-    firstScreen();
-    const running = started();
-    document.querySelector<HTMLButtonElement>('button[type="button"]')?.click();
-    await running;
-    const login = vi.fn();
-    const theme = vi.fn();
-    renderApp(login, theme);
-    await new Promise((resolve) => setTimeout(resolve));
-    expect(login).toHaveBeenCalledTimes(1);
-    expect(theme).not.toHaveBeenCalled();
-  });
-
-  it('finds an icon button by its accessible name', async () => {
-    firstScreen();
-    const running = started();
-    document.querySelector<HTMLButtonElement>('[aria-label]')?.click();
-    await running;
-    const login = vi.fn();
-    const theme = vi.fn();
-    renderApp(login, theme);
-    await new Promise((resolve) => setTimeout(resolve));
-    expect(theme).toHaveBeenCalledTimes(1);
-    expect(login).not.toHaveBeenCalled();
-  });
+  it.each([
+    {
+      when: 'the button pressed before it ran',
+      pressed: 'button[type="button"]',
+      pressedAgain: 'login',
+      notPressed: 'theme',
+    },
+    {
+      when: 'an icon button, found by its accessible name',
+      pressed: '[aria-label]',
+      pressedAgain: 'theme',
+      notPressed: 'login',
+    },
+  ] as const)(
+    'presses again, on the app’s screen, $when',
+    async ({ pressed, pressedAgain, notPressed }) => {
+      firstScreen();
+      const running = started();
+      document.querySelector<HTMLButtonElement>(pressed)?.click();
+      await running;
+      const clicks = { login: vi.fn(), theme: vi.fn() };
+      renderApp(clicks.login, clicks.theme);
+      await new Promise((resolve) => setTimeout(resolve));
+      expect(clicks[pressedAgain]).toHaveBeenCalledTimes(1);
+      expect(clicks[notPressed]).not.toHaveBeenCalled();
+    },
+  );
 
   it('presses nothing when nothing was pressed, nor for presses once the app is there', async () => {
     firstScreen();

@@ -129,6 +129,16 @@ const listKey = (owner: GalleryOwnerRef, folder: string) =>
   JSON.stringify([owner, folder] satisfies ListRef);
 const listOf = (key: string) => JSON.parse(key) as ListRef;
 
+/** What the store knows of galleries before any is loaded, and again once the member leaves. */
+const NO_GALLERIES = {
+  galleries: {},
+  selectedFolder: {},
+  namedFolder: {},
+  online: {},
+  deleting: {},
+  gone: {},
+} satisfies Partial<GalleryState>;
+
 export const useGallery = create<GalleryState>()((set, get, store) => {
   const { update, putInOrder } = imageUpdaters(set, get);
   const pages = createPager<GalleryImage>(galleryServer, {
@@ -162,12 +172,7 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
   return {
     ...createUploadSlice(set, get, store),
     ...createEditSlice(set, get, store),
-    galleries: {},
-    selectedFolder: {},
-    namedFolder: {},
-    online: {},
-    deleting: {},
-    gone: {},
+    ...NO_GALLERIES,
 
     load: (owner, folder = DEFAULT_FOLDER) => pages.first(listKey(owner, folder)),
 
@@ -305,12 +310,7 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
       get().cancelAllUploads();
       galleryServer.reset();
       set({
-        galleries: {},
-        selectedFolder: {},
-        namedFolder: {},
-        online: {},
-        deleting: {},
-        gone: {},
+        ...NO_GALLERIES,
         notice: {},
         uploads: [],
         uploadStatus: {},
