@@ -7,24 +7,19 @@ import type { CurrentUser } from '../contracts/readers/user.ts';
 import { closeDatabase } from '../lib/idb.ts';
 import { readFriendRequests } from '../features/notifications/savedRequests.ts';
 import { request } from '../test/notifications.ts';
-import { whileShown } from '../lib/serverState.ts';
 
 const api = vi.hoisted(() => ({ page: vi.fn() }));
 const friends = vi.hoisted(() => ({ incoming: vi.fn(), outgoing: vi.fn(), counts: vi.fn() }));
 vi.mock('../features/notifications/api.ts', () => ({ notificationsApi: api }));
 vi.mock('../features/friends/api.ts', () => ({ friendsApi: friends, readList: () => [] }));
-// The tab's socket is not what these tests are about: they only say when it connected.
-const socket = vi.hoisted(() => ({ connected: new Set<() => void>() }));
+// The tab's socket is not what these tests are about.
 vi.mock('../lib/socket.ts', () => ({
   connectSocket: vi.fn(),
   disconnectSocket: vi.fn(),
   reconnectSocket: vi.fn(),
   onSocketEnded: () => () => undefined,
   onSocketEvent: () => () => undefined,
-  onSocketConnect: (handler: () => void) => {
-    socket.connected.add(handler);
-    return () => socket.connected.delete(handler);
-  },
+  onSocketConnect: () => () => undefined,
 }));
 
 const { useRealtime } = await import('./useRealtime.ts');
@@ -73,28 +68,5 @@ describe('the shell going with the session', () => {
     const shell = render(<Shell />);
     shell.unmount();
     expect(useNotifications.getState().userId).toBe('u1');
-  });
-});
-
-describe('reading again at a connect', () => {
-  it('skips the first connect, which follows the page’s own first reads, and reads at every reconnect', async () => {
-    friends.incoming.mockResolvedValue([]);
-    const refetch = vi.fn();
-    const stop = whileShown(refetch, { live: true });
-    render(<Shell />);
-    const connect = () => socket.connected.forEach((handler) => handler());
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
-
-    connect();
-    await settle();
-    expect(refetch).not.toHaveBeenCalled();
-    connect();
-    await settle();
-    expect(refetch).toHaveBeenCalledTimes(1);
-    expect(refetch).toHaveBeenCalledWith('connect');
-    connect();
-    await settle();
-    expect(refetch).toHaveBeenCalledTimes(2);
-    stop();
   });
 });

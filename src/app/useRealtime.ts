@@ -35,7 +35,7 @@ export function checkSessionAfter401(): void {
 
 /**
  * With a member present the socket is connected and friend events flow into the store; without, it
- * is closed. What is on screen is read again at every reconnect, once the rooms are joined, when
+ * is closed. What is on screen is read again at every (re)connect, once the rooms are joined, when
  * socket events keep it current (an event sent before the socket joined is never heard), and
  * everything shown when the connection comes back, which also connects the socket again
  * (docs/architecture.md "Client state"). Whatever the tab holds of a member goes with them through
@@ -58,15 +58,13 @@ export function useRealtime() {
     // The counts are shown wherever a member is (the bell, their profile).
     unsubscribe.push(whileShown(scheduleCounts, { live: true }));
     // After the handlers that join rooms again: a read sent before a join could miss an event.
-    // The first connect (or a socket connected already) follows the page's own first reads: only
-    // a reconnect reads again.
-    let connected = false;
+    let registering = true;
     unsubscribe.push(
       onSocketConnect(() => {
-        if (connected) setTimeout(() => refetchShown('connect'), 0);
-        connected = true;
+        if (!registering) setTimeout(() => refetchShown('connect'), 0);
       }),
     );
+    registering = false;
     unsubscribe.push(
       onBackOnline(() => {
         reconnectSocket();
