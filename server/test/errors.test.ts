@@ -1,5 +1,5 @@
-import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { openSqlite } from '../src/db/sqlite.ts';
 import { BUSY } from '../src/errors.ts';
 import { postSignup } from './factories.ts';
 import {
@@ -131,7 +131,9 @@ forEachDialect((dialect) => {
      */
     function holdDatabase(): () => Promise<void> {
       if (dialect === 'sqlite') {
-        const other = new Database(t.config.sqlitePath);
+        // Another connection through the app's own driver: two SQLite libraries in one process
+        // do not see each other's locks.
+        const other = openSqlite(t.config.sqlitePath);
         other.exec('BEGIN IMMEDIATE');
         return () => {
           other.exec('ROLLBACK');

@@ -77,7 +77,10 @@ export function createDatabase(options: DatabaseOptions): { db: Db; dialect: Dia
  */
 export function isDatabaseBusy(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  const { code } = error as { code?: unknown };
+  const { code, errcode } = error as { code?: unknown; errcode?: unknown };
+  // node:sqlite names its result code in `errcode` (SQLITE_BUSY is 5, extended codes add bits
+  // above 255); better-sqlite3 in `code`, as SQLITE_BUSY or SQLITE_BUSY_SNAPSHOT and the like.
+  if (typeof errcode === 'number') return (errcode & 0xff) === 5;
   if (typeof code === 'string') return code.startsWith('SQLITE_BUSY');
   return (
     error.message === 'timeout exceeded when trying to connect' ||
