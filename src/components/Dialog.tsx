@@ -109,27 +109,39 @@ interface ConfirmButton extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'c
 export function DialogActions({
   onCancel,
   cancelDisabled,
+  error,
+  errorId,
   confirm: { label, danger, busy, ...button },
 }: {
   onCancel?: () => void;
   cancelDisabled?: boolean;
+  /** Why the last try failed, announced above the buttons. */
+  error?: string | null;
+  errorId?: string;
   confirm: ConfirmButton;
 }) {
   return (
-    <div className="dialog-actions">
-      {onCancel && (
-        <button type="button" className="button" onClick={onCancel} disabled={cancelDisabled}>
-          Cancel
-        </button>
+    <>
+      {error && (
+        <p className="form-error dialog-error" id={errorId} role="alert">
+          {error}
+        </p>
       )}
-      <button
-        type="button"
-        className={danger ? 'button danger' : 'button primary'}
-        aria-busy={busy || undefined}
-        {...button}
-      >
-        {label}
-      </button>
-    </div>
+      <div className="dialog-actions">
+        {onCancel && (
+          <button type="button" className="button" onClick={onCancel} disabled={cancelDisabled}>
+            Cancel
+          </button>
+        )}
+        <button
+          type="button"
+          className={danger ? 'button danger' : 'button primary'}
+          aria-busy={busy || undefined}
+          {...button}
+        >
+          {label}
+        </button>
+      </div>
+    </>
   );
 }

@@ -73,12 +73,8 @@ function RemovePhotoForm({
           </label>
         ))}
       </fieldset>
-      {error && (
-        <p className="form-error dialog-error" role="alert">
-          {error}
-        </p>
-      )}
       <DialogActions
+        error={error}
         onCancel={onClose}
         confirm={{
           label: 'Remove photo',

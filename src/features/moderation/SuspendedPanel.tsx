@@ -118,12 +118,8 @@ function LiftDialog({
       returnFocus={returnFocus}
     >
       <p>They can log in again. Nothing the suspension ended comes back.</p>
-      {error && (
-        <p className="form-error dialog-error" role="alert">
-          {error}
-        </p>
-      )}
       <DialogActions
+        error={error}
         onCancel={close}
         confirm={{
           label: 'Lift suspension',

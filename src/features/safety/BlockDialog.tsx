@@ -61,12 +61,8 @@ function BlockConfirm({ member, onCancel }: { member: Member; onCancel: () => vo
         you friend requests. You’ll stop being friends and any pending requests between you are
         removed. They won’t be told.
       </p>
-      {error && (
-        <p className="form-error dialog-error" role="alert">
-          {error}
-        </p>
-      )}
       <DialogActions
+        error={error}
         onCancel={onCancel}
         confirm={{
           label: 'Block',

@@ -125,12 +125,9 @@ function ReportForm({
           setError(null);
         }}
       />
-      {error && (
-        <p className="form-error dialog-error" id={errorId} role="alert">
-          {error}
-        </p>
-      )}
       <DialogActions
+        error={error}
+        errorId={errorId}
         onCancel={onClose}
         confirm={{ label: 'Send report', type: 'submit', busy, ...needsNetwork(busy) }}
       />
