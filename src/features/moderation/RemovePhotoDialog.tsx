@@ -6,10 +6,8 @@ import {
   REPORT_REASON_LABELS,
   type ReportReason,
 } from '../../contracts/safety.ts';
-import { useNeedsNetwork } from '../offline/store.ts';
 import { memberName } from './logic.ts';
-import { useModeration } from './store.ts';
-import type { ReportDialogProps } from './SuspendDialog.tsx';
+import { type ReportDialogProps, useReportAction } from './SuspendDialog.tsx';
 
 /**
  * `Remove this photo?` with the reason its owner is told, the report's own chosen at first
@@ -37,19 +35,11 @@ function RemovePhotoForm({
 }: Omit<ReportDialogProps, 'report' | 'returnFocus'> & { report: ModerationReport }) {
   const id = useId();
   const [reason, setReason] = useState<ReportReason>(report.reason);
-  const [error, setError] = useState<string | null>(null);
-  const busy = useModeration((state) => Boolean(state.busy[report.id]));
-  const act = useModeration((state) => state.act);
-  const needsNetwork = useNeedsNetwork();
+  const { error, busy, needsNetwork, send } = useReportAction(report, { onClose, onActed });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setError(null);
-    const outcome = await act('removePhoto', report, reason);
-    // Unreached, the dialog stays to be sent again; otherwise the page says what happened.
-    if (outcome === 'unreachable') setError(useModeration.getState().notice);
-    else onClose();
-    onActed(outcome);
+    await send('removePhoto', reason);
   };
 
   return (

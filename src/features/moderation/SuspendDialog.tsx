@@ -18,6 +18,28 @@ export interface ReportDialogProps {
   returnFocus: RefObject<HTMLElement | null>;
 }
 
+/**
+ * Sends a report's action from its dialog: unreached, the dialog stays with the notice, to be sent
+ * again; otherwise it closes and the page says what happened.
+ */
+export function useReportAction(
+  report: ModerationReport,
+  { onClose, onActed }: Pick<ReportDialogProps, 'onClose' | 'onActed'>,
+) {
+  const [error, setError] = useState<string | null>(null);
+  const busy = useModeration((state) => Boolean(state.busy[report.id]));
+  const act = useModeration((state) => state.act);
+  const needsNetwork = useNeedsNetwork();
+  const send = async (action: Parameters<typeof act>[0], reason: string) => {
+    setError(null);
+    const outcome = await act(action, report, reason);
+    if (outcome === 'unreachable') setError(useModeration.getState().notice);
+    else onClose();
+    onActed(outcome);
+  };
+  return { error, setError, busy, needsNetwork, send };
+}
+
 /** `Suspend @{username}?` with the reason the member will read (docs/product.md "Moderation"). */
 export function SuspendDialog({ report, onClose, onActed, returnFocus }: ReportDialogProps) {
   return (
@@ -42,10 +64,10 @@ function SuspendForm({
 }: Omit<ReportDialogProps, 'report' | 'returnFocus'> & { report: ModerationReport }) {
   const formId = useId();
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const busy = useModeration((state) => Boolean(state.busy[report.id]));
-  const act = useModeration((state) => state.act);
-  const needsNetwork = useNeedsNetwork();
+  const { error, setError, busy, needsNetwork, send } = useReportAction(report, {
+    onClose,
+    onActed,
+  });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -54,12 +76,7 @@ function SuspendForm({
       setError(checked.error.issues[0]?.message ?? null);
       return;
     }
-    setError(null);
-    const outcome = await act('suspend', report, checked.data.reason);
-    // Unreached, the reason stays to be sent again; otherwise the page says what happened.
-    if (outcome === 'unreachable') setError(useModeration.getState().notice);
-    else onClose();
-    onActed(outcome);
+    await send('suspend', checked.data.reason);
   };
 
   return (
