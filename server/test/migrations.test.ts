@@ -21,6 +21,7 @@ const RECORDED = [
   '0011_leaving_lookups',
   '0012_demo_members',
   '0013_block_names',
+  '0014_suspended_lookup',
 ];
 
 const TABLES = [

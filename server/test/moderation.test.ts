@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
+import { CompiledQuery } from 'kysely';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import type { Notification, NotificationPage } from '../../src/contracts/notifications.ts';
@@ -30,6 +31,7 @@ import {
 import type { AuthResponse } from '../../src/contracts/user.ts';
 import { issueSession, signup } from '../src/features/auth/service.ts';
 import { setModerator, unsuspend } from '../src/features/moderation/operator.ts';
+import { suspendedMembersQuery } from '../src/features/moderation/repository.ts';
 import { suspend } from '../src/features/moderation/service.ts';
 import { FIRST_MEMBER_SETTING } from '../src/features/auth/repository.ts';
 import { deleteImage, diskPath, listGallery, patchImage, uploadImage } from './gallery-helpers.ts';
@@ -587,6 +589,32 @@ forEachDialect((dialect) => {
           reason: 'Harassment.',
           suspendedAt: (await userRow(t.app, later.user.id)).suspended_at,
         });
+      });
+
+      it('reads the list through its index, not a scan of every member', async () => {
+        const { sql, parameters } = suspendedMembersQuery(t.app.db, 500).compile();
+        const plan = await t.app.db.connection().execute(async (db) => {
+          if (dialect === 'sqlite') {
+            const { rows } = await db.executeQuery<{ detail: string }>(
+              CompiledQuery.raw(`explain query plan ${sql}`, [...parameters]),
+            );
+            return rows.map((row) => row.detail);
+          }
+          // Told not to scan, PostgreSQL still scans when no index serves the statement.
+          await db.executeQuery(CompiledQuery.raw('set enable_seqscan = off'));
+          try {
+            const { rows } = await db.executeQuery<{ 'QUERY PLAN': string }>(
+              CompiledQuery.raw(`explain ${sql}`, [...parameters]),
+            );
+            return rows.map((row) => row['QUERY PLAN']);
+          } finally {
+            await db.executeQuery(CompiledQuery.raw('reset enable_seqscan'));
+          }
+        });
+
+        // SQLite walks the index in the list's order; PostgreSQL may still sort the few rows it finds.
+        expect(plan.join('\n')).toMatch(/users_suspended/);
+        expect(plan.join('\n')).not.toMatch(/TEMP B-TREE|Seq Scan/);
       });
 
       it('lifts a suspension: the member logs in again and leaves the list', async () => {

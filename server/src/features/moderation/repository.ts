@@ -167,16 +167,19 @@ export async function reopenDismissed(db: Db, id: number): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** Suspended members, latest suspended first, at most `limit`. */
-export function suspendedMembers(db: Db, limit: number) {
+/** Suspended members, latest suspended first, at most `limit`, read through their index (users_suspended). */
+export function suspendedMembersQuery(db: Db, limit: number) {
   return db
     .selectFrom('users')
     .select(['id', 'username', 'profile_image', 'suspension_reason', 'suspended_at'])
     .where('suspended_at', 'is not', null)
     .orderBy('suspended_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+    .limit(limit);
+}
+
+export function suspendedMembers(db: Db, limit: number) {
+  return suspendedMembersQuery(db, limit).execute();
 }
 
 /** Whether the member is a moderator now, read from the database (not the session's copy). */
