@@ -65,11 +65,18 @@ test('a member on a phone gets an install card that fits, hides nothing and inst
   await expect(page.getByRole('heading', { name: 'Log in' })).toBeVisible();
   await expect(installCard(page)).toHaveCount(0);
 
-  await onOwnProfile(page, await createMember(request, baseURL ?? ''));
+  const member = await createMember(request, baseURL ?? '');
+  await onOwnProfile(page, member);
+  // Where the page's top bar and heading are before the offer comes.
+  const heading = page.getByRole('heading', { name: member.username });
+  const topBar = page.locator('header.top-bar');
+  const before = [await topBar.boundingBox(), await heading.boundingBox()];
   await offerInstall(page);
   const card = installCard(page);
   await expect(card).toBeVisible();
   await expect(card).toContainText('Install Orbit to open it from your home screen');
+  // Its arrival moves nothing already on the screen.
+  expect([await topBar.boundingBox(), await heading.boundingBox()]).toEqual(before);
 
   // Inside the screen, no sideways scrolling, thumb-sized buttons.
   const box = await card.boundingBox();
@@ -80,25 +87,25 @@ test('a member on a phone gets an install card that fits, hides nothing and inst
   await expectTouchSize(card.getByRole('button', { name: 'Dismiss install offer' }));
   expect(await axeViolations(page, '.app-notices')).toEqual([]);
 
-  // A compact strip above the top bar, in the page's flow: nothing of the page is under it.
+  // A compact strip at the foot of the screen, clear of the top bar and the profile's header;
+  // at the page's end it has its own room: nothing of the page is left under it.
   expect(box?.height ?? Infinity).toBeLessThanOrEqual(64);
-  const covered = () =>
-    page.evaluate(() => {
+  expect((box?.y ?? 0) + (box?.height ?? 0)).toBeCloseTo(740, 0);
+  const under = (selector: string) =>
+    page.evaluate((selector) => {
       const card = document.querySelector('.app-notices')?.getBoundingClientRect();
-      const bar = document.querySelector('header.top-bar')?.getBoundingClientRect();
-      if (!card || !bar) return ['no card or top bar'];
-      const under = Array.from(document.querySelectorAll('main *')).filter((node) => {
-        const rect = node.getBoundingClientRect();
-        return rect.height > 0 && rect.top < card.bottom && rect.bottom > card.top;
-      });
-      return [
-        ...(card.bottom <= bar.top + 0.5 ? [] : ['the top bar']),
-        ...under.slice(0, 3).map((node) => node.tagName),
-      ];
-    });
-  expect(await covered()).toEqual([]);
+      if (!card) return ['no card'];
+      return Array.from(document.querySelectorAll(selector))
+        .filter((node) => {
+          const rect = node.getBoundingClientRect();
+          return rect.height > 0 && rect.top < card.bottom && rect.bottom > card.top;
+        })
+        .slice(0, 3)
+        .map((node) => node.tagName);
+    }, selector);
+  expect(await under('header.top-bar, .profile-header, .profile-header *')).toEqual([]);
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-  expect(await covered()).toEqual([]);
+  await expect.poll(() => under('main *')).toEqual([]);
 
   // The keyboard installs too; the offer is then used up, and the card goes.
   await card.getByRole('button', { name: 'Install', exact: true }).focus();

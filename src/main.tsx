@@ -37,8 +37,10 @@ if (root) {
     startTransition(() =>
       createRoot(root).render(
         <StrictMode>
+          <div className="app-page">
+            <App />
+          </div>
           <AppNotices />
-          <App />
         </StrictMode>,
       ),
     ),
