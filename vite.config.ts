@@ -6,6 +6,7 @@ import { type LogLevel, type Plugin, createServer, defineConfig, minifySync } fr
 import { VitePWA } from 'vite-plugin-pwa';
 import {
   FIRST_SCREENS,
+  FIRST_SCREEN_SOURCES,
   PROFILE_ROUTE_SOURCES,
   profileFirstScreen,
 } from './src/contracts/constants.ts';
@@ -46,8 +47,8 @@ function inlineEntryStyles(): Plugin {
             // The route chunks that list the entry's sheet among their dependencies load it only
             // when no stylesheet link has its address. Without this one, opening such a chunk
             // (the gallery manager) would append the sheet after the route sheets and let the
-            // base rules override theirs. A print sheet never blocks rendering.
-            return `<style>${css}</style>\n    <link rel="stylesheet" href="/${fileName}" media="print">`;
+            // base rules override theirs. A disabled sheet is not even fetched.
+            return `<style>${css}</style>\n    <link rel="stylesheet" href="/${fileName}" media="print" disabled>`;
           },
         );
       },
@@ -175,8 +176,8 @@ function prerenderFirstScreens(): Plugin {
           );
         };
         for (const [route, file] of Object.entries(FIRST_SCREENS))
-          write(file, html, await firstScreen(route));
-        const profilePage = withRouteStyles(html, outDir);
+          write(file, withRouteModules(html, outDir, route), await firstScreen(route));
+        const profilePage = withRouteStyles(html, outDir, PROFILE_ROUTE_SOURCES);
         for (const theme of THEMES)
           write(
             profileFirstScreen(theme),
@@ -197,36 +198,72 @@ function prerenderFirstScreens(): Plugin {
 }
 
 /**
- * The profile's first screen is drawn with the route's own sheets (the shell's, the profile
+ * A first screen is drawn with its route's own sheets (for the profile the shell's, the profile
  * page's and what they import), inlined as the entry's are (inlineEntryStyles), their hash added
- * to csp.json, each with a print link to its file so the route's code loads no second copy.
+ * to csp.json, each with a disabled print link to its file: the route's code sees the sheet is
+ * there and loads no second copy, and the browser fetches nothing for it.
  */
-function withRouteStyles(html: string, outDir: string): string {
-  const manifest = JSON.parse(
-    fs.readFileSync(path.join(outDir, '.vite', 'manifest.json'), 'utf8'),
-  ) as Record<string, { imports?: string[]; css?: string[]; isEntry?: boolean }>;
-  const entrySheets = new Set(
-    Object.values(manifest).flatMap((chunk) => (chunk.isEntry ? (chunk.css ?? []) : [])),
-  );
-  const sheets: string[] = [];
-  const seen = new Set<string>();
-  const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (seen.has(key) || !chunk || chunk.isEntry) return;
-    seen.add(key);
-    for (const imported of chunk.imports ?? []) visit(imported);
-    for (const sheet of chunk.css ?? [])
-      if (!entrySheets.has(sheet) && !sheets.includes(sheet)) sheets.push(sheet);
-  };
-  for (const source of PROFILE_ROUTE_SOURCES) visit(source);
+function withRouteStyles(html: string, outDir: string, sources: readonly string[]): string {
+  const { sheets } = routeChunks(outDir, sources);
+  if (sheets.length === 0) return html;
   const css = sheets.map((sheet) => fs.readFileSync(path.join(outDir, sheet), 'utf8').trim());
   const style = css.join('\n');
   const cspFile = path.join(outDir, CSP_FILE);
   const csp = JSON.parse(fs.readFileSync(cspFile, 'utf8')) as { styleHashes: string[] };
   csp.styleHashes.push(`sha256-${createHash('sha256').update(style).digest('base64')}`);
   fs.writeFileSync(cspFile, `${JSON.stringify(csp, null, 2)}\n`);
-  const links = sheets.map((sheet) => `<link rel="stylesheet" href="/${sheet}" media="print">`);
+  const links = sheets.map(
+    (sheet) => `<link rel="stylesheet" href="/${sheet}" media="print" disabled>`,
+  );
   return html.replace('</head>', `<style>${style}</style>\n    ${links.join('')}\n  </head>`);
+}
+
+/**
+ * What `sources` load beyond the entry, from the build's manifest: their chunks' files (with the
+ * chunks they import) and their style sheets.
+ */
+function routeChunks(outDir: string, sources: readonly string[]) {
+  const manifest = JSON.parse(
+    fs.readFileSync(path.join(outDir, '.vite', 'manifest.json'), 'utf8'),
+  ) as Record<string, { file: string; imports?: string[]; css?: string[]; isEntry?: boolean }>;
+  const entry = new Set<string>();
+  const visitEntry = (key: string) => {
+    if (entry.has(key) || !manifest[key]) return;
+    entry.add(key);
+    for (const imported of manifest[key].imports ?? []) visitEntry(imported);
+  };
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visitEntry(key);
+  const entrySheets = new Set([...entry].flatMap((key) => manifest[key]?.css ?? []));
+  const files: string[] = [];
+  const sheets: string[] = [];
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (seen.has(key) || entry.has(key) || !chunk) return;
+    seen.add(key);
+    files.push(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+    for (const sheet of chunk.css ?? [])
+      if (!entrySheets.has(sheet) && !sheets.includes(sheet)) sheets.push(sheet);
+  };
+  for (const source of sources) visit(source);
+  return { files, sheets };
+}
+
+/**
+ * A first screen's document names its route's own chunks beside the entry's (FIRST_SCREEN_SOURCES),
+ * to be fetched with them once the screen has painted (startAfterFirstPaint), and carries their
+ * sheets.
+ */
+function withRouteModules(html: string, outDir: string, route: string): string {
+  const sources = FIRST_SCREEN_SOURCES[route] ?? [];
+  const links = routeChunks(outDir, sources).files.map(
+    (file) => `<link data-after-paint crossorigin href="/${file}">`,
+  );
+  return withRouteStyles(html, outDir, sources).replace(
+    '</head>',
+    `  ${links.join('')}\n  </head>`,
+  );
 }
 
 /**

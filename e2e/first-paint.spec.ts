@@ -30,6 +30,25 @@ function watchRequests(page: Page): string[] {
   return paths;
 }
 
+/**
+ * What came between a first screen and the app's page: any `Loading…` a route's fallback showed,
+ * and any layout shift.
+ */
+async function watchFallbacks(page: Page) {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { fallbacks: string[] }).fallbacks = seen;
+    new MutationObserver(() => {
+      if (document.getElementById('root')?.textContent?.includes('Loading…')) seen.push('Loading…');
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        seen.push(`layout shift ${(entry as unknown as { value: number }).value}`);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { fallbacks: string[] }).fallbacks);
+}
+
 /** The image preload hints inserted into the head, as they were when inserted. */
 async function recordPreloads(page: Page) {
   await page.addInitScript(() => {
@@ -73,10 +92,11 @@ test.describe('first paint, signed out', () => {
     await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
     // The landing page is styled before any stylesheet arrives: its styles are in the document.
     const html = await (await request.get('/landing', { headers: { Accept: 'text/html' } })).text();
-    // The one stylesheet link left is the print copy of the inlined sheet: it blocks nothing.
+    // The one stylesheet link left is the disabled print copy of the inlined sheet: it blocks
+    // nothing and is never fetched.
     const sheets = html.match(/<link[^>]+rel="stylesheet"[^>]*>/g) ?? [];
     expect(sheets).toHaveLength(1);
-    expect(sheets[0]).toContain('media="print"');
+    expect(sheets[0]).toContain('media="print" disabled');
     expect(html).toMatch(/<style>[^<]+<\/style>/);
     const policy =
       (await request.get('/landing', { headers: { Accept: 'text/html' } })).headers()[
@@ -88,6 +108,7 @@ test.describe('first paint, signed out', () => {
     // What Lighthouse reads as best practices: nothing logged, no failing call.
     await page.waitForLoadState('load');
     expect(paths).not.toContain('/api/auth/token-bridge');
+    expect(paths.filter((path) => path.endsWith('.css'))).toEqual([]);
     expect(await violations()).toEqual([]);
     expect(messages).toEqual([]);
   });
@@ -126,21 +147,41 @@ test.describe('the landing page’s first screen', () => {
     await expect(page).toHaveURL(/\/profile|\/spacehub/);
   });
 
-  test('waits on no download: the app’s code is asked for only after the first paint', async ({
-    page,
+  test('of sign-up too: with no script its form shows, and it takes no input before the app runs', async ({
+    browser,
   }) => {
-    await page.goto('/landing');
-    await expect(page.getByLabel('Username or email')).toBeEditable();
-    const { painted, chunks } = await page.evaluate(() => ({
-      painted: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
-      chunks: performance
-        .getEntriesByType('resource')
-        .filter((entry) => /\/assets\/(?!first-screen-)[^/]+\.js$/.test(entry.name))
-        .map((entry) => entry.startTime),
-    }));
-    expect(chunks.length).toBeGreaterThan(0);
-    expect(Math.min(...chunks)).toBeGreaterThanOrEqual(painted);
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const still = await context.newPage();
+    await still.goto('/signup');
+    await expect(still.getByRole('heading', { name: 'Create your account' })).toBeVisible();
+    await expect(still.getByRole('button', { name: 'Create Account' })).toBeVisible();
+    await expect(still.getByLabel('Username', { exact: true })).not.toBeEditable();
+    await expect(still.locator('button[type="submit"]')).toHaveCount(0);
+    await context.close();
   });
+
+  for (const [path, field] of [
+    ['/landing', 'Username or email'],
+    ['/signup', 'Username'],
+  ] as const)
+    test(`waits on no download: ${path} asks for the app’s code only after the first paint`, async ({
+      page,
+    }) => {
+      const fallbacks = await watchFallbacks(page);
+      await page.goto(path);
+      await expect(page.getByLabel(field, { exact: true })).toBeEditable();
+      const { painted, chunks } = await page.evaluate(() => ({
+        painted: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+        chunks: performance
+          .getEntriesByType('resource')
+          .filter((entry) => /\/assets\/(?!first-screen-)[^/]+\.js$/.test(entry.name))
+          .map((entry) => entry.startTime),
+      }));
+      expect(chunks.length).toBeGreaterThan(0);
+      expect(Math.min(...chunks)).toBeGreaterThanOrEqual(painted);
+      // The app rendered over the first screen with its route's code here: no `Loading…` between.
+      expect(await fallbacks()).toEqual([]);
+    });
 
   test('keeps a tap made before the app runs: Login pressed on the first screen is pressed on the app’s', async ({
     page,

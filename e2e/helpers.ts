@@ -70,6 +70,14 @@ export async function createMember(
   return member;
 }
 
+/**
+ * Once the app has rendered over the page's first screen (`/landing`, `/signup`), whose fields take
+ * no typing until then: what is measured afterwards is the app's own page.
+ */
+export async function untilAppRuns(page: Page) {
+  await expect(page.locator('#root [readonly]')).toHaveCount(0);
+}
+
 /** Logs in through the landing page form, as a member would. */
 export async function logIn(page: Page, member: Member, options: { remember?: boolean } = {}) {
   await page.goto('/landing');

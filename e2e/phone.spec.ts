@@ -7,6 +7,7 @@ import {
   signedIn,
   test,
   uniqueName,
+  untilAppRuns,
 } from './helpers.ts';
 import { createModerator } from './moderators.ts';
 
@@ -150,11 +151,13 @@ for (const width of WIDTHS) {
     for (const path of ['/landing', '/signup', '/forgot-password']) {
       await guest.goto(path);
       await expect(guest.locator('main')).toBeVisible();
+      await untilAppRuns(guest);
       await fits(guest, path);
       await thumbSized(guest, path);
     }
     // Signup's pills and its last section, where Create Account sits.
     await guest.goto('/signup');
+    await untilAppRuns(guest);
     await guest.getByRole('button', { name: 'Create Account' }).scrollIntoViewIfNeeded();
     await fits(guest, '/signup at the bottom');
     await guest.context().close();
@@ -360,6 +363,7 @@ test('at 320 px long usernames break only at _ or ., and signup and Settings use
   // Signup: the username field is as wide as the others.
   const guest = await phone(browser, 320);
   await guest.goto('/signup');
+  await untilAppRuns(guest);
   const username = await guest.getByLabel('Username').boundingBox();
   const firstName = await guest.getByLabel('First name').boundingBox();
   expect(username?.width ?? 0).toBeGreaterThan(0);

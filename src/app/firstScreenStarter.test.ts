@@ -33,18 +33,25 @@ describe('the first screen before the app runs', () => {
 
   it('where paint timing is missing, preloads the named chunks and starts the app two frames on', async () => {
     firstScreen();
-    const chunk = document.createElement('link');
-    chunk.setAttribute('data-after-paint', '');
-    chunk.href = '/assets/index.js';
-    document.head.append(chunk);
+    const chunks = Array.from({ length: 12 }, (_, i) => {
+      const chunk = document.createElement('link');
+      chunk.setAttribute('data-after-paint', '');
+      chunk.href = `/assets/chunk-${i}.js`;
+      return chunk;
+    });
+    document.head.append(...chunks);
+    const preloading = () => chunks.filter((chunk) => chunk.rel === 'modulepreload').length;
     const frame = vi.spyOn(window, 'requestAnimationFrame');
     const running = started();
-    expect(chunk.rel).toBe('');
+    expect(preloading()).toBe(0);
     await running;
     expect(frame).toHaveBeenCalledTimes(2);
-    expect(chunk.rel).toBe('modulepreload');
+    // A few in the task that starts the app, the entry's first; the rest in tasks of their own.
+    expect(chunks.slice(0, 5).map((chunk) => chunk.rel)).toEqual(Array(5).fill('modulepreload'));
+    expect(preloading()).toBe(5);
+    await vi.waitFor(() => expect(preloading()).toBe(12));
     frame.mockRestore();
-    chunk.remove();
+    for (const chunk of chunks) chunk.remove();
   });
 
   it.each([

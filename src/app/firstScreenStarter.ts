@@ -1,8 +1,8 @@
 /**
  * What runs first in a document that carries a route's first screen (vite.config.ts
- * `startAfterFirstPaint`, docs/architecture.md "Code splitting and first paint"): one frame after
- * the screen has painted it preloads the app's chunks the document names (`link[data-after-paint]`)
- * and starts the app, and it carries over what the member did meanwhile. A
+ * `startAfterFirstPaint`, docs/architecture.md "Code splitting and first paint"): once the screen
+ * has painted it preloads the app's chunks the document names (`link[data-after-paint]`), a few
+ * per task, and starts the app, and it carries over what the member did meanwhile. A
  * button pressed on the first screen is pressed again on the app's own screen once it is there,
  * so an early tap is never lost.
  *
@@ -27,9 +27,15 @@ export function startFirstScreen(start: () => unknown): void {
     removeEventListener('click', onClick, true);
     again?.click();
   }).observe(root, { childList: true, subtree: true });
+  // Each preload costs the main thread a moment, so they start a few at a time, each batch a
+  // task of its own, the entry's first: all at once would hold a slow phone for a long task.
+  const links = [...document.querySelectorAll<HTMLLinkElement>('link[data-after-paint]')];
+  const preload = () => {
+    for (const link of links.splice(0, 5)) link.rel = 'modulepreload';
+    if (links.length > 0) setTimeout(preload);
+  };
   const afterPaint = () => {
-    for (const link of document.querySelectorAll<HTMLLinkElement>('link[data-after-paint]'))
-      link.rel = 'modulepreload';
+    preload();
     start();
   };
   // Told once the screen's content is on the display (paint timing's first contentful paint);

@@ -3,18 +3,16 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { LandingPage } from '../features/auth/LandingPage.tsx';
 import { useSession } from '../features/auth/store.ts';
 import { RequireAuth } from './RequireAuth.tsx';
-import { lazyWarm, loadProfilePage, loadShell } from './warmRoute.ts';
+import { lazyWarm, loadProfilePage, loadShell, loadSignupPage } from './warmRoute.ts';
 
 // Signed-out visitors load only the landing page; everything else arrives when it is needed.
-const SignupPage = lazy(() =>
-  import('../features/auth/SignupPage.tsx').then((m) => ({ default: m.SignupPage })),
-);
 const ForgotPasswordPage = lazy(() =>
   import('../features/auth/ForgotPasswordPage.tsx').then((m) => ({
     default: m.ForgotPasswordPage,
   })),
 );
-// Loaded by warmRoute before the first render on a profile route; then they render at once.
+// Loaded by warmRoute before the first render on their routes; then they render at once.
+const SignupPage = lazyWarm(loadSignupPage, (m) => m.SignupPage);
 const Shell = lazyWarm(loadShell, (m) => m.Shell);
 const ProfilePage = lazyWarm(loadProfilePage, (m) => m.ProfilePage);
 const OwnProfileRedirect = lazyWarm(loadProfilePage, (m) => m.OwnProfileRedirect);

@@ -1,6 +1,7 @@
 /**
  * Work a start on a known route can begin before React has rendered it (docs/architecture.md
- * "Code splitting and first paint"): on /profile and /profile/{username} the shell's and the
+ * "Code splitting and first paint"): on /signup its page's code, so the page renders over its
+ * first screen at once; on /profile and /profile/{username} the shell's and the
  * profile page's code load beside the session check instead of after it, the profile's owner is
  * asked for as soon as the visitor is known to be signed in, and the owner's avatar, the page's
  * largest picture, is preloaded at high priority the moment its address is known.
@@ -45,6 +46,7 @@ export function lazyWarm<M, P extends object>(
 
 export const loadShell = warmImport(() => import('./Shell.tsx'));
 export const loadProfilePage = warmImport(() => import('../features/profile/ProfilePage.tsx'));
+export const loadSignupPage = warmImport(() => import('../features/auth/SignupPage.tsx'));
 
 const PROFILE_PATH = /^\/profile(?:\/([^/]+))?\/?$/;
 
@@ -97,6 +99,7 @@ const ignore = () => undefined;
  * at once on a route with nothing to warm.
  */
 export function warmRoute(pathname: string): Promise<void> {
+  if (pathname === '/signup') return loadSignupPage().then(ignore, ignore);
   const username = profileRoute(pathname);
   if (username === null) return Promise.resolve();
   const code = Promise.all([loadShell(), loadProfilePage()]).then(ignore, ignore);

@@ -25,6 +25,15 @@ export const OFFLINE_HEADER = 'x-orbit-offline';
  */
 export const FIRST_SCREENS: Readonly<Record<string, string>> = {
   '/landing': '.vite/first-screen/landing.html',
+  '/signup': '.vite/first-screen/signup.html',
+};
+
+/**
+ * The modules a first screen's route loads beside the entry (src/app/routes.tsx), by route: its
+ * document names them with the entry's, fetched once the screen has painted (vite.config.ts).
+ */
+export const FIRST_SCREEN_SOURCES: Readonly<Record<string, readonly string[]>> = {
+  '/signup': ['src/features/auth/SignupPage.tsx'],
 };
 
 /**
@@ -42,7 +51,10 @@ export const PROFILE_SLOTS = {
 } as const;
 
 /** The modules a profile runs beside the entry: the shell and the profile page. */
-export const PROFILE_ROUTE_SOURCES = ['src/app/Shell.tsx', 'src/features/profile/ProfilePage.tsx'];
+export const PROFILE_ROUTE_SOURCES: readonly string[] = [
+  'src/app/Shell.tsx',
+  'src/features/profile/ProfilePage.tsx',
+];
 
 /** A profile's quote when its owner wrote none. */
 export const DEFAULT_QUOTE = 'Where connection meets cosmos.';

@@ -137,7 +137,7 @@ interface ManifestChunk {
  * The chunk files `sources` load, with every chunk they import, less what the entry loads anyway,
  * from the manifest the build wrote (.vite/manifest.json). None when there is no manifest.
  */
-async function routeModules(staticDir: string, sources: string[]): Promise<string[]> {
+async function routeModules(staticDir: string, sources: readonly string[]): Promise<string[]> {
   let manifest: Record<string, ManifestChunk>;
   try {
     manifest = JSON.parse(
@@ -331,7 +331,7 @@ function sendIndex(reply: FastifyReply, build: Build, profile?: ProfileDocument 
 /**
  * index.html with one member's profile head added: the member as JSON (a data block runs nothing:
  * the CSP needs no 'unsafe-inline'), the avatar's preload and the route's modules; on their own
- * profile, its first screen with their fields in it. Kept by the browser alone (`private`), asked
+ * profile, its first screen with their fields in it, whose modules wait for its first paint. Kept by the browser alone (`private`), asked
  * for again on every use, and never answered with the shared copy's ETag. Compressed here,
  * quickly: it is made for this one answer.
  */
@@ -342,12 +342,13 @@ function sendProfile(reply: FastifyReply, build: Build, profile: ProfileDocument
     screen && template
       ? fillSlots(template, screen.slots)
       : build.index.bodies.identity.toString('utf8');
+  // A first screen's starter fetches the route's modules with the entry once the screen has
+  // painted (src/app/firstScreenStarter.ts); the plain shell asks for them at once.
+  const moduleLink = template ? '<link data-after-paint crossorigin' : '<link rel="modulepreload"';
   const head =
     `<script type="application/json" id="${BOOT_ELEMENT_ID}">${scriptJson(profile.me)}</script>` +
     `<link rel="preload" as="image" href="${escapeAttribute(profile.avatar)}" fetchpriority="high">` +
-    build.profileModules
-      .map((file) => `<link rel="modulepreload" href="${escapeAttribute(file)}">`)
-      .join('');
+    build.profileModules.map((file) => `${moduleLink} href="${escapeAttribute(file)}">`).join('');
   // A function, so that no `$` in what a member wrote is read as a replacement pattern.
   const html = page.replace('</head>', () => `${head}</head>`);
   reply.header('Cache-Control', CACHE_CONTROL.member);
