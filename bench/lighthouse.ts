@@ -9,7 +9,9 @@
  * `npx tsx bench/lighthouse.ts` (`BENCH_STATIC_DIR=<build>` uses an existing build instead of
  * building one; `BENCH_RUNS=n` for another number of runs) writes bench/results/lighthouse.json
  * and lighthouse.md. It exits with 1 when a page misses accessibility 1.0 or CLS ≤ 0.02.
- * Goals: /landing and the profile performance ≥ 0.98 (/signup ≥ 0.95), accessibility 1.0, best
+ * `BENCH_LHR_DIR=<dir>` also keeps every run's whole Lighthouse report there (its long tasks, network
+ * requests and every audit).
+ * Goals: performance ≥ 0.98 on every page, accessibility 1.0, best
  * practices 1.0, CLS ≤ 0.02; the profile LCP ≤ 1.8 s and TBT ≤ 100 ms.
  */
 import fs from 'node:fs';
@@ -21,10 +23,10 @@ import { RESULTS_DIR, freePort, machine, table, writeResult } from './common.ts'
 import { chromiumLaunchOptions, seedMember, serveAppBuild, sessionCookie } from './pwa-fixtures.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const LHR_DIR = process.env.BENCH_LHR_DIR;
+let reports = 0;
 const PHOTOS = 24;
 const GOALS = { performance: 0.98, accessibility: 1, 'best-practices': 1 } as const;
-/** /signup is a second step from the landing page, not a first paint anyone waits for. */
-const SIGNUP_PERFORMANCE_GOAL = 0.95;
 /** Layout shift a member should never notice. */
 const CLS_GOAL = 0.02;
 /** The profile's first paint: its avatar, the largest picture, and the main thread free. */
@@ -168,6 +170,11 @@ async function audit(
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const { runtimeError } = result.lhr;
   if (runtimeError) throw new Error(`Lighthouse: ${runtimeError.code} ${runtimeError.message}`);
+  if (LHR_DIR) {
+    fs.mkdirSync(LHR_DIR, { recursive: true });
+    const name = `${++reports}-${new URL(url).pathname.split('/')[1] ?? 'page'}.json`;
+    fs.writeFileSync(path.join(LHR_DIR, name), JSON.stringify(result.lhr));
+  }
   return scoresOf(result.lhr, goals);
 }
 
@@ -244,10 +251,7 @@ try {
   console.log(`Seeding a member with ${PHOTOS} photos…`);
   const member = await seedMember(server.origin, 'benchlighthouse', PHOTOS);
   const landing = await auditPage(`${server.origin}/landing`, browser.port);
-  const signup = await auditPage(`${server.origin}/signup`, browser.port, {
-    ...GOALS,
-    performance: SIGNUP_PERFORMANCE_GOAL,
-  });
+  const signup = await auditPage(`${server.origin}/signup`, browser.port);
   await browser.context.addCookies([sessionCookie(server.origin, member)]);
   const profile = await auditPage(`${server.origin}/profile/${member.username}`, browser.port);
   if (!profile.finalUrl.includes(`/profile/${member.username}`))
@@ -303,7 +307,6 @@ try {
   );
   const goals = {
     ...GOALS,
-    signupPerformance: SIGNUP_PERFORMANCE_GOAL,
     cls: CLS_GOAL,
     profileLcpMs: PROFILE_LCP_GOAL_MS,
     profileTbtMs: PROFILE_TBT_GOAL_MS,
@@ -325,7 +328,7 @@ try {
         : `| ${row.join(' | ')} |`,
     ),
     '',
-    `Goals: performance ≥ ${GOALS.performance} (/signup ≥ ${SIGNUP_PERFORMANCE_GOAL}), accessibility 1.0,`,
+    `Goals: performance ≥ ${GOALS.performance}, accessibility 1.0,`,
     `best practices 1.0, CLS ≤ ${CLS_GOAL}; the profile LCP ≤ ${PROFILE_LCP_GOAL_MS} ms, TBT ≤ ${PROFILE_TBT_GOAL_MS} ms.`,
     `Medians of the runs: profile LCP ${format(profile.medianLcpMs)} ms, TBT ${format(profile.medianTbtMs)} ms;`,
     `/landing LCP ${format(landing.medianLcpMs)} ms, TBT ${format(landing.medianTbtMs)} ms.`,
