@@ -10,6 +10,7 @@ import {
   PROFILE_ROUTE_SOURCES,
   profileFirstScreen,
 } from './src/contracts/constants.ts';
+import { type BuildManifest, routeChunks } from './src/contracts/buildManifest.ts';
 import { DEFAULT_THEME, THEMES } from './src/contracts/theme.ts';
 import type * as Prerender from './src/prerender.tsx';
 import { startFirstScreen } from './src/app/firstScreenStarter.ts';
@@ -204,7 +205,7 @@ function prerenderFirstScreens(): Plugin {
  * there and loads no second copy, and the browser fetches nothing for it.
  */
 function withRouteStyles(html: string, outDir: string, sources: readonly string[]): string {
-  const { sheets } = routeChunks(outDir, sources);
+  const { sheets } = routeChunksOf(outDir, sources);
   if (sheets.length === 0) return html;
   const css = sheets.map((sheet) => fs.readFileSync(path.join(outDir, sheet), 'utf8').trim());
   const style = css.join('\n');
@@ -218,36 +219,12 @@ function withRouteStyles(html: string, outDir: string, sources: readonly string[
   return html.replace('</head>', `<style>${style}</style>\n    ${links.join('')}\n  </head>`);
 }
 
-/**
- * What `sources` load beyond the entry, from the build's manifest: their chunks' files (with the
- * chunks they import) and their style sheets.
- */
-function routeChunks(outDir: string, sources: readonly string[]) {
+/** The chunks and sheets `sources` load beyond the entry, from the build's manifest. */
+function routeChunksOf(outDir: string, sources: readonly string[]) {
   const manifest = JSON.parse(
     fs.readFileSync(path.join(outDir, '.vite', 'manifest.json'), 'utf8'),
-  ) as Record<string, { file: string; imports?: string[]; css?: string[]; isEntry?: boolean }>;
-  const entry = new Set<string>();
-  const visitEntry = (key: string) => {
-    if (entry.has(key) || !manifest[key]) return;
-    entry.add(key);
-    for (const imported of manifest[key].imports ?? []) visitEntry(imported);
-  };
-  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visitEntry(key);
-  const entrySheets = new Set([...entry].flatMap((key) => manifest[key]?.css ?? []));
-  const files: string[] = [];
-  const sheets: string[] = [];
-  const seen = new Set<string>();
-  const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (seen.has(key) || entry.has(key) || !chunk) return;
-    seen.add(key);
-    files.push(chunk.file);
-    for (const imported of chunk.imports ?? []) visit(imported);
-    for (const sheet of chunk.css ?? [])
-      if (!entrySheets.has(sheet) && !sheets.includes(sheet)) sheets.push(sheet);
-  };
-  for (const source of sources) visit(source);
-  return { files, sheets };
+  ) as BuildManifest;
+  return routeChunks(manifest, sources);
 }
 
 /**
@@ -257,7 +234,7 @@ function routeChunks(outDir: string, sources: readonly string[]) {
  */
 function withRouteModules(html: string, outDir: string, route: string): string {
   const sources = FIRST_SCREEN_SOURCES[route] ?? [];
-  const links = routeChunks(outDir, sources).files.map(
+  const links = routeChunksOf(outDir, sources).files.map(
     (file) => `<link data-after-paint crossorigin href="/${file}">`,
   );
   return withRouteStyles(html, outDir, sources).replace(

@@ -19,6 +19,7 @@ import {
   type Theme,
   isTheme,
 } from '../../../src/contracts/theme.ts';
+import { type BuildManifest, routeChunks } from '../../../src/contracts/buildManifest.ts';
 import { Unavailable } from '../errors.ts';
 import { CACHE_CONTROL } from '../lib/cacheControl.ts';
 import {
@@ -127,37 +128,20 @@ function wantsAppShell(request: FastifyRequest): boolean {
   );
 }
 
-interface ManifestChunk {
-  file: string;
-  imports?: string[];
-  isEntry?: boolean;
-}
-
 /**
- * The chunk files `sources` load, with every chunk they import, less what the entry loads anyway,
- * from the manifest the build wrote (.vite/manifest.json). None when there is no manifest.
+ * The chunk files `sources` load beyond the entry, from the manifest the build wrote
+ * (.vite/manifest.json). None when there is no manifest.
  */
 async function routeModules(staticDir: string, sources: readonly string[]): Promise<string[]> {
-  let manifest: Record<string, ManifestChunk>;
+  let manifest: BuildManifest;
   try {
     manifest = JSON.parse(
       await fs.promises.readFile(path.join(staticDir, BUILD_FILES.manifest), 'utf8'),
-    ) as Record<string, ManifestChunk>;
+    ) as BuildManifest;
   } catch {
     return [];
   }
-  const loaded = new Set<string>();
-  const visit = (key: string) => {
-    if (loaded.has(key) || !manifest[key]) return;
-    loaded.add(key);
-    for (const imported of manifest[key].imports ?? []) visit(imported);
-  };
-  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visit(key);
-  const entry = new Set(loaded);
-  for (const source of sources) visit(source);
-  return [...loaded]
-    .filter((key) => !entry.has(key))
-    .map((key) => `/${manifest[key]?.file ?? key}`);
+  return routeChunks(manifest, sources).files.map((file) => `/${file}`);
 }
 
 /** What fills each of the profile first screen's slots (PROFILE_SLOTS). */
