@@ -2,7 +2,7 @@
  * The build's manifest (`.vite/manifest.json`), as the build reads it for its first screens
  * (vite.config.ts) and the server for a signed-in profile's document (server/src/plugins/static.ts).
  */
-export interface ManifestChunk {
+interface ManifestChunk {
   file: string;
   imports?: string[];
   css?: string[];
