@@ -28,6 +28,7 @@ import {
   ownProfile,
   photos,
   savedCopies,
+  untilAppRuns,
   signOut,
   signedIn,
   unread,
@@ -42,6 +43,7 @@ export const FLOWS: Flow[] = [
       const username = uniqueName('new');
       await driver.goto(`${app.origin}/signup`);
       await waitFor(driver, heading('Create your account'));
+      await untilAppRuns(driver);
       await driver.type({ label: 'Username' }, username);
       await waitFor(driver, { css: '[data-testid="username-availability"]', text: 'Available' });
       await driver.type({ label: 'Email' }, `${username}@orbit.example`);

@@ -69,14 +69,21 @@ export async function signOut(story: Story) {
   story.signedIn = false;
 }
 
+/**
+ * Once the app has rendered over the page's first screen (`/landing`, `/signup`): the document's
+ * own first screen takes no input; the app's form does.
+ */
+export async function untilAppRuns(driver: Driver) {
+  await waitUntil('the app to take over the first screen', () =>
+    driver.run(() => document.querySelector('input[readonly]') === null),
+  );
+}
+
 export async function logIn(story: Story, who: Member, remember: boolean) {
   const { driver, app } = story;
   await driver.goto(`${app.origin}/landing`);
   await waitFor(driver, heading('Log in'));
-  // The document's own first screen takes no input; the app's form, rendered over it, does.
-  await waitUntil('the app to take over the first screen', () =>
-    driver.run(() => document.querySelector('input[readonly]') === null),
-  );
+  await untilAppRuns(driver);
   await driver.type({ label: 'Username or email' }, who.username);
   await driver.type({ label: 'Password' }, who.password);
   if (remember) await driver.click({ label: 'Remember me' });
