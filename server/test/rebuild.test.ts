@@ -2,11 +2,10 @@
  * A build made while the server runs is served at once, without a restart (docs/deploy.md
  * "Upgrades"): its new hashed files, its index.html, the styles its CSP allows and the modules a
  * signed-in profile's document names. The previous build's files that the folder still holds
- * keep answering. A server started before the first build serves that build once it is written.
+ * keep answering.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { forEachApp, getPage, signupMembers, staticBuild } from './helpers.ts';
@@ -38,22 +37,14 @@ function build(name: string) {
 const A = build('A');
 const B = build('B');
 const staticDir = await staticBuild(A.files);
-/** The build folder of a server started before the app was ever built: not there yet. */
-const unbuiltDir = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-unbuilt-')), 'dist');
-afterAll(async () => {
-  await fs.rm(staticDir, { recursive: true, force: true });
-  await fs.rm(path.dirname(unbuiltDir), { recursive: true, force: true });
-});
+afterAll(() => fs.rm(staticDir, { recursive: true, force: true }));
 
 /** A build written over the folder as Vite writes it: the hashed files first, index.html last. */
-async function write(files: Record<string, string>, dir = staticDir) {
+async function write(files: Record<string, string>) {
   const order = Object.keys(files).sort(
     (a, b) => Number(a === 'index.html') - Number(b === 'index.html'),
   );
-  for (const file of order) {
-    await fs.mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-    await fs.writeFile(path.join(dir, file), files[file] ?? '');
-  }
+  for (const file of order) await fs.writeFile(path.join(staticDir, file), files[file] ?? '');
 }
 /** The folder as build A left it (each database's app starts from there). */
 async function onlyA() {
@@ -110,28 +101,4 @@ forEachApp(
     });
   },
   { STATIC_DIR: staticDir },
-);
-
-forEachApp(
-  (t) => {
-    it('a server started before the first build serves it once it is written', async () => {
-      await fs.rm(unbuiltDir, { recursive: true, force: true });
-      const page = () => getPage(t.app, '/landing');
-      const before = await page();
-      expect(before.statusCode).toBe(404);
-      expect(before.json()).toEqual({ error: 'Not found: GET /landing' });
-      expect((await getPage(t.app, '/')).statusCode).toBe(404);
-
-      await write(A.files, unbuiltDir);
-
-      const after = await page();
-      expect(after.statusCode).toBe(200);
-      expect(after.body).toContain('data-build="A"');
-      expect((await getPage(t.app, '/')).body).toContain('data-build="A"');
-      const entry = await getPage(t.app, `/${A.entry}`, { accept: '*/*' });
-      expect(entry.statusCode).toBe(200);
-      expect(entry.body).toContain("'A'");
-    });
-  },
-  { STATIC_DIR: unbuiltDir },
 );

@@ -92,16 +92,20 @@ function registerUploads(app: FastifyInstance, store: MediaStore) {
  * all index.html, the service worker (sw.js) and manifest.webmanifest, so a new deploy is seen at
  * once (docs/decisions.md "Caching"); and any unknown path that a browser navigates to answered with index.html so the router
  * can take it. The folder is read as it is at each request: a build made while the server runs
- * is served at once, with no restart, and so is the first build of a server started before any
- * (docs/deploy.md "Upgrades").
+ * is served at once, with no restart (docs/deploy.md "Upgrades"). Answers whether a build was
+ * found.
  */
-async function registerApp(app: FastifyInstance, staticDir: string) {
-  builds.set(app, { dir: staticDir });
+async function registerApp(app: FastifyInstance, staticDir: string): Promise<boolean> {
+  let first: Build;
+  try {
+    first = await readBuild(staticDir, await buildStamp(staticDir));
+  } catch {
+    return false;
+  }
+  builds.set(app, { dir: staticDir, current: first });
   await app.register(fastifyStatic, {
     root: staticDir,
     index: false,
-    // A server may start before the app is built; the folder is looked at on each request.
-    suppressWarning: true,
     // Source maps and what the build keeps for itself (.vite/) stay on the server's disk.
     allowedPath: (pathName) => !pathName.endsWith('.map') && !pathName.startsWith('/.vite/'),
     setHeaders: (res, filePath) => {
@@ -109,6 +113,8 @@ async function registerApp(app: FastifyInstance, staticDir: string) {
       res.header('Cache-Control', hashed ? CACHE_CONTROL.immutable : CACHE_CONTROL.revalidate);
     },
   });
+  app.get('/', (_request, reply) => sendIndex(reply));
+  return true;
 }
 
 /** Files the build could hold; usernames may contain dots, so /profile/a.b is still a page. */
@@ -190,7 +196,7 @@ const BUILD_FILES = {
   manifest: path.join('.vite', 'manifest.json'),
   csp: 'csp.json',
 };
-const builds = new WeakMap<FastifyInstance, { dir: string; current?: Build }>();
+const builds = new WeakMap<FastifyInstance, { dir: string; current: Build }>();
 
 async function buildStamp(staticDir: string): Promise<string> {
   const stats = await Promise.all(
@@ -235,13 +241,13 @@ async function readBuild(staticDir: string, stamp: string): Promise<Build> {
 
 /**
  * The app's build as its folder holds it now; while a new build is being written and index.html
- * cannot be read, the last one read; none before the first build.
+ * cannot be read, the last one read.
  */
 async function currentBuild(app: FastifyInstance): Promise<Build | undefined> {
   const known = builds.get(app);
   if (!known) return undefined;
   const stamp = await buildStamp(known.dir);
-  if (stamp !== known.current?.stamp) {
+  if (stamp !== known.current.stamp) {
     try {
       known.current = await readBuild(known.dir, stamp);
     } catch {
@@ -272,7 +278,7 @@ async function inlineStyleHashes(staticDir: string): Promise<string[]> {
 
 /** The style hashes of the build whose index.html this app sent last (for its CSP). */
 export function appStyleHashes(app: FastifyInstance): readonly string[] {
-  return builds.get(app)?.current?.styleHashes ?? NO_HASHES;
+  return builds.get(app)?.current.styleHashes ?? NO_HASHES;
 }
 const NO_HASHES: readonly string[] = [];
 
@@ -296,8 +302,10 @@ function contentEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | nu
  * not reach), with an ETag to revalidate against. `no-cache`, never `no-store`, which would keep
  * the page out of the back/forward cache (docs/decisions.md "Back/forward cache").
  */
-function sendIndex(reply: FastifyReply, build: Build, profile?: ProfileDocument | null) {
+async function sendIndex(reply: FastifyReply, profile?: ProfileDocument | null) {
   reply.header('Cache-Control', CACHE_CONTROL.revalidate);
+  const build = await currentBuild(reply.server);
+  if (!build) return reply.sendFile('index.html');
   const document = build.index;
   const vary = reply.getHeader('Vary');
   reply.header('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
@@ -443,14 +451,10 @@ export interface StaticOptions {
 export const staticPlugin = fp<StaticOptions>(
   async (app, { document }) => {
     registerUploads(app, app.media.store);
-    await registerApp(app, app.config.staticDir);
-    app.get('/', async (_request, reply) => {
-      const build = await currentBuild(app);
-      return build ? sendIndex(reply, build) : reply.callNotFound();
-    });
+    const hasApp = await registerApp(app, app.config.staticDir);
     app.setNotFoundHandler(async (request, reply) => {
-      const build = wantsAppShell(request) ? await currentBuild(app) : undefined;
-      if (build) return sendIndex(reply, build, document ? await document(request) : null);
+      if (hasApp && wantsAppShell(request))
+        return sendIndex(reply, document ? await document(request) : null);
       return reply
         .status(404)
         .send({ error: `Not found: ${request.method} ${request.url.split('?')[0]}` });
