@@ -25,3 +25,8 @@ export const OFFLINE_PATHS: readonly RegExp[] = ALL.filter(
 export const NEVER_KEPT_PATHS: ReadonlySet<string> = new Set(
   ALL.filter((entry) => entry.neverKept).map((entry) => entry.path),
 );
+
+/** The writes the installed app may queue offline: method and path pattern (`outbox`). */
+export const OUTBOX_CALLS: readonly { method: string; path: RegExp }[] = ALL.filter(
+  (entry) => entry.outbox,
+).map((entry) => ({ method: entry.method, path: pathPattern(entry.path) }));

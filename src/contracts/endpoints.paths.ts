@@ -12,6 +12,8 @@
  * - `offline`: the service worker keeps the member's last answer for use offline
  *   (docs/decisions.md "Installable app, offline data").
  * - `neverKept`: its answer is sent with `Cache-Control: no-store` (docs/decisions.md "Caching").
+ * - `outbox`: a write the installed app may take offline and send when back, with an
+ *   `Idempotency-Key` the server honours (docs/decisions.md "The offline outbox").
  */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -22,6 +24,7 @@ export interface EndpointPath {
   readonly aliasOf?: string;
   readonly offline?: true;
   readonly neverKept?: true;
+  readonly outbox?: true;
 }
 
 export * from './paths/session.ts';

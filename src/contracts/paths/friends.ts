@@ -8,14 +8,17 @@ export const friendRequest = {
 export const friendCancel = {
   method: 'POST',
   path: '/api/users/friends/cancel',
+  outbox: true,
 } as const satisfies EndpointPath;
 export const friendAccept = {
   method: 'POST',
   path: '/api/users/friends/accept',
+  outbox: true,
 } as const satisfies EndpointPath;
 export const friendDecline = {
   method: 'POST',
   path: '/api/users/friends/decline',
+  outbox: true,
 } as const satisfies EndpointPath;
 export const friendUnfriend = {
   method: 'POST',

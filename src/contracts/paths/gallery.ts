@@ -14,10 +14,12 @@ export const galleryFolders = {
 export const galleryUpload = {
   method: 'POST',
   path: '/api/gallery',
+  outbox: true,
 } as const satisfies EndpointPath;
 export const galleryPatch = {
   method: 'PATCH',
   path: '/api/gallery/:ref',
+  outbox: true,
 } as const satisfies EndpointPath;
 export const galleryDelete = {
   method: 'DELETE',
