@@ -233,7 +233,9 @@ function routeChunksOf(outDir: string, sources: readonly string[]) {
  * sheets.
  */
 function withRouteModules(html: string, outDir: string, route: string): string {
-  const sources = FIRST_SCREEN_SOURCES[route] ?? [];
+  const sources: readonly string[] = Object.hasOwn(FIRST_SCREEN_SOURCES, route)
+    ? FIRST_SCREEN_SOURCES[route as keyof typeof FIRST_SCREEN_SOURCES]
+    : [];
   const links = routeChunksOf(outDir, sources).files.map(
     (file) => `<link data-after-paint crossorigin href="/${file}">`,
   );

@@ -1,7 +1,14 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { type ComponentType, Suspense, createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lazyWarm, preloadAvatar, profileRoute, warmImport } from './warmRoute.ts';
+import { FIRST_SCREEN_SOURCES } from '../contracts/constants.ts';
+import {
+  FIRST_SCREEN_CODE,
+  lazyWarm,
+  preloadAvatar,
+  profileRoute,
+  warmImport,
+} from './warmRoute.ts';
 
 describe('the route a start warms', () => {
   it('names the profile a path shows: its owner, or "" for one\'s own', () => {
@@ -25,6 +32,14 @@ describe('the route a start warms', () => {
       '/profile/%E0',
     ])
       expect(profileRoute(path), path).toBeNull();
+  });
+
+  it("loads each first screen's own modules: those its document names", async () => {
+    for (const [route, sources] of Object.entries(FIRST_SCREEN_SOURCES)) {
+      const loaded = await FIRST_SCREEN_CODE[route as keyof typeof FIRST_SCREEN_CODE]();
+      const named = await Promise.all(sources.map((source) => import(`../../${source}`)));
+      expect(named, route).toContain(loaded);
+    }
   });
 });
 

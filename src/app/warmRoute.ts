@@ -11,6 +11,7 @@ import { AVATAR_PRELOAD_REMOVE_MS } from '../lib/constants.ts';
 import { avatarUrl } from '../components/avatarUrl.ts';
 import { useSession } from '../features/auth/store.ts';
 import type { CurrentUser } from '../contracts/readers/user.ts';
+import type { FIRST_SCREEN_SOURCES } from '../contracts/constants.ts';
 
 /** A chunk's import that remembers its module once it has arrived. */
 export interface WarmImport<M> {
@@ -47,6 +48,13 @@ export function lazyWarm<M, P extends object>(
 export const loadShell = warmImport(() => import('./Shell.tsx'));
 export const loadProfilePage = warmImport(() => import('../features/profile/ProfilePage.tsx'));
 export const loadSignupPage = warmImport(() => import('../features/auth/SignupPage.tsx'));
+
+/** What each first screen's route loads beside the entry: the modules FIRST_SCREEN_SOURCES names. */
+export const FIRST_SCREEN_CODE: Readonly<
+  Record<keyof typeof FIRST_SCREEN_SOURCES, WarmImport<unknown>>
+> = {
+  '/signup': loadSignupPage,
+};
 
 const PROFILE_PATH = /^\/profile(?:\/([^/]+))?\/?$/;
 
@@ -99,7 +107,8 @@ const ignore = () => undefined;
  * at once on a route with nothing to warm.
  */
 export function warmRoute(pathname: string): Promise<void> {
-  if (pathname === '/signup') return loadSignupPage().then(ignore, ignore);
+  const firstScreen = FIRST_SCREEN_CODE[pathname as keyof typeof FIRST_SCREEN_CODE];
+  if (firstScreen) return firstScreen().then(ignore, ignore);
   const username = profileRoute(pathname);
   if (username === null) return Promise.resolve();
   const code = Promise.all([loadShell(), loadProfilePage()]).then(ignore, ignore);

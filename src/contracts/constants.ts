@@ -30,11 +30,12 @@ export const FIRST_SCREENS: Readonly<Record<string, string>> = {
 
 /**
  * The modules a first screen's route loads beside the entry (src/app/routes.tsx), by route: its
- * document names them with the entry's, fetched once the screen has painted (vite.config.ts).
+ * document names them with the entry's, fetched once the screen has painted (vite.config.ts), and
+ * the start imports them before the first render (`FIRST_SCREEN_CODE` in src/app/warmRoute.ts).
  */
-export const FIRST_SCREEN_SOURCES: Readonly<Record<string, readonly string[]>> = {
+export const FIRST_SCREEN_SOURCES = {
   '/signup': ['src/features/auth/SignupPage.tsx'],
-};
+} as const satisfies Readonly<Record<string, readonly string[]>>;
 
 /**
  * The member's own profile as its first screen, rendered by the build (vite.config.ts) once per
