@@ -33,6 +33,7 @@ import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { httpPlugin } from './plugins/http.ts';
+import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { mediaPlugin } from './plugins/media.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { presencePlugin } from './plugins/presence.ts';
@@ -93,6 +94,7 @@ export async function buildApp(
   await app.register(mediaPlugin);
   await app.register(uploadsPlugin);
   await app.register(cachingPlugin);
+  await app.register(idempotencyPlugin);
   await app.register(httpPlugin);
   await app.register(securityPlugin, { trust });
   await app.register(authPlugin);

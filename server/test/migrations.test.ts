@@ -22,12 +22,14 @@ const RECORDED = [
   '0012_demo_members',
   '0013_block_names',
   '0014_suspended_lookup',
+  '0015_idempotency_keys',
 ];
 
 const TABLES = [
   'blocks',
   'friendships',
   'gallery_images',
+  'idempotency_keys',
   'image_reactions',
   'notifications',
   'push_subscriptions',

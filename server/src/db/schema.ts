@@ -183,6 +183,25 @@ interface ReportsTable {
 }
 export type ReportRow = Selectable<ReportsTable>;
 
+/**
+ * A write sent with an `Idempotency-Key` by `member_id` (docs/decisions.md "The offline outbox"):
+ * running while `status` is null, then its stored answer.
+ */
+interface IdempotencyKeysTable {
+  member_id: string;
+  key: string;
+  /** sha256 of the method, the route, its path parameters and the body (or the form's digest). */
+  fingerprint: string;
+  /** The random token of the request running it; only that request stores the answer. */
+  claim: string;
+  status: number | null;
+  content_type: string | null;
+  body: string | null;
+  /** When the key was first used (or a running row taken over), ISO 8601 by the server's clock. */
+  created_at: string;
+}
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -196,4 +215,5 @@ export interface Database {
   relay_lease: RelayLeaseTable;
   blocks: BlocksTable;
   reports: ReportsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { AppError, Invalid } from '../errors.ts';
@@ -14,6 +15,21 @@ export interface StreamedForm {
   fields: Record<string, string>;
   /** A temporary file holding the upload, or undefined when none came; the caller removes it. */
   filePath: string | undefined;
+  /**
+   * sha256 of the fields and the file's bytes, whatever the boundary or the order of the fields:
+   * what tells a form sent again from another (docs/decisions.md "The offline outbox").
+   */
+  digest: string;
+}
+
+/** Passes the bytes through while hashing them. */
+function hashing(hash: ReturnType<typeof createHash>): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      callback(null, chunk);
+    },
+  });
 }
 
 /**
@@ -41,6 +57,7 @@ export async function streamForm(
 ): Promise<StreamedForm> {
   const fields: Record<string, string> = {};
   let filePath: string | undefined;
+  const fileHash = createHash('sha256');
   try {
     await fs.mkdir(tempDir, { recursive: true });
     for await (const part of request.parts()) {
@@ -50,7 +67,7 @@ export async function streamForm(
           throw new Invalid(`Unexpected file field "${part.fieldname}".`);
         }
         filePath = path.join(tempDir, `${randomBytes(12).toString('hex')}.upload`);
-        await pipeline(part.file, createWriteStream(filePath));
+        await pipeline(part.file, hashing(fileHash), createWriteStream(filePath));
       } else {
         fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
       }
@@ -69,5 +86,13 @@ export async function streamForm(
     await fs.rm(filePath, { force: true });
     filePath = undefined;
   }
-  return { fields, filePath };
+  const digest = createHash('sha256')
+    .update(
+      JSON.stringify([
+        Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        filePath ? fileHash.digest('hex') : null,
+      ]),
+    )
+    .digest('hex');
+  return { fields, filePath, digest };
 }

@@ -16,6 +16,17 @@ import type * as z from 'zod/v4/core';
 import type { Endpoint } from '../../../src/contracts/endpoints.ts';
 import { z as zod } from '../../../src/contracts/zod.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The entry is marked `outbox`: a write the installed app may send again with the same
+     * `Idempotency-Key` (docs/decisions.md "The offline outbox"); `'form'` when its body is a
+     * multipart form the handler reads itself. The idempotency plugin acts on it.
+     */
+    outbox?: 'body' | 'form';
+  }
+}
+
 /** A route plugin's app: schemas are zod contracts. */
 export type RouteApp = FastifyInstance<
   RawServerDefault,
@@ -91,6 +102,9 @@ export function route<E extends Endpoint>(
 ): void {
   app.route({
     ...(options as object),
+    ...(entry.outbox
+      ? { config: { ...options.config, outbox: entry.multipart === 'only' ? 'form' : 'body' } }
+      : {}),
     method: entry.method,
     url: entry.path,
     schema: schemaOf(entry),

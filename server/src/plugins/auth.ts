@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import { Unauthorized } from '../errors.ts';
 import { type RevocationChannel, openRevocationChannel } from '../lib/revocations.ts';
 import { createSessionCache } from '../lib/sessionCache.ts';
+import { sweepEvery } from '../lib/sweep.ts';
 import { bearerToken } from '../lib/sessionCookie.ts';
 import type { Media } from '../media/index.ts';
 import {
@@ -74,20 +75,6 @@ function sessionMemory(app: FastifyInstance, config: Config): SessionMemory {
 
 const SESSION_SWEEP_MS = 60 * 60 * 1000;
 
-/** Ended sessions are removed every hour; a failed turn is logged and the next one tries again. */
-function sweepSessions(app: FastifyInstance) {
-  const sweep = setInterval(() => {
-    deleteExpiredSessions(app.db, new Date().toISOString()).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'session sweep failed'),
-    );
-  }, SESSION_SWEEP_MS);
-  sweep.unref();
-  app.addHook('onClose', (_instance, done) => {
-    clearInterval(sweep);
-    done();
-  });
-}
-
 /**
  * Sessions: every request can ask who is behind it. Sessions are rows; a node remembers the ones
  * it looked up in a small cache that every revocation reaches (docs/decisions.md "Session cache").
@@ -102,7 +89,10 @@ export const authPlugin = fp(
       sessionMemory: sessionMemory(app, config),
     };
     app.decorate('sessions', sessions);
-    sweepSessions(app);
+    // Ended sessions are removed every hour.
+    sweepEvery(app, SESSION_SWEEP_MS, 'session sweep', () =>
+      deleteExpiredSessions(app.db, new Date().toISOString()),
+    );
     const cache = new WeakMap<FastifyRequest, Promise<Authenticated | null>>();
     app.decorateRequest('sessionToken', function (this: FastifyRequest) {
       return bearerToken(this.headers.authorization) ?? this.cookies[config.session.cookie];

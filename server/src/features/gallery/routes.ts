@@ -42,6 +42,8 @@ export const galleryRoutes: FastifyPluginCallbackZod = (app, _options, done) => 
       const form = await streamForm(request, 'image', deps.incomingDir);
       // The temporary file is gone before the answer leaves, success or not.
       try {
+        // The same form sent again with its Idempotency-Key gets the first answer, and no photo.
+        if (await app.idempotency.claimForm(request, reply, form.digest)) return reply;
         image = await gallery.upload(deps, request.member.user, form.filePath, form.fields.folder);
       } finally {
         if (form.filePath) await fs.rm(form.filePath, { force: true });
