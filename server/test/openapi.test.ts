@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import * as paths from '../../src/contracts/endpoints.paths.ts';
 import { OPENAPI_FILE, openApiText } from '../src/openapi.ts';
 import { buildTestApp } from './helpers.ts';
 
@@ -26,6 +27,27 @@ describe('API documentation', () => {
     expect(Object.keys(image.properties)).toContain('url');
     expect(Object.keys(image.properties)).not.toContain('filename');
     expect(Object.keys(image.properties)).not.toContain('_id');
+  });
+
+  it('documents the Idempotency-Key on exactly the writes the endpoint table marks outbox', async () => {
+    const document = JSON.parse(await openApiText()) as {
+      paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>;
+    };
+    const documented = Object.entries(document.paths).flatMap(([url, operations]) =>
+      Object.entries(operations)
+        .filter(([, operation]) =>
+          operation.parameters?.some(
+            (parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key',
+          ),
+        )
+        .map(([method]) => `${method.toUpperCase()} ${url.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    const marked = Object.values(paths)
+      .filter((entry) => 'outbox' in entry)
+      .map((entry) => `${entry.method} ${entry.path}`);
+
+    expect(documented.sort()).toEqual(marked.sort());
+    expect(marked.length).toBeGreaterThan(0);
   });
 
   it('serves /api/docs in development', async () => {

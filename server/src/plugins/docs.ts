@@ -8,6 +8,23 @@ import { ErrorBody } from '../../../src/contracts/http.ts';
 export const API_DOCS_PATH = '/api/docs';
 
 /**
+ * The header the outbox writes take (docs/decisions.md "The offline outbox"), for the document
+ * only: the idempotency plugin reads and checks it, no validator does.
+ */
+const IDEMPOTENCY_KEY_SCHEMA = {
+  type: 'object',
+  properties: {
+    'Idempotency-Key': {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'Optional, 1 to 255 visible characters, kept 24 hours per member. The same call sent again with the key gets the first answer and changes nothing; another call with it is a 422, and one while the first still runs a 409.',
+    },
+  },
+};
+
+/**
  * OpenAPI from the routes' zod schemas. The document is always built (`npm run build` writes it to
  * docs/openapi.json); the browsable page at /api/docs is served in development only.
  */
@@ -33,10 +50,12 @@ async function registerApiDocs(app: FastifyInstance) {
       },
     },
     // Only the API: the app shell, pictures, health and metrics are not part of it.
-    transform: (document) =>
-      isDocumented(document.url)
-        ? jsonSchemaTransform(document)
-        : { schema: { hide: true }, url: document.url },
+    transform: (document) => {
+      if (!isDocumented(document.url)) return { schema: { hide: true }, url: document.url };
+      const described = jsonSchemaTransform(document);
+      if (!document.route.config?.outbox) return described;
+      return { ...described, schema: { ...described.schema, headers: IDEMPOTENCY_KEY_SCHEMA } };
+    },
   });
   if (app.config.env === 'development') {
     await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PATH });
