@@ -1,5 +1,5 @@
 /**
- * docs/decisions.md "The offline outbox": every write marked `outbox` honours an Idempotency-Key.
+ * docs/decisions.md "Idempotency keys": every write marked `outbox` honours an Idempotency-Key.
  * The same call sent again gets the first answer and changes nothing; another call with the key
  * is a 422, one while the first still runs a 409; keys belong to their member and last 24 hours;
  * two nodes on one database agree. State is checked through the API.

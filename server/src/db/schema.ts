@@ -184,7 +184,7 @@ interface ReportsTable {
 export type ReportRow = Selectable<ReportsTable>;
 
 /**
- * A write sent with an `Idempotency-Key` by `member_id` (docs/decisions.md "The offline outbox"):
+ * A write sent with an `Idempotency-Key` by `member_id` (docs/decisions.md "Idempotency keys"):
  * running while `status` is null, then its stored answer.
  */
 interface IdempotencyKeysTable {

@@ -17,7 +17,7 @@ export interface StreamedForm {
   filePath: string | undefined;
   /**
    * sha256 of the fields and the file's bytes, whatever the boundary or the order of the fields:
-   * what tells a form sent again from another (docs/decisions.md "The offline outbox").
+   * what tells a form sent again from another (docs/decisions.md "Idempotency keys").
    */
   digest: string;
 }

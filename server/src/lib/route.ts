@@ -20,7 +20,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * The entry is marked `outbox`: a write the installed app may send again with the same
-     * `Idempotency-Key` (docs/decisions.md "The offline outbox"); `'form'` when its body is a
+     * `Idempotency-Key` (docs/decisions.md "Idempotency keys"); `'form'` when its body is a
      * multipart form the handler reads itself. The idempotency plugin acts on it.
      */
     outbox?: 'body' | 'form';

@@ -1,7 +1,8 @@
 /**
- * The stored answers of writes sent with an `Idempotency-Key` (docs/decisions.md "The offline
- * outbox"). A row per member and key in the shared database: inserting it first is the lock every
- * node agrees on, so of two requests with one key only one runs, whichever node each reaches.
+ * The stored answers of writes sent with an `Idempotency-Key`
+ * (docs/decisions.md "Idempotency keys"). A row per member and key in the shared database:
+ * inserting it first is the lock every node agrees on, so of two requests with one key only one
+ * runs, whichever node each reaches.
  */
 import { changedAny, rowsChanged } from '../db/changes.ts';
 import type { Db } from '../db/index.ts';

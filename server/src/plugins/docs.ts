@@ -8,7 +8,7 @@ import { ErrorBody } from '../../../src/contracts/http.ts';
 export const API_DOCS_PATH = '/api/docs';
 
 /**
- * The header the outbox writes take (docs/decisions.md "The offline outbox"), for the document
+ * The header the outbox writes take (docs/decisions.md "Idempotency keys"), for the document
  * only: the idempotency plugin reads and checks it, no validator does.
  */
 const IDEMPOTENCY_KEY_SCHEMA = {

@@ -84,7 +84,7 @@ function keeps(status: number): boolean {
 }
 
 /**
- * docs/decisions.md "The offline outbox": the writes marked `outbox` in the endpoint table honour
+ * docs/decisions.md "Idempotency keys": the writes marked `outbox` in the endpoint table honour
  * an `Idempotency-Key`. The first request with a key runs and its answer is stored; the same call
  * sent again with the key gets that answer and changes nothing; another call with the key is a
  * 422, and one while the first still runs a 409. Keys belong to the member and last 24 hours.

@@ -1,9 +1,9 @@
 import { type Kysely } from 'kysely';
 
 /**
- * The answers of the writes sent with an `Idempotency-Key` (docs/decisions.md "The offline
- * outbox"): one row per member and key, in the shared database so every node agrees. The primary
- * key is the lock: the first request to insert the row runs, any other finds it.
+ * The answers of the writes sent with an `Idempotency-Key`, one row per member and key
+ * (docs/decisions.md "Idempotency keys"), in the shared database so every node agrees. The
+ * primary key is the lock: the first request to insert the row runs, any other finds it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
