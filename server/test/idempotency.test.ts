@@ -8,7 +8,11 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { buildApp } from '../src/app.ts';
-import { KEY_LIFETIME_MS, deleteExpiredKeys } from '../src/members/idempotencyKeys.ts';
+import {
+  ABANDONED_AFTER_MS,
+  KEY_LIFETIME_MS,
+  deleteExpiredKeys,
+} from '../src/members/idempotencyKeys.ts';
 import { IDEMPOTENCY_TEXTS } from '../src/plugins/idempotency.ts';
 import { jpegPart, listGallery, uploadImage } from './gallery-helpers.ts';
 import {
@@ -257,7 +261,7 @@ forEachApp((t) => {
   it('answers 409 while the first request runs, and runs again once it was abandoned', async () => {
     const key = newKey();
     expect((await patch(t.app, alice, image.id, { likes: true }, key)).statusCode).toBe(200);
-    await holdRunning(t.app, alice, key, 60_000);
+    await holdRunning(t.app, alice, key, ABANDONED_AFTER_MS - 60_000);
     expectError(
       await patch(t.app, alice, image.id, { likes: true }, key),
       409,
@@ -272,7 +276,7 @@ forEachApp((t) => {
 
     // A request running for more than five minutes died with its node: the key runs again.
     await patch(t.app, alice, image.id, { likes: false });
-    await holdRunning(t.app, alice, key, 5 * 60_000 + 1_000);
+    await holdRunning(t.app, alice, key, ABANDONED_AFTER_MS + 1_000);
     const rerun = await patch(t.app, alice, image.id, { likes: true }, key);
     expect(rerun.statusCode).toBe(200);
     expect((await imageAs(t.app, owner, owner, image.id)).likes).toEqual([alice.user.id]);

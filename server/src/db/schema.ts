@@ -200,7 +200,6 @@ interface IdempotencyKeysTable {
   /** When the key was first used (or a running row taken over), ISO 8601 by the server's clock. */
   created_at: string;
 }
-export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 
 export interface Database {
   users: UsersTable;

@@ -12,7 +12,7 @@ import {
 } from '../members/idempotencyKeys.ts';
 
 /** The header the installed app's outbox sends with every write (draft-ietf-httpapi-idempotency-key-header). */
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
 export const IDEMPOTENCY_TEXTS = {
   invalid: 'The Idempotency-Key header must be 1 to 255 visible characters.',
