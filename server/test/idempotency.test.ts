@@ -4,6 +4,8 @@
  * is a 422, one while the first still runs a 409; keys belong to their member and last 24 hours;
  * two nodes on one database agree. State is checked through the API.
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
@@ -282,6 +284,28 @@ forEachApp((t) => {
     expect((await imageAs(t.app, owner, owner, image.id)).likes).toEqual([alice.user.id]);
     await patch(t.app, alice, image.id, { likes: false });
     expectSameAnswer(await patch(t.app, alice, image.id, { likes: true }, key), rerun);
+  });
+
+  it('keeps no server failure: the retry of a failed upload runs again', async () => {
+    // The gallery's folder becomes a file, so the picture cannot be written (a 5xx).
+    const folder = path.join(t.config.uploadsDir, 'gallery');
+    const aside = `${folder}.aside`;
+    const key = newKey();
+    const file = await jpegPart(160, 120);
+    await fs.rename(folder, aside);
+    let failed: LightMyRequestResponse;
+    try {
+      await fs.writeFile(folder, 'not a folder');
+      failed = await upload(t.app, alice, file, key);
+    } finally {
+      await fs.rm(folder, { force: true });
+      await fs.rename(aside, folder);
+    }
+    expect(failed.statusCode).toBeGreaterThanOrEqual(500);
+    const retried = await upload(t.app, alice, file, key);
+    expect(retried.statusCode).toBe(201);
+    expectSameAnswer(await upload(t.app, alice, file, key), retried);
+    expect(await listGallery(t.app, alice)).toHaveLength(1);
   });
 
   it('keeps a refusal: the retry gets the same refusal', async () => {
