@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { buildApp } from '../src/app.ts';
 import {
@@ -16,7 +16,7 @@ import {
   deleteExpiredKeys,
 } from '../src/members/idempotencyKeys.ts';
 import { IDEMPOTENCY_TEXTS } from '../src/plugins/idempotency.ts';
-import { jpegPart, listGallery, uploadImage } from './gallery-helpers.ts';
+import { jpegPart, listGallery, noisyImage, uploadImage } from './gallery-helpers.ts';
 import {
   type FilePart,
   type FriendAction,
@@ -228,6 +228,34 @@ forEachApp((t) => {
       if (answer.statusCode === 201) expectSameAnswer(answer, done[0] as LightMyRequestResponse);
       else expectError(answer, 409, IDEMPOTENCY_TEXTS.running);
     }
+    expect(await listGallery(t.app, alice)).toHaveLength(1);
+  });
+
+  it('answers 409 to a copy sent while a large upload is still being made', async () => {
+    const key = newKey();
+    const file = {
+      data: await noisyImage('jpeg', 3000, 2000),
+      filename: 'large.jpg',
+      type: 'image/jpeg',
+    };
+    const first = upload(t.app, alice, file, key);
+    // The form has arrived and the pictures are being made: the key's row is running.
+    await vi.waitFor(
+      async () => {
+        const row = await t.app.db
+          .selectFrom('idempotency_keys')
+          .select('status')
+          .where('member_id', '=', alice.user.id)
+          .where('key', '=', key)
+          .executeTakeFirst();
+        expect(row).toEqual({ status: null });
+      },
+      { timeout: 10_000, interval: 5 },
+    );
+    expectError(await upload(t.app, alice, file, key), 409, IDEMPOTENCY_TEXTS.running);
+    const done = await first;
+    expect(done.statusCode).toBe(201);
+    expectSameAnswer(await upload(t.app, alice, file, key), done);
     expect(await listGallery(t.app, alice)).toHaveLength(1);
   });
 
