@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { IDEMPOTENCY_KEY_HEADER } from '../../../src/contracts/endpoints.lists.ts';
 import { AppError, Conflict, Invalid } from '../errors.ts';
 import { sweepEvery } from '../lib/sweep.ts';
 import {
@@ -11,8 +12,8 @@ import {
   storeAnswer,
 } from '../members/idempotencyKeys.ts';
 
-/** The header the installed app's outbox sends with every write (draft-ietf-httpapi-idempotency-key-header). */
-const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/** Node names headers in lower case (draft-ietf-httpapi-idempotency-key-header). */
+const HEADER = IDEMPOTENCY_KEY_HEADER.toLowerCase();
 
 export const IDEMPOTENCY_TEXTS = {
   invalid: 'The Idempotency-Key header must be 1 to 255 visible characters.',
@@ -52,7 +53,7 @@ declare module 'fastify' {
  * clients send it. Undefined without the header; a 400 for anything else.
  */
 function keyOf(request: FastifyRequest): string | undefined {
-  const header = request.headers[IDEMPOTENCY_KEY_HEADER];
+  const header = request.headers[HEADER];
   if (header === undefined) return undefined;
   const raw = Array.isArray(header) ? header.join(', ') : header;
   const key = /^".*"$/.test(raw) ? raw.slice(1, -1) : raw;
