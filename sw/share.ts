@@ -10,7 +10,7 @@ import { readCurrentMember, saveSharedFiles } from '../src/lib/idb.ts';
 import { SHARE_FIELD, SHARE_LANDING, SHARE_PATH } from '../src/contracts/share.ts';
 
 /** The files of a share's form: only those, nothing else it may carry. */
-export function sharedFiles(form: FormData): File[] {
+function sharedFiles(form: FormData): File[] {
   return form.getAll(SHARE_FIELD).filter((value): value is File => typeof value !== 'string');
 }
 

@@ -407,10 +407,7 @@ export interface ClaimedShare {
  * The shared files waiting for `userId`: theirs, and those shared while nobody was signed in,
  * which become theirs. Files older than a day are dropped; another member's are never answered.
  */
-export async function claimSharedFiles(
-  userId: string,
-  now = Date.now(),
-): Promise<ClaimedShare[]> {
+export async function claimSharedFiles(userId: string, now = Date.now()): Promise<ClaimedShare[]> {
   return using([], async (database) => {
     const tx = database.transaction('shared', 'readwrite');
     const claimed: ClaimedShare[] = [];
@@ -421,7 +418,12 @@ export async function claimSharedFiles(
         await cursor.delete();
       } else if (entry.owner === userId || entry.owner === '') {
         if (entry.owner === '') await cursor.update({ ...entry, owner: userId });
-        claimed.push({ id: cursor.primaryKey, file: entry.file, name: entry.name, type: entry.type });
+        claimed.push({
+          id: cursor.primaryKey,
+          file: entry.file,
+          name: entry.name,
+          type: entry.type,
+        });
       }
       cursor = await cursor.continue();
     }

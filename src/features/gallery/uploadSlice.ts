@@ -51,7 +51,7 @@ export interface PendingUpload {
 }
 
 /** A file shared into Orbit, with its key on the device. */
-export interface SharedUpload {
+interface SharedUpload {
   id: number;
   file: File;
 }
@@ -59,9 +59,7 @@ export interface SharedUpload {
 /** Forgets shared files on the device; IndexedDB loads only when a share is in play. */
 function forgetShared(ids: readonly number[]): void {
   if (ids.length === 0) return;
-  void import('../../lib/idb.ts')
-    .then((idb) => idb.forgetSharedFiles(ids))
-    .catch(() => undefined);
+  void import('../../lib/idb.ts').then((idb) => idb.forgetSharedFiles(ids)).catch(() => undefined);
 }
 
 interface UploadOptions {
