@@ -78,6 +78,18 @@ async function logInHere(page: Page, member: Member) {
   await expect(page).toHaveURL(`/profile/${member.username}`);
 }
 
+test('the manifest offers Orbit in the share sheet for images', async ({ request }) => {
+  const html = await (await request.get('/landing', { headers: { Accept: 'text/html' } })).text();
+  const href = /<link rel="manifest" href="([^"]+)"/.exec(html)?.[1] ?? '';
+  const manifest = (await (await request.get(href)).json()) as { share_target?: unknown };
+  expect(manifest.share_target).toEqual({
+    action: '/share',
+    method: 'POST',
+    enctype: 'multipart/form-data',
+    params: { files: [{ name: 'photos', accept: ['image/*'] }] },
+  });
+});
+
 test('two shared photos land in the upload manager and upload', async ({ browser, memberApi }) => {
   const context = await browser.newContext();
   const page = await controlledPage(context, memberApi);
