@@ -11,6 +11,7 @@ import {
   profileFirstScreen,
 } from './src/contracts/constants.ts';
 import { type BuildManifest, routeChunks } from './src/contracts/buildManifest.ts';
+import { SHARE_FIELD, SHARE_PATH } from './src/contracts/share.ts';
 import { DEFAULT_THEME, THEMES } from './src/contracts/theme.ts';
 import type * as Prerender from './src/prerender.tsx';
 import { startFirstScreen } from './src/app/firstScreenStarter.ts';
@@ -360,6 +361,15 @@ export default defineConfig(({ command }) => ({
             purpose: 'maskable',
           },
         ],
+        // Photos shared from another app's share sheet: the worker keeps them and opens the upload
+        // manager on them (sw/share.ts); each is checked there against the upload limits (20 MB,
+        // a picture) like a picked file. Browsers without share targets ignore this.
+        share_target: {
+          action: SHARE_PATH,
+          method: 'POST',
+          enctype: 'multipart/form-data',
+          params: { files: [{ name: SHARE_FIELD, accept: ['image/*'] }] },
+        },
         shortcuts: [
           {
             name: 'My profile',

@@ -3,6 +3,7 @@ import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { enableNavigationPreload, serveAppShell, settleNavigationPreload } from './navigation.ts';
 import { registerPush } from './push.ts';
+import { registerShare } from './share.ts';
 import { NAVIGATION_DENYLIST, isSavedApiCall, isSavedMedia } from './routes.ts';
 import { apiStrategy, mediaStrategy } from './strategies.ts';
 
@@ -41,3 +42,4 @@ self.addEventListener('message', (event) => {
 });
 
 registerPush(self);
+registerShare(self);

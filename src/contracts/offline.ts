@@ -44,3 +44,17 @@ const mediaUsage = record({ userId: text, files: finite, bytes: finite });
 /** What a member's saved media add up to, kept in step with their media in the same transactions. */
 export type MediaUsage = Checked<typeof mediaUsage>;
 export const readMediaUsageRecord = readWith(mediaUsage);
+
+const sharedFile = record({
+  owner: text,
+  file: (value: unknown): value is Blob => typeof Blob !== 'undefined' && value instanceof Blob,
+  name: text,
+  type: text,
+  sharedAt: finite,
+});
+/**
+ * A photo shared into Orbit from another app, kept for the member signed in when it came
+ * (`owner`), or for whoever logs in next (`owner` is '').
+ */
+export type SharedFile = Checked<typeof sharedFile>;
+export const readSharedFile = readWith(sharedFile);

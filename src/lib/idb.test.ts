@@ -7,14 +7,18 @@ import {
   MEDIA_MAX_BYTES,
   MEDIA_MAX_FILES,
   RESPONSES_MAX,
+  SHARED_MAX_AGE_MS,
+  claimSharedFiles,
   closeDatabase,
   endCurrentMember,
+  forgetSharedFiles,
   readCurrentMember,
   readMedia,
   readMediaUsage,
   readResponse,
   saveMedia,
   saveResponse,
+  saveSharedFiles,
   using,
   setCurrentMember,
   wipeAll,
@@ -292,7 +296,8 @@ describe('the schema', () => {
   it('closes its connection when a newer version asks, and opens again when needed', async () => {
     await setCurrentMember(ALICE);
     const blocked = vi.fn();
-    const newer = await openDB(DB_NAME, 3, { blocked });
+    // Far above any version of the app's own.
+    const newer = await openDB(DB_NAME, 100, { blocked });
     expect(blocked).not.toHaveBeenCalled();
     newer.close();
     await new Promise<void>((resolve) => {
@@ -316,5 +321,57 @@ describe('the schema', () => {
     old.close();
     await vi.waitFor(async () => expect(await setCurrentMember(ALICE)).toBe(true));
     expect(await readCurrentMember()).toBe(ALICE);
+  });
+});
+
+describe('photos shared into Orbit', () => {
+  const photo = (name: string) => ({ file: blobOf(10), name, type: 'image/webp' });
+  const names = (claimed: { name: string }[]) => claimed.map((entry) => entry.name).sort();
+
+  it("hands a member their own shares and those made signed out, never another's", async () => {
+    await saveSharedFiles(ALICE, [photo('alice.webp')]);
+    await saveSharedFiles(null, [photo('nobody.webp')]);
+    await saveSharedFiles(BOB, [photo('bob.webp')]);
+
+    expect(names(await claimSharedFiles(ALICE))).toEqual(['alice.webp', 'nobody.webp']);
+    // The signed-out share became Alice's: Bob does not get it too.
+    expect(names(await claimSharedFiles(BOB))).toEqual(['bob.webp']);
+    const [first] = await claimSharedFiles(ALICE);
+    expect(first?.file).toBeInstanceOf(Blob);
+    expect(first?.file.size).toBe(10);
+  });
+
+  it('drops shares older than a day', async () => {
+    const start = Date.now();
+    await saveSharedFiles(null, [photo('old.webp')], start);
+    await saveSharedFiles(null, [photo('new.webp')], start + SHARED_MAX_AGE_MS);
+    const later = start + SHARED_MAX_AGE_MS + 1;
+    expect(names(await claimSharedFiles(ALICE, later))).toEqual(['new.webp']);
+    // Gone from the device, not only left out.
+    expect(names(await claimSharedFiles(ALICE, start))).toEqual(['new.webp']);
+  });
+
+  it('forgets a share once sent on or removed', async () => {
+    await saveSharedFiles(ALICE, [photo('one.webp'), photo('two.webp')]);
+    const claimed = await claimSharedFiles(ALICE);
+    await forgetSharedFiles(claimed.filter((entry) => entry.name === 'one.webp').map((e) => e.id));
+    expect(names(await claimSharedFiles(ALICE))).toEqual(['two.webp']);
+  });
+
+  it("goes with the member's other copies at logout and when another member takes over", async () => {
+    await setCurrentMember(ALICE);
+    await saveSharedFiles(ALICE, [photo('alice.webp')]);
+    await endCurrentMember();
+    expect(await claimSharedFiles(ALICE)).toEqual([]);
+
+    await setCurrentMember(ALICE);
+    await saveSharedFiles(ALICE, [photo('again.webp')]);
+    await saveSharedFiles(null, [photo('nobody.webp')]);
+    await setCurrentMember(BOB);
+    expect(names(await claimSharedFiles(ALICE))).toEqual(['nobody.webp']);
+
+    await saveSharedFiles(BOB, [photo('bob.webp')]);
+    await wipeMember(BOB);
+    expect(await claimSharedFiles(BOB)).toEqual([]);
   });
 });

@@ -15,10 +15,12 @@ import {
   type MediaUsage,
   type SavedMedia,
   type SavedResponse,
+  type SharedFile,
   readCurrentMember as currentMemberOf,
   readMediaUsageRecord,
   readSavedMedia,
   readSavedResponse,
+  readSharedFile,
 } from '../contracts/offline.ts';
 import { DB_NAME } from './constants.ts';
 
@@ -38,12 +40,16 @@ interface OrbitDb extends DBSchema {
     indexes: { byMemberLastUsed: [string, number]; byLastUsed: number };
   };
   mediaUsage: { key: string; value: MediaUsage };
+  shared: { key: number; value: SharedFile; indexes: { byOwner: string } };
 }
 
 type Db = IDBPDatabase<OrbitDb>;
 type Store = StoreNames<OrbitDb>;
 
-const DB_VERSION = 2;
+const DB_VERSION = 3;
+
+/** A shared photo nobody took into the upload flow within a day is dropped. */
+export const SHARED_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /** Per member: at most this many thumbnails and avatars, and this many bytes of them. */
 export const MEDIA_MAX_FILES = 2_000;
@@ -55,7 +61,7 @@ const QUOTA_FREE_MIN_BYTES = 2 * 1024 * 1024;
 const QUOTA_RETRIES = 3;
 
 const CURRENT_MEMBER = 'currentMember';
-const MEMBER_STORES = ['friendRequests', 'responses', 'media', 'mediaUsage'] as const;
+const MEMBER_STORES = ['friendRequests', 'responses', 'media', 'mediaUsage', 'shared'] as const;
 const ALL_STORES = ['meta', ...MEMBER_STORES] as const;
 
 /** Every key of one member in a store keyed (or indexed) by [userId, …]. */
@@ -73,6 +79,10 @@ function upgradeSchema(database: Db, oldVersion: number) {
     media.createIndex('byMemberLastUsed', ['userId', 'lastUsed']);
     media.createIndex('byLastUsed', 'lastUsed');
     database.createObjectStore('mediaUsage', { keyPath: 'userId' });
+  }
+  if (oldVersion < 3) {
+    const shared = database.createObjectStore('shared', { keyPath: 'id', autoIncrement: true });
+    shared.createIndex('byOwner', 'owner');
   }
 }
 
@@ -172,7 +182,20 @@ async function deleteMemberData(
     tx.objectStore('mediaUsage').delete(userId),
     tx.objectStore('responses').delete(memberRange(userId)),
     tx.objectStore('media').delete(memberRange(userId)),
+    deleteSharedOf(tx, userId),
   ]);
+}
+
+/** Deletes the shared files kept for `owner`. */
+async function deleteSharedOf(
+  tx: IDBPTransaction<OrbitDb, Store[], 'readwrite'>,
+  owner: string,
+): Promise<void> {
+  let cursor = await tx.objectStore('shared').index('byOwner').openCursor(owner);
+  while (cursor) {
+    await cursor.delete();
+    cursor = await cursor.continue();
+  }
 }
 
 /** Makes `userId` the current member; a different member recorded before loses their data. */
@@ -352,5 +375,69 @@ export async function readMediaUsage(userId: string): Promise<{ files: number; b
   return using({ files: 0, bytes: 0 }, async (database) => {
     const usage = readMediaUsageRecord(await database.get('mediaUsage', userId));
     return { files: usage?.files ?? 0, bytes: usage?.bytes ?? 0 };
+  });
+}
+
+// Photos shared into Orbit from another app.
+
+/** Keeps shared files for `owner` (null: nobody is signed in); answers whether it did. */
+export async function saveSharedFiles(
+  owner: string | null,
+  files: readonly { file: Blob; name: string; type: string }[],
+  now = Date.now(),
+): Promise<boolean> {
+  return using(false, async (database) => {
+    const tx = database.transaction('shared', 'readwrite');
+    for (const { file, name, type } of files)
+      await tx.store.add({ owner: owner ?? '', file, name, type, sharedAt: now });
+    await tx.done;
+    return true;
+  });
+}
+
+/** A shared file handed to the page: its key, to forget it once sent or removed. */
+export interface ClaimedShare {
+  id: number;
+  file: Blob;
+  name: string;
+  type: string;
+}
+
+/**
+ * The shared files waiting for `userId`: theirs, and those shared while nobody was signed in,
+ * which become theirs. Files older than a day are dropped; another member's are never answered.
+ */
+export async function claimSharedFiles(userId: string, now = Date.now()): Promise<ClaimedShare[]> {
+  return using([], async (database) => {
+    const tx = database.transaction('shared', 'readwrite');
+    const claimed: ClaimedShare[] = [];
+    let cursor = await tx.store.openCursor();
+    while (cursor) {
+      const entry = readSharedFile(cursor.value);
+      if (!entry || now - entry.sharedAt > SHARED_MAX_AGE_MS) {
+        await cursor.delete();
+      } else if (entry.owner === userId || entry.owner === '') {
+        if (entry.owner === '') await cursor.update({ ...entry, owner: userId });
+        claimed.push({
+          id: cursor.primaryKey,
+          file: entry.file,
+          name: entry.name,
+          type: entry.type,
+        });
+      }
+      cursor = await cursor.continue();
+    }
+    await tx.done;
+    return claimed;
+  });
+}
+
+/** Forgets shared files: sent on, or removed by the member. */
+export async function forgetSharedFiles(ids: readonly number[]): Promise<boolean> {
+  return using(false, async (database) => {
+    const tx = database.transaction('shared', 'readwrite');
+    await Promise.all(ids.map((id) => tx.store.delete(id)));
+    await tx.done;
+    return true;
   });
 }

@@ -8,6 +8,7 @@ import { FolderSelect } from './FolderSelect.tsx';
 import { PhotoGrid } from './PhotoGrid.tsx';
 import { UploadButton, UploadStatus } from './UploadButton.tsx';
 import { hasMore, pagesOf, readFolder, totalOf, useGallery } from './store.ts';
+import { useSharedPhotos } from './shared.ts';
 import { useGalleryLive } from './useGalleryLive.ts';
 import './gallery.css';
 
@@ -75,6 +76,8 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
   const [managing, setManaging] = useState(false);
   const [viewing, view] = useViewedImage();
   useGalleryLive(ownerId);
+  const openManager = useCallback(() => setManaging(true), []);
+  useSharedPhotos(owner, canEdit, openManager);
 
   useEffect(() => {
     void load(owner);

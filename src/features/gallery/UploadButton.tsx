@@ -13,6 +13,11 @@ interface UploadButtonProps {
 export function UploadButton({ owner, folder, canEdit }: UploadButtonProps) {
   const input = useRef<HTMLInputElement>(null);
   const upload = useGallery((state) => state.upload);
+  const sendHeld = useGallery((state) => state.sendHeld);
+  // Photos shared from another app wait on their tiles: Upload sends them to the folder chosen.
+  const holding = useGallery((state) =>
+    state.uploads.some((item) => item.ownerId === owner.id && item.phase === 'held'),
+  );
   const needsNetwork = useNeedsNetwork();
 
   useEffect(() => {
@@ -31,7 +36,10 @@ export function UploadButton({ owner, folder, canEdit }: UploadButtonProps) {
         className="button primary"
         data-upload-button
         {...needsNetwork()}
-        onClick={() => input.current?.click()}
+        onClick={() => {
+          if (holding) void sendHeld(owner, { canEdit, folder });
+          else input.current?.click();
+        }}
       >
         Upload
       </button>

@@ -6,7 +6,26 @@ import type { PendingUpload } from './uploadSlice.ts';
 
 /** A file's tile in the grid while it waits or goes (docs/product.md "Uploads"). */
 export function UploadTile({ upload }: { upload: PendingUpload }) {
-  return <PendingTile upload={upload} />;
+  return upload.phase === 'held' ? <HeldTile upload={upload} /> : <PendingTile upload={upload} />;
+}
+
+/** A shared file waiting for the member's Upload, with Remove. */
+function HeldTile({ upload }: { upload: PendingUpload }) {
+  const remove = useGallery((state) => state.removeHeld);
+  return (
+    <li className="photo-tile pending held" aria-label={`${upload.name} shared, not uploaded yet`}>
+      <Preview upload={upload} />
+      <span className="pending-label">shared</span>
+      <button
+        type="button"
+        className="button held-remove"
+        aria-label={`Remove ${upload.name}`}
+        onClick={() => remove(upload.key)}
+      >
+        Remove
+      </button>
+    </li>
+  );
 }
 
 export const isFailed = (upload: PendingUpload) => upload.phase === 'failed';

@@ -29,8 +29,13 @@ export interface PendingUpload {
   total: number;
   /** The file to preview once it decoded, or null (not yet, or the browser cannot show it). */
   preview: File | null;
-  /** `waiting` for its turn, `sending`, or `failed` with its text until dismissed. */
-  phase: 'waiting' | 'sending' | 'failed';
+  /**
+   * `held` (shared from another app, until the member presses Upload), `waiting` for its turn,
+   * `sending`, or `failed` with its text until dismissed.
+   */
+  phase: 'held' | 'waiting' | 'sending' | 'failed';
+  /** A shared file's key on the device, forgotten once it is sent on or removed. */
+  sharedId?: number | undefined;
   /** `Failed {file}: {message}` or `Rejected {file}: …`. */
   error?: string | undefined;
   /** Whether Retry is offered: not for a file the browser or the server refused, sending it again cannot help. */
@@ -45,6 +50,18 @@ export interface PendingUpload {
   checked: boolean;
 }
 
+/** A file shared into Orbit, with its key on the device. */
+interface SharedUpload {
+  id: number;
+  file: File;
+}
+
+/** Forgets shared files on the device; IndexedDB loads only when a share is in play. */
+function forgetShared(ids: readonly number[]): void {
+  if (ids.length === 0) return;
+  void import('../../lib/idb.ts').then((idb) => idb.forgetSharedFiles(ids)).catch(() => undefined);
+}
+
 interface UploadOptions {
   /** Only the owner may upload (docs/decisions.md "Only the owner edits a gallery"). */
   canEdit: boolean;
@@ -57,6 +74,15 @@ export interface UploadSlice {
   uploadStatus: Record<string, string>;
   /** Starts the files; resolves once this gallery has nothing left to send. */
   upload: (owner: GalleryOwnerRef, files: readonly File[], options: UploadOptions) => Promise<void>;
+  /**
+   * Shows files shared from another app as tiles that wait for Upload; one the browser refuses
+   * says so on its tile, as if picked.
+   */
+  holdShared: (owner: GalleryOwnerRef, files: readonly SharedUpload[]) => Promise<void>;
+  /** Sends this gallery's held files to the folder, as if just picked; resolves like `upload`. */
+  sendHeld: (owner: GalleryOwnerRef, options: UploadOptions) => Promise<void>;
+  /** Removes a held file, here and on the device. */
+  removeHeld: (key: string) => void;
   /** Sends a failed file again; resolves like `upload`. */
   retryUpload: (key: string) => Promise<void>;
   /** Removes a failed file's tile. */
@@ -280,6 +306,69 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
       say(owner.id, `Selected ${files.length} file(s)…`, false);
       enqueue(owner.id, run, waiting);
       return whenIdle(run);
+    },
+
+    async holdShared(owner, files) {
+      const known = new Set(get().uploads.map((item) => item.sharedId));
+      const tiles: PendingUpload[] = files
+        .filter(({ id }) => !known.has(id))
+        .map(({ id, file }) => ({
+          key: `upload-${nextKey++}`,
+          ownerId: owner.id,
+          name: file.name,
+          loaded: 0,
+          total: file.size,
+          preview: null,
+          phase: 'held',
+          sharedId: id,
+          file,
+          owner,
+          fields: {},
+          checked: false,
+        }));
+      if (tiles.length === 0) return;
+      set((state) => ({
+        uploads: [
+          ...state.uploads.filter((item) => item.ownerId === owner.id),
+          ...tiles,
+          ...state.uploads.filter((item) => item.ownerId !== owner.id),
+        ],
+      }));
+      // The same checks as a picked file's; a refused one can never be sent, so it goes from the device.
+      await Promise.all(
+        tiles.map(async ({ key, file, sharedId }) => {
+          const check = await checkImage(file);
+          if (tile(key)?.phase !== 'held') return;
+          if (check.ok) {
+            if (check.preview) patch(key, { preview: file });
+            return;
+          }
+          fail(key, check.reason, false);
+          forgetShared(sharedId === undefined ? [] : [sharedId]);
+        }),
+      );
+    },
+
+    sendHeld(owner, options) {
+      const held = get().uploads.filter(
+        (item) => item.ownerId === owner.id && item.phase === 'held',
+      );
+      if (!options.canEdit) return get().upload(owner, [], options);
+      set((state) => ({ uploads: state.uploads.filter((item) => !held.includes(item)) }));
+      // In the upload flow now: a failure keeps its tile and Retry, as for a picked file.
+      forgetShared(held.flatMap((item) => (item.sharedId === undefined ? [] : [item.sharedId])));
+      return get().upload(
+        owner,
+        held.map((item) => item.file),
+        options,
+      );
+    },
+
+    removeHeld(key) {
+      const item = tile(key);
+      if (item?.phase !== 'held') return;
+      drop(key);
+      forgetShared(item.sharedId === undefined ? [] : [item.sharedId]);
     },
 
     retryUpload(key) {

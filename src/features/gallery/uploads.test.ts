@@ -360,4 +360,37 @@ describe('uploading', () => {
     await settle();
     expect(FakeXhr.sent).toHaveLength(3);
   });
+
+  it('holds shared files on tiles until Upload, refusing those the browser would refuse', async () => {
+    const shared = [
+      file('a.png'),
+      file('text-notes.png'),
+      file('big.png', 20 * 1024 * 1024 + 1),
+      file('b.png'),
+    ].map((item, index) => ({ id: index + 1, file: item }));
+    await useGallery.getState().holdShared(owner, shared);
+    expect(FakeXhr.sent).toEqual([]);
+    expect(tiles().map((item) => [item.name, item.phase])).toEqual([
+      ['a.png', 'held'],
+      ['text-notes.png', 'failed'],
+      ['big.png', 'failed'],
+      ['b.png', 'held'],
+    ]);
+    expect(tile('text-notes.png')?.error).toBe('Rejected text-notes.png: not a supported image');
+    expect(tile('big.png')?.error).toBe('Rejected big.png: >20MB');
+    expect(tile('a.png')?.preview).toBe(shared[0]?.file);
+
+    // The same share handed again (the profile opened twice) adds nothing.
+    await useGallery.getState().holdShared(owner, shared);
+    expect(tiles()).toHaveLength(4);
+
+    useGallery.getState().removeHeld(tile('a.png')?.key ?? '');
+    const done = useGallery.getState().sendHeld(owner, { canEdit: true, folder: 'Trips' });
+    await settle();
+    expect(sentNames()).toEqual(['b.png']);
+    expect(FakeXhr.sent[0]?.body?.get('folder')).toBe('Trips');
+    FakeXhr.sent[0]?.respond(201, created('img-b'));
+    await done;
+    expect(tiles().map((item) => item.name)).toEqual(['text-notes.png', 'big.png']);
+  });
 });
