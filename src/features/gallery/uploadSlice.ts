@@ -157,6 +157,34 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
   const sayProgress = (ownerId: string, run: Run) =>
     say(ownerId, `Uploading ${Math.min(run.settled + 1, run.total)} of ${run.total}…`, false);
 
+  /** A new tile for `file`, in the phase `state` says. */
+  const newTile = (
+    owner: GalleryOwnerRef,
+    file: File,
+    fields: Record<string, string>,
+    state: Pick<PendingUpload, 'phase'> & Partial<PendingUpload>,
+  ): PendingUpload => ({
+    key: `upload-${nextKey++}`,
+    ownerId: owner.id,
+    name: file.name,
+    loaded: 0,
+    total: file.size,
+    preview: null,
+    file,
+    owner,
+    fields,
+    checked: false,
+    ...state,
+  });
+  /** Puts a gallery's new tiles after its others, the gallery's before any other gallery's. */
+  const addTiles = (ownerId: string, tiles: PendingUpload[]) =>
+    set((state) => ({
+      uploads: [
+        ...state.uploads.filter((item) => item.ownerId === ownerId),
+        ...tiles,
+        ...state.uploads.filter((item) => item.ownerId !== ownerId),
+      ],
+    }));
   const tile = (key: string) => get().uploads.find((item) => item.key === key);
   const patch = (key: string, change: Partial<PendingUpload>) =>
     set((state) => ({
@@ -266,31 +294,17 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
       if (folder && folder !== DEFAULT_FOLDER) fields.folder = folder;
 
       // Every file gets its tile at once, in the order picked; one over 20 MB is refused on it.
-      const tiles: PendingUpload[] = files.map((file) => {
-        const base = {
-          key: `upload-${nextKey++}`,
-          ownerId: owner.id,
-          name: file.name,
-          loaded: 0,
-          total: file.size,
-          preview: null,
-          file,
-          owner,
-          fields,
-          checked: false,
-        };
-        return tooLarge(file)
-          ? { ...base, phase: 'failed', error: rejectedTooLarge(file.name), canRetry: false }
-          : { ...base, phase: 'waiting' };
-      });
+      const tiles: PendingUpload[] = files.map((file) =>
+        tooLarge(file)
+          ? newTile(owner, file, fields, {
+              phase: 'failed',
+              error: rejectedTooLarge(file.name),
+              canRetry: false,
+            })
+          : newTile(owner, file, fields, { phase: 'waiting' }),
+      );
       const run = runOf(owner.id);
-      set((state) => ({
-        uploads: [
-          ...state.uploads.filter((item) => item.ownerId === owner.id),
-          ...tiles,
-          ...state.uploads.filter((item) => item.ownerId !== owner.id),
-        ],
-      }));
+      addTiles(owner.id, tiles);
       const waiting = tiles.filter((item) => item.phase === 'waiting').map((item) => item.key);
       run.total += files.length;
       run.settled += files.length - waiting.length;
@@ -312,28 +326,9 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
       const known = new Set(get().uploads.map((item) => item.sharedId));
       const tiles: PendingUpload[] = files
         .filter(({ id }) => !known.has(id))
-        .map(({ id, file }) => ({
-          key: `upload-${nextKey++}`,
-          ownerId: owner.id,
-          name: file.name,
-          loaded: 0,
-          total: file.size,
-          preview: null,
-          phase: 'held',
-          sharedId: id,
-          file,
-          owner,
-          fields: {},
-          checked: false,
-        }));
+        .map(({ id, file }) => newTile(owner, file, {}, { phase: 'held', sharedId: id }));
       if (tiles.length === 0) return;
-      set((state) => ({
-        uploads: [
-          ...state.uploads.filter((item) => item.ownerId === owner.id),
-          ...tiles,
-          ...state.uploads.filter((item) => item.ownerId !== owner.id),
-        ],
-      }));
+      addTiles(owner.id, tiles);
       // The same checks as a picked file's; a refused one can never be sent, so it goes from the device.
       await Promise.all(
         tiles.map(async ({ key, file, sharedId }) => {
