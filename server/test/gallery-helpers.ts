@@ -45,19 +45,20 @@ export async function jpegPart(width = 120, height = 90): Promise<FilePart> {
   return { data: await imageOf('jpeg', width, height), filename: 'photo.jpg', type: 'image/jpeg' };
 }
 
-/** POST /api/gallery with one file under `image` plus any other fields, as a bearer call. */
+/** POST /api/gallery with one file under `image` plus any other fields and headers, as a bearer call. */
 export async function postUpload(
   app: FastifyInstance,
   member: Member,
   file: FilePart | undefined,
   fields: Record<string, string> = {},
+  more: Record<string, string> = {},
 ) {
   const { payload, headers } = await multipart({ ...fields, image: file });
   return app.inject({
     method: 'POST',
     url: '/api/gallery',
     payload,
-    headers: { ...headers, ...asBearer(member) },
+    headers: { ...headers, ...asBearer(member), ...more },
   });
 }
 

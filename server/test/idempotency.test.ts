@@ -16,7 +16,7 @@ import {
   deleteExpiredKeys,
 } from '../src/members/idempotencyKeys.ts';
 import { IDEMPOTENCY_TEXTS } from '../src/plugins/idempotency.ts';
-import { jpegPart, listGallery, noisyImage, uploadImage } from './gallery-helpers.ts';
+import { jpegPart, listGallery, noisyImage, postUpload, uploadImage } from './gallery-helpers.ts';
 import {
   type FilePart,
   type FriendAction,
@@ -27,7 +27,6 @@ import {
   forEachApp,
   friendAction,
   friendStatus,
-  multipart,
   signupMembers,
 } from './helpers.ts';
 
@@ -64,25 +63,13 @@ function friend(
   });
 }
 
-async function upload(
+const upload = (
   app: FastifyInstance,
   member: Member,
   file: FilePart,
   key?: string,
   fields: Record<string, string> = {},
-) {
-  const { payload, headers } = await multipart({ ...fields, image: file });
-  return app.inject({
-    method: 'POST',
-    url: '/api/gallery',
-    payload,
-    headers: {
-      ...headers,
-      ...asBearer(member),
-      ...(key === undefined ? {} : { 'idempotency-key': key }),
-    },
-  });
-}
+) => postUpload(app, member, file, fields, key === undefined ? {} : { 'idempotency-key': key });
 
 /** The same answer: status, body and content type. */
 function expectSameAnswer(again: LightMyRequestResponse, first: LightMyRequestResponse): void {
