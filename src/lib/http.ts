@@ -1,6 +1,6 @@
 import * as PATHS from '../contracts/paths/session.ts';
 import { REQUEST_TIMEOUT_MS } from './constants.ts';
-import { OFFLINE_HEADER } from '../contracts/constants.ts';
+import { OFFLINE_HEADER, QUEUED_HEADER } from '../contracts/constants.ts';
 import { apiUrl } from './apiHost.ts';
 import { readToken, storeToken, tokenIsRemembered } from './storage.ts';
 
@@ -19,6 +19,17 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * A write the service worker kept in the member's outbox because the server could not be reached:
+ * it is sent when the network is back (docs/decisions.md "The offline outbox").
+ */
+export class QueuedError extends HttpError {
+  constructor() {
+    super(202, 'Waiting to send');
+    this.name = 'QueuedError';
+  }
+}
+
 export interface RequestOptions {
   json?: unknown;
   form?: FormData;
@@ -27,6 +38,8 @@ export interface RequestOptions {
   /** Disables the 401 → token-bridge → retry-once rule for this call. */
   noBridge?: boolean;
   cache?: RequestCache;
+  /** Headers beside the ones every call carries (the outbox's action key). */
+  headers?: Record<string, string>;
 }
 
 /** Reads `{error}` or `{message}` from a failed response's body, if it carries one. */
@@ -67,7 +80,8 @@ function tellConnection(reachable: boolean) {
 
 /** What a response says about the connection: a cached answer means offline, a fresh one online. */
 function noteConnection(response: Response) {
-  if (response.headers.get(OFFLINE_HEADER) === '1') tellConnection(false);
+  if (response.headers.get(OFFLINE_HEADER) === '1' || response.headers.get(QUEUED_HEADER) === '1')
+    tellConnection(false);
   else if (response.status < 500) tellConnection(true);
 }
 
@@ -93,7 +107,7 @@ function withTimeout(
 }
 
 async function send(method: string, path: string, options: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
   const token = readToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
@@ -149,6 +163,7 @@ export async function request(
   if (response.status === 401 && method === 'GET' && !options.noBridge) {
     if (await bridgeToken().catch(() => false)) response = await send(method, path, options);
   }
+  if (response.headers.get(QUEUED_HEADER) === '1') throw new QueuedError();
   if (!response.ok) {
     const text = await response.text().catch(() => '');
     const serverMessage = serverMessageOf(text);
