@@ -1,16 +1,17 @@
 /**
  * The offline outbox (docs/decisions.md "The offline outbox"): a write the endpoint table marks
  * `outbox` that cannot reach the server is kept in the signed-in member's own workbox queue and
- * answered `202` with the queued header; the queue is sent in order when the network is back
+ * answered `202` with the offline header; the queue is sent in order when the network is back
  * (Background Sync, or a page's OUTBOX_REPLAY message), and each item's result is posted to the pages.
  */
 import { Queue } from 'workbox-background-sync';
 import { OUTBOX_CALLS } from '../src/contracts/endpoints.lists.ts';
 import {
   IDEMPOTENCY_HEADER,
+  OFFLINE_HEADER,
   OUTBOX_REPLAY,
   type OutboxResult,
-  QUEUED_HEADER,
+  QUEUED_WORDS,
 } from '../src/contracts/constants.ts';
 import { readCurrentMember } from '../src/lib/idb.ts';
 
@@ -117,9 +118,9 @@ export function registerOutbox(sw: ServiceWorkerGlobalScope): void {
         path: url.pathname + url.search,
       };
       await queueOf(memberId).pushRequest({ request: kept, metadata: { ...metadata } });
-      return new Response(JSON.stringify({ queued: true }), {
+      return new Response(JSON.stringify({ error: QUEUED_WORDS }), {
         status: 202,
-        headers: { 'Content-Type': 'application/json', [QUEUED_HEADER]: '1' },
+        headers: { 'Content-Type': 'application/json', [OFFLINE_HEADER]: '1' },
       });
     }
   };

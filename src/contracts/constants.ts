@@ -76,9 +76,10 @@ export const DEFAULT_FOLDER = 'All';
 
 /**
  * The service worker's answer to a write it has put in the member's outbox to send when the
- * network is back (docs/decisions.md "The offline outbox"): `202` with this header set to `1`.
+ * network is back (docs/decisions.md "The offline outbox"): `202` with the offline header and
+ * these words as its `{error}`, which the page's call fails with.
  */
-export const QUEUED_HEADER = 'x-orbit-queued';
+export const QUEUED_WORDS = 'Waiting to send';
 
 /** The header that names one member action, the same on every retry of it. */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { galleryDelete, galleryPatch } from '../contracts/endpoints/gallery.ts';
+import { OFFLINE_HEADER, QUEUED_WORDS } from '../contracts/constants.ts';
 import { api } from './api.ts';
-import { QueuedError } from './http.ts';
+import { HttpError } from './http.ts';
 
 const keyOf = (fetchMock: ReturnType<typeof vi.fn>, call: number) =>
   ((fetchMock.mock.calls[call]?.[1] as RequestInit).headers as Record<string, string>)[
@@ -27,17 +28,23 @@ describe('api() and the offline outbox', () => {
     expect(keyOf(fetchMock, 2)).toBeUndefined();
   });
 
-  it('fails a write the worker kept for later with QueuedError', async () => {
+  it('fails a write the worker kept for later with status 202 and its words', async () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(() =>
         Promise.resolve(
-          new Response('{"queued":true}', { status: 202, headers: { 'x-orbit-queued': '1' } }),
+          new Response(JSON.stringify({ error: QUEUED_WORDS }), {
+            status: 202,
+            headers: { [OFFLINE_HEADER]: '1' },
+          }),
         ),
       ),
     );
-    await expect(
-      api(galleryPatch, { params: { ref: 'p1' }, body: { caption: 'Sea' } }),
-    ).rejects.toBeInstanceOf(QueuedError);
+    const failure = await api(galleryPatch, {
+      params: { ref: 'p1' },
+      body: { caption: 'Sea' },
+    }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(HttpError);
+    expect(failure).toMatchObject({ status: 202, message: 'Waiting to send' });
   });
 });

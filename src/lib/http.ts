@@ -1,6 +1,6 @@
 import * as PATHS from '../contracts/paths/session.ts';
 import { REQUEST_TIMEOUT_MS } from './constants.ts';
-import { OFFLINE_HEADER, QUEUED_HEADER } from '../contracts/constants.ts';
+import { OFFLINE_HEADER } from '../contracts/constants.ts';
 import { apiUrl } from './apiHost.ts';
 import { readToken, storeToken, tokenIsRemembered } from './storage.ts';
 
@@ -16,17 +16,6 @@ export class HttpError extends Error {
   ) {
     super(message);
     this.name = 'HttpError';
-  }
-}
-
-/**
- * A write the service worker kept in the member's outbox because the server could not be reached:
- * it is sent when the network is back (docs/decisions.md "The offline outbox").
- */
-export class QueuedError extends HttpError {
-  constructor() {
-    super(202, 'Waiting to send');
-    this.name = 'QueuedError';
   }
 }
 
@@ -80,8 +69,7 @@ function tellConnection(reachable: boolean) {
 
 /** What a response says about the connection: a cached answer means offline, a fresh one online. */
 function noteConnection(response: Response) {
-  if (response.headers.get(OFFLINE_HEADER) === '1' || response.headers.get(QUEUED_HEADER) === '1')
-    tellConnection(false);
+  if (response.headers.get(OFFLINE_HEADER) === '1') tellConnection(false);
   else if (response.status < 500) tellConnection(true);
 }
 
@@ -163,8 +151,9 @@ export async function request(
   if (response.status === 401 && method === 'GET' && !options.noBridge) {
     if (await bridgeToken().catch(() => false)) response = await send(method, path, options);
   }
-  if (response.headers.get(QUEUED_HEADER) === '1') throw new QueuedError();
-  if (!response.ok) {
+  // The worker's 202 for a write kept in the outbox fails the call with status 202 and the
+  // worker's words (docs/decisions.md "The offline outbox").
+  if (!response.ok || (response.status === 202 && response.headers.has(OFFLINE_HEADER))) {
     const text = await response.text().catch(() => '');
     const serverMessage = serverMessageOf(text);
     throw new HttpError(
