@@ -79,6 +79,14 @@ export async function replay(
 
 export function registerOutbox(sw: ServiceWorkerGlobalScope): void {
   const queues = new Map<string, Queue>();
+  // One replay at a time: a sync event and a page's nudge together would otherwise each take the
+  // next item and could send them out of order.
+  let running: Promise<unknown> = Promise.resolve();
+  const serially = (work: () => Promise<void>): Promise<void> => {
+    const next = running.then(work, work);
+    running = next.catch(() => undefined);
+    return next;
+  };
   const post: Post = async (message) => {
     const pages = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
     for (const page of pages) page.postMessage(message);
@@ -90,9 +98,10 @@ export function registerOutbox(sw: ServiceWorkerGlobalScope): void {
     if (!queue) {
       queue = new Queue(queueName(memberId), {
         // Only the signed-in member's items are ever sent: another member's wait for them.
-        onSync: async ({ queue: self }) => {
-          if ((await readCurrentMember()) === memberId) await replay(self, post);
-        },
+        onSync: ({ queue: own }) =>
+          serially(async () => {
+            if ((await readCurrentMember()) === memberId) await replay(own, post);
+          }),
       });
       queues.set(memberId, queue);
     }
@@ -101,7 +110,7 @@ export function registerOutbox(sw: ServiceWorkerGlobalScope): void {
 
   const replayCurrent = async () => {
     const memberId = await readCurrentMember();
-    if (memberId) await replay(queueOf(memberId), post).catch(() => undefined);
+    if (memberId) await serially(() => replay(queueOf(memberId), post)).catch(() => undefined);
   };
 
   const handle = async (request: Request): Promise<Response> => {
