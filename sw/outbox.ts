@@ -25,10 +25,10 @@ export function isOutboxCall(request: Request, origin: string): boolean {
   );
 }
 
-export const queueName = (memberId: string): string => `outbox-${memberId}`;
+const queueName = (memberId: string): string => `outbox-${memberId}`;
 
 /** What a queued item keeps beside the request, for the list of what waits. */
-export interface OutboxMetadata {
+interface OutboxMetadata {
   key: string;
   method: string;
   path: string;
