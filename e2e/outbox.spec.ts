@@ -124,3 +124,48 @@ test('a write the server refuses when it is sent is told with the server’s wor
   expect(sent).toMatchObject({ key: 'k2', result: 'sent' });
   await context.close();
 });
+
+test('a second member signed in on the same tab never sends the first member’s waiting writes', async ({
+  browser,
+  memberApi: first,
+  otherMemberApi: second,
+}) => {
+  await uploadPhotos(first, 1);
+  const [photo] = await imageIds(first);
+  const { context, page } = await listeningPage(browser, first);
+
+  // The server cannot be reached for this write alone, so the rest of the session goes on.
+  await context.route('**/api/gallery/*', (route) =>
+    route.request().method() === 'PATCH' ? route.abort('internetdisconnected') : route.fallback(),
+  );
+  expect(await write(page, 'PATCH', `/api/gallery/${photo}`, { caption: 'Mine' }, 'k1')).toBe(202);
+
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page.getByLabel('Username or email')).toBeVisible();
+  await page.getByLabel('Username or email').fill(second.username);
+  await page.getByLabel('Password', { exact: true }).fill(second.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('heading', { name: second.username })).toBeVisible();
+
+  await context.unroute('**/api/gallery/*');
+  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await page.waitForTimeout(1_000);
+  const gallery = (await (await first.request.get(`/api/gallery?userId=${first.id}`)).json()) as {
+    images: { id: string; caption?: string }[];
+  };
+  expect(gallery.images.find((image) => image.id === photo)?.caption ?? '').not.toBe('Mine');
+  expect(await results(page)).toEqual([]);
+
+  // Back as the first member, the write is sent.
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await page.getByLabel('Username or email').fill(first.username);
+  await page.getByLabel('Password', { exact: true }).fill(first.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('heading', { name: first.username })).toBeVisible();
+  await expect
+    .poll(() => results(page), { timeout: 15_000 })
+    .toEqual([{ type: 'outbox', key: 'k1', result: 'sent' }]);
+  await context.close();
+});
