@@ -2,6 +2,7 @@
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { enableNavigationPreload, serveAppShell, settleNavigationPreload } from './navigation.ts';
+import { registerOutbox } from './outbox.ts';
 import { registerPush } from './push.ts';
 import { registerShare } from './share.ts';
 import { NAVIGATION_DENYLIST, isSavedApiCall, isSavedMedia } from './routes.ts';
@@ -11,6 +12,8 @@ declare const self: ServiceWorkerGlobalScope;
 
 // Before the router's listener, so it sees every navigation.
 self.addEventListener('fetch', settleNavigationPreload);
+// The outbox's writes, before the router too (docs/decisions.md "The offline outbox").
+registerOutbox(self);
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();

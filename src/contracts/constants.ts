@@ -74,3 +74,25 @@ export const PASSWORD_MAX = 256;
 
 /** The folder every image is in unless the owner chose another; never stored as a folder name. */
 export const DEFAULT_FOLDER = 'All';
+
+/**
+ * The service worker's answer to a write it has put in the member's outbox to send when the
+ * network is back (docs/decisions.md "The offline outbox"): `202` with the offline header and
+ * these words as its `{error}`, which the page's call fails with.
+ */
+export const QUEUED_WORDS = 'Waiting to send';
+
+/** The header that names one member action, the same on every retry of it. */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/** What the worker posts to the pages about an outbox item: sent, refused, or still waiting. */
+export interface OutboxResult {
+  type: 'outbox';
+  key: string;
+  result: 'sent' | 'refused' | 'waiting';
+  /** The server's `{error}` words for a refusal. */
+  error?: string;
+}
+
+/** What a page asks the worker: send the signed-in member's waiting items now. */
+export const OUTBOX_REPLAY = 'OUTBOX_REPLAY';

@@ -7,6 +7,7 @@
 import type * as z from 'zod/v4/core';
 import { z as zod } from '../contracts/zod.ts';
 import type { Endpoint } from '../contracts/endpoints.ts';
+import { IDEMPOTENCY_HEADER } from '../contracts/constants.ts';
 import { type RequestOptions, request } from './http.ts';
 
 type Schema<E, K extends string> = E extends { readonly [key in K]: infer S extends z.$ZodType }
@@ -71,6 +72,8 @@ export async function api<E extends Endpoint>(
     ...(cache ? { cache } : {}),
     ...(timeoutMs ? { timeoutMs } : {}),
     ...(noBridge ? { noBridge } : {}),
+    // One key per member action, so a retry of it (the outbox's replay) is done once.
+    ...(entry.outbox ? { headers: { [IDEMPOTENCY_HEADER]: crypto.randomUUID() } } : {}),
   });
   return readAnswer(entry, body);
 }

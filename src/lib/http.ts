@@ -27,6 +27,8 @@ export interface RequestOptions {
   /** Disables the 401 → token-bridge → retry-once rule for this call. */
   noBridge?: boolean;
   cache?: RequestCache;
+  /** Headers beside the ones every call carries (the outbox's action key). */
+  headers?: Record<string, string>;
 }
 
 /** Reads `{error}` or `{message}` from a failed response's body, if it carries one. */
@@ -93,7 +95,7 @@ function withTimeout(
 }
 
 async function send(method: string, path: string, options: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
   const token = readToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
@@ -149,7 +151,9 @@ export async function request(
   if (response.status === 401 && method === 'GET' && !options.noBridge) {
     if (await bridgeToken().catch(() => false)) response = await send(method, path, options);
   }
-  if (!response.ok) {
+  // The worker's 202 for a write kept in the outbox fails the call with status 202 and the
+  // worker's words (docs/decisions.md "The offline outbox").
+  if (!response.ok || (response.status === 202 && response.headers.has(OFFLINE_HEADER))) {
     const text = await response.text().catch(() => '');
     const serverMessage = serverMessageOf(text);
     throw new HttpError(
