@@ -22,6 +22,9 @@ export default defineConfig({
           // Kysely imports the migration files itself (FileMigrationProvider); run through Vite,
           // it can load their TypeScript.
           server: { deps: { inline: ['kysely'] } },
+          // The files share their loaded modules (docs/testing.md "The server suite"): importing the
+          // server afresh for each file was most of the suite's time. A file leaves nothing behind.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

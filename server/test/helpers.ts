@@ -3,6 +3,7 @@
  * data directory, or a freshly created PostgreSQL database). Factories live in factories.ts and
  * are re-exported here, so a test imports from one place.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,6 +66,15 @@ if (postgresUnavailable) {
 
 /** Redis for the cross-node tests. */
 export const REDIS_TEST_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+
+/**
+ * A REDIS_PREFIX no other suite uses, in this run or a run beside it. Test files share one process
+ * (the server project does not isolate them), so a prefix made of the process id would let a
+ * suite hear the nodes, heartbeats and keys an earlier file left under the same name.
+ */
+export function uniqueRedisPrefix(name: string, dialect: TestDialect): string {
+  return `orbit-${name}-${dialect}-${randomBytes(6).toString('hex')}`;
+}
 
 async function redisProblem(): Promise<string | null> {
   const client = new Redis(REDIS_TEST_URL, {

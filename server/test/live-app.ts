@@ -9,6 +9,7 @@ import {
   type TestDialect,
   redisSuites,
   signupPair,
+  uniqueRedisPrefix,
   useTestApp,
 } from './helpers.ts';
 import { type QueryCounter, queryCounter } from './queryCounter.ts';
@@ -103,7 +104,7 @@ export async function describeTwoNodes(
     suite(title, (dialect) => {
       const t = useTestApp(dialect, {
         REDIS_URL: REDIS_TEST_URL,
-        REDIS_PREFIX: `orbit-${name}-${dialect}-${process.pid}`,
+        REDIS_PREFIX: uniqueRedisPrefix(name, dialect),
         ...env,
       });
       body({

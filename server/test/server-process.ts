@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll } from 'vitest';
 import type { AuthResponse } from '../../src/contracts/user.ts';
 import { ORIGIN, signupFields, uniqueUsername } from './factories.ts';
-import { REDIS_TEST_URL, type TestApp, type TestDialect } from './helpers.ts';
+import { REDIS_TEST_URL, type TestApp, type TestDialect, uniqueRedisPrefix } from './helpers.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -115,7 +115,7 @@ export function useServerPair(
 export function sharedSessionCacheEnv(name: string, dialect: TestDialect): Record<string, string> {
   return {
     REDIS_URL: REDIS_TEST_URL,
-    REDIS_PREFIX: `orbit-${name}-${dialect}-${process.pid}`,
+    REDIS_PREFIX: uniqueRedisPrefix(name, dialect),
     SESSION_CACHE_TTL_MS: '300000',
   };
 }
