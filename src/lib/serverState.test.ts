@@ -103,6 +103,22 @@ describe('server state', () => {
     expect(value).toBe('pending');
   });
 
+  it('keeps an optimistic change whose call waits in the offline outbox', async () => {
+    const state = createServerState();
+    let value = 'incoming';
+    const queued = new HttpError(202, 'Waiting to send', 'Waiting to send');
+    const outcome = await state.optimistic(
+      () => {
+        const before = value;
+        value = 'friends';
+        return () => (value = before);
+      },
+      () => Promise.reject(queued),
+    );
+    expect(outcome).toEqual({ ok: false, error: queued });
+    expect(value).toBe('friends');
+  });
+
   it('rolls an optimistic change back when the call fails', async () => {
     const state = createServerState();
     let value = 'incoming';

@@ -39,7 +39,8 @@ export interface ServerState {
   current: (key: string) => Ticket;
   /**
    * Applies a change at once; `apply` answers how to undo it. When `call` fails the change is
-   * undone; either way the outcome says what happened.
+   * undone, unless the call waits in the offline outbox (`isQueued`); either way the outcome says
+   * what happened.
    */
   optimistic: <T>(apply: () => () => void, call: () => Promise<T>) => Promise<Outcome<T>>;
   /** Runs `run` once after `ms`; `reset()` cancels it. */
@@ -98,6 +99,13 @@ function noteFailure(error: unknown): void {
   if (error instanceof HttpError && error.status === 401)
     for (const listener of unauthorizedListeners) listener();
 }
+
+/**
+ * The call did not reach the server but waits in the offline outbox, to be sent when the network
+ * is back (docs/decisions.md "The offline outbox"): the change it made stands.
+ */
+export const isQueued = (error: unknown): boolean =>
+  error instanceof HttpError && error.status === 202;
 
 /** The server says the thing asked for is not there (or not there for this member: a block). */
 export const isMissing = (error: unknown): boolean =>
@@ -165,7 +173,7 @@ export function createServerState(): ServerState {
         return { ok: true, value: await call() };
       } catch (error) {
         noteFailure(error);
-        undo();
+        if (!isQueued(error)) undo();
         return { ok: false, error };
       }
     },

@@ -1,4 +1,5 @@
 /** Test data for the gallery's unit tests. */
+import { OFFLINE_HEADER } from '../contracts/constants.ts';
 import type { GalleryImage } from '../contracts/gallery.ts';
 
 export function galleryImage(id: string, extra: Partial<GalleryImage> = {}): GalleryImage {
@@ -25,4 +26,11 @@ export const json = (body: unknown, status = 200, statusText = '') =>
     status,
     statusText,
     headers: { 'Content-Type': 'application/json' },
+  });
+
+/** The worker's answer to a write it keeps in the offline outbox (sw/outbox.ts). */
+export const queuedAnswer = () =>
+  new Response(JSON.stringify({ error: 'Waiting to send' }), {
+    status: 202,
+    headers: { 'Content-Type': 'application/json', [OFFLINE_HEADER]: '1' },
   });

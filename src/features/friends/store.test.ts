@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { refetchShown } from '../../lib/serverState.ts';
+import { queuedAnswer } from '../../test/gallery.ts';
 import {
   connectFriendsAcrossTabs,
   receiveFriendChange,
@@ -43,6 +44,14 @@ describe('the friends store', () => {
     fetchMock.mockResolvedValueOnce(json({ error: 'nope' }, 500));
     await expect(useFriends.getState().act('accept', 'u2')).resolves.toBe(false);
     expect(statusOf('u2')).toBe('incoming');
+  });
+
+  it('keeps an accept the offline outbox holds, and frees the buttons', async () => {
+    useFriends.getState().applyRemote('u2', 'incoming');
+    fetchMock.mockResolvedValueOnce(queuedAnswer());
+    await expect(useFriends.getState().act('accept', 'u2')).resolves.toBe(true);
+    expect(statusOf('u2')).toBe('friends');
+    expect(useFriends.getState().busy.u2).toBeUndefined();
   });
 
   it('blocks a second action while one is running', async () => {

@@ -21,7 +21,7 @@ import {
 import type { FriendEvent, FriendEventPayload } from '../../contracts/realtime.ts';
 import { openChannel } from '../../lib/crossTab.ts';
 import { joinMemberState } from '../../lib/memberState.ts';
-import { createServerState, whileShown } from '../../lib/serverState.ts';
+import { createServerState, isQueued, whileShown } from '../../lib/serverState.ts';
 import { type FriendAction, friendsApi } from './api.ts';
 
 /** What a tab tells this member's other tabs after a friend action (docs/product.md "Friends"). */
@@ -154,7 +154,8 @@ export const useFriends = create<FriendsState>()((set, get) => ({
           : {}),
       };
     });
-    if (!outcome.ok) return false;
+    // Kept in the offline outbox: the change stands, and is told once the server has it.
+    if (!outcome.ok) return isQueued(outcome.error);
     scheduleCounts();
     announce({ type: CHANGE_OF[action], userId });
     return true;

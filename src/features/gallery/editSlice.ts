@@ -13,6 +13,7 @@ import {
   toggleReaction,
 } from './images.ts';
 import { memberId } from './member.ts';
+import { isQueued } from '../../lib/serverState.ts';
 import { type ImagePages, galleryServer, loadedLikes, totalOf, without } from './pages.ts';
 import type { GalleryState } from './store.ts';
 
@@ -166,7 +167,8 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
         if (!ticket.current) return;
         replace(ownerId, image);
       } catch (error) {
-        if (!ticket.current) return;
+        // Kept in the offline outbox: the reaction stands until the server answers it.
+        if (!ticket.current || isQueued(error)) return;
         const current = find(ownerId, imageId);
         if (current)
           replace(ownerId, {
@@ -185,7 +187,10 @@ export const createEditSlice: StateCreator<GalleryState, [], [], EditSlice> = (s
         const image = await galleryApi.patch(imageId, { accountId: memberId(), caption });
         replace(ownerId, image);
       } catch (error) {
-        throw new Error(saveFailureText(error));
+        const current = find(ownerId, imageId);
+        // Kept in the offline outbox: the caption shows as written until the server answers it.
+        if (isQueued(error) && current) replace(ownerId, { ...current, caption });
+        else throw new Error(saveFailureText(error));
       }
     },
 

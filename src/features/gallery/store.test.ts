@@ -3,7 +3,7 @@ import { useSession } from '../auth/store.ts';
 import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { parsingListener } from '../../lib/socket.ts';
 import { receiveGalleryChange, receiveLiveImage, useGallery } from './store.ts';
-import { galleryImage, json } from '../../test/gallery.ts';
+import { galleryImage, json, queuedAnswer } from '../../test/gallery.ts';
 
 type FetchMock = ReturnType<typeof vi.fn<(url: string, init?: RequestInit) => Promise<Response>>>;
 
@@ -255,6 +255,13 @@ describe('the gallery store', () => {
       expect(imageOf('a')).toMatchObject({ likes: ['me'], likeCount: 4, dislikeCount: 0 });
     });
 
+    it('keeps a reaction the offline outbox holds', async () => {
+      seed([galleryImage('a')]);
+      fetchMock.mockResolvedValueOnce(queuedAnswer());
+      await useGallery.getState().react('owner', 'a', 'likes');
+      expect(imageOf('a')).toMatchObject({ likes: ['me'], likeCount: 1 });
+    });
+
     it('lets only the latest of quick toggles write the answer back', async () => {
       seed([galleryImage('a')]);
       const answers: ((response: Response) => void)[] = [];
@@ -287,6 +294,12 @@ describe('the gallery store', () => {
         'Failed to save',
       );
       expect(imageOf('a')?.caption).toBe('');
+    });
+    it('shows a caption the offline outbox holds as written', async () => {
+      seed();
+      fetchMock.mockResolvedValueOnce(queuedAnswer());
+      await useGallery.getState().saveCaption('owner', 'a', 'Rings');
+      expect(imageOf('a')?.caption).toBe('Rings');
     });
     it('a typed folder is listed and selected before any image is in it', () => {
       seed();
