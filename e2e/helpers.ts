@@ -81,10 +81,24 @@ export async function untilAppRuns(page: Page) {
 /** Logs in through the landing page form, as a member would. */
 export async function logIn(page: Page, member: Member, options: { remember?: boolean } = {}) {
   await page.goto('/landing');
+  await fillLogin(page, member, options);
+}
+
+async function fillLogin(page: Page, member: Member, options: { remember?: boolean } = {}) {
   await page.getByLabel('Username or email').fill(member.username);
   await page.getByLabel('Password', { exact: true }).fill(member.password);
   if (options.remember) await page.getByLabel('Remember me').check();
   await page.getByRole('button', { name: 'Login' }).click();
+}
+
+/**
+ * Logs in through the landing page's form as it is shown now (no navigation, no reload), and
+ * waits for the own profile.
+ */
+export async function logInHere(page: Page, member: Member) {
+  await expect(page).toHaveURL(/\/landing$/);
+  await fillLogin(page, member);
+  await expect(page).toHaveURL(`/profile/${member.username}`);
 }
 
 /**

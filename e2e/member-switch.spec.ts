@@ -4,7 +4,7 @@
  * IndexedDB or in Cache Storage, and the second sees nothing of theirs.
  */
 import { type Page, expect } from '@playwright/test';
-import { type Member, createMember, test } from './helpers.ts';
+import { createMember, logInHere, test } from './helpers.ts';
 import { createModerator, createOrdinaryMember } from './moderators.ts';
 import {
   type Api,
@@ -90,15 +90,6 @@ async function heldStrings(page: Page, traces: readonly string[]): Promise<strin
     if (traces.some((trace) => text.includes(trace)) && held(node)) strings.push(text);
   }
   return strings;
-}
-
-/** Logs in through the landing page's form as it is shown now: no navigation, no reload. */
-async function logInHere(page: Page, member: Member) {
-  await expect(page).toHaveURL(/\/landing$/);
-  await page.getByLabel('Username or email').fill(member.username);
-  await page.getByLabel('Password', { exact: true }).fill(member.password);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await expect(page).toHaveURL(`/profile/${member.username}`);
 }
 
 /** Opens a route inside the app, as a link would: the page stays the same document. */

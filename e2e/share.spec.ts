@@ -1,6 +1,6 @@
 import { type Locator, type Page, expect } from '@playwright/test';
 import sharp from 'sharp';
-import type { Member } from './helpers.ts';
+import { type Member, logInHere } from './helpers.ts';
 import { type Api, controlledPage, storedData, test } from './pwa-helpers.ts';
 
 test.use({ serviceWorkers: 'allow' });
@@ -68,14 +68,6 @@ async function logOut(page: Page) {
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/landing$/);
-}
-
-async function logInHere(page: Page, member: Member) {
-  await expect(page).toHaveURL(/\/landing$/);
-  await page.getByLabel('Username or email').fill(member.username);
-  await page.getByLabel('Password', { exact: true }).fill(member.password);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await expect(page).toHaveURL(`/profile/${member.username}`);
 }
 
 test('the manifest offers Orbit in the share sheet for images', async ({ request }) => {

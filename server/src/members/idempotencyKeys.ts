@@ -76,12 +76,7 @@ export async function claimKey(db: Db, request: ClaimRequest): Promise<Claim> {
     if (!row) continue;
     const age = request.now - Date.parse(row.created_at);
     if (age >= KEY_LIFETIME_MS) {
-      await db
-        .deleteFrom('idempotency_keys')
-        .where('member_id', '=', row.member_id)
-        .where('key', '=', row.key)
-        .where('claim', '=', row.claim)
-        .execute();
+      await releaseKey(db, { memberId: row.member_id, key: row.key, claim: row.claim });
       continue;
     }
     if (row.fingerprint !== request.fingerprint) return { kind: 'mismatch' };
