@@ -122,6 +122,12 @@ test('a write the server refuses when it is sent is told with the server’s wor
   expect(refused).toMatchObject({ key: 'k1', result: 'refused' });
   expect(refused?.error).toBeTruthy();
   expect(sent).toMatchObject({ key: 'k2', result: 'sent' });
+  // The page lists the refusal in the server's words, until dismissed.
+  const notice = page.getByRole('status').filter({ hasText: 'could not be sent' });
+  await expect(notice).toContainText('A change made offline could not be sent:');
+  await expect(notice.getByRole('listitem')).toHaveText([refused?.error ?? '']);
+  await notice.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(page.getByText('could not be sent')).toHaveCount(0);
   await context.close();
 });
 

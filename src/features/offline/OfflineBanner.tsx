@@ -1,7 +1,11 @@
+import { OutboxNotice } from './OutboxNotice.tsx';
 import { OFFLINE_BANNER, OFFLINE_REASON, OFFLINE_REASON_ID, useOffline } from './store.ts';
 import './offline.css';
 
-/** Under the top bar on every signed-in page while the server cannot be reached. */
+/**
+ * Under the top bar on every signed-in page while the server cannot be reached, and the changes the
+ * offline outbox could not send once it was back.
+ */
 export function OfflineBanner() {
   const offline = useOffline();
   // The live region stays in the page so that the banner's arrival is announced.
@@ -27,6 +31,7 @@ export function OfflineBanner() {
           </span>
         </p>
       )}
+      <OutboxNotice />
     </div>
   );
 }

@@ -2,25 +2,66 @@
  * The page's side of the offline outbox (docs/decisions.md "The offline outbox"): the worker keeps
  * a write that could not reach the server and sends it when the network is back. Where the browser
  * has no Background Sync, only the page knows when that is, so the signed-in shell asks the worker
- * to send the member's waiting items at start, when the browser goes online and on focus.
+ * to send the member's waiting items at start, when the browser goes online and on focus. The
+ * worker tells the page each item's result: what is shown is read again once items have settled,
+ * so a refused change is undone, and the refusals are listed in one notice in the server's words.
  */
 import { useEffect } from 'react';
-import { OUTBOX_REPLAY } from '../../contracts/constants.ts';
+import { create } from 'zustand';
+import { OUTBOX_REPLAY, type OutboxResult } from '../../contracts/constants.ts';
+import { joinMemberState } from '../../lib/memberState.ts';
+import { refetchShown } from '../../lib/serverState.ts';
+
+/** A refusal without words of the server's. */
+export const NOT_SENT = 'A change could not be sent.';
+/** Settled items within this long of each other cost one read of what is shown. */
+const SETTLED_READ_MS = 300;
+
+interface OutboxState {
+  /** The server's words for each change it refused when the outbox sent it, oldest first. */
+  refused: string[];
+  dismiss: () => void;
+}
+
+export const useOutboxNotice = create<OutboxState>()((set) => ({
+  refused: [],
+  dismiss: () => set({ refused: [] }),
+}));
+
+joinMemberState('outbox', { reset: () => useOutboxNotice.getState().dismiss() });
 
 /** Asks the worker in control to send the signed-in member's waiting items now. */
 function askReplay(): void {
   navigator.serviceWorker?.controller?.postMessage({ type: OUTBOX_REPLAY });
 }
 
-/** Starts the replay nudges while the signed-in shell is shown. */
+let readLater: ReturnType<typeof setTimeout> | undefined;
+
+/** Takes one of the worker's outbox messages; anything else is left alone. */
+export function receiveOutboxResult(data: unknown): void {
+  const message = data as Partial<OutboxResult> | null;
+  if (message?.type !== 'outbox' || message.result === 'waiting') return;
+  if (message.result === 'refused')
+    useOutboxNotice.setState((state) => ({
+      refused: [...state.refused, message.error || NOT_SENT],
+    }));
+  clearTimeout(readLater);
+  readLater = setTimeout(() => refetchShown('online'), SETTLED_READ_MS);
+}
+
+const onMessage = (event: MessageEvent) => receiveOutboxResult(event.data);
+
+/** Starts the replay nudges and hears the results while the signed-in shell is shown. */
 export function useOutbox(): void {
   useEffect(() => {
     window.addEventListener('online', askReplay);
     window.addEventListener('focus', askReplay);
+    navigator.serviceWorker?.addEventListener('message', onMessage);
     askReplay();
     return () => {
       window.removeEventListener('online', askReplay);
       window.removeEventListener('focus', askReplay);
+      navigator.serviceWorker?.removeEventListener('message', onMessage);
     };
   }, []);
 }
