@@ -82,7 +82,11 @@ export const DEFAULT_FOLDER = 'All';
  */
 export const QUEUED_WORDS = 'Waiting to send';
 
-/** The header that names one member action, the same on every retry of it. */
+/**
+ * The header that names one member action, the same on every retry of it: the same write sent
+ * again with its key is answered as the first time and changes nothing (docs/decisions.md
+ * "Idempotency keys").
+ */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 /** What the worker posts to the pages about an outbox item: sent, refused, or still waiting. */

@@ -30,9 +30,3 @@ export const NEVER_KEPT_PATHS: ReadonlySet<string> = new Set(
 export const OUTBOX_CALLS: readonly { method: string; path: RegExp }[] = ALL.filter(
   (entry) => entry.outbox,
 ).map((entry) => ({ method: entry.method, path: pathPattern(entry.path) }));
-
-/**
- * The header that carries an outbox write's key: the same write sent again with the same key is
- * answered as the first time and changes nothing (docs/decisions.md "Idempotency keys").
- */
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';

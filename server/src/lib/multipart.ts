@@ -6,6 +6,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { AppError, Invalid } from '../errors.ts';
+import { fingerprint } from './fingerprint.ts';
 import { storageFailure } from './storageErrors.ts';
 import { textProblem } from './text.ts';
 
@@ -86,13 +87,6 @@ export async function streamForm(
     await fs.rm(filePath, { force: true });
     filePath = undefined;
   }
-  const digest = createHash('sha256')
-    .update(
-      JSON.stringify([
-        Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-        filePath ? fileHash.digest('hex') : null,
-      ]),
-    )
-    .digest('hex');
+  const digest = fingerprint([fields, filePath ? fileHash.digest('hex') : null]);
   return { fields, filePath, digest };
 }

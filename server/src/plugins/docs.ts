@@ -3,7 +3,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { IDEMPOTENCY_KEY_HEADER } from '../../../src/contracts/endpoints.lists.ts';
+import { IDEMPOTENCY_HEADER } from '../../../src/contracts/constants.ts';
 import { ErrorBody } from '../../../src/contracts/http.ts';
 
 export const API_DOCS_PATH = '/api/docs';
@@ -15,7 +15,7 @@ export const API_DOCS_PATH = '/api/docs';
 const IDEMPOTENCY_KEY_SCHEMA = {
   type: 'object',
   properties: {
-    [IDEMPOTENCY_KEY_HEADER]: {
+    [IDEMPOTENCY_HEADER]: {
       type: 'string',
       minLength: 1,
       maxLength: 255,

@@ -1,8 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { IDEMPOTENCY_KEY_HEADER } from '../../../src/contracts/endpoints.lists.ts';
+import { IDEMPOTENCY_HEADER } from '../../../src/contracts/constants.ts';
 import { AppError, Conflict, Invalid } from '../errors.ts';
+import { fingerprint } from '../lib/fingerprint.ts';
 import { sweepEvery } from '../lib/sweep.ts';
 import {
   type StoredAnswer,
@@ -13,7 +14,7 @@ import {
 } from '../members/idempotencyKeys.ts';
 
 /** Node names headers in lower case (draft-ietf-httpapi-idempotency-key-header). */
-const HEADER = IDEMPOTENCY_KEY_HEADER.toLowerCase();
+const HEADER = IDEMPOTENCY_HEADER.toLowerCase();
 
 export const IDEMPOTENCY_TEXTS = {
   invalid: 'The Idempotency-Key header must be 1 to 255 visible characters.',
@@ -61,22 +62,14 @@ function keyOf(request: FastifyRequest): string | undefined {
   return key;
 }
 
-/** JSON with every object's keys in order, so one body has one fingerprint. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner,
-  );
-}
-
 /** The call a key was used for: method, route, path parameters and the body (or the form's digest). */
 function fingerprintOf(request: FastifyRequest, body: unknown): string {
-  return createHash('sha256')
-    .update(
-      canonical([request.method, request.routeOptions.url, request.params ?? null, body ?? null]),
-    )
-    .digest('hex');
+  return fingerprint([
+    request.method,
+    request.routeOptions.url,
+    request.params ?? null,
+    body ?? null,
+  ]);
 }
 
 /** Answers that are not kept: a server failure, or a refusal that says "later". */
