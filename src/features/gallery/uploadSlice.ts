@@ -57,7 +57,8 @@ interface SharedUpload {
 }
 
 /** Forgets shared files on the device; IndexedDB loads only when a share is in play. */
-function forgetShared(ids: readonly number[]): void {
+function forgetShared(keys: readonly (number | undefined)[]): void {
+  const ids = keys.filter((id) => id !== undefined);
   if (ids.length === 0) return;
   void import('../../lib/idb.ts').then((idb) => idb.forgetSharedFiles(ids)).catch(() => undefined);
 }
@@ -339,7 +340,7 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
             return;
           }
           fail(key, check.reason, false);
-          forgetShared(sharedId === undefined ? [] : [sharedId]);
+          forgetShared([sharedId]);
         }),
       );
     },
@@ -351,7 +352,7 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
       if (!options.canEdit) return get().upload(owner, [], options);
       set((state) => ({ uploads: state.uploads.filter((item) => !held.includes(item)) }));
       // In the upload flow now: a failure keeps its tile and Retry, as for a picked file.
-      forgetShared(held.flatMap((item) => (item.sharedId === undefined ? [] : [item.sharedId])));
+      forgetShared(held.map((item) => item.sharedId));
       return get().upload(
         owner,
         held.map((item) => item.file),
@@ -363,7 +364,7 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
       const item = tile(key);
       if (item?.phase !== 'held') return;
       drop(key);
-      forgetShared(item.sharedId === undefined ? [] : [item.sharedId]);
+      forgetShared([item.sharedId]);
     },
 
     retryUpload(key) {
