@@ -14,6 +14,7 @@ import {
   QUEUED_WORDS,
 } from '../src/contracts/constants.ts';
 import { readCurrentMember } from '../src/lib/idb.ts';
+import { serverMessageOf } from '../src/contracts/serverMessage.ts';
 
 /** A write the outbox may keep: a marked call on this origin that names its action. */
 export function isOutboxCall(request: Request, origin: string): boolean {
@@ -35,16 +36,6 @@ interface OutboxMetadata {
 }
 
 type Post = (message: OutboxResult) => Promise<void>;
-
-/** The server's `{error}` words, if its answer carries them. */
-async function errorOf(response: Response): Promise<string | undefined> {
-  try {
-    const body = (await response.json()) as { error?: unknown } | null;
-    return typeof body?.error === 'string' ? body.error : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Sends `queue`'s items oldest first. An answer below 500 settles the item (sent, or refused
@@ -71,7 +62,7 @@ export async function replay(
     }
     if (response.ok) await post({ type: 'outbox', key, result: 'sent' });
     else {
-      const error = await errorOf(response);
+      const error = serverMessageOf(await response.text().catch(() => ''));
       await post({ type: 'outbox', key, result: 'refused', ...(error ? { error } : {}) });
     }
   }

@@ -2,6 +2,7 @@ import * as PATHS from '../contracts/paths/session.ts';
 import { REQUEST_TIMEOUT_MS } from './constants.ts';
 import { OFFLINE_HEADER } from '../contracts/constants.ts';
 import { apiUrl } from './apiHost.ts';
+import { serverMessageOf } from '../contracts/serverMessage.ts';
 import { readToken, storeToken, tokenIsRemembered } from './storage.ts';
 
 /** A failed call: `status` 0 means the server could not be reached. */
@@ -29,21 +30,6 @@ export interface RequestOptions {
   cache?: RequestCache;
   /** Headers beside the ones every call carries (the outbox's action key). */
   headers?: Record<string, string>;
-}
-
-/** Reads `{error}` or `{message}` from a failed response's body, if it carries one. */
-function serverMessageOf(text: string): string | null {
-  try {
-    const body: unknown = JSON.parse(text);
-    if (body && typeof body === 'object') {
-      const { error, message } = body as { error?: unknown; message?: unknown };
-      if (typeof error === 'string' && error) return error;
-      if (typeof message === 'string' && message) return message;
-    }
-  } catch {
-    // Not JSON: the status says enough.
-  }
-  return null;
 }
 
 /**
