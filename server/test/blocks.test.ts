@@ -102,6 +102,8 @@ forEachApp((t) => {
     it('lists the members one blocked, newest first, and not those who blocked one', async () => {
       const [me, first, second, blocker] = await signupMembers(t.app, 4);
       await block(t.app, me, first);
+      // Distinct millisecond stamps: blocks made in one millisecond are listed by id.
+      await new Promise((resolve) => setTimeout(resolve, 5));
       await block(t.app, me, second);
       await block(t.app, blocker, me);
 
