@@ -15,6 +15,7 @@ import {
 } from '../src/contracts/constants.ts';
 import { readCurrentMember } from '../src/lib/idb.ts';
 import { serverMessageOf } from '../src/contracts/serverMessage.ts';
+import { type OutboxMetadata, outboxQueueName } from '../src/lib/outboxQueue.ts';
 
 /** A write the outbox may keep: a marked call on this origin that names its action. */
 export function isOutboxCall(request: Request, origin: string): boolean {
@@ -24,15 +25,6 @@ export function isOutboxCall(request: Request, origin: string): boolean {
     request.headers.has(IDEMPOTENCY_HEADER) &&
     OUTBOX_CALLS.some((call) => call.method === request.method && call.path.test(url.pathname))
   );
-}
-
-const queueName = (memberId: string): string => `outbox-${memberId}`;
-
-/** What a queued item keeps beside the request, for the list of what waits. */
-interface OutboxMetadata {
-  key: string;
-  method: string;
-  path: string;
 }
 
 type Post = (message: OutboxResult) => Promise<void>;
@@ -87,7 +79,7 @@ export function registerOutbox(sw: ServiceWorkerGlobalScope): void {
   const queueOf = (memberId: string): Queue => {
     let queue = queues.get(memberId);
     if (!queue) {
-      queue = new Queue(queueName(memberId), {
+      queue = new Queue(outboxQueueName(memberId), {
         // Only the signed-in member's items are ever sent: another member's wait for them.
         onSync: ({ queue: own }) =>
           serially(async () => {
@@ -118,6 +110,7 @@ export function registerOutbox(sw: ServiceWorkerGlobalScope): void {
         path: url.pathname + url.search,
       };
       await queueOf(memberId).pushRequest({ request: kept, metadata: { ...metadata } });
+      await post({ type: 'outbox', key: metadata.key, result: 'queued' });
       return new Response(JSON.stringify({ error: QUEUED_WORDS }), {
         status: 202,
         headers: { 'Content-Type': 'application/json', [OFFLINE_HEADER]: '1' },

@@ -93,7 +93,8 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export interface OutboxResult {
   type: 'outbox';
   key: string;
-  result: 'sent' | 'refused' | 'waiting';
+  /** Kept to send later; sent; refused by the server; still waiting after a try. */
+  result: 'queued' | 'sent' | 'refused' | 'waiting';
   /** The server's `{error}` words for a refusal. */
   error?: string;
 }

@@ -9,7 +9,9 @@
 import { useEffect } from 'react';
 import { create } from 'zustand';
 import { OUTBOX_REPLAY, type OutboxResult } from '../../contracts/constants.ts';
+import { readCurrentMember } from '../../lib/idb.ts';
 import { joinMemberState } from '../../lib/memberState.ts';
+import { type OutboxItem, discardOutboxItems, readOutbox } from '../../lib/outboxQueue.ts';
 import { refetchShown } from '../../lib/serverState.ts';
 
 /** A refusal without words of the server's. */
@@ -28,7 +30,40 @@ export const useOutboxNotice = create<OutboxState>()((set) => ({
   dismiss: () => set({ refused: [] }),
 }));
 
-joinMemberState('outbox', { reset: () => useOutboxNotice.getState().dismiss() });
+interface OutboxItems {
+  /** The signed-in member's writes waiting to be sent, oldest first. */
+  items: OutboxItem[];
+  /** Reads the list again from the device. */
+  load: () => Promise<void>;
+  /** Drops one waiting write: it is never sent, and what is shown is read again. */
+  discard: (id: number) => Promise<void>;
+}
+
+let loads = 0;
+
+export const useOutboxItems = create<OutboxItems>()((set, get) => ({
+  items: [],
+  async load() {
+    const run = ++loads;
+    const memberId = await readCurrentMember();
+    const items = memberId ? await readOutbox(memberId) : [];
+    // A later read wins over an earlier one still under way.
+    if (run === loads) set({ items });
+  },
+  async discard(id) {
+    await discardOutboxItems([id]);
+    await get().load();
+    refetchShown('online');
+  },
+}));
+
+joinMemberState('outbox', {
+  reset: () => {
+    loads += 1;
+    useOutboxNotice.getState().dismiss();
+    useOutboxItems.setState({ items: [] });
+  },
+});
 
 /** Asks the worker in control to send the signed-in member's waiting items now. */
 function askReplay(): void {
@@ -40,7 +75,9 @@ let readLater: ReturnType<typeof setTimeout> | undefined;
 /** Takes one of the worker's outbox messages; anything else is left alone. */
 export function receiveOutboxResult(data: unknown): void {
   const message = data as Partial<OutboxResult> | null;
-  if (message?.type !== 'outbox' || message.result === 'waiting') return;
+  if (message?.type !== 'outbox') return;
+  void useOutboxItems.getState().load();
+  if (message.result === 'waiting' || message.result === 'queued') return;
   if (message.result === 'refused')
     useOutboxNotice.setState((state) => ({
       refused: [...state.refused, message.error || NOT_SENT],
@@ -57,6 +94,7 @@ export function useOutbox(): void {
     window.addEventListener('online', askReplay);
     window.addEventListener('focus', askReplay);
     navigator.serviceWorker?.addEventListener('message', onMessage);
+    void useOutboxItems.getState().load();
     askReplay();
     return () => {
       window.removeEventListener('online', askReplay);
