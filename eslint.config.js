@@ -174,8 +174,9 @@ export default tseslint.config(
             {
               target: './sw',
               from: './src/lib',
-              except: ['./idb.ts'],
-              message: 'The service worker shares only the IndexedDB module with the page.',
+              except: ['./idb.ts', './outboxQueue.ts'],
+              message:
+                'The service worker shares only the IndexedDB modules (idb.ts, outboxQueue.ts) with the page.',
             },
             {
               target: './server/src/members',

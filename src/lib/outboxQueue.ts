@@ -35,14 +35,18 @@ const queueDb = (): QueueDb => (queues ??= new QueueDb());
 
 const decoder = new TextDecoder();
 
-function itemOf(entry: Awaited<ReturnType<QueueDb['getAllEntriesByQueueName']>>[number]): OutboxItem {
+function itemOf(
+  entry: Awaited<ReturnType<QueueDb['getAllEntriesByQueueName']>>[number],
+): OutboxItem {
   const metadata = (entry.metadata ?? {}) as Partial<OutboxMetadata>;
-  const { body, headers = {}, method, url } = entry.requestData;
-  const type = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+  const { body, method, url } = entry.requestData;
+  const headers = (entry.requestData.headers ?? {}) as Record<string, string>;
+  const type =
+    Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
   let json: unknown;
   if (body && type.includes('json')) {
     try {
-      json = JSON.parse(decoder.decode(body as ArrayBuffer)) as unknown;
+      json = JSON.parse(decoder.decode(body)) as unknown;
     } catch {
       json = undefined;
     }
@@ -73,7 +77,10 @@ export async function readOutbox(memberId: string): Promise<OutboxItem[]> {
 
 /** Drops waiting writes by id: they are never sent. */
 export async function discardOutboxItems(ids: readonly number[]): Promise<void> {
-  for (const id of ids) await queueDb().deleteEntry(id).catch(() => undefined);
+  for (const id of ids)
+    await queueDb()
+      .deleteEntry(id)
+      .catch(() => undefined);
 }
 
 /** Drops everything the member has waiting (logout, account gone). */
