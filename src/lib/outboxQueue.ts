@@ -56,7 +56,7 @@ function itemOf(
     id: entry.id,
     at: entry.timestamp,
     key: metadata.key ?? '',
-    method: metadata.method ?? method ?? 'GET',
+    method: metadata.method ?? String(method ?? 'GET'),
     path: metadata.path ?? parsed.pathname + parsed.search,
     json,
     ...(body && type.includes('multipart/form-data')
