@@ -69,6 +69,8 @@ async function relay(target: () => number): Promise<Network> {
 export interface AppServer {
   /** The origin the browser uses (the relay). */
   origin: string;
+  /** The server itself, past the relay: what the tests ask while the browser's network is cut. */
+  direct: string;
   network: Network;
   stop: () => Promise<void>;
 }
@@ -124,7 +126,7 @@ export async function startApp(): Promise<AppServer> {
     }
     try {
       if ((await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(5_000) })).ok)
-        return { origin, network, stop };
+        return { origin, direct: `http://localhost:${port}`, network, stop };
     } catch {
       // Not listening yet, or not answering yet.
     }

@@ -4,8 +4,17 @@
  * earlier one failed. The texts asserted are those of docs/product.md, as in the Chromium suite.
  */
 import * as PATHS from '../../src/contracts/endpoints.paths.ts';
+import { IDEMPOTENCY_HEADER, OFFLINE_HEADER, QUEUED_WORDS } from '../../src/contracts/constants.ts';
+import { SHARE_PATH } from '../../src/contracts/share.ts';
 import { PASSWORD, uniqueName } from '../helpers.ts';
-import { createMember, logInApi, sendFriendRequest, waitUntilOnline } from './api.ts';
+import {
+  createMember,
+  logInApi,
+  ownPhotos,
+  sendFriendRequest,
+  uploadPhoto,
+  waitUntilOnline,
+} from './api.ts';
 import {
   type Query,
   attributeOf,
@@ -25,14 +34,17 @@ import {
   heading,
   logIn,
   member,
+  outboxSeen,
   ownProfile,
   photos,
   savedCopies,
   untilAppRuns,
   signOut,
   signedIn,
+  underWorker,
   unread,
   viewer,
+  watchOutbox,
 } from './steps.ts';
 
 export const FLOWS: Flow[] = [
@@ -195,19 +207,7 @@ export const FLOWS: Flow[] = [
       const { driver, app } = story;
       const who = await signedIn(story);
       await ownProfile(story, who);
-      const worker = await driver.run(() => 'serviceWorker' in navigator);
-      if (!worker) throw new Error(`${driver.browser} offers no service worker on ${app.origin}`);
-      // The worker installs in the background; once it is active, a visit is under its control.
-      await waitUntil('the service worker to be active', () =>
-        driver.run(
-          async () =>
-            (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated',
-        ),
-      );
-      await driver.reload();
-      await waitUntil('the service worker to control the page', () =>
-        driver.run(() => navigator.serviceWorker.controller?.state === 'activated'),
-      );
+      await underWorker(story);
       // A visit with the worker in control saves the profile for later.
       await driver.reload();
       await waitFor(driver, heading(`@${who.username}`));
@@ -246,6 +246,126 @@ export const FLOWS: Flow[] = [
       await waitUntil('the offline banner to go', () =>
         driver.run((text: string) => !document.body.innerText.includes(text), OFFLINE_BANNER),
       );
+    },
+  },
+  {
+    name: 'likes a photo offline, and the like is sent once when back',
+    async run(story) {
+      const { driver, app, files } = story;
+      const who = await signedIn(story);
+      const me = await logInApi(app.origin, who);
+      if ((await ownPhotos(me, app.origin)).length === 0)
+        await uploadPhoto(app.origin, me, files.photos[0] ?? files.avatar);
+      const [photo] = await ownPhotos(me, app.origin);
+      if (!photo || photo.likes.includes(me.id)) throw new Error(`no photo to like: ${photo?.id}`);
+      const likes = async (base: string) =>
+        (await ownPhotos(me, base)).find((image) => image.id === photo.id)?.likes;
+      await ownProfile(story, who);
+      await underWorker(story);
+      await watchOutbox(driver);
+
+      app.network.cut();
+      let key = '';
+      try {
+        // The like as the app sends it (the Like button is disabled once the page knows it is
+        // offline): the worker keeps it and answers 202 with the offline header.
+        const answer = await driver.run(
+          async (path: string, body: unknown, keyHeader: string, offlineHeader: string) => {
+            const action = crypto.randomUUID();
+            const response = await fetch(path, {
+              method: 'PATCH',
+              credentials: 'include',
+              headers: { 'Content-Type': 'application/json', [keyHeader]: action },
+              body: JSON.stringify(body),
+            });
+            return {
+              key: action,
+              status: response.status,
+              offline: response.headers.get(offlineHeader),
+              body: await response.text(),
+            };
+          },
+          PATHS.galleryPatch.path.replace(':ref', photo.id),
+          { accountId: me.id, likes: true },
+          IDEMPOTENCY_HEADER,
+          OFFLINE_HEADER,
+        );
+        if (answer.status !== 202 || answer.offline !== '1' || !answer.body.includes(QUEUED_WORDS))
+          throw new Error(`the like was answered ${JSON.stringify(answer)}, not kept`);
+        key = answer.key;
+        await waitUntil('the worker to say the like is kept', async () =>
+          (await outboxSeen(driver)).some((seen) => seen.key === key && seen.result === 'queued'),
+        );
+        // Nothing left the device: the server, asked past the cut, has no like.
+        if ((await likes(app.direct))?.includes(me.id))
+          throw new Error('the like reached the server while offline');
+      } finally {
+        app.network.restore();
+      }
+
+      // Back online: without Background Sync, the page's nudge sends what waits.
+      await driver.run(() => window.dispatchEvent(new Event('online')));
+      await waitUntil('the worker to send the like', async () =>
+        (await outboxSeen(driver)).some((seen) => seen.key === key && seen.result === 'sent'),
+      );
+      const after = await likes(app.origin);
+      if (JSON.stringify(after) !== JSON.stringify([me.id]))
+        throw new Error(`after the send the photo's likes are ${JSON.stringify(after)}`);
+      // Sent once: a second nudge finds nothing more to send.
+      await driver.run(() => window.dispatchEvent(new Event('focus')));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const sent = (await outboxSeen(driver)).filter((seen) => seen.result === 'sent');
+      if (sent.length !== 1) throw new Error(`the worker sent ${JSON.stringify(sent)}`);
+    },
+  },
+  {
+    name: 'uploads from the manager, where the browser takes no shared photos',
+    async run(story) {
+      const { driver, app, files } = story;
+      const who = await signedIn(story);
+      await ownProfile(story, who);
+      // The manifest offers Orbit as a share target; this browser has none and reads the rest.
+      const target = await driver.run(async () => {
+        const link = document.querySelector<HTMLLinkElement>('link[rel="manifest"]');
+        if (!link) return undefined;
+        const manifest = (await (await fetch(link.href)).json()) as {
+          share_target?: { action?: string };
+        };
+        return manifest.share_target?.action;
+      });
+      if (target !== SHARE_PATH) throw new Error(`the manifest's share target is ${target}`);
+
+      const me = await logInApi(app.origin, who);
+      const before = (await ownPhotos(me, app.origin)).length;
+      await driver.click(button('View All'));
+      const manager: Query = { role: 'dialog', name: `Photos of @${who.username}` };
+      await waitFor(driver, manager);
+      // Upload asks the browser for its file picker: a click reaches the file input behind it.
+      await driver.run(() => {
+        document
+          .querySelector('.gallery-manager input[type="file"]')
+          ?.addEventListener('click', () => Object.assign(window, { pickerAsked: true }));
+      });
+      await driver.click({ ...button('Upload'), within: manager });
+      await waitUntil('the file picker to be asked for', () =>
+        driver.run(() => 'pickerAsked' in window),
+      );
+      // The picker itself is the system's: the file goes to the input, as the picker hands it over.
+      await driver.setFiles({ css: 'input[type="file"][multiple]', within: manager }, [
+        files.photos[0] ?? files.avatar,
+      ]);
+      await waitUntil('the upload to reach the server', async () => {
+        const count = (await ownPhotos(me, app.origin)).length;
+        return count === before + 1 ? count : undefined;
+      });
+      await thumbnails(
+        driver,
+        { css: '.photo-open img', within: { css: '.manager-grid' } },
+        before + 1,
+      );
+      await waitGone(driver, { css: '.photo-tile.pending' });
+      await driver.click({ ...button('Close'), within: manager });
+      await waitGone(driver, manager);
     },
   },
   {
