@@ -124,6 +124,23 @@ export async function unread(driver: Driver): Promise<number> {
   return Number(/(\d+) unread/.exec(label)?.[1] ?? 0);
 }
 
+/**
+ * Waits until the page has asked for nothing new for `ms` (by its resource timing): the calls a
+ * view makes as it opens are answered, so cutting the network after this fails none of them.
+ */
+export async function quiet(driver: Driver, ms = 750) {
+  let last = -1;
+  let since = Date.now();
+  await waitUntil(`the page to make no request for ${ms} ms`, async () => {
+    const count = await driver.run(() => performance.getEntriesByType('resource').length);
+    if (count !== last) {
+      last = count;
+      since = Date.now();
+    }
+    return Date.now() - since >= ms;
+  });
+}
+
 /** An outbox message of the worker's: an item `queued`, `sent`, `refused` or still `waiting`. */
 interface OutboxSeen {
   key: string;
