@@ -2,7 +2,10 @@
  * Setting up other members through the HTTP API with plain fetch (these suites have no Playwright
  * request fixture), as the Chromium suite's helpers do.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { io } from 'socket.io-client';
+import * as PATHS from '../../src/contracts/endpoints.paths.ts';
 import { PASSWORD, type Member, avatarPng, uniqueName } from '../helpers.ts';
 import { waitUntil } from './driver.ts';
 
@@ -35,6 +38,39 @@ export interface Session {
   id: string;
   cookie: string;
   post: (path: string, body: unknown) => Promise<Response>;
+}
+
+/** A photo of a member's gallery, as the API lists it to that member. */
+export interface ListedImage {
+  id: string;
+  likes: string[];
+  likeCount: number;
+}
+
+/**
+ * The member's own photos, newest first, asked at `base`: the relay's origin, or the server's own
+ * address while the browser's network is cut.
+ */
+export async function ownPhotos(session: Session, base: string): Promise<ListedImage[]> {
+  const response = await fetch(`${base}${PATHS.galleryPage.path}?userId=${session.id}`, {
+    headers: { Cookie: session.cookie },
+  });
+  if (!response.ok)
+    throw new Error(`the gallery did not answer: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { images: ListedImage[] }).images;
+}
+
+/** Uploads a photo file to the member's gallery, as the Upload button does. */
+export async function uploadPhoto(origin: string, session: Session, file: string): Promise<void> {
+  const form = new FormData();
+  form.set('image', new Blob([fs.readFileSync(file)], { type: 'image/png' }), path.basename(file));
+  const response = await fetch(`${origin}${PATHS.galleryUpload.path}`, {
+    method: 'POST',
+    headers: { Origin: origin, Cookie: session.cookie },
+    body: form,
+  });
+  if (response.status !== 201)
+    throw new Error(`upload failed: ${response.status} ${await response.text()}`);
 }
 
 export async function logInApi(origin: string, member: Member): Promise<Session> {

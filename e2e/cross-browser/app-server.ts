@@ -16,34 +16,49 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * The browser's way to the server: a TCP relay on the page's origin. Cutting it drops every open
  * connection (the socket.io websocket included) and refuses new ones, as a lost network does, for
  * the page and its service worker alike, which neither Firefox's per-tab offline mode nor WebKit's
- * driver can do.
+ * driver can do. A network lost on the way (a train in a tunnel) may leave the websocket looking
+ * open until its next heartbeat: `keepWebSockets` cuts all but it, so the page has not yet heard
+ * that it is offline when the member next acts.
  */
 interface Network {
   port: number;
   online: boolean;
-  cut: () => void;
+  cut: (options?: { keepWebSockets?: boolean }) => void;
   restore: () => void;
   close: () => Promise<void>;
 }
 
+interface Connection {
+  client: net.Socket;
+  upstream: net.Socket;
+  websocket: boolean;
+}
+
 async function relay(target: () => number): Promise<Network> {
-  const open = new Set<net.Socket>();
+  const open = new Set<Connection>();
   const state = { online: true };
+  const drop = ({ client, upstream }: Connection) => {
+    client.destroy();
+    upstream.destroy();
+  };
   const server = net.createServer((client) => {
     if (!state.online) {
       client.destroy();
       return;
     }
-    const upstream = net.connect(target(), '127.0.0.1');
-    for (const socket of [client, upstream]) {
-      open.add(socket);
-      socket.on('close', () => open.delete(socket));
-      socket.on('error', () => {
-        client.destroy();
-        upstream.destroy();
+    const connection = { client, upstream: net.connect(target(), '127.0.0.1'), websocket: false };
+    open.add(connection);
+    // A websocket's connection opens with its upgrade request.
+    client.once('data', (chunk: Buffer) => {
+      connection.websocket = /\r\nupgrade:\s*websocket\r\n/i.test(chunk.toString('latin1'));
+    });
+    for (const socket of [client, connection.upstream]) {
+      socket.on('close', () => {
+        if (connection.client.destroyed && connection.upstream.destroyed) open.delete(connection);
       });
+      socket.on('error', () => drop(connection));
     }
-    client.pipe(upstream).pipe(client);
+    client.pipe(connection.upstream).pipe(client);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -51,16 +66,16 @@ async function relay(target: () => number): Promise<Network> {
     get online() {
       return state.online;
     },
-    cut() {
+    cut({ keepWebSockets = false } = {}) {
       state.online = false;
-      for (const socket of open) socket.destroy();
+      for (const connection of open) if (!keepWebSockets || !connection.websocket) drop(connection);
     },
     restore() {
       state.online = true;
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of open) socket.destroy();
+        for (const connection of open) drop(connection);
         server.close(() => resolve());
       }),
   };
@@ -69,6 +84,8 @@ async function relay(target: () => number): Promise<Network> {
 export interface AppServer {
   /** The origin the browser uses (the relay). */
   origin: string;
+  /** The server itself, past the relay: what the tests ask while the browser's network is cut. */
+  direct: string;
   network: Network;
   stop: () => Promise<void>;
 }
@@ -124,7 +141,7 @@ export async function startApp(): Promise<AppServer> {
     }
     try {
       if ((await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(5_000) })).ok)
-        return { origin, network, stop };
+        return { origin, direct: `http://localhost:${port}`, network, stop };
     } catch {
       // Not listening yet, or not answering yet.
     }

@@ -4,8 +4,16 @@
  * earlier one failed. The texts asserted are those of docs/product.md, as in the Chromium suite.
  */
 import * as PATHS from '../../src/contracts/endpoints.paths.ts';
+import { SHARE_PATH } from '../../src/contracts/share.ts';
 import { PASSWORD, uniqueName } from '../helpers.ts';
-import { createMember, logInApi, sendFriendRequest, waitUntilOnline } from './api.ts';
+import {
+  createMember,
+  logInApi,
+  ownPhotos,
+  sendFriendRequest,
+  uploadPhoto,
+  waitUntilOnline,
+} from './api.ts';
 import {
   type Query,
   attributeOf,
@@ -25,14 +33,18 @@ import {
   heading,
   logIn,
   member,
+  outboxSeen,
   ownProfile,
   photos,
+  quiet,
   savedCopies,
   untilAppRuns,
   signOut,
   signedIn,
+  underWorker,
   unread,
   viewer,
+  watchOutbox,
 } from './steps.ts';
 
 export const FLOWS: Flow[] = [
@@ -195,19 +207,7 @@ export const FLOWS: Flow[] = [
       const { driver, app } = story;
       const who = await signedIn(story);
       await ownProfile(story, who);
-      const worker = await driver.run(() => 'serviceWorker' in navigator);
-      if (!worker) throw new Error(`${driver.browser} offers no service worker on ${app.origin}`);
-      // The worker installs in the background; once it is active, a visit is under its control.
-      await waitUntil('the service worker to be active', () =>
-        driver.run(
-          async () =>
-            (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated',
-        ),
-      );
-      await driver.reload();
-      await waitUntil('the service worker to control the page', () =>
-        driver.run(() => navigator.serviceWorker.controller?.state === 'activated'),
-      );
+      await underWorker(story);
       // A visit with the worker in control saves the profile for later.
       await driver.reload();
       await waitFor(driver, heading(`@${who.username}`));
@@ -246,6 +246,127 @@ export const FLOWS: Flow[] = [
       await waitUntil('the offline banner to go', () =>
         driver.run((text: string) => !document.body.innerText.includes(text), OFFLINE_BANNER),
       );
+    },
+  },
+  {
+    name: 'likes a photo offline, and the like is sent once when back',
+    async run(story) {
+      const { driver, app, files } = story;
+      const who = await signedIn(story);
+      const me = await logInApi(app.origin, who);
+      if ((await ownPhotos(me, app.origin)).length === 0)
+        await uploadPhoto(app.origin, me, files.photos[0] ?? files.avatar);
+      const likedByMe = async (base: string) =>
+        (await ownPhotos(me, base)).filter((image) => image.likes.includes(me.id));
+      if ((await likedByMe(app.origin)).length > 0) throw new Error('a photo is liked already');
+      await ownProfile(story, who);
+      await underWorker(story);
+      await watchOutbox(driver);
+      await driver.click({ css: '.photo-open', within: { role: 'list', name: 'Photos' } });
+      const like = (count: number): Query => ({
+        role: 'button',
+        name: `Like ${count}`,
+        within: viewer,
+      });
+      await waitFor(driver, like(0));
+      await quiet(driver);
+
+      // The network goes while the websocket still looks open: the page learns it is offline
+      // from the like itself.
+      app.network.cut({ keepWebSockets: true });
+      try {
+        await driver.click(like(0));
+        // The worker kept the call with the action's key and answered 202 with the offline
+        // header: the like stands in the page, and the page says it is offline.
+        const queued = await waitUntil('the worker to keep the like', async () =>
+          (await outboxSeen(driver)).find((seen) => seen.result === 'queued'),
+        ).catch(async (error: unknown) => {
+          const page = await driver.run(() => ({
+            like: document.querySelector('.viewer-reactions .reaction')?.outerHTML,
+            outbox: (window as unknown as { outboxSeen: unknown }).outboxSeen,
+            banner: document.body.innerText.includes('offline'),
+          }));
+          throw new Error(`${String(error)}; the page: ${JSON.stringify(page)}`);
+        });
+        if (!/^[0-9a-f-]{36}$/.test(queued.key))
+          throw new Error(`the like was kept without its key: ${JSON.stringify(queued)}`);
+        await waitForText(driver, OFFLINE_BANNER);
+        if ((await attributeOf(driver, like(1), 'aria-pressed')) !== 'true')
+          throw new Error('the like does not stand while it waits to be sent');
+        // Nothing left the device: the server, asked past the cut, has no like.
+        if ((await likedByMe(app.direct)).length > 0)
+          throw new Error('the like reached the server while offline');
+      } finally {
+        app.network.restore();
+      }
+
+      // Back online: without Background Sync, the page's nudge sends what waits.
+      await driver.run(() => window.dispatchEvent(new Event('online')));
+      await waitUntil('the worker to send the like', async () =>
+        (await outboxSeen(driver)).some((seen) => seen.result === 'sent'),
+      );
+      const liked = await likedByMe(app.origin);
+      if (liked.length !== 1 || liked[0]?.likes.length !== 1 || liked[0].likeCount !== 1)
+        throw new Error(`after the send the server has ${JSON.stringify(liked)}`);
+      // Sent once: a second nudge finds nothing more to send.
+      await driver.run(() => window.dispatchEvent(new Event('focus')));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const sent = (await outboxSeen(driver)).filter((seen) => seen.result === 'sent');
+      if (sent.length !== 1) throw new Error(`the worker sent ${JSON.stringify(sent)}`);
+      // Read again from the server, the like still stands.
+      await waitFor(driver, like(1));
+      await driver.press('Escape');
+      await waitGone(driver, viewer);
+    },
+  },
+  {
+    name: 'uploads from the manager, where the browser takes no shared photos',
+    async run(story) {
+      const { driver, app, files } = story;
+      const who = await signedIn(story);
+      await ownProfile(story, who);
+      // The manifest offers Orbit as a share target; this browser has none and reads the rest.
+      const target = await driver.run(async () => {
+        const link = document.querySelector<HTMLLinkElement>('link[rel="manifest"]');
+        if (!link) return undefined;
+        const manifest = (await (await fetch(link.href)).json()) as {
+          share_target?: { action?: string };
+        };
+        return manifest.share_target?.action;
+      });
+      if (target !== SHARE_PATH) throw new Error(`the manifest's share target is ${target}`);
+
+      const me = await logInApi(app.origin, who);
+      const before = (await ownPhotos(me, app.origin)).length;
+      await driver.click(button('View All'));
+      const manager: Query = { role: 'dialog', name: `Photos of @${who.username}` };
+      await waitFor(driver, manager);
+      // Upload asks the browser for its file picker: a click reaches the file input behind it.
+      await driver.run(() => {
+        document
+          .querySelector('.gallery-manager input[type="file"]')
+          ?.addEventListener('click', () => Object.assign(window, { pickerAsked: true }));
+      });
+      await driver.click({ ...button('Upload'), within: manager });
+      await waitUntil('the file picker to be asked for', () =>
+        driver.run(() => 'pickerAsked' in window),
+      );
+      // The picker itself is the system's: the file goes to the input, as the picker hands it over.
+      await driver.setFiles({ css: 'input[type="file"][multiple]', within: manager }, [
+        files.photos[0] ?? files.avatar,
+      ]);
+      await waitUntil('the upload to reach the server', async () => {
+        const count = (await ownPhotos(me, app.origin)).length;
+        return count === before + 1 ? count : undefined;
+      });
+      await thumbnails(
+        driver,
+        { css: '.photo-open img', within: { css: '.manager-grid' } },
+        before + 1,
+      );
+      await waitGone(driver, { css: '.photo-tile.pending' });
+      await driver.click({ ...button('Close'), within: manager });
+      await waitGone(driver, manager);
     },
   },
   {

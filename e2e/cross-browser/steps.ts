@@ -98,10 +98,70 @@ export async function ownProfile(story: Story, who: Member) {
   await waitFor(story.driver, heading(`@${who.username}`));
 }
 
+/**
+ * Makes sure the service worker controls the page, as after a member's second visit: it installs
+ * in the background, and once it is active a reload is under its control.
+ */
+export async function underWorker(story: Story) {
+  const { driver, app } = story;
+  const worker = await driver.run(() => 'serviceWorker' in navigator);
+  if (!worker) throw new Error(`${driver.browser} offers no service worker on ${app.origin}`);
+  if (await driver.run(() => navigator.serviceWorker.controller?.state === 'activated')) return;
+  await waitUntil('the service worker to be active', () =>
+    driver.run(
+      async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated',
+    ),
+  );
+  await driver.reload();
+  await waitUntil('the service worker to control the page', () =>
+    driver.run(() => navigator.serviceWorker.controller?.state === 'activated'),
+  );
+}
+
 /** The unread count the bell announces (`Notifications, 2 unread`), 0 without a badge. */
 export async function unread(driver: Driver): Promise<number> {
   const label = await attributeOf(driver, bell, 'aria-label');
   return Number(/(\d+) unread/.exec(label)?.[1] ?? 0);
+}
+
+/**
+ * Waits until the page has asked for nothing new for `ms` (by its resource timing): the calls a
+ * view makes as it opens are answered, so cutting the network after this fails none of them.
+ */
+export async function quiet(driver: Driver, ms = 750) {
+  let last = -1;
+  let since = Date.now();
+  await waitUntil(`the page to make no request for ${ms} ms`, async () => {
+    const count = await driver.run(() => performance.getEntriesByType('resource').length);
+    if (count !== last) {
+      last = count;
+      since = Date.now();
+    }
+    return Date.now() - since >= ms;
+  });
+}
+
+/** An outbox message of the worker's: an item `queued`, `sent`, `refused` or still `waiting`. */
+interface OutboxSeen {
+  key: string;
+  result: string;
+}
+
+/** Starts keeping, in the page, the worker's outbox messages (src/features/offline/outbox.ts). */
+export function watchOutbox(driver: Driver): Promise<void> {
+  return driver.run(() => {
+    const seen: OutboxSeen[] = [];
+    Object.assign(window, { outboxSeen: seen });
+    navigator.serviceWorker.addEventListener('message', (event: MessageEvent) => {
+      const data = event.data as { type?: unknown } | null;
+      if (data?.type === 'outbox') seen.push(data as OutboxSeen);
+    });
+  });
+}
+
+/** The worker's outbox messages the page heard since `watchOutbox`, in order. */
+export function outboxSeen(driver: Driver): Promise<OutboxSeen[]> {
+  return driver.run(() => (window as unknown as { outboxSeen: OutboxSeen[] }).outboxSeen);
 }
 
 /** Who the service worker saves for, and the addresses of the answers and pictures it has saved (src/lib/idb.ts). */
