@@ -8,6 +8,8 @@ import type { Member } from './helpers.ts';
 import {
   type Api,
   OFFLINE_BANNER,
+  bell,
+  bellPanel,
   controlledPage,
   loadedThumbnails,
   sendFriendRequest,
@@ -228,5 +230,43 @@ test('changes refused when they are sent are undone in the page, with the server
   // The photo is gone from the member's gallery.
   await page.goto(`/profile/${member.username}`);
   await expect(page.getByText('No images yet. Upload to get started.')).toBeVisible();
+  await context.close();
+});
+
+test('a request declined in the bell offline shows as answered and waiting, through a reload, and is sent when back', async ({
+  browser,
+  memberApi: member,
+  otherMemberApi: friend,
+}) => {
+  await uploadPhotos(member, 1);
+  await sendFriendRequest(friend, member);
+  const { context, page } = await signedInPage(browser, member, friend);
+  const request = bellPanel(page)
+    .getByRole('listitem')
+    .filter({ hasText: `@${friend.username} sent you a friend request` });
+  await bell(page).click();
+  await expect(request.getByRole('button', { name: 'Decline' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await goOffline(context, page);
+
+  await bell(page).click();
+  await request.getByRole('button', { name: 'Decline' }).click();
+  await expect(request.getByRole('button', { name: 'Accept' })).toHaveCount(0);
+  await expect(request.getByText(WAITING)).toBeVisible();
+  await expect.poll(async () => (await messages(page, 'queued')).length).toBe(1);
+
+  await page.reload();
+  await expect(page.getByText(OFFLINE_BANNER)).toBeVisible();
+  await bell(page).click();
+  await expect(request.getByText(WAITING)).toBeVisible();
+  await expect(request.getByRole('button', { name: 'Accept' })).toHaveCount(0);
+  expect(await friendStatus(member, friend.id)).toBe('incoming');
+
+  await goOnline(context, page);
+  await expect.poll(async () => (await messages(page, 'sent')).length, { timeout: 15_000 }).toBe(1);
+  // The server takes the request's notification away with the request.
+  await expect(request).toHaveCount(0);
+  await expect(bellPanel(page).getByText(WAITING)).toHaveCount(0);
+  expect(await friendStatus(member, friend.id)).toBe('none');
   await context.close();
 });
