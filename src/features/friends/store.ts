@@ -295,9 +295,12 @@ onWaitingItems((items) => {
   if (answers.size === 0) return;
   useFriends.setState((state) => {
     const statuses = { ...state.statuses };
-    for (const [userId, action] of answers)
-      if (statuses[userId]?.status !== STATUS_AFTER[action])
-        statuses[userId] = { status: STATUS_AFTER[action], fetchedAt: Date.now() };
+    // Only statuses held: one not read yet gets the answer on top when it is read.
+    for (const [userId, action] of answers) {
+      const held = statuses[userId];
+      if (held && held.status !== STATUS_AFTER[action])
+        statuses[userId] = { ...held, status: STATUS_AFTER[action] };
+    }
     return { statuses };
   });
 });
