@@ -102,13 +102,20 @@ sceneTest(
     await expectAppShell(page);
     await expect(page.getByRole('heading', { name: friend.username })).toBeVisible();
     await loadedThumbnails(page, 1);
-    // Answering the request needs the network.
-    await expect(page.getByRole('button', { name: 'Accept', exact: true })).toBeDisabled();
+    // Answering the request can wait in the outbox; blocking needs the network.
+    await expect(page.getByRole('button', { name: 'Accept', exact: true })).toBeEnabled();
+    const menu = page.getByRole('button', { name: `More actions for @${friend.username}` });
+    const block = page.getByRole('menuitem', { name: `Block @${friend.username}` });
+    await menu.click();
+    await expect(block).toHaveAttribute('aria-disabled', 'true');
+    await page.keyboard.press('Escape');
 
     // Back online, the banner goes and the actions come back.
     await context.setOffline(false);
     await expect(page.getByText(OFFLINE_BANNER)).toBeHidden();
-    await expect(page.getByRole('button', { name: 'Accept', exact: true })).toBeEnabled();
+    await menu.click();
+    await expect(block).not.toHaveAttribute('aria-disabled', 'true');
+    await page.keyboard.press('Escape');
     await context.close();
   },
 );

@@ -27,11 +27,11 @@ const write = (page: Page, method: string, path: string, body: unknown, key: str
     { method, path, body, key },
   );
 
-/** What the worker told this page about the outbox's items settled, in order (not "still waiting"). */
+/** What the worker told this page about the outbox's items settled, in order (not "queued" or "still waiting"). */
 const results = (page: Page) =>
   page.evaluate(() =>
     (window as unknown as { outboxResults: { result: string }[] }).outboxResults.filter(
-      (message) => message.result !== 'waiting',
+      (message) => message.result === 'sent' || message.result === 'refused',
     ),
   );
 

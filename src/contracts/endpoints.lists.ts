@@ -30,3 +30,26 @@ export const NEVER_KEPT_PATHS: ReadonlySet<string> = new Set(
 export const OUTBOX_CALLS: readonly { method: string; path: RegExp }[] = ALL.filter(
   (entry) => entry.outbox,
 ).map((entry) => ({ method: entry.method, path: pathPattern(entry.path) }));
+
+/**
+ * The path parameters of `entry` in a called path (query left aside), or null when the path is not
+ * one of `entry`'s.
+ */
+export function paramsOf(entry: EndpointPath, calledPath: string): Record<string, string> | null {
+  const names = entry.path.split('/');
+  const parts = (calledPath.split('?')[0] ?? '').split('/');
+  if (names.length !== parts.length) return null;
+  const params: Record<string, string> = {};
+  for (const [index, name] of names.entries()) {
+    const part = parts[index] ?? '';
+    if (name.startsWith(':')) {
+      if (!part) return null;
+      try {
+        params[name.slice(1)] = decodeURIComponent(part);
+      } catch {
+        return null;
+      }
+    } else if (name !== part) return null;
+  }
+  return params;
+}

@@ -1,3 +1,4 @@
+import { FRIEND_ENDPOINTS } from '../../contracts/endpoints/friends.ts';
 import type { FriendStatus } from '../../contracts/friends.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
 import type { FriendAction } from './api.ts';
@@ -32,30 +33,36 @@ export function FriendActions({
   onUnfriend,
 }: FriendActionsProps) {
   const needsNetwork = useNeedsNetwork();
-  const button = (label: string, onClick: () => void, primary = false) => (
+  // Each button names its call: one the offline outbox keeps stays enabled offline.
+  const button = (label: string, action: FriendAction, onClick: () => void, primary = false) => (
     <button
       type="button"
       className={['button', small && 'small', primary && 'primary'].filter(Boolean).join(' ')}
-      {...needsNetwork(busy)}
+      {...needsNetwork(busy, FRIEND_ENDPOINTS[action])}
       onClick={onClick}
     >
       {label}
     </button>
   );
+  const act = (action: FriendAction) => () => onAct(action);
   switch (status) {
     case 'none':
-      return button(addLabel, () => onAct('request'), true);
+      return button(addLabel, 'request', act('request'), true);
     case 'incoming':
       return (
         <>
-          {button('Accept', () => onAct('accept'), true)}
-          {button('Decline', () => onAct('decline'))}
+          {button('Accept', 'accept', act('accept'), true)}
+          {button('Decline', 'decline', act('decline'))}
         </>
       );
     case 'pending':
-      return button(canceling ? 'Canceling…' : 'Cancel', () => onAct('cancel'));
+      return button(canceling ? 'Canceling…' : 'Cancel', 'cancel', act('cancel'));
     case 'friends':
-      return onUnfriend ? button('Unfriend', onUnfriend) : <span className="badge">Friends</span>;
+      return onUnfriend ? (
+        button('Unfriend', 'unfriend', onUnfriend)
+      ) : (
+        <span className="badge">Friends</span>
+      );
     case 'self':
     case 'loading':
       return null;

@@ -4,10 +4,12 @@ import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 import { Toast } from '../../components/Toast.tsx';
 import { useToast } from '../../components/useToast.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
+import { WaitingMark } from '../offline/WaitingMark.tsx';
 import type { FriendAction } from './api.ts';
 import { FriendActions } from './FriendActions.tsx';
 import { PROFILE_TOASTS } from './messages.ts';
 import { useFriends } from './store.ts';
+import { useAnswerWaiting } from './waiting.ts';
 import './FriendButtons.css';
 
 /** Friend buttons on someone else's profile (docs/product.md "Profile" table). */
@@ -19,6 +21,7 @@ export function FriendButtons({ userId, username }: { userId: string; username: 
   const [toast, showToast] = useToast(PROFILE_TOAST_MS);
   const [confirming, setConfirming] = useState(false);
   const needsNetwork = useNeedsNetwork();
+  const waiting = useAnswerWaiting(userId);
 
   // Read now, and again whenever an event about this member may have been missed.
   useEffect(() => show(userId), [show, userId]);
@@ -37,6 +40,7 @@ export function FriendButtons({ userId, username }: { userId: string; username: 
         onAct={(action) => void run(action)}
         onUnfriend={() => setConfirming(true)}
       />
+      {waiting && <WaitingMark />}
       <Dialog
         open={confirming}
         title={`Unfriend @${username}?`}

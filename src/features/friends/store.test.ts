@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { refetchShown } from '../../lib/serverState.ts';
 import { queuedAnswer } from '../../test/gallery.ts';
+import { waitingItem } from '../../test/outbox.ts';
+import { useOutboxItems } from '../offline/outbox.ts';
 import {
   connectFriendsAcrossTabs,
   receiveFriendChange,
@@ -25,6 +27,40 @@ describe('the friends store', () => {
   afterEach(() => {
     vi.useRealTimers();
     vi.unstubAllGlobals();
+  });
+
+  describe('answers waiting in the outbox', () => {
+    afterEach(() => useOutboxItems.setState({ items: [] }));
+    const answers = () =>
+      useOutboxItems.setState({
+        items: [
+          waitingItem(1, 'POST', '/api/users/friends/accept', { fromUserId: 'u1' }),
+          waitingItem(2, 'POST', '/api/users/friends/cancel', { toUserId: 'u2' }),
+          waitingItem(3, 'POST', '/api/users/friends/decline', { fromUserId: 'u3' }),
+          waitingItem(4, 'PATCH', '/api/gallery/a', { likes: true }),
+        ],
+      });
+
+    it('show over a status read from the server or its saved copy', async () => {
+      answers();
+      fetchMock.mockImplementation(() => Promise.resolve(json({ status: 'incoming' })));
+      await expect(useFriends.getState().fetchStatus('u1')).resolves.toBe('friends');
+      await expect(useFriends.getState().fetchStatus('u3')).resolves.toBe('none');
+      await expect(useFriends.getState().fetchStatus('u4')).resolves.toBe('incoming');
+      useFriends.getState().learn({ u2: 'pending' });
+      expect(statusOf('u2')).toBe('none');
+    });
+
+    it('show on the statuses held as soon as the outbox lists them; one not read yet is left to its read', () => {
+      useFriends.getState().learn({ u1: 'incoming', u2: 'pending', u5: 'incoming' });
+      answers();
+      expect([statusOf('u1'), statusOf('u2'), statusOf('u3'), statusOf('u5')]).toEqual([
+        'friends',
+        'none',
+        undefined,
+        'incoming',
+      ]);
+    });
   });
 
   it('applies an action at once and keeps the server’s answer', async () => {

@@ -22,7 +22,9 @@ import type { FriendEvent, FriendEventPayload } from '../../contracts/realtime.t
 import { openChannel } from '../../lib/crossTab.ts';
 import { joinMemberState } from '../../lib/memberState.ts';
 import { createServerState, isQueued, whileShown } from '../../lib/serverState.ts';
+import { onWaitingItems, waitingItems } from '../offline/waiting.ts';
 import { type FriendAction, friendsApi } from './api.ts';
+import { STATUS_AFTER, waitingAnswers } from './waiting.ts';
 
 /** What a tab tells this member's other tabs after a friend action (docs/product.md "Friends"). */
 type FriendChangeType = 'requested' | 'canceled' | 'accepted' | 'declined' | 'removed';
@@ -161,7 +163,10 @@ export const useFriends = create<FriendsState>()((set, get) => ({
     return true;
   },
 
-  applyRemote(userId, status) {
+  applyRemote(userId, heard) {
+    // An answer the member gave offline stands until the server has it.
+    const waiting = waitingAnswers(waitingItems()).get(userId);
+    const status = waiting ? STATUS_AFTER[waiting] : heard;
     const current = get().statuses[userId]?.status;
     const guardLeft = (get().guardUntil[userId] ?? 0) - Date.now();
     if (current && guardLeft > 0 && FRIEND_STATUS_RANK[status] < FRIEND_STATUS_RANK[current]) {
@@ -281,3 +286,21 @@ export function connectFriendsAcrossTabs(): () => void {
 }
 
 joinMemberState('friends', { reset: () => useFriends.getState().reset() });
+
+// An answer the member gave offline shows as soon as the outbox lists it, even over a status read
+// from the saved copies (docs/decisions.md "The offline outbox"); once it is sent or refused, what
+// is shown is read again.
+onWaitingItems((items) => {
+  const answers = waitingAnswers(items);
+  if (answers.size === 0) return;
+  useFriends.setState((state) => {
+    const statuses = { ...state.statuses };
+    // Only statuses held: one not read yet gets the answer on top when it is read.
+    for (const [userId, action] of answers) {
+      const held = statuses[userId];
+      if (held && held.status !== STATUS_AFTER[action])
+        statuses[userId] = { ...held, status: STATUS_AFTER[action] };
+    }
+    return { statuses };
+  });
+});

@@ -1,7 +1,9 @@
 import { useId, useState } from 'react';
 import { useCharCount } from '../../components/useCharCount.tsx';
 import { CAPTION_MAX } from '../../contracts/gallery.ts';
+import { galleryPatch } from '../../contracts/paths/gallery.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
+import { WaitingMark } from '../offline/WaitingMark.tsx';
 
 export type CaptionMode = 'view' | 'editing' | 'saving';
 
@@ -11,10 +13,18 @@ interface CaptionEditorProps {
   onModeChange: (mode: CaptionMode) => void;
   /** Rejects with the text to show quietly when the save failed. */
   onSave: (caption: string) => Promise<void>;
+  /** The caption shown was written offline and waits to be sent. */
+  waiting?: boolean;
 }
 
 /** The caption in its three states (docs/product.md "Image viewer"): view, editing, saving; Cancel restores the old text. */
-export function CaptionEditor({ caption, mode, onModeChange, onSave }: CaptionEditorProps) {
+export function CaptionEditor({
+  caption,
+  mode,
+  onModeChange,
+  onSave,
+  waiting = false,
+}: CaptionEditorProps) {
   const id = useId();
   const [draft, setDraft] = useState<string | null>(null);
   const [failure, setFailure] = useState('');
@@ -42,7 +52,17 @@ export function CaptionEditor({ caption, mode, onModeChange, onSave }: CaptionEd
   };
 
   if (mode === 'view') {
-    return <p className={`viewer-caption${caption ? '' : ' empty'}`}>{caption || 'No caption'}</p>;
+    const shown = (
+      <p className={`viewer-caption${caption ? '' : ' empty'}`}>{caption || 'No caption'}</p>
+    );
+    return waiting ? (
+      <div className="viewer-caption-waiting">
+        {shown}
+        <WaitingMark />
+      </div>
+    ) : (
+      shown
+    );
   }
   return (
     <form
@@ -82,7 +102,11 @@ export function CaptionEditor({ caption, mode, onModeChange, onSave }: CaptionEd
         >
           Cancel
         </button>
-        <button type="submit" className="button primary small" {...needsNetwork(mode === 'saving')}>
+        <button
+          type="submit"
+          className="button primary small"
+          {...needsNetwork(mode === 'saving', galleryPatch)}
+        >
           {mode === 'saving' ? 'Saving…' : 'Save'}
         </button>
       </div>

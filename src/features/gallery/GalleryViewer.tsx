@@ -6,7 +6,8 @@ import { ActionMenu, type MenuAction } from '../../components/ActionMenu.tsx';
 import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 import { Toast } from '../../components/Toast.tsx';
 import { useSession } from '../auth/store.ts';
-import { useOfflineNote } from '../offline/store.ts';
+import { galleryPatch } from '../../contracts/paths/gallery.ts';
+import { useCanWait, useOfflineNote } from '../offline/store.ts';
 import { ReportDialog } from '../safety/ReportDialog.tsx';
 import { useReportAction } from '../safety/reported.ts';
 import type { CaptionMode } from './CaptionEditor.tsx';
@@ -60,6 +61,7 @@ export function GalleryViewer({
   const folders = useGallery((state) => state.galleries[ownerId]?.folders ?? EMPTY_FOLDERS);
   const notice = useGallery((state) => state.notice[ownerId] ?? null);
   const offlineNote = useOfflineNote();
+  const captionCanWait = useCanWait(galleryPatch);
   const [infoShown, setInfoShown] = useState(true);
   const [caption, setCaption] = useState<{ id: string; mode: CaptionMode }>({
     id: '',
@@ -202,7 +204,7 @@ export function GalleryViewer({
           },
           {
             label: 'Edit caption',
-            needsNetwork: true,
+            needsNetwork: !captionCanWait,
             run: () => {
               setInfoShown(true);
               setCaption({ id: image.id, mode: 'editing' });

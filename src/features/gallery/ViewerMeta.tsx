@@ -1,11 +1,15 @@
+import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import type { GalleryImage } from '../../contracts/gallery.ts';
 import { Avatar } from '../../components/Avatar.tsx';
+import { galleryPatch } from '../../contracts/paths/gallery.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
+import { WaitingMark } from '../offline/WaitingMark.tsx';
 import { CaptionEditor, type CaptionMode } from './CaptionEditor.tsx';
 import { FolderSelect } from './FolderSelect.tsx';
 import { type Reaction, reactionCount } from './images.ts';
+import { useCaptionWaiting, useReactionWaiting } from './waiting.ts';
 
 interface ViewerMetaProps {
   image: GalleryImage;
@@ -38,6 +42,9 @@ export function ViewerMeta(props: ViewerMetaProps) {
   const { owner } = image;
   const date = formatDate(image.createdAt);
   const needsNetwork = useNeedsNetwork();
+  const reactionWaiting = useReactionWaiting(image.id);
+  const captionWaiting = useCaptionWaiting(image.id);
+  const waitingId = useId();
   return (
     <aside className="viewer-meta" aria-label="Image details">
       <div className="viewer-owner">
@@ -60,6 +67,7 @@ export function ViewerMeta(props: ViewerMetaProps) {
         mode={props.captionMode}
         onModeChange={props.onCaptionMode}
         onSave={props.onSaveCaption}
+        waiting={captionWaiting}
       />
       {date && (
         <p className="viewer-date">
@@ -85,13 +93,15 @@ export function ViewerMeta(props: ViewerMetaProps) {
             type="button"
             className="reaction"
             aria-pressed={image[kind].includes(meId)}
-            {...needsNetwork(!meId)}
+            {...needsNetwork(!meId, galleryPatch)}
+            {...(reactionWaiting ? { 'aria-describedby': waitingId } : {})}
             onClick={() => props.onReact(kind)}
           >
             <ThumbIcon down={down} /> {label}{' '}
             <span className="reaction-count">{reactionCount(image, kind)}</span>
           </button>
         ))}
+        {reactionWaiting && <WaitingMark id={waitingId} />}
       </div>
     </aside>
   );

@@ -7,6 +7,7 @@ import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import type { GalleryImage, OwnReaction } from '../../contracts/gallery.ts';
 
 export type Reaction = 'likes' | 'dislikes';
+export const REACTIONS: readonly Reaction[] = ['likes', 'dislikes'];
 
 /** Each reaction's count (docs/decisions.md "Reactions under a block"). */
 const COUNT = { likes: 'likeCount', dislikes: 'dislikeCount' } as const;

@@ -4,6 +4,8 @@ import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { parsingListener } from '../../lib/socket.ts';
 import { receiveGalleryChange, receiveLiveImage, useGallery } from './store.ts';
 import { galleryImage, json, queuedAnswer } from '../../test/gallery.ts';
+import { waitingItem } from '../../test/outbox.ts';
+import { useOutboxItems } from '../offline/outbox.ts';
 
 type FetchMock = ReturnType<typeof vi.fn<(url: string, init?: RequestInit) => Promise<Response>>>;
 
@@ -403,6 +405,67 @@ describe('the gallery store', () => {
       expect(useGallery.getState().online.owner).toBe(true);
       useGallery.getState().setOnline('owner', false);
       expect(useGallery.getState().online.owner).toBe(false);
+    });
+  });
+
+  describe('changes waiting in the outbox', () => {
+    afterEach(() => useOutboxItems.setState({ items: [] }));
+    const waiting = () =>
+      useOutboxItems.setState({
+        items: [
+          waitingItem(1, 'PATCH', '/api/gallery/a', { accountId: 'me', likes: true }),
+          waitingItem(2, 'PATCH', '/api/gallery/a', { accountId: 'me', caption: 'Sea' }),
+          waitingItem(3, 'PATCH', '/api/gallery/a', { accountId: 'me', caption: 'Sea at dusk' }),
+          waitingItem(4, 'POST', '/api/users/friends/accept', { fromUserId: 'u1' }),
+        ],
+      });
+
+    it('show over the server’s images, in the order made, however often the list is read', async () => {
+      waiting();
+      fetchMock.mockImplementation(() =>
+        Promise.resolve(json({ images: [galleryImage('a', { likes: ['x'] }), galleryImage('b')] })),
+      );
+      for (let read = 0; read < 2; read++) {
+        await useGallery.getState().load({ id: 'owner', username: 'vega' });
+        expect(imageOf('a')).toMatchObject({
+          likes: ['x', 'me'],
+          likeCount: 2,
+          caption: 'Sea at dusk',
+        });
+        expect(imageOf('b')).toEqual(galleryImage('b'));
+      }
+    });
+
+    it('show on the images held as soon as the outbox lists them, a dislike given way to a like', () => {
+      seed([galleryImage('a', { dislikes: ['me'] }), galleryImage('b')]);
+      waiting();
+      expect(imageOf('a')).toMatchObject({
+        likes: ['me'],
+        likeCount: 1,
+        dislikes: [],
+        dislikeCount: 0,
+        caption: 'Sea at dusk',
+      });
+      // A like taken back later, offline too: the two leave no like.
+      useOutboxItems.setState({
+        items: [
+          ...useOutboxItems.getState().items,
+          waitingItem(5, 'PATCH', '/api/gallery/a', { accountId: 'me', likes: false }),
+        ],
+      });
+      expect(imageOf('a')).toMatchObject({ likes: [], likeCount: 0 });
+    });
+
+    it('keep the count of the gallery’s likes in step', () => {
+      useGallery.setState({
+        galleries: {
+          owner: { status: 'ready', items: [galleryImage('a')], folders: ['All'], likes: 4 },
+        },
+      });
+      waiting();
+      expect(useGallery.getState().galleries.owner?.likes).toBe(5);
+      waiting();
+      expect(useGallery.getState().galleries.owner?.likes).toBe(5);
     });
   });
 });

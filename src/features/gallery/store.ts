@@ -27,6 +27,8 @@ import {
   without,
 } from './pages.ts';
 import { type UploadSlice, createUploadSlice } from './uploadSlice.ts';
+import { imagesWithWaiting, waitingEdits } from './waiting.ts';
+import { onWaitingItems, waitingItems } from '../offline/waiting.ts';
 
 export { hasMore, pagesOf, totalOf } from './pages.ts';
 
@@ -148,7 +150,11 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
     },
     write: (key, list) => {
       const [owner, folder] = listOf(key);
-      set((state) => setList(state, owner.id, folder, () => list));
+      // The server's images (or the saved copy of them) with what the member did offline on top.
+      const items = imagesWithWaiting(list.items, waitingEdits(waitingItems()), memberId());
+      set((state) =>
+        setList(state, owner.id, folder, () => (items === list.items ? list : { ...list, items })),
+      );
     },
     fetch: async (key, cursor, limit) => {
       const [owner, folder] = listOf(key);
@@ -320,6 +326,20 @@ export const useGallery = create<GalleryState>()((set, get, store) => {
 });
 
 joinMemberState('gallery', { reset: () => useGallery.getState().reset() });
+
+// A change the member made offline shows on every image held as soon as the outbox lists it
+// (docs/decisions.md "The offline outbox"); once it is sent or refused, the page is read again.
+onWaitingItems((items) => {
+  const edits = waitingEdits(items);
+  if (edits.length === 0) return;
+  const refs = new Set(edits.map((edit) => edit.params.ref));
+  const { update } = imageUpdaters(useGallery.setState, useGallery.getState);
+  for (const [ownerId, gallery] of Object.entries(useGallery.getState().galleries)) {
+    const lists = [gallery, ...Object.values(gallery.byFolder ?? {})];
+    if (lists.some((list) => list.items.some((image) => refs.has(image.id))))
+      update(ownerId, (images) => imagesWithWaiting(images, edits, memberId()));
+  }
+});
 
 /**
  * Reads a folder's first page unless it is loaded or on its way: the grid and the manager both ask

@@ -3,7 +3,9 @@ import { Avatar } from '../../components/Avatar.tsx';
 import type { Notification } from '../../contracts/notifications.ts';
 import { RULES_PATH } from '../../contracts/safety.ts';
 import { FriendActions } from '../friends/FriendActions.tsx';
+import { useAnswerWaiting } from '../friends/waiting.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
+import { WaitingMark } from '../offline/WaitingMark.tsx';
 import { relativeTime } from './logic.ts';
 import { useNotifications } from './store.ts';
 import { usePendingRequests } from './usePending.ts';
@@ -37,6 +39,8 @@ function NotificationItem({ item, now, pending, variant, onNavigate }: ItemProps
   const clear = useNotifications((state) => state.clear);
   const needsNetwork = useNeedsNetwork();
   const actor = item.actor;
+  // A request answered offline: the answer waits to be sent.
+  const answerWaiting = useAnswerWaiting(item.type === 'friend_request' ? actor?.id : undefined);
   const profile = actor ? `/profile/${encodeURIComponent(actor.username)}` : null;
   return (
     <li className={`notification-item${item.read ? '' : ' unread'}`} data-type={item.type}>
@@ -88,6 +92,7 @@ function NotificationItem({ item, now, pending, variant, onNavigate }: ItemProps
             </>
           )}
         </div>
+        {answerWaiting && <WaitingMark />}
         {pending && <RequestActions item={item} />}
       </div>
       {variant === 'panel' && (

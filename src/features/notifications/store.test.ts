@@ -13,6 +13,8 @@ vi.mock('./api.ts', () => ({ notificationsApi: api }));
 vi.mock('../friends/api.ts', () => ({ friendsApi: friends, readList: () => [] }));
 
 const { useNotifications } = await import('./store.ts');
+const { useOutboxItems } = await import('../offline/outbox.ts');
+const { waitingItem } = await import('../../test/outbox.ts');
 const { useFriends } = await import('../friends/store.ts');
 
 const welcome = note();
@@ -170,5 +172,46 @@ describe('notifications store', () => {
     await useNotifications.getState().refreshRequests();
     expect(useNotifications.getState().requestsStatus).toBe('error');
     expect(useNotifications.getState().requestsError).toBe('Failed to load');
+  });
+
+  describe('answers waiting in the outbox', () => {
+    afterEach(() => useOutboxItems.setState({ items: [] }));
+    const sent = request({
+      requestId: 'u2:u3',
+      user: { id: 'u3', username: 'orion', fullName: 'Orion', profileImage: '' },
+      fromUserId: 'u2',
+      toUserId: 'u3',
+    });
+
+    it('leave the requests they answer out of what the server lists', async () => {
+      friends.outgoing.mockResolvedValue([sent]);
+      useOutboxItems.setState({
+        items: [
+          waitingItem(1, 'POST', '/api/users/friends/accept', { fromUserId: 'u1' }),
+          waitingItem(2, 'POST', '/api/users/friends/cancel', { toUserId: 'u3' }),
+        ],
+      });
+      useNotifications.getState().start('u2');
+      await settle();
+      await useNotifications.getState().refreshRequests();
+      const { incoming, outgoing, synthesised, items } = useNotifications.getState();
+      expect([incoming, outgoing, synthesised]).toEqual([[], [], []]);
+      expect(items.map((item) => item.id)).toEqual(['1']);
+    });
+
+    it('take the requests they answer out of the lists held as soon as the outbox lists them', async () => {
+      friends.outgoing.mockResolvedValue([sent]);
+      useNotifications.getState().start('u2');
+      await settle();
+      await useNotifications.getState().refreshRequests();
+      expect(useNotifications.getState().items.map((item) => item.id)).toEqual(['fr:u1:u2', '1']);
+      useOutboxItems.setState({
+        items: [waitingItem(1, 'POST', '/api/users/friends/decline', { fromUserId: 'u1' })],
+      });
+      const { incoming, outgoing, synthesised, items } = useNotifications.getState();
+      expect([incoming, synthesised]).toEqual([[], []]);
+      expect(outgoing).toEqual([sent]);
+      expect(items.map((item) => item.id)).toEqual(['1']);
+    });
   });
 });

@@ -28,6 +28,8 @@ import {
 import { onSocketEvent } from '../../lib/socket.ts';
 import { type FriendAction, friendsApi } from '../friends/api.ts';
 import { otherMember, useFriends } from '../friends/store.ts';
+import { waitingAnswers } from '../friends/waiting.ts';
+import { onWaitingItems, waitingItems } from '../offline/waiting.ts';
 import { notificationsApi } from './api.ts';
 import {
   extraSynthesised,
@@ -86,6 +88,37 @@ function derive(core: Core): Pick<NotificationsState, 'items' | 'unread'> {
   };
 }
 
+type Requests = Pick<NotificationsState, 'incoming' | 'outgoing' | 'synthesised'>;
+
+/**
+ * The lists of requests without those the member answered offline, while the answers wait in the
+ * outbox (docs/decisions.md "The offline outbox"): what the server or its saved copy lists is
+ * shown as answered. Only the lists given and changed are in the result.
+ */
+function withoutAnswered(lists: Partial<Requests>): Partial<Requests> {
+  const answers = waitingAnswers(waitingItems());
+  if (answers.size === 0) return lists;
+  const received = (userId: string | undefined) => {
+    const answer = userId && answers.get(userId);
+    return answer === 'accept' || answer === 'decline';
+  };
+  const { incoming, outgoing, synthesised } = lists;
+  return {
+    ...lists,
+    ...(incoming ? { incoming: kept(incoming, (item) => !received(item.fromUserId)) } : {}),
+    ...(outgoing
+      ? { outgoing: kept(outgoing, (item) => answers.get(item.toUserId) !== 'cancel') }
+      : {}),
+    ...(synthesised ? { synthesised: kept(synthesised, (item) => !received(item.actor?.id)) } : {}),
+  };
+}
+
+/** `list` without what `keep` refuses; the same array when it refuses nothing. */
+function kept<T>(list: T[], keep: (item: T) => boolean): T[] {
+  const left = list.filter(keep);
+  return left.length === list.length ? list : left;
+}
+
 const NONE: PagedList<Notification> = { status: 'loading', items: [] };
 
 const EMPTY = {
@@ -110,8 +143,9 @@ const untilReset = () => calls.current('member');
 
 export const useNotifications = create<NotificationsState>()((set, get) => {
   /** Sets core fields and recomputes the merged list. */
-  const update = (change: Partial<Core> & Partial<NotificationsState>) =>
+  const update = (core: Partial<Core> & Partial<NotificationsState>) =>
     set((state) => {
+      const change = { ...core, ...withoutAnswered(core) };
       const next = { ...state, ...change };
       return { ...change, ...derive(next) };
     });
@@ -200,7 +234,8 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
           friendsApi.incoming(),
           friendsApi.outgoing(),
         ]);
-        if (ticket.current) set({ incoming, outgoing, requestsStatus: 'ready' });
+        if (ticket.current)
+          set({ ...withoutAnswered({ incoming, outgoing }), requestsStatus: 'ready' });
       } catch (error) {
         if (ticket.current)
           set({ requestsStatus: 'error', requestsError: loadErrorMessage(error) });
@@ -385,6 +420,19 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
 });
 
 joinMemberState('notifications', { reset: () => useNotifications.getState().reset() });
+
+// A request answered offline leaves the lists as soon as the outbox lists the answer.
+onWaitingItems(() => {
+  const state = useNotifications.getState();
+  const { incoming, outgoing, synthesised } = state;
+  const lists = withoutAnswered({ incoming, outgoing, synthesised });
+  if (
+    lists.incoming !== incoming ||
+    lists.outgoing !== outgoing ||
+    lists.synthesised !== synthesised
+  )
+    useNotifications.setState({ ...lists, ...derive({ ...state, ...lists }) });
+});
 
 /**
  * Live updates for the signed-in member: notification and friend events patch the store, and the

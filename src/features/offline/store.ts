@@ -2,8 +2,10 @@
  * Whether the server can be reached (docs/product.md "Offline, install and push"): the browser's own
  * online/offline events, and what the HTTP client learns from each request it makes.
  */
+import { useSyncExternalStore } from 'react';
 import { create } from 'zustand';
 import type { OfflineNote } from '../../components/ActionMenu.tsx';
+import type { EndpointPath } from '../../contracts/endpoints.paths.ts';
 import { onConnection } from '../../lib/http.ts';
 
 export const OFFLINE_BANNER = "You're offline — showing saved data";
@@ -68,6 +70,29 @@ export function watchNetwork(target: Window = window): () => void {
   };
 }
 
+/** Hears the page's worker take or give up control. */
+function watchController(changed: () => void): () => void {
+  const container = typeof navigator === 'undefined' ? undefined : navigator.serviceWorker;
+  container?.addEventListener('controllerchange', changed);
+  return () => container?.removeEventListener('controllerchange', changed);
+}
+const hasController = (): boolean =>
+  typeof navigator !== 'undefined' && Boolean(navigator.serviceWorker?.controller);
+
+/**
+ * Whether `call` can be taken offline now (docs/decisions.md "The offline outbox"): the endpoint
+ * table marks it `outbox`, and a service worker controls the page to keep it until the network is
+ * back. Without a worker nothing is kept, so it needs the network like any other call.
+ */
+export function useCanWait(call: EndpointPath | undefined): boolean {
+  const controlled = useWorkerInControl();
+  return canWait(call, controlled);
+}
+const canWait = (call: EndpointPath | undefined, controlled: boolean): boolean =>
+  Boolean(call?.outbox) && controlled;
+const useWorkerInControl = (): boolean =>
+  useSyncExternalStore(watchController, hasController, () => false);
+
 export interface NetworkActionProps {
   disabled: boolean;
   title?: string;
@@ -76,12 +101,15 @@ export interface NetworkActionProps {
 
 /**
  * Props for controls that need the network: disabled while offline, with the reason as their
- * title and description. `needsNetwork(busy)` also disables them for the control's own reasons.
+ * title and description. `needsNetwork(busy)` also disables them for the control's own reasons;
+ * `needsNetwork(busy, call)` names the write the control makes, and one the offline outbox can
+ * keep (`useCanWait`) stays enabled offline.
  */
-export function useNeedsNetwork(): (disabled?: boolean) => NetworkActionProps {
+export function useNeedsNetwork(): (disabled?: boolean, call?: EndpointPath) => NetworkActionProps {
   const offline = useOffline();
-  return (disabled = false) =>
-    offline
+  const controlled = useWorkerInControl();
+  return (disabled = false, call) =>
+    offline && !canWait(call, controlled)
       ? { disabled: true, title: OFFLINE_REASON, 'aria-describedby': OFFLINE_REASON_ID }
       : { disabled };
 }
