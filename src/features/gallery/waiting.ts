@@ -19,7 +19,7 @@ export const waitingEdits = (items: readonly OutboxItem[]): WaitingEdit[] =>
  * set or taken back by `memberId` (the count moving with it), a caption. Applying them twice
  * changes nothing more than once.
  */
-export function withWaitingEdits(
+function withWaitingEdits(
   image: GalleryImage,
   edits: readonly WaitingEdit[],
   memberId: string,
