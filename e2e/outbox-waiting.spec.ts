@@ -2,6 +2,7 @@
  * What waits in the offline outbox, as the member meets it (docs/product.md "Offline, install and
  * push"): the top bar's count, Settings → Waiting to send with Discard, and the logout prompt.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { type Page, expect } from '@playwright/test';
 import { imageIds, listeningPage, results, write } from './outbox-helpers.ts';
 import { type Api, storedData, test, uploadPhotos } from './pwa-helpers.ts';
@@ -18,6 +19,13 @@ interface Photo {
 async function photos(api: Api): Promise<Photo[]> {
   const response = await api.request.get(`/api/gallery?userId=${api.id}`);
   return ((await response.json()) as { images: Photo[] }).images;
+}
+
+/** WCAG 2.1 A and AA violations axe-core finds in the parts of the page named by `selectors`. */
+async function violations(page: Page, ...selectors: string[]) {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  for (const selector of selectors) builder = builder.include(selector);
+  return (await builder.analyze()).violations.map((violation) => violation.id);
 }
 
 const count = (page: Page) => page.getByRole('link', { name: /waiting to send$/ });
@@ -46,6 +54,7 @@ test('logout with changes waiting asks; Cancel keeps the member in, Log out disc
     name: '2 changes haven’t been sent. Log out and discard them?',
   });
   await expect(prompt).toBeVisible();
+  expect(await violations(page, 'dialog[open]')).toEqual([]);
   // Focus starts on Cancel, the choice that loses nothing.
   await expect(prompt.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await page.keyboard.press('Enter');
@@ -99,6 +108,7 @@ test('Settings lists what waits; a discarded change is never sent, the other is'
     'Like a photo',
     'Caption: “Sea at dusk”',
   ]);
+  expect(await violations(page, '.top-bar', '#settings-outbox')).toEqual([]);
   await section.getByRole('button', { name: 'Discard: Like a photo' }).click();
   await expect(section.locator('.settings-outbox-text')).toHaveText(['Caption: “Sea at dusk”']);
   await expect(count(page)).toHaveAccessibleName('1 change waiting to send');
