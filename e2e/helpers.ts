@@ -18,6 +18,7 @@ export const SETTINGS_NAV = [
   'Security',
   'Profile',
   'Referral',
+  'Waiting to send',
   'Blocked members',
   'Download my data',
   'Danger zone',

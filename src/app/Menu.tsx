@@ -1,13 +1,19 @@
+import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Dialog, DialogActions } from '../components/Dialog.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { useSession } from '../features/auth/store.ts';
 import { useInstallAction } from '../features/offline/installActions.ts';
+import { useOutboxItems } from '../features/offline/outbox.ts';
+import { logoutQuestion } from '../features/offline/outboxWords.ts';
 import { visibleMenuItems } from './menuItems.ts';
 import { useMenuButton } from '../components/useMenuButton.ts';
 
 /**
  * The top bar's menu (docs/product.md "Top bar and menu"): a disclosure of the site's pages, so
- * its entries stay links and buttons; arrow keys, Home and End move between them.
+ * its entries stay links and buttons; arrow keys, Home and End move between them. Logout with
+ * changes waiting in the offline outbox asks first, as they go with the member's other copies
+ * (docs/decisions.md "The offline outbox").
  */
 export function Menu() {
   const { open, setOpen, close, buttonProps, popupProps } = useMenuButton<HTMLElement>({
@@ -20,10 +26,21 @@ export function Menu() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
 
-  const onLogout = async () => {
-    setOpen(false);
+  const [unsent, setUnsent] = useState(0);
+  const [leaving, setLeaving] = useState(false);
+
+  const leave = async () => {
+    setLeaving(true);
     await logout();
     void navigate('/landing', { replace: true });
+  };
+  const onLogout = async () => {
+    setOpen(false);
+    // Read from the device, not from the last count: the worker may have kept or sent items since.
+    await useOutboxItems.getState().load();
+    const waiting = useOutboxItems.getState().items.length;
+    if (waiting > 0) setUnsent(waiting);
+    else await leave();
   };
 
   return (
@@ -69,6 +86,28 @@ export function Menu() {
           </ul>
         </nav>
       )}
+      <Dialog
+        open={unsent > 0}
+        title={logoutQuestion(unsent)}
+        onClose={() => setUnsent(0)}
+        returnFocus={buttonProps.ref}
+      >
+        <p>
+          {unsent === 1 ? 'It was' : 'They were'} made offline and would be sent from this device
+          when it’s back online.
+        </p>
+        <DialogActions
+          onCancel={() => setUnsent(0)}
+          cancelDisabled={leaving}
+          confirm={{
+            label: 'Log out',
+            danger: true,
+            busy: leaving,
+            disabled: leaving,
+            onClick: () => void leave(),
+          }}
+        />
+      </Dialog>
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { Avatar } from '../components/Avatar.tsx';
 import { avatarUrl } from '../components/avatarUrl.ts';
 import { Logo } from '../components/Logo.tsx';
 import { useSession } from '../features/auth/store.ts';
+import { OutboxCount } from '../features/offline/OutboxCount.tsx';
 import { HeaderSearch } from '../features/search/HeaderSearch.tsx';
 import { ThemeToggle } from '../features/theme/ThemeToggle.tsx';
 import { Bell } from './Bell.tsx';
@@ -39,6 +40,7 @@ export function TopBar() {
       </Link>
       <HeaderSearch />
       <div className="top-bar-actions">
+        <OutboxCount />
         <ThemeToggle />
         <Bell />
         <Link

@@ -23,6 +23,7 @@ import {
   readSharedFile,
 } from '../contracts/offline.ts';
 import { DB_NAME } from './constants.ts';
+import { wipeAllOutboxes } from './outboxQueue.ts';
 
 type MemberKey = [string, string];
 
@@ -226,7 +227,11 @@ export async function endCurrentMember(): Promise<boolean> {
   });
 }
 
-/** Removes everything saved for `userId`; if they are the current member, nobody is afterwards. */
+/**
+ * Removes everything saved for `userId` here; if they are the current member, nobody is afterwards.
+ * Their offline outbox is the worker's own database: it goes with the outbox's reset
+ * (src/features/offline/outbox.ts) at the same moments.
+ */
 export async function wipeMember(userId: string): Promise<boolean> {
   return using(false, async (database) => {
     const tx = database.transaction([...ALL_STORES], 'readwrite');
@@ -239,8 +244,9 @@ export async function wipeMember(userId: string): Promise<boolean> {
   });
 }
 
-/** Removes everything of everyone. */
+/** Removes everything of everyone, the offline outboxes too. */
 export async function wipeAll(): Promise<boolean> {
+  await wipeAllOutboxes();
   return using(false, async (database) => {
     const tx = database.transaction([...ALL_STORES], 'readwrite');
     await Promise.all(ALL_STORES.map((name) => tx.objectStore(name).clear()));

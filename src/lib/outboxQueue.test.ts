@@ -3,7 +3,13 @@ import 'fake-indexeddb/auto';
 import { QueueDb } from 'workbox-background-sync/lib/QueueDb.js';
 import { StorableRequest } from 'workbox-background-sync/lib/StorableRequest.js';
 import { describe, expect, it } from 'vitest';
-import { discardOutboxItems, outboxQueueName, readOutbox, wipeOutbox } from './outboxQueue.ts';
+import {
+  discardOutboxItems,
+  outboxQueueName,
+  readOutbox,
+  wipeAllOutboxes,
+  wipeOutbox,
+} from './outboxQueue.ts';
 
 /** Queues a write as the worker does: the request as workbox stores it, with its metadata. */
 async function queue(memberId: string, method: string, path: string, body: BodyInit, key: string) {
@@ -46,5 +52,13 @@ describe('the outbox as kept on the device', () => {
     await wipeOutbox('ann');
     expect(await readOutbox('ann')).toEqual([]);
     expect((await readOutbox('bob')).map((item) => item.key)).toEqual(['k9']);
+  });
+
+  it('drops every member’s waiting writes when everything of everyone goes', async () => {
+    await queue('ann', 'PATCH', '/api/gallery/p1', JSON.stringify({ likes: true }), 'k1');
+    await queue('bob', 'PATCH', '/api/gallery/p9', JSON.stringify({ likes: true }), 'k9');
+    await wipeAllOutboxes();
+    expect(await readOutbox('ann')).toEqual([]);
+    expect(await readOutbox('bob')).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
  * waits (the marks, the count, Settings) and drops items from it (Discard, logout); the worker
  * adds to it and sends from it.
  */
+import type { IDBPDatabase } from 'idb';
 import { QueueDb } from 'workbox-background-sync/lib/QueueDb.js';
 
 /** The member's queue: one per member, so nobody's items are sent as someone else. */
@@ -86,4 +87,16 @@ export async function discardOutboxItems(ids: readonly number[]): Promise<void> 
 /** Drops everything the member has waiting (logout, account gone). */
 export async function wipeOutbox(memberId: string): Promise<void> {
   await discardOutboxItems((await readOutbox(memberId)).map((item) => item.id));
+}
+
+/** Drops every member's waiting writes (everything of everyone goes). */
+export async function wipeAllOutboxes(): Promise<void> {
+  try {
+    // Workbox keeps every queue's entries in one store, `requests`, and reads it with `getDb()`,
+    // a method its types mark private; it has no call that drops every queue.
+    const open = queueDb() as unknown as { getDb: () => Promise<IDBPDatabase> };
+    await (await open.getDb()).clear('requests');
+  } catch {
+    // No queue kept on this device.
+  }
 }

@@ -11,7 +11,12 @@ import { create } from 'zustand';
 import { OUTBOX_REPLAY, type OutboxResult } from '../../contracts/constants.ts';
 import { readCurrentMember } from '../../lib/idb.ts';
 import { joinMemberState } from '../../lib/memberState.ts';
-import { type OutboxItem, discardOutboxItems, readOutbox } from '../../lib/outboxQueue.ts';
+import {
+  type OutboxItem,
+  discardOutboxItems,
+  readOutbox,
+  wipeOutbox,
+} from '../../lib/outboxQueue.ts';
 import { refetchShown } from '../../lib/serverState.ts';
 
 /** A refusal without words of the server's. */
@@ -57,11 +62,17 @@ export const useOutboxItems = create<OutboxItems>()((set, get) => ({
   },
 }));
 
+/**
+ * The member's waiting writes go with the rest of their copies when their session ends (logout
+ * here or in another tab, the account deleted, the server saying it ended), never when the server
+ * merely could not be reached: those are sent once it can be.
+ */
 joinMemberState('outbox', {
-  reset: () => {
+  reset: async ({ memberId, ended }) => {
     loads += 1;
     useOutboxNotice.getState().dismiss();
     useOutboxItems.setState({ items: [] });
+    if (ended) await wipeOutbox(memberId);
   },
 });
 

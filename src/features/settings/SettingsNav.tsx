@@ -1,7 +1,12 @@
+import { OUTBOX_SECTION } from '../offline/outboxWords.ts';
 import { SECTIONS, type SectionId } from './settingsState.ts';
 
-/** The sections below the four steps, whose controls act at once (docs/product.md "Safety"). */
+/**
+ * The sections below the four steps, whose controls act at once: the offline outbox
+ * (docs/product.md "Offline, install and push") and the member's safety (docs/product.md "Safety").
+ */
 export const MORE_SECTIONS = [
+  { ...OUTBOX_SECTION, nav: OUTBOX_SECTION.label },
   { id: 'blocked', label: 'Blocked members', nav: 'Blocked members' },
   { id: 'data', label: 'Download my data', nav: 'Download my data' },
   { id: 'danger', label: 'Danger zone', nav: 'Danger zone' },

@@ -14,6 +14,7 @@ import { SecurityFields } from './SecurityFields.tsx';
 import { SECTIONS, type SectionId, type SettingsValues } from './settingsState.ts';
 import { MORE_SECTIONS, type MoreSectionId, SettingsNav } from './SettingsNav.tsx';
 import { useSettings } from './useSettings.ts';
+import { WaitingToSend } from './WaitingToSend.tsx';
 import './SettingsPage.css';
 
 const LABELS = Object.fromEntries(SECTIONS.map(({ id, label }) => [id, label])) as Record<
@@ -92,6 +93,9 @@ function SettingsForm({ user }: { user: CurrentUser }) {
           >
             <ReferralFields {...fields('referral')} />
           </SectionCard>
+          <SettingsPanel id="outbox" label={MORE_LABELS.outbox}>
+            <WaitingToSend onToast={showToast} />
+          </SettingsPanel>
           <SettingsPanel id="blocked" label={MORE_LABELS.blocked}>
             <BlockedMembers onToast={showToast} />
           </SettingsPanel>
@@ -109,8 +113,9 @@ function SettingsForm({ user }: { user: CurrentUser }) {
 }
 
 /**
- * /settings: the member's account in four sections (docs/product.md "Settings"), then blocked
- * members, their data and deleting the account (docs/product.md "Safety").
+ * /settings: the member's account in four sections (docs/product.md "Settings"), then what waits
+ * to be sent from this device (docs/product.md "Offline, install and push"), blocked members,
+ * their data and deleting the account (docs/product.md "Safety").
  */
 export function SettingsPage() {
   const user = useSession((state) => state.user);
