@@ -5,6 +5,7 @@ import type { PendingUpload } from './uploadSlice.ts';
 
 const failed = (change: Partial<PendingUpload>): PendingUpload => ({
   key: 'upload-1',
+  sendKey: 'key-1',
   ownerId: 'me',
   name: 'a.png',
   loaded: 0,
