@@ -248,7 +248,7 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
       patch(key, { checked: true, ...(check.preview ? { preview: file } : {}) });
     }
     // Offline the file waits on the device: only if it fits, with room to spare, is it handed over.
-    if (knownOffline() && canKeepOffline() && !(await fitsOnDevice(file.size))) {
+    if (knownOffline() && canKeepOffline() && !(await startIfRoom(key, file.size))) {
       if (signal.aborted) return '';
       fail(key, noRoomFor(file.name), true);
       return NO_ROOM;
@@ -286,17 +286,25 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
     }
   };
 
+  /** The space checks, one after the other, so two files never both count on the same room. */
+  let spaceChecks: Promise<unknown> = Promise.resolve();
   /**
-   * Whether a file of `size` bytes fits on the device beside what is kept, and beside the files
-   * handed to the worker that it has not kept yet. Where the browser does not tell, it is tried.
+   * Whether the file of tile `key` (`size` bytes) fits on the device beside what is kept and the
+   * files handed to the worker that it has not kept yet; one that fits is marked sending at once,
+   * so the next check counts it. Where the browser does not tell, the file is tried.
    */
-  const fitsOnDevice = async (size: number): Promise<boolean> => {
-    const estimate = await estimateSpace();
-    if (!estimate) return true;
-    const pending = get()
-      .uploads.filter((item) => item.phase === 'sending')
-      .reduce((sum, item) => sum + item.file.size, 0);
-    return fitOnDevice([size], estimate, pending)[0] ?? false;
+  const startIfRoom = (key: string, size: number): Promise<boolean> => {
+    const check = spaceChecks.then(async () => {
+      const estimate = await estimateSpace();
+      const pending = get()
+        .uploads.filter((item) => item.phase === 'sending')
+        .reduce((sum, item) => sum + item.file.size, 0);
+      const fits = !estimate || (fitOnDevice([size], estimate, pending)[0] ?? false);
+      if (fits && tile(key)) patch(key, { phase: 'sending', loaded: 0, total: size });
+      return fits;
+    });
+    spaceChecks = check.catch(() => undefined);
+    return check;
   };
 
   // A queued file settles when it leaves the member's outbox: sent (the page reads its gallery
