@@ -6,7 +6,7 @@
  */
 
 /** Room kept free for everything else the app keeps (saved copies, the outbox's other items). */
-export const SPACE_MARGIN_BYTES = 16 * 1024 * 1024;
+const SPACE_MARGIN_BYTES = 16 * 1024 * 1024;
 /** What the outbox keeps beside a file: the form's other fields and boundaries, the request's record. */
 export const FORM_OVERHEAD_BYTES = 4 * 1024;
 

@@ -22,7 +22,7 @@ function subscribe(change: () => void): () => void {
 }
 
 /** For components: whether a worker controls the page, following a change of worker. */
-export function useCanKeepOffline(): boolean {
+function useCanKeepOffline(): boolean {
   return useSyncExternalStore(subscribe, canKeepOffline, () => false);
 }
 

@@ -6,7 +6,6 @@
  */
 import { useMemo } from 'react';
 import { create } from 'zustand';
-import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import { galleryUpload } from '../../contracts/endpoints/gallery.ts';
 import { pathOf } from '../../lib/api.ts';
 import type { OutboxItem } from '../../lib/outboxQueue.ts';
@@ -51,9 +50,6 @@ export function tileOfForm(key: string, form: FormData): PendingUpload | null {
     checked: true,
   };
 }
-
-/** The folder a waiting upload goes to. */
-export const folderOf = (upload: PendingUpload): string => upload.fields.folder || DEFAULT_FOLDER;
 
 /** Follows the outbox's list: reads the form of each new upload in it, forgets those gone. */
 function follow(items: readonly OutboxItem[]): void {
