@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import type { GalleryOwnerRef } from './api.ts';
@@ -6,7 +6,8 @@ import { FolderSelect } from './FolderSelect.tsx';
 import { GalleryModal } from './GalleryModal.tsx';
 import { PhotoTile } from './PhotoTile.tsx';
 import { UploadButton, UploadStatus } from './UploadButton.tsx';
-import { UploadFailures, UploadTile, isFailed } from './UploadTile.tsx';
+import { UploadFailures, UploadTile, WaitingUploadsNote, isFailed } from './UploadTile.tsx';
+import { useWaitingUploads } from './waitingUploads.ts';
 import { hasMore, pagesOf, readFolder, totalOf, useGallery } from './store.ts';
 import './manager.css';
 
@@ -29,8 +30,14 @@ interface GalleryManagerProps {
 export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManagerProps) {
   const gallery = useGallery((state) => state.galleries[owner.id]);
   const folder = useGallery((state) => state.selectedFolder[owner.id] ?? DEFAULT_FOLDER);
-  const uploads = useGallery(
+  const tiles = useGallery(
     useShallow((state) => state.uploads.filter((item) => item.ownerId === owner.id)),
+  );
+  // Files kept offline show too, also after a reload (docs/decisions.md "The offline outbox").
+  const waiting = useWaitingUploads(owner.id, tiles);
+  const uploads = useMemo(
+    () => (waiting.length === 0 ? tiles : [...waiting, ...tiles]),
+    [waiting, tiles],
   );
   const { load, loadMore, loadFolders, selectFolder, addFolder } = useGallery(
     useShallow((state) => ({
@@ -118,6 +125,7 @@ export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManag
           </div>
         </header>
         <UploadStatus ownerId={owner.id} />
+        <WaitingUploadsNote uploads={uploads} />
         <div className="manager-body" ref={scroller}>
           <UploadFailures uploads={uploads} />
           {loading ? (

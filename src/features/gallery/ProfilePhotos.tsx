@@ -7,6 +7,8 @@ import { whileShown } from '../../lib/serverState.ts';
 import { FolderSelect } from './FolderSelect.tsx';
 import { PhotoGrid } from './PhotoGrid.tsx';
 import { UploadButton, UploadStatus } from './UploadButton.tsx';
+import { WaitingUploadsNote } from './UploadTile.tsx';
+import { useWaitingUploads } from './waitingUploads.ts';
 import { hasMore, pagesOf, readFolder, totalOf, useGallery } from './store.ts';
 import { useSharedPhotos } from './shared.ts';
 import { useGalleryLive } from './useGalleryLive.ts';
@@ -56,8 +58,14 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
   const headingId = useId();
   const gallery = useGallery((state) => state.galleries[ownerId]);
   const folder = useGallery((state) => state.selectedFolder[ownerId] ?? DEFAULT_FOLDER);
-  const uploads = useGallery(
+  const tiles = useGallery(
     useShallow((state) => state.uploads.filter((item) => item.ownerId === ownerId)),
+  );
+  // Files kept offline show too, also after a reload (docs/decisions.md "The offline outbox").
+  const waiting = useWaitingUploads(ownerId, tiles);
+  const uploads = useMemo(
+    () => (waiting.length === 0 ? tiles : [...waiting, ...tiles]),
+    [waiting, tiles],
   );
   const notice = useGallery((state) => state.notice[ownerId] ?? null);
   const { load, loadMore, seek, loadFolders, selectFolder, addFolder, reorder, cancelUploads } =
@@ -200,6 +208,7 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
         <p className="gallery-hint">New uploads go to ‘{folder}’.</p>
       )}
       <UploadStatus ownerId={ownerId} />
+      <WaitingUploadsNote uploads={uploads} />
       <div className="contents" onPointerOver={prefetchViewer} onFocus={prefetchViewer}>
         {content}
       </div>

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { useNeedsNetwork } from '../offline/store.ts';
 import type { GalleryOwnerRef } from './api.ts';
+import { useUploadNeedsNetwork } from './offlineUpload.ts';
 import { useGallery } from './store.ts';
 
 interface UploadButtonProps {
@@ -18,7 +18,8 @@ export function UploadButton({ owner, folder, canEdit }: UploadButtonProps) {
   const holding = useGallery((state) =>
     state.uploads.some((item) => item.ownerId === owner.id && item.phase === 'held'),
   );
-  const needsNetwork = useNeedsNetwork();
+  // Offline too where the service worker keeps what is sent then (docs/decisions.md "The offline outbox").
+  const needsNetwork = useUploadNeedsNetwork();
 
   useEffect(() => {
     const element = input.current;

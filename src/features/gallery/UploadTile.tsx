@@ -1,12 +1,44 @@
 import { useEffect, useRef, useState } from 'react';
 import { useObjectUrl } from '../../components/useObjectUrl.ts';
-import { useNeedsNetwork } from '../offline/store.ts';
+import { formatBytes } from './deviceSpace.ts';
+import { useUploadNeedsNetwork } from './offlineUpload.ts';
 import { useGallery } from './store.ts';
 import type { PendingUpload } from './uploadSlice.ts';
 
 /** A file's tile in the grid while it waits or goes (docs/product.md "Uploads"). */
 export function UploadTile({ upload }: { upload: PendingUpload }) {
-  return upload.phase === 'held' ? <HeldTile upload={upload} /> : <PendingTile upload={upload} />;
+  if (upload.phase === 'held') return <HeldTile upload={upload} />;
+  if (upload.phase === 'queued') return <QueuedTile upload={upload} />;
+  return <PendingTile upload={upload} />;
+}
+
+/**
+ * A file kept on the device by the offline outbox until the network is back
+ * (docs/decisions.md "The offline outbox"); it becomes its photo once sent.
+ */
+function QueuedTile({ upload }: { upload: PendingUpload }) {
+  return (
+    <li className="photo-tile pending queued" aria-label={`${upload.name} waiting to send`}>
+      <Preview upload={upload} />
+      <span className="pending-label">Waiting to send</span>
+    </li>
+  );
+}
+
+/**
+ * How many photos wait in the outbox for this gallery and the room they take on the device, or
+ * nothing when none wait.
+ */
+export function WaitingUploadsNote({ uploads }: { uploads: readonly PendingUpload[] }) {
+  const queued = uploads.filter((upload) => upload.phase === 'queued');
+  if (queued.length === 0) return null;
+  const bytes = queued.reduce((sum, upload) => sum + upload.file.size, 0);
+  return (
+    <p className="upload-waiting">
+      {queued.length === 1 ? '1 photo waits' : `${queued.length} photos wait`} to be sent when
+      you&apos;re back online ({formatBytes(bytes)} kept on this device).
+    </p>
+  );
 }
 
 /** A shared file waiting for the member's Upload, with Remove. */
@@ -79,7 +111,7 @@ function PendingTile({ upload }: { upload: PendingUpload }) {
 function FailedUpload({ upload }: { upload: PendingUpload }) {
   const retry = useGallery((state) => state.retryUpload);
   const dismiss = useGallery((state) => state.dismissUpload);
-  const needsNetwork = useNeedsNetwork();
+  const needsNetwork = useUploadNeedsNetwork();
   const waiting = useUntil(upload.retryAt);
   const tile = useRef<HTMLLIElement>(null);
   /**

@@ -1,8 +1,11 @@
 /**
  * One file to POST /api/gallery with real progress. fetch reports no upload progress, so this one
  * call uses XMLHttpRequest, with the same credentials and bearer token as lib/http. Uploads may take
- * long: no time-out here, only the caller's abort.
+ * long: no time-out here, only the caller's abort. Each file carries its own Idempotency-Key, so
+ * the service worker can keep it offline and the server makes one photo of it however often it is
+ * sent (docs/decisions.md "The offline outbox").
  */
+import { IDEMPOTENCY_HEADER, OFFLINE_HEADER } from '../../contracts/constants.ts';
 import { galleryUpload } from '../../contracts/endpoints/gallery.ts';
 import type { GalleryImage } from '../../contracts/gallery.ts';
 import { pathOf } from '../../lib/api.ts';
@@ -69,20 +72,29 @@ function retryAfterMs(header: string | null): number | undefined {
 
 export interface UploadRequest {
   file: File;
+  /** The file's Idempotency-Key, the same on every retry of it. */
+  key: string;
   /** accountId, userId, username and (unless All) folder: docs/product.md "Uploads". */
   fields: Record<string, string>;
   signal: AbortSignal;
   onProgress: (loaded: number, total: number) => void;
 }
 
-/** Resolves with the parsed JSON body (or null when there is none) on 200, 201 or 204. */
-/** Sends one file; answers the new photo as the upload entry reads it, or null when the answer had none. */
+/**
+ * How a sent file ended: the new photo as the upload entry reads it (null when the answer had
+ * none), or kept in the member's offline outbox by the service worker, to be sent when the network
+ * is back.
+ */
+export type UploadOutcome = { queued: false; image: GalleryImage | null } | { queued: true };
+
+/** Sends one file; resolves on 200, 201 or 204, or on the worker's 202 for a file it kept offline. */
 export function uploadFile({
   file,
+  key,
   fields,
   signal,
   onProgress,
-}: UploadRequest): Promise<GalleryImage | null> {
+}: UploadRequest): Promise<UploadOutcome> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(new DOMException('Upload aborted', 'AbortError'));
@@ -97,6 +109,7 @@ export function uploadFile({
     xhr.setRequestHeader('Accept', 'application/json');
     const token = readToken();
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.setRequestHeader(IDEMPOTENCY_HEADER, key);
     const abort = () => xhr.abort();
     signal.addEventListener('abort', abort, { once: true });
     const settle = () => signal.removeEventListener('abort', abort);
@@ -105,13 +118,18 @@ export function uploadFile({
     xhr.onload = () => {
       settle();
       const body = typeof xhr.responseText === 'string' ? xhr.responseText : '';
-      if (xhr.status === 200 || xhr.status === 201 || xhr.status === 204) {
+      if (xhr.status === 202 && xhr.getResponseHeader(OFFLINE_HEADER) === '1') {
         onProgress(file.size, file.size);
+        resolve({ queued: true });
+      } else if (xhr.status === 200 || xhr.status === 201 || xhr.status === 204) {
+        onProgress(file.size, file.size);
+        let image: GalleryImage | null = null;
         try {
-          resolve(galleryUpload.read(body ? (JSON.parse(body) as unknown) : null));
+          image = galleryUpload.read(body ? (JSON.parse(body) as unknown) : null);
         } catch {
-          resolve(null);
+          image = null;
         }
+        resolve({ queued: false, image });
       } else {
         const wait =
           xhr.status === 429 || xhr.status === 503

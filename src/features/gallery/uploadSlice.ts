@@ -1,14 +1,18 @@
 /**
  * Uploading (docs/product.md "Uploads"): a tile per file at once, in the
  * order picked; each file checked in the browser, then sent, three at a time; each outcome on its
- * own tile (gone into the grid, or an error kept until dismissed, with Retry); one status line.
+ * own tile (gone into the grid, kept offline until the network is back, or an error kept until
+ * dismissed, with Retry); one status line.
  */
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { StateCreator } from 'zustand';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import { UPLOAD_STATUS_CLEAR_MS } from '../../lib/constants.ts';
+import { useOutboxItems } from '../offline/outbox.ts';
 import type { GalleryOwnerRef } from './api.ts';
 import { checkImage, rejectedTooLarge, tooLarge } from './checkImage.ts';
+import { NO_ROOM, estimateSpace, fitOnDevice, noRoomFor } from './deviceSpace.ts';
+import { canKeepOffline, knownOffline } from './offlineUpload.ts';
 import { memberId } from './member.ts';
 import { galleryServer, without } from './pages.ts';
 import type { GalleryState } from './store.ts';
@@ -31,9 +35,14 @@ export interface PendingUpload {
   preview: File | null;
   /**
    * `held` (shared from another app, until the member presses Upload), `waiting` for its turn,
-   * `sending`, or `failed` with its text until dismissed.
+   * `sending`, `queued` (kept offline by the service worker until the network is back), or
+   * `failed` with its text until dismissed.
    */
-  phase: 'held' | 'waiting' | 'sending' | 'failed';
+  phase: 'held' | 'waiting' | 'sending' | 'queued' | 'failed';
+  /** The file's Idempotency-Key: one per file, the same on every retry of it. */
+  sendKey: string;
+  /** A queued file has been seen in the member's outbox: once it leaves it, it has settled. */
+  listed?: boolean | undefined;
   /** A shared file's key on the device, forgotten once it is sent on or removed. */
   sharedId?: number | undefined;
   /** `Failed {file}: {message}` or `Rejected {file}: …`. */
@@ -166,6 +175,7 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
     state: Pick<PendingUpload, 'phase'> & Partial<PendingUpload>,
   ): PendingUpload => ({
     key: `upload-${nextKey++}`,
+    sendKey: crypto.randomUUID(),
     ownerId: owner.id,
     name: file.name,
     loaded: 0,
@@ -237,18 +247,32 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
       }
       patch(key, { checked: true, ...(check.preview ? { preview: file } : {}) });
     }
+    // Offline the file waits on the device: only if it fits, with room to spare, is it handed over.
+    if (knownOffline() && canKeepOffline() && !(await startIfRoom(key, file.size))) {
+      if (signal.aborted) return '';
+      fail(key, noRoomFor(file.name), true);
+      return NO_ROOM;
+    }
+    if (signal.aborted) return '';
     patch(key, { phase: 'sending', loaded: 0, total: file.size });
     sayProgress(owner.id, run);
     try {
-      const image = await uploadFile({
+      const outcome = await uploadFile({
         file,
+        key: job.sendKey,
         fields,
         signal,
         onProgress: (loaded, total) => patch(key, { loaded, total }),
       });
+      if (outcome.queued) {
+        // Kept in the outbox: the tile waits until the outbox has sent it (or it was discarded).
+        patch(key, { phase: 'queued', loaded: file.size, total: file.size });
+        void useOutboxItems.getState().load();
+        return `Waiting to send ${file.name}`;
+      }
       // The answer carries the new photo; the event the server sends every watching tab, this one
       // too, brings the same photo and changes nothing more.
-      if (image) get().receiveImage(image, { created: true });
+      if (outcome.image) get().receiveImage(outcome.image, { created: true });
       drop(key);
       return `Uploaded ${file.name}`;
     } catch (error) {
@@ -261,6 +285,39 @@ export const createUploadSlice: StateCreator<GalleryState, [], [], UploadSlice> 
       return text;
     }
   };
+
+  /** The space checks, one after the other, so two files never both count on the same room. */
+  let spaceChecks: Promise<unknown> = Promise.resolve();
+  /**
+   * Whether the file of tile `key` (`size` bytes) fits on the device beside what is kept and the
+   * files handed to the worker that it has not kept yet; one that fits is marked sending at once,
+   * so the next check counts it. Where the browser does not tell, the file is tried.
+   */
+  const startIfRoom = (key: string, size: number): Promise<boolean> => {
+    const check = spaceChecks.then(async () => {
+      const estimate = await estimateSpace();
+      const pending = get()
+        .uploads.filter((item) => item.phase === 'sending')
+        .reduce((sum, item) => sum + item.file.size, 0);
+      const fits = !estimate || (fitOnDevice([size], estimate, pending)[0] ?? false);
+      if (fits && tile(key)) patch(key, { phase: 'sending', loaded: 0, total: size });
+      return fits;
+    });
+    spaceChecks = check.catch(() => undefined);
+    return check;
+  };
+
+  // A queued file settles when it leaves the member's outbox: sent (the page reads its gallery
+  // again), refused (the outbox notice has the server's words) or discarded.
+  useOutboxItems.subscribe(({ items }) => {
+    const waiting = new Set(items.map((item) => item.key));
+    for (const item of get().uploads) {
+      if (item.phase !== 'queued') continue;
+      if (waiting.has(item.sendKey)) {
+        if (!item.listed) patch(item.key, { listed: true });
+      } else if (item.listed) drop(item.key);
+    }
+  });
 
   /** Hands files to the run's limit, three on the wire at once. */
   const enqueue = (ownerId: string, run: Run, keys: readonly string[]) => {

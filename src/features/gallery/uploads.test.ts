@@ -3,6 +3,9 @@ import { useSession } from '../auth/store.ts';
 import type { CurrentUser } from '../../contracts/readers/user.ts';
 import { useGallery } from './store.ts';
 import { galleryImage, json } from '../../test/gallery.ts';
+import { useOutboxItems } from '../offline/outbox.ts';
+import { useNetwork } from '../offline/store.ts';
+import type { OutboxItem } from '../../lib/outboxQueue.ts';
 
 /** A stand-in for XMLHttpRequest: each request waits until the test answers it. */
 class FakeXhr {
@@ -392,5 +395,106 @@ describe('uploading', () => {
     FakeXhr.sent[0]?.respond(201, created('img-b'));
     await done;
     expect(tiles().map((item) => item.name)).toEqual(['text-notes.png', 'big.png']);
+  });
+
+  it('gives each file its own Idempotency-Key, kept when the file is sent again', async () => {
+    const done = start([file('a.png'), file('b.png')]);
+    await settle();
+    const [a, b] = FakeXhr.sent;
+    const keyA = a?.headers['Idempotency-Key'];
+    expect(keyA).toMatch(/^[0-9a-f-]{36}$/);
+    expect(b?.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(b?.headers['Idempotency-Key']).not.toBe(keyA);
+    a?.onerror?.();
+    b?.respond(201, created('img-b'));
+    await done;
+    const retried = useGallery.getState().retryUpload(tile('a.png')?.key ?? '');
+    await settle();
+    expect(FakeXhr.sent[2]?.headers['Idempotency-Key']).toBe(keyA);
+    FakeXhr.sent[2]?.respond(201, created('img-a'));
+    await retried;
+    expect(names()).toEqual([]);
+  });
+
+  it('keeps a file the worker kept offline on its tile as waiting, until it leaves the outbox', async () => {
+    const done = start([file('a.png')]);
+    await settle();
+    const [sent] = FakeXhr.sent;
+    const key = sent?.headers['Idempotency-Key'] ?? '';
+    sent?.respond(202, JSON.stringify({ error: 'Waiting to send' }), 'Accepted', {
+      'x-orbit-offline': '1',
+    });
+    await done;
+    expect(tile('a.png')).toMatchObject({ phase: 'queued', sendKey: key });
+    expect(status()).toBe('Waiting to send a.png');
+    expect(useGallery.getState().uploads.filter((item) => item.phase === 'failed')).toEqual([]);
+
+    // An outbox read from before the file was kept changes nothing; once listed, leaving settles it.
+    useOutboxItems.setState({ items: [] });
+    expect(tile('a.png')?.phase).toBe('queued');
+    const item: OutboxItem = {
+      id: 1,
+      at: 0,
+      key,
+      method: 'POST',
+      path: '/api/gallery',
+      json: undefined,
+    };
+    useOutboxItems.setState({ items: [item] });
+    expect(tile('a.png')?.listed).toBe(true);
+    useOutboxItems.setState({ items: [] });
+    expect(tile('a.png')).toBeUndefined();
+  });
+
+  describe('offline, with a worker that keeps what is sent', () => {
+    const MB = 1024 * 1024;
+    let estimate: { quota: number; usage: number };
+    beforeEach(() => {
+      useNetwork.setState({ online: false });
+      vi.stubGlobal('navigator', {
+        ...navigator,
+        onLine: false,
+        serviceWorker: { controller: {} },
+        storage: { estimate: () => Promise.resolve(estimate) },
+      });
+    });
+    afterEach(() => {
+      useNetwork.setState({ online: true });
+    });
+
+    it('hands over the files that fit beside the margin and refuses the rest, in the order picked', async () => {
+      // 16 MB margin, 3 MB of room past it: the first 2 MB file fits, the second would not.
+      estimate = { quota: 100 * MB, usage: 81 * MB };
+      const done = start([file('a.png', 2 * MB), file('b.png', 2 * MB), file('c.png', 100)]);
+      await vi.advanceTimersByTimeAsync(0);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(sentNames()).toEqual(['a.png', 'c.png']);
+      expect(tile('b.png')).toMatchObject({
+        phase: 'failed',
+        error: "Failed b.png: Not enough space on this device to keep it until you're back online.",
+        canRetry: true,
+      });
+      for (const xhr of FakeXhr.sent)
+        xhr.respond(202, '{}', 'Accepted', { 'x-orbit-offline': '1' });
+      await done;
+      expect(tiles().map((item) => [item.name, item.phase])).toEqual([
+        ['a.png', 'queued'],
+        ['b.png', 'failed'],
+        ['c.png', 'queued'],
+      ]);
+    });
+
+    it('sends every file where the browser does not tell the space', async () => {
+      vi.stubGlobal('navigator', {
+        ...navigator,
+        onLine: false,
+        serviceWorker: { controller: {} },
+      });
+      const done = start([file('a.png', 2 * MB)]);
+      await settle();
+      expect(sentNames()).toEqual(['a.png']);
+      FakeXhr.sent[0]?.respond(202, '{}', 'Accepted', { 'x-orbit-offline': '1' });
+      await done;
+    });
   });
 });

@@ -82,12 +82,21 @@ function askReplay(): void {
 }
 
 let readLater: ReturnType<typeof setTimeout> | undefined;
+let listLater: ReturnType<typeof setTimeout> | undefined;
+/**
+ * Messages within this long of each other cost one read of the list: it reads the queue's
+ * entries, bodies and all, and a flush of many items would otherwise read it once per item.
+ */
+const LIST_READ_MS = 100;
 
 /** Takes one of the worker's outbox messages; anything else is left alone. */
 export function receiveOutboxResult(data: unknown): void {
   const message = data as Partial<OutboxResult> | null;
   if (message?.type !== 'outbox') return;
-  void useOutboxItems.getState().load();
+  listLater ??= setTimeout(() => {
+    listLater = undefined;
+    void useOutboxItems.getState().load();
+  }, LIST_READ_MS);
   if (message.result === 'waiting' || message.result === 'queued') return;
   if (message.result === 'refused')
     useOutboxNotice.setState((state) => ({
