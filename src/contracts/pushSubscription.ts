@@ -3,8 +3,10 @@
  * removes its device and reads the relay's public key. The server validates with these schemas and
  * the client sends and reads them.
  */
-import { PUSH_ENDPOINT_MAX_LENGTH } from './push.ts';
 import { z } from './zod.ts';
+
+/** The longest push endpoint (a URL) Orbit keeps. */
+export const PUSH_ENDPOINT_MAX_LENGTH = 2048;
 
 export const SUBSCRIPTION_MESSAGES = {
   endpoint: 'Send the subscription’s endpoint.',
