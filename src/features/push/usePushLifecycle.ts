@@ -42,6 +42,8 @@ export function usePushLifecycle(userId: string | undefined) {
   useClearAppBadge();
   useEffect(() => {
     if (!userId) return;
-    void usePush.getState().sync();
+    // A task after the page's commit, which it would otherwise lengthen: nothing shown waits on it.
+    const timer = setTimeout(() => void usePush.getState().sync());
+    return () => clearTimeout(timer);
   }, [userId]);
 }
