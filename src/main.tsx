@@ -15,8 +15,9 @@ import './styles/themes.css';
 watchNetwork();
 watchInstall();
 reloadOnChunkFailure();
-// Development serves modules unbundled; only a production build has a worker to register.
-if (import.meta.env.PROD && 'serviceWorker' in navigator) registerServiceWorker();
+// Development serves modules unbundled; only a production build has a worker to register. In a
+// task of its own: the start's first task is long enough with the app's modules.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) setTimeout(registerServiceWorker);
 // The session check and the route's code and pictures start now. With the worker in control the
 // route's code comes from its cache in a moment, and the first render waits for it: a route that
 // suspended on it would show its fallback, then hold its content back for React's reveal throttle

@@ -1,6 +1,5 @@
 /// <reference lib="webworker" />
-import type { PushNavigateMessage } from '../src/contracts/push.ts';
-import { PUSH_NAVIGATE } from '../src/contracts/pushPayload.ts';
+import { PUSH_NAVIGATE, type PushNavigateMessage } from '../src/contracts/pushPayload.ts';
 import { answerFriendRequest, workerApiOrigin } from './push-api.ts';
 import {
   type OrbitNotification,

@@ -14,7 +14,11 @@ import { Menu } from './Menu.tsx';
 /** Warms the cache for the member's avatar, then removes the hint (docs/product.md "Limits and timings": after 5 s). */
 function useAvatarPreload(href: string) {
   useEffect(() => {
-    if (!href) return;
+    // The document or the start may have asked for it already (src/app/warmRoute.ts).
+    const asked = [...document.head.querySelectorAll('link[rel="preload"]')].some(
+      (link) => link.getAttribute('href') === href,
+    );
+    if (!href || asked) return;
     const link = document.createElement('link');
     link.rel = 'preload';
     link.as = 'image';

@@ -50,7 +50,8 @@ describe('the shell going with the session', () => {
     let answer: (list: unknown[]) => void = () => undefined;
     friends.incoming.mockReturnValue(new Promise((resolve) => (answer = resolve)));
     const shell = render(<Shell />);
-    expect(useNotifications.getState().userId).toBe('u1');
+    // The shell connects the member a task after it mounts.
+    await vi.waitFor(() => expect(useNotifications.getState().userId).toBe('u1'));
 
     // Signed out (here, or in another tab): the guard takes the shell away.
     useSession.setState({ status: 'signedOut', user: null, error: null });
@@ -63,9 +64,10 @@ describe('the shell going with the session', () => {
     expect(await readFriendRequests('u1')).toBeNull();
   });
 
-  it('keeps the member while they are still signed in', () => {
+  it('keeps the member while they are still signed in', async () => {
     friends.incoming.mockResolvedValue([]);
     const shell = render(<Shell />);
+    await vi.waitFor(() => expect(useNotifications.getState().userId).toBe('u1'));
     shell.unmount();
     expect(useNotifications.getState().userId).toBe('u1');
   });

@@ -50,43 +50,15 @@ export function useRealtime() {
       disconnectSocket();
       return;
     }
-    const unsubscribe = FRIEND_EVENTS.map((event) =>
-      onSocketEvent(event, (payload) => receiveFriendEvent(event, payload, userId)),
-    );
-    unsubscribe.push(connectNotifications(userId));
-    unsubscribe.push(connectFriendsAcrossTabs());
-    // The counts are shown wherever a member is (the bell, their profile).
-    unsubscribe.push(whileShown(scheduleCounts, { live: true }));
-    // After the handlers that join rooms again: a read sent before a join could miss an event.
-    let registering = true;
-    unsubscribe.push(
-      onSocketConnect(() => {
-        if (!registering) setTimeout(() => refetchShown('connect'), 0);
-      }),
-    );
-    registering = false;
-    unsubscribe.push(
-      onBackOnline(() => {
-        reconnectSocket();
-        refetchShown('online');
-      }),
-    );
-    // The server ended the socket with its session: ask who is signed in; still this member
-    // (the socket ended for another reason), connect again.
-    unsubscribe.push(
-      onSocketEnded(() => {
-        void useSession
-          .getState()
-          .load()
-          .then(() => {
-            if (useSession.getState().user?.id === userId) reconnectSocket();
-          });
-      }),
-    );
-    connectSocket({ id: userId, username });
-    scheduleCounts();
+    // A task after the commit that shows the page: the socket's connect, the subscriptions and the
+    // counts call would otherwise lengthen the page's first commit into one long task on a phone.
+    let stops: (() => void)[] = [];
+    const start = setTimeout(() => {
+      stops = connectMember(userId, username);
+    });
     return () => {
-      for (const stop of unsubscribe) stop();
+      clearTimeout(start);
+      for (const stop of stops) stop();
     };
   }, [userId, username]);
 
@@ -94,4 +66,44 @@ export function useRealtime() {
   useEffect(() => onUnauthorized(checkSessionAfter401), []);
 
   useEffect(() => () => disconnectSocket(), []);
+}
+
+/** Connects the socket for a member and listens; answers what stops the listening. */
+function connectMember(userId: string, username: string): (() => void)[] {
+  const unsubscribe = FRIEND_EVENTS.map((event) =>
+    onSocketEvent(event, (payload) => receiveFriendEvent(event, payload, userId)),
+  );
+  unsubscribe.push(connectNotifications(userId));
+  unsubscribe.push(connectFriendsAcrossTabs());
+  // The counts are shown wherever a member is (the bell, their profile).
+  unsubscribe.push(whileShown(scheduleCounts, { live: true }));
+  // After the handlers that join rooms again: a read sent before a join could miss an event.
+  let registering = true;
+  unsubscribe.push(
+    onSocketConnect(() => {
+      if (!registering) setTimeout(() => refetchShown('connect'), 0);
+    }),
+  );
+  registering = false;
+  unsubscribe.push(
+    onBackOnline(() => {
+      reconnectSocket();
+      refetchShown('online');
+    }),
+  );
+  // The server ended the socket with its session: ask who is signed in; still this member
+  // (the socket ended for another reason), connect again.
+  unsubscribe.push(
+    onSocketEnded(() => {
+      void useSession
+        .getState()
+        .load()
+        .then(() => {
+          if (useSession.getState().user?.id === userId) reconnectSocket();
+        });
+    }),
+  );
+  connectSocket({ id: userId, username });
+  scheduleCounts();
+  return unsubscribe;
 }

@@ -102,6 +102,36 @@ function whenSignedIn(run: (me: CurrentUser) => void): void {
 
 const ignore = () => undefined;
 
+/** The next task: what comes after it runs once the browser has had its turn. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
+
+/**
+ * What the shell and the profile page import that costs the most to evaluate: the contracts,
+ * whose schemas are built as their modules run, and the realtime socket's client. Imported one
+ * per task before the route's own chunks, so no single task runs them all: together they would
+ * hold a phone's main thread for one long task right after the first screen has painted.
+ */
+const ROUTE_PARTS: readonly (() => Promise<unknown>)[] = [
+  () => import('../contracts/user.ts'),
+  () => import('../contracts/notifications.ts'),
+  () => import('../contracts/safety.ts'),
+  () => import('../contracts/friends.ts'),
+  () => import('../contracts/gallery.ts'),
+  () => import('../contracts/realtime.ts'),
+  () => import('../lib/socket.ts'),
+];
+
+/** The shell's and the profile page's code, their costliest modules first, one part per task. */
+async function loadProfileRoute(): Promise<void> {
+  for (const part of ROUTE_PARTS) {
+    await part();
+    await nextTask();
+  }
+  await loadShell();
+  await nextTask();
+  await loadProfilePage();
+}
+
 /**
  * Starts what `pathname` will need; answers once the route's code is here (or failed to come),
  * at once on a route with nothing to warm.
@@ -111,7 +141,7 @@ export function warmRoute(pathname: string): Promise<void> {
   if (firstScreen) return firstScreen().then(ignore, ignore);
   const username = profileRoute(pathname);
   if (username === null) return Promise.resolve();
-  const code = Promise.all([loadShell(), loadProfilePage()]).then(ignore, ignore);
+  const code = loadProfileRoute().then(ignore, ignore);
   whenSignedIn((me) => {
     if (!username || username.toLowerCase() === me.username.toLowerCase()) {
       preloadAvatar(me.profileImage ? avatarUrl(me.profileImage) : '');

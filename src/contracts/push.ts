@@ -3,20 +3,14 @@
  * payload the service worker receives, and the `/relay` socket.io protocol between the server and
  * push-relay. Shared by client, server, worker and relay.
  */
-import {
-  APP_PATH,
-  PUSH_NAVIGATE,
-  type PushPayload as Payload,
-  isPushPayload,
-} from './pushPayload.ts';
+import { type PushPayload as Payload, isPushPayload } from './pushPayload.ts';
+import { PUSH_ENDPOINT_MAX_LENGTH } from './pushSubscription.ts';
 import { mismatch } from './records.ts';
 import { z } from './zod.ts';
 
-export type { PushKind } from './pushPayload.ts';
+export type { PushKind, PushNavigateMessage } from './pushPayload.ts';
+export { PUSH_ENDPOINT_MAX_LENGTH };
 export type PushPayload = Payload;
-
-/** A path on Orbit's own origin (pushPayload.ts). */
-const AppPath = z.string().check(z.regex(APP_PATH));
 
 const EventIdSchema = z.number().check(z.int(), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER));
 
@@ -31,9 +25,6 @@ export const PushPayload = z.custom<Payload>(isPushPayload, {
  * relay from the request id: base64url(SHA-256(requestId)) cut to 32 characters.
  */
 export const PUSH_TOPIC_LENGTH = 32;
-
-/** The longest push endpoint (a URL) Orbit keeps. */
-export const PUSH_ENDPOINT_MAX_LENGTH = 2048;
 
 /** Seconds a push service keeps an undelivered friend event. */
 export const PUSH_TTL_SECONDS = 24 * 60 * 60;
@@ -249,10 +240,3 @@ export interface RelayClientToServer {
     ack: (result?: RelayGoneAnswer) => void,
   ) => void;
 }
-
-/** What the service worker posts to an open window after a notification click: go to `url`. */
-export const PushNavigateMessage = z.object({
-  type: z.literal(PUSH_NAVIGATE),
-  url: AppPath,
-});
-export type PushNavigateMessage = z.infer<typeof PushNavigateMessage>;

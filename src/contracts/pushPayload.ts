@@ -47,3 +47,9 @@ export function pushTag(payload: Pick<PushPayload, 'requestId'>): string {
 
 /** What the service worker posts to an open window after a notification click: go to `url`. */
 export const PUSH_NAVIGATE = 'navigate';
+
+export const isPushNavigateMessage = record({
+  type: oneOf([PUSH_NAVIGATE] as const),
+  url: isAppPath,
+});
+export type PushNavigateMessage = Checked<typeof isPushNavigateMessage>;

@@ -3,12 +3,21 @@
  * removes its device and reads the relay's public key. The server validates with these schemas and
  * the client sends and reads them.
  */
-import { PUSH_ENDPOINT_MAX_LENGTH } from './push.ts';
 import { z } from './zod.ts';
+
+/** The longest push endpoint (a URL) Orbit keeps. */
+export const PUSH_ENDPOINT_MAX_LENGTH = 2048;
+
+/**
+ * A whole number with a comma every three digits (2,048), as en-US writes it. Not
+ * `toLocaleString`: its first call loads the browser's number formats, a long task on a phone
+ * while this module runs at start.
+ */
+const grouped = (value: number): string => String(value).replace(/\B(?=(\d{3})+$)/g, ',');
 
 export const SUBSCRIPTION_MESSAGES = {
   endpoint: 'Send the subscription’s endpoint.',
-  endpointTooLong: `The push endpoint is too long (at most ${PUSH_ENDPOINT_MAX_LENGTH.toLocaleString('en-US')} characters).`,
+  endpointTooLong: `The push endpoint is too long (at most ${grouped(PUSH_ENDPOINT_MAX_LENGTH)} characters).`,
   endpointNotHttps: 'The push endpoint must be an https: address.',
   endpointUnsupported: 'This push service isn’t supported.',
   endpointNotAsBrowsersWrite: 'Send the push endpoint exactly as the browser gave it.',

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { PushNavigateMessage } from '../../contracts/push.ts';
+import { isPushNavigateMessage } from '../../contracts/pushPayload.ts';
 import { usePush } from './store.ts';
 
 /** A notification click in the service worker moves this window without reloading it. */
@@ -10,8 +10,7 @@ function useWorkerNavigation() {
     const worker = 'serviceWorker' in navigator ? navigator.serviceWorker : null;
     if (!worker) return;
     const onMessage = (event: MessageEvent) => {
-      const message = PushNavigateMessage.safeParse(event.data);
-      if (message.success) void navigate(message.data.url);
+      if (isPushNavigateMessage(event.data)) void navigate(event.data.url);
     };
     worker.addEventListener('message', onMessage);
     // Messages that came while the page was starting wait in a queue until this.
@@ -43,6 +42,8 @@ export function usePushLifecycle(userId: string | undefined) {
   useClearAppBadge();
   useEffect(() => {
     if (!userId) return;
-    void usePush.getState().sync();
+    // A task after the page's commit, which it would otherwise lengthen: nothing shown waits on it.
+    const timer = setTimeout(() => void usePush.getState().sync());
+    return () => clearTimeout(timer);
   }, [userId]);
 }
