@@ -8,8 +8,7 @@ import { PUSH_ENDPOINT_MAX_LENGTH } from './pushSubscription.ts';
 import { mismatch } from './records.ts';
 import { z } from './zod.ts';
 
-export type { PushKind, PushNavigateMessage } from './pushPayload.ts';
-export { PUSH_ENDPOINT_MAX_LENGTH };
+export type { PushKind } from './pushPayload.ts';
 export type PushPayload = Payload;
 
 const EventIdSchema = z.number().check(z.int(), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER));

@@ -10,7 +10,7 @@ const PUSH_KINDS = ['friend_request', 'friend_accepted'] as const;
 export type PushKind = (typeof PUSH_KINDS)[number];
 
 /** A path on Orbit's own origin: a push never sends the member to another site. */
-export const APP_PATH = /^\/(?![/\\])/;
+const APP_PATH = /^\/(?![/\\])/;
 export const isAppPath = matching(APP_PATH);
 
 /** A notification id: a whole number that JSON carries exactly. */
