@@ -105,24 +105,9 @@ const ignore = () => undefined;
 /** The next task: what comes after it runs once the browser has had its turn. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
 
-/**
- * What the shell and the profile page import that costs the most to evaluate: the contracts,
- * whose schemas are built as their modules run, and the realtime socket's client. Imported one
- * per task before the route's own chunks, so no single task runs them all: together they would
- * hold a phone's main thread for one long task right after the first screen has painted.
- */
-const ROUTE_PARTS: readonly (() => Promise<unknown>)[] = [
-  () => import('../contracts/user.ts'),
-  () => import('../contracts/notifications.ts'),
-  () => import('../contracts/safety.ts'),
-  () => import('../contracts/friends.ts'),
-  () => import('../contracts/gallery.ts'),
-  () => import('../contracts/realtime.ts'),
-  () => import('../lib/socket.ts'),
-];
-
 /** The shell's and the profile page's code, their costliest modules first, one part per task. */
 async function loadProfileRoute(): Promise<void> {
+  const { ROUTE_PARTS } = await import('./routeParts.ts');
   for (const part of ROUTE_PARTS) {
     await part();
     await nextTask();
