@@ -3,7 +3,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resetMemberState } from '../../lib/memberState.ts';
 import { whileShown } from '../../lib/serverState.ts';
 import { OutboxNotice } from './OutboxNotice.tsx';
-import { NOT_SENT, receiveOutboxResult, useOutbox, useOutboxNotice } from './outbox.ts';
+import { waitingItem } from '../../test/outbox.ts';
+import {
+  NOT_SENT,
+  receiveOutboxResult,
+  useOutbox,
+  useOutboxItems,
+  useOutboxNotice,
+} from './outbox.ts';
 
 /** A service worker container with a worker in control that keeps what it is sent. */
 function workerInControl() {
@@ -87,5 +94,22 @@ describe('the outbox results', () => {
     expect(useOutboxNotice.getState().refused).toEqual(['Gone']);
     await resetMemberState({ memberId: 'm1', ended: false });
     expect(useOutboxNotice.getState().refused).toEqual([]);
+  });
+});
+
+describe('the list of what waits', () => {
+  it('drops a settled item by its key at once, and keeps the others and a retried one', () => {
+    useOutboxItems.setState({
+      items: [
+        waitingItem(1, 'PATCH', '/api/gallery/p1', { likes: true }),
+        waitingItem(2, 'PATCH', '/api/gallery/p2', { caption: 'Sea' }),
+        waitingItem(3, 'PATCH', '/api/gallery/p3', { likes: true }),
+      ],
+    });
+    receiveOutboxResult({ type: 'outbox', key: 'key-1', result: 'sent' });
+    receiveOutboxResult({ type: 'outbox', key: 'key-3', result: 'waiting' });
+    receiveOutboxResult({ type: 'outbox', key: 'key-2', result: 'refused', error: 'Gone' });
+    expect(useOutboxItems.getState().items.map((item) => item.key)).toEqual(['key-3']);
+    useOutboxNotice.getState().dismiss();
   });
 });

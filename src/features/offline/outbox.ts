@@ -45,6 +45,8 @@ interface OutboxItems {
 }
 
 let loads = 0;
+/** Keys the worker said were settled: a read begun before that answer must not show them again. */
+const settled = new Set<string>();
 
 export const useOutboxItems = create<OutboxItems>()((set, get) => ({
   items: [],
@@ -53,7 +55,7 @@ export const useOutboxItems = create<OutboxItems>()((set, get) => ({
     const memberId = await readCurrentMember();
     const items = memberId ? await readOutbox(memberId) : [];
     // A later read wins over an earlier one still under way.
-    if (run === loads) set({ items });
+    if (run === loads) set({ items: items.filter((item) => !settled.has(item.key)) });
   },
   async discard(id) {
     await discardOutboxItems([id]);
@@ -70,6 +72,7 @@ export const useOutboxItems = create<OutboxItems>()((set, get) => ({
 joinMemberState('outbox', {
   reset: async ({ memberId, ended }) => {
     loads += 1;
+    settled.clear();
     useOutboxNotice.getState().dismiss();
     useOutboxItems.setState({ items: [] });
     if (ended) await wipeOutbox(memberId);
@@ -84,20 +87,30 @@ function askReplay(): void {
 let readLater: ReturnType<typeof setTimeout> | undefined;
 let listLater: ReturnType<typeof setTimeout> | undefined;
 /**
- * Messages within this long of each other cost one read of the list: it reads the queue's
- * entries, bodies and all, and a flush of many items would otherwise read it once per item.
+ * Items kept within this long of each other cost one read of the list: it reads the queue's
+ * entries, bodies and all.
  */
 const LIST_READ_MS = 100;
 
-/** Takes one of the worker's outbox messages; anything else is left alone. */
+/**
+ * Takes one of the worker's outbox messages; anything else is left alone. Only a newly kept item
+ * needs the list read from the device; a settled one leaves it by its key, so a flush reads
+ * nothing while the worker sends (a read of the queue holds up the worker's own).
+ */
 export function receiveOutboxResult(data: unknown): void {
   const message = data as Partial<OutboxResult> | null;
-  if (message?.type !== 'outbox') return;
-  listLater ??= setTimeout(() => {
-    listLater = undefined;
-    void useOutboxItems.getState().load();
-  }, LIST_READ_MS);
-  if (message.result === 'waiting' || message.result === 'queued') return;
+  if (message?.type !== 'outbox' || message.result === 'waiting') return;
+  if (message.result === 'queued') {
+    listLater ??= setTimeout(() => {
+      listLater = undefined;
+      void useOutboxItems.getState().load();
+    }, LIST_READ_MS);
+    return;
+  }
+  if (message.key) settled.add(message.key);
+  useOutboxItems.setState((state) => ({
+    items: state.items.filter((item) => item.key !== message.key),
+  }));
   if (message.result === 'refused')
     useOutboxNotice.setState((state) => ({
       refused: [...state.refused, message.error || NOT_SENT],
