@@ -231,3 +231,32 @@ export async function insertGallery(
 }
 
 export { BENCH_PASSWORD, signupBenchMember } from './common.ts';
+
+/**
+ * `count` JPEGs of about `targetBytes` each: sharp's gaussian noise barely compresses, so a
+ * photo's size is set by its pixel count; the width is tuned once from a first try. `spread`
+ * widens each next photo by that many pixels, so no two are the same file.
+ */
+export async function noisePhotos(
+  count: number,
+  targetBytes: number,
+  spread = 0,
+): Promise<Buffer[]> {
+  const photo = (index: number, width: number) =>
+    sharp({
+      create: {
+        width,
+        height: Math.round((width * 3) / 4),
+        channels: 3,
+        background: { r: (index * 47) % 256, g: (index * 91) % 256, b: 120 },
+        noise: { type: 'gaussian', mean: 128, sigma: 30 },
+      },
+    })
+      .jpeg({ quality: 85 })
+      .toBuffer();
+  const probe = await photo(0, 1000);
+  const width = Math.round(1000 * Math.sqrt(targetBytes / probe.byteLength));
+  return Promise.all(
+    Array.from({ length: count }, (_, index) => photo(index, width + index * spread)),
+  );
+}

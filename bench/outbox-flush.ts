@@ -14,9 +14,8 @@
  * `npx tsx bench/outbox-flush.ts` (`BENCH_STATIC_DIR=<build>` uses an existing build).
  */
 import { type Browser, type CDPSession, type Page, chromium } from 'playwright-core';
-import sharp from 'sharp';
 import { table, writeReport, writeResult } from './common.ts';
-import { signupBenchMember } from './gallery-fixtures.ts';
+import { noisePhotos, signupBenchMember } from './gallery-fixtures.ts';
 import { chromiumLaunchOptions, seedMember, serveAppBuild, sessionCookie } from './pwa-fixtures.ts';
 
 const PHOTOS_SEEDED = 20;
@@ -54,30 +53,6 @@ interface PageGlobals {
       };
     };
   };
-}
-
-/** A JPEG of about 3 MB: gaussian noise barely compresses, so its pixel count sets its size. */
-async function photo(index: number, width: number): Promise<Buffer> {
-  const height = Math.round((width * 3) / 4);
-  return sharp({
-    create: {
-      width,
-      height,
-      channels: 3,
-      background: { r: (index * 47) % 256, g: (index * 91) % 256, b: 120 },
-      noise: { type: 'gaussian', mean: 128, sigma: 30 },
-    },
-  })
-    .jpeg({ quality: 85 })
-    .toBuffer();
-}
-
-async function photos(): Promise<Buffer[]> {
-  const probe = await photo(0, 1000);
-  const width = Math.round(1000 * Math.sqrt(TARGET_BYTES / probe.byteLength));
-  return Promise.all(
-    Array.from({ length: UPLOADS }, (_, index) => photo(index, width + index * 4)),
-  );
 }
 
 /**
@@ -212,7 +187,7 @@ try {
     ).images;
   };
   const seeded = await gallery();
-  const files = await photos();
+  const files = await noisePhotos(UPLOADS, TARGET_BYTES, 4);
   const uploadBytes = files.reduce((sum, file) => sum + file.byteLength, 0);
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -7,9 +7,8 @@
  * `BENCH_RUNS=n` changes the number of runs.)
  */
 import { type Page, chromium } from 'playwright-core';
-import sharp from 'sharp';
 import { median, table, writeResult } from './common.ts';
-import { signupBenchMember } from './gallery-fixtures.ts';
+import { noisePhotos, signupBenchMember } from './gallery-fixtures.ts';
 import { chromiumLaunchOptions, serveAppBuild, sessionCookie } from './pwa-fixtures.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -21,31 +20,6 @@ const LATENCY_MS = 40;
 /** What the page code below uses of the DOM (the benchmarks compile without the DOM library). */
 interface PageGlobals {
   document: { querySelectorAll(selector: string): ArrayLike<unknown> };
-}
-
-/**
- * A JPEG of about 3 MB: sharp's gaussian noise barely compresses, so its size is set by its
- * pixel count; the width is tuned once from a first try.
- */
-async function photo(index: number, width: number): Promise<Buffer> {
-  const height = Math.round((width * 3) / 4);
-  return sharp({
-    create: {
-      width,
-      height,
-      channels: 3,
-      background: { r: (index * 47) % 256, g: (index * 91) % 256, b: 120 },
-      noise: { type: 'gaussian', mean: 128, sigma: 30 },
-    },
-  })
-    .jpeg({ quality: 85 })
-    .toBuffer();
-}
-
-async function photos(): Promise<Buffer[]> {
-  const probe = await photo(0, 1000);
-  const width = Math.round(1000 * Math.sqrt(TARGET_BYTES / probe.byteLength));
-  return Promise.all(Array.from({ length: PHOTOS }, (_, index) => photo(index, width)));
 }
 
 /** Waits until the grid holds `count` photos and, when `settled`, no upload tile is left. */
@@ -89,7 +63,7 @@ async function timedUpload(page: Page, files: Buffer[]): Promise<{ first: number
 const server = await serveAppBuild('orbit-bench-upload-throttled-');
 const browser = await chromium.launch(chromiumLaunchOptions);
 try {
-  const files = await photos();
+  const files = await noisePhotos(PHOTOS, TARGET_BYTES);
   const bytes = files.reduce((sum, file) => sum + file.byteLength, 0);
   const floorMs = ((bytes * 8) / UPLINK_BITS_PER_S) * 1000;
   console.log(
