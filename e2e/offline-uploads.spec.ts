@@ -1,9 +1,9 @@
 /**
  * Uploads kept offline (docs/decisions.md "The offline outbox"): picked or shared with the network
  * off, they wait on the device as `Waiting to send`, through a reload, and are each sent once when
- * the network is back. (The room check on the device is tested in src/features/gallery/uploads.test.ts:
- * Chromium's quota cannot be lowered for a test, Storage.overrideQuotaForOrigin leaves
- * navigator.storage.estimate() as it was.)
+ * the network is back. A file that would not fit on the device is refused first: Chromium's quota
+ * cannot be lowered for a test (Storage.overrideQuotaForOrigin leaves navigator.storage.estimate()
+ * as it was), so that test has the page read a nearly full device from estimate().
  */
 import { type BrowserContext, type Locator, type Page, expect } from '@playwright/test';
 import sharp from 'sharp';
@@ -220,5 +220,53 @@ test('photos shared with the network off open in the manager and wait to be sent
   const shapes = (await imagesOf(member)).map((image) => `${image.width}x${image.height}`).sort();
   expect(shapes).toEqual(['300x200', '320x240']);
   await expect(waitingTile(manager, 'beach.jpg')).toHaveCount(0, { timeout: 10_000 });
+  await context.close();
+});
+
+test('a photo that would not fit on the device is refused before it is kept, and the member is told', async ({
+  browser,
+  memberApi: member,
+}) => {
+  const context = await browser.newContext();
+  // The device as the browser reports it: a 40 MB quota with 50 kB left beyond the app's margin.
+  await context.addInitScript(() => {
+    const quota = 40 * 1024 * 1024;
+    const usage = quota - 16 * 1024 * 1024 - 50 * 1024;
+    Object.defineProperty(navigator.storage, 'estimate', {
+      value: () => Promise.resolve({ quota, usage }),
+    });
+  });
+  const page = await controlledPage(context, member);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: member.username })).toBeVisible();
+  const noise = sharp({
+    create: {
+      width: 700,
+      height: 525,
+      channels: 3,
+      background: '#669bbc',
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  });
+  const large = {
+    name: 'nebula.jpg',
+    mimeType: 'image/jpeg',
+    buffer: await noise.jpeg().toBuffer(),
+  };
+  expect(large.buffer.byteLength).toBeGreaterThan(60 * 1024);
+
+  await context.setOffline(true);
+  await pick(photos(page), page, [await jpeg('moon.jpg', 320, 240), large]);
+  await expect(waitingTile(photos(page), 'moon.jpg')).toBeVisible();
+  await expect(
+    page.getByText(
+      "Failed nebula.jpg: Not enough space on this device to keep it until you're back online.",
+    ),
+  ).toBeVisible();
+
+  await backOnline(context, page);
+  await expect.poll(async () => (await imagesOf(member)).length, { timeout: 30_000 }).toBe(1);
+  await expect(waitingTile(page, 'moon.jpg')).toHaveCount(0, { timeout: 10_000 });
+  expect((await imagesOf(member))[0]).toMatchObject({ width: 320, height: 240 });
   await context.close();
 });
