@@ -119,7 +119,13 @@ export function registerOutbox(sw: ServiceWorkerGlobalScope): void {
   };
 
   sw.addEventListener('fetch', (event) => {
-    if (isOutboxCall(event.request, sw.location.origin)) event.respondWith(handle(event.request));
+    const { request } = event;
+    if (!isOutboxCall(request, sw.location.origin)) return;
+    // While the device is online an upload goes straight out, so the page's progress follows the
+    // bytes on the wire, not their hand-over to the worker; its key still makes a retry safe.
+    const upload = request.headers.get('Content-Type')?.startsWith('multipart/form-data');
+    if (upload && sw.navigator.onLine) return;
+    event.respondWith(handle(request));
   });
 
   sw.addEventListener('message', (event) => {
