@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { BlockedMember } from '../../contracts/safety.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { breakable } from '../../components/breakable.tsx';
 import { HttpError } from '../../lib/http.ts';
 import { useNeedsNetwork } from '../offline/store.ts';
 import { settingsApi } from './api.ts';
+import { useRefocusAfterRemoval } from './useRefocusAfterRemoval.ts';
 import { SAVE_MESSAGES } from './saveError.ts';
 import { OWN, blockList, useSettingsData } from './store.ts';
 
@@ -36,30 +37,14 @@ export function BlockedMembers({ onToast }: { onToast: (message: string) => void
   const needsNetwork = useNeedsNetwork();
   // Read when the page opens, and again when the connection comes back.
   useEffect(() => blockList.show(OWN), []);
-  const list = useRef<HTMLUListElement>(null);
-  // Where the unblocked row was: focus goes to the Unblock now there (or the last one), or to the
-  // section's title once the list is empty.
-  const refocusAt = useRef<number | null>(null);
-  useEffect(() => {
-    const at = refocusAt.current;
-    if (at === null) return;
-    refocusAt.current = null;
-    const buttons = list.current?.querySelectorAll<HTMLElement>('button') ?? [];
-    const next = buttons[Math.min(at, buttons.length - 1)];
-    if (next) {
-      next.focus();
-      return;
-    }
-    const title = document.getElementById('settings-blocked-title');
-    title?.setAttribute('tabindex', '-1');
-    title?.focus();
-  }, [listing]);
+  // Where the unblocked row was: focus goes to the Unblock now there, or to the title.
+  const { listRef, refocusAtRef } = useRefocusAfterRemoval('settings-blocked-title', listing);
 
   const unblock = async (member: BlockedMember) => {
     setBusy((now) => new Set(now).add(member.id));
     try {
       await settingsApi.unblock(member.id);
-      refocusAt.current = listing?.value?.findIndex((user) => user.id === member.id) ?? 0;
+      refocusAtRef.current = listing?.value?.findIndex((user) => user.id === member.id) ?? 0;
       blockList.patch(OWN, (users) => users.filter((user) => user.id !== member.id));
       onToast(unblockedToast(member.username));
     } catch (error) {
@@ -91,7 +76,7 @@ export function BlockedMembers({ onToast }: { onToast: (message: string) => void
   const users = listing.value ?? [];
   if (users.length === 0) return <p className="settings-note">{NO_BLOCKS}</p>;
   return (
-    <ul className="settings-blocked" ref={list}>
+    <ul className="settings-blocked" ref={listRef}>
       {users.map((member) => (
         <li key={member.id}>
           <Avatar src="" username={member.username ?? ''} size={40} decorative />

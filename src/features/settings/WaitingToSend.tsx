@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { breakable } from '../../components/breakable.tsx';
 import type { OutboxItem } from '../../lib/outboxQueue.ts';
 import { useOutboxItems } from '../offline/outbox.ts';
 import { outboxItemText } from '../offline/outboxItemText.ts';
 import { OUTBOX_SECTION } from '../offline/outboxWords.ts';
+import { useRefocusAfterRemoval } from './useRefocusAfterRemoval.ts';
 
 const NOTHING_WAITS = 'Nothing is waiting to send.';
 const WAITING_NOTE =
@@ -54,31 +55,17 @@ export function WaitingToSend({ onToast }: { onToast: (message: string) => void 
   const discard = useOutboxItems((state) => state.discard);
   const texts = useItemTexts(items);
   const [busy, setBusy] = useState<ReadonlySet<number>>(new Set());
-  const list = useRef<HTMLUListElement>(null);
-  const refocusAt = useRef<number | null>(null);
+  const { listRef, refocusAtRef } = useRefocusAfterRemoval(
+    `settings-${OUTBOX_SECTION.id}-title`,
+    items,
+  );
   useShownFromLink();
   // Read from the device when the page opens: the worker may have sent items meanwhile.
   useEffect(() => void load(), [load]);
-  // Where the discarded row was: focus goes to the Discard now there (or the last one), or to
-  // the section's title once nothing waits.
-  useEffect(() => {
-    const at = refocusAt.current;
-    if (at === null) return;
-    refocusAt.current = null;
-    const buttons = list.current?.querySelectorAll<HTMLElement>('button') ?? [];
-    const next = buttons[Math.min(at, buttons.length - 1)];
-    if (next) {
-      next.focus();
-      return;
-    }
-    const title = document.getElementById(`settings-${OUTBOX_SECTION.id}-title`);
-    title?.setAttribute('tabindex', '-1');
-    title?.focus();
-  }, [items]);
 
   const onDiscard = async (item: OutboxItem, text: string) => {
     setBusy((now) => new Set(now).add(item.id));
-    refocusAt.current = items.findIndex((waiting) => waiting.id === item.id);
+    refocusAtRef.current = items.findIndex((waiting) => waiting.id === item.id);
     try {
       await discard(item.id);
       onToast(`Discarded: ${text}`);
@@ -95,7 +82,7 @@ export function WaitingToSend({ onToast }: { onToast: (message: string) => void 
   return (
     <>
       <p className="settings-note">{WAITING_NOTE}</p>
-      <ul className="settings-outbox" ref={list}>
+      <ul className="settings-outbox" ref={listRef}>
         {items.map((item) => {
           const text = texts[item.id] ?? READING;
           return (
