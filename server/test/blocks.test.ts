@@ -193,7 +193,9 @@ forEachApp((t) => {
       const answers = [
         await postBlock(t.app, me, blocker.user.id),
         // Distinct millisecond stamps: blocks made in one millisecond are listed by id.
-        await new Promise((resolve) => setTimeout(resolve, 5)).then(() => postBlock(t.app, me, anyone.user.id)),
+        await new Promise((resolve) => setTimeout(resolve, 5)).then(() =>
+          postBlock(t.app, me, anyone.user.id),
+        ),
       ];
 
       expect(answers.map((answer) => [answer.statusCode, answer.body])).toEqual([
