@@ -134,6 +134,8 @@ test('a like, a caption and an accepted request made offline show as done and wa
   await expect(friendButtons(page).getByRole('button', { name: 'Unfriend' })).toBeVisible();
   await expect(friendButtons(page).getByText(WAITING)).toBeVisible();
   await expect.poll(async () => (await messages(page, 'queued')).length).toBe(3);
+  // Kept, not yet sent: the mark says so, and no toast says they are friends.
+  await expect(page.getByText('You are now friends')).toHaveCount(0);
 
   // Nothing reached the server.
   expect(await imageOf(member, photo)).toMatchObject({ likeCount: 0 });

@@ -27,8 +27,10 @@ export function FriendButtons({ userId, username }: { userId: string; username: 
   useEffect(() => show(userId), [show, userId]);
 
   const run = async (action: FriendAction) => {
-    const ok = await act(action, userId, username);
-    const text = ok ? PROFILE_TOASTS[action].ok : PROFILE_TOASTS[action].failed;
+    const outcome = await act(action, userId, username);
+    // A change kept to send when back says so with its mark, not with a toast of success.
+    if (outcome === 'queued') return;
+    const text = outcome === 'sent' ? PROFILE_TOASTS[action].ok : PROFILE_TOASTS[action].failed;
     if (text) showToast(text);
   };
 

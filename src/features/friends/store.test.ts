@@ -70,7 +70,7 @@ describe('the friends store', () => {
     expect(statusOf('u2')).toBe('pending');
     expect(useFriends.getState().busy.u2).toBe(true);
     answer(json({ status: 'friends' }));
-    await expect(done).resolves.toBe(true);
+    await expect(done).resolves.toBe('sent');
     expect(statusOf('u2')).toBe('friends');
     expect(useFriends.getState().busy.u2).toBeUndefined();
   });
@@ -78,14 +78,14 @@ describe('the friends store', () => {
   it('reverts to the previous status when the call fails', async () => {
     useFriends.getState().applyRemote('u2', 'incoming');
     fetchMock.mockResolvedValueOnce(json({ error: 'nope' }, 500));
-    await expect(useFriends.getState().act('accept', 'u2')).resolves.toBe(false);
+    await expect(useFriends.getState().act('accept', 'u2')).resolves.toBe('failed');
     expect(statusOf('u2')).toBe('incoming');
   });
 
   it('keeps an accept the offline outbox holds, and frees the buttons', async () => {
     useFriends.getState().applyRemote('u2', 'incoming');
     fetchMock.mockResolvedValueOnce(queuedAnswer());
-    await expect(useFriends.getState().act('accept', 'u2')).resolves.toBe(true);
+    await expect(useFriends.getState().act('accept', 'u2')).resolves.toBe('queued');
     expect(statusOf('u2')).toBe('friends');
     expect(useFriends.getState().busy.u2).toBeUndefined();
   });
@@ -93,7 +93,7 @@ describe('the friends store', () => {
   it('blocks a second action while one is running', async () => {
     fetchMock.mockReturnValue(new Promise(() => undefined));
     void useFriends.getState().act('request', 'u2');
-    await expect(useFriends.getState().act('cancel', 'u2')).resolves.toBe(false);
+    await expect(useFriends.getState().act('cancel', 'u2')).resolves.toBe('failed');
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 

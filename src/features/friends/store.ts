@@ -55,13 +55,18 @@ interface FriendsState {
   show: (userId: string) => () => void;
   /** Remembers statuses learnt elsewhere (search rows), without overriding a guarded one. */
   learn: (statuses: Record<string, FriendStatus>) => void;
-  /** Optimistic friend action; answers whether the server agreed. */
-  act: (action: FriendAction, userId: string, username?: string) => Promise<boolean>;
+  /**
+   * Optimistic friend action; answers whether the server agreed (`sent`), the offline outbox kept
+   * it to send when back (`queued`: the change stands, marked waiting), or it failed and reverted.
+   */
+  act: (action: FriendAction, userId: string, username?: string) => Promise<FriendOutcome>;
   /** A realtime or cross-tab update; lowering a fresh local status is ignored for 2.5 s. */
   applyRemote: (userId: string, status: FriendStatus) => void;
   refreshCounts: () => Promise<void>;
   reset: () => void;
 }
+
+export type FriendOutcome = 'sent' | 'queued' | 'failed';
 
 const OPTIMISTIC: Record<FriendAction, FriendStatus> = {
   request: 'pending',
@@ -117,7 +122,7 @@ export const useFriends = create<FriendsState>()((set, get) => ({
   },
 
   async act(action, userId, username) {
-    if (get().busy[userId]) return false;
+    if (get().busy[userId]) return 'failed';
     set((state) => ({ busy: { ...state.busy, [userId]: true } }));
     const ticket = untilReset();
     const outcome = await server.optimistic(
@@ -140,7 +145,7 @@ export const useFriends = create<FriendsState>()((set, get) => ({
       },
       () => friendsApi.act(action, userId, username),
     );
-    if (!ticket.current) return false;
+    if (!ticket.current) return 'failed';
     set((state) => {
       const busy = { ...state.busy };
       delete busy[userId];
@@ -157,10 +162,10 @@ export const useFriends = create<FriendsState>()((set, get) => ({
       };
     });
     // Kept in the offline outbox: the change stands, and is told once the server has it.
-    if (!outcome.ok) return isQueued(outcome.error);
+    if (!outcome.ok) return isQueued(outcome.error) ? 'queued' : 'failed';
     scheduleCounts();
     announce({ type: CHANGE_OF[action], userId });
-    return true;
+    return 'sent';
   },
 
   applyRemote(userId, heard) {

@@ -351,7 +351,7 @@ export const useNotifications = create<NotificationsState>()((set, get) => {
           return () => set({ incoming, outgoing });
         },
         async () => {
-          if (!(await useFriends.getState().act(action, userId, username)))
+          if ((await useFriends.getState().act(action, userId, username)) === 'failed')
             throw new Error(`Could not ${action}`);
         },
       );

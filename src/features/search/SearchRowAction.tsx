@@ -21,10 +21,10 @@ export function SearchRowAction({ userId, username, status }: Props) {
   const run = async (action: FriendAction) => {
     setFailure(null);
     if (action === 'cancel') setCanceling(true);
-    const ok = await act(action, userId, username);
+    const outcome = await act(action, userId, username);
     setCanceling(false);
     // Accept and decline failures are swallowed; the status simply reverts (docs/product.md "Errors").
-    if (!ok) setFailure(SEARCH_FAILURES[action] ?? null);
+    if (outcome === 'failed') setFailure(SEARCH_FAILURES[action] ?? null);
   };
 
   const stop = (event: React.SyntheticEvent) => event.stopPropagation();
