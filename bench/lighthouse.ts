@@ -48,6 +48,8 @@ interface PageScores {
   /** Main-thread time per script (bootup-time), the largest first: what TBT is made of. */
   scripts: string[];
   finalUrl: string;
+  /** Lighthouse's measure of the host's CPU (higher is faster): TBT is only comparable at a like index. */
+  benchmarkIndex: number;
 }
 
 interface AuditItem {
@@ -152,6 +154,7 @@ function scoresOf(lhr: Result, goals: Record<CategoryId, number>): PageScores {
     lcpPhases: lcpPhases(lhr),
     scripts: scriptTimes(lhr),
     finalUrl: lhr.finalDisplayedUrl,
+    benchmarkIndex: lhr.environment.benchmarkIndex,
   };
 }
 
@@ -210,6 +213,7 @@ async function auditPage(url: string, port: number, goals: Record<CategoryId, nu
     goals,
     medianLcpMs: medianOf(runs.map((run) => run.lcpMs)),
     medianTbtMs: medianOf(runs.map((run) => run.tbtMs)),
+    benchmarkIndexes: runs.map((run) => run.benchmarkIndex),
     performanceRuns: runs.map((run) => run.scores.performance),
     worstAccessibility: Math.min(...runs.map((run) => run.scores.accessibility)),
     worstCls: Math.max(...runs.map((run) => run.cls)),
@@ -320,6 +324,7 @@ try {
     `${new Date().toISOString()}, ${machine().cpu} (${machine().cores} cores), Node ${machine().node}.`,
     `Lighthouse 12, mobile, default simulated throttling; ${RUNS} runs per page, the median run by`,
     `performance shown. Load average (1, 5, 15 min) before ${loadBefore}, after ${loadAfter}.`,
+    `Host CPU as Lighthouse measured it (benchmarkIndex, median of every run; higher is faster): ${format(medianOf(Object.values(pages).flatMap((page) => page.benchmarkIndexes)))}.`,
     '`npx tsx bench/lighthouse.ts`',
     '',
     ...rows.map((row, index) =>
