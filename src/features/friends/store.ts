@@ -66,7 +66,7 @@ interface FriendsState {
   reset: () => void;
 }
 
-export type FriendOutcome = 'sent' | 'queued' | 'failed';
+type FriendOutcome = 'sent' | 'queued' | 'failed';
 
 const OPTIMISTIC: Record<FriendAction, FriendStatus> = {
   request: 'pending',
