@@ -9,7 +9,7 @@ import { idVisibleTo, noBlockBetween } from '../../members/blocks.ts';
  * The `Idempotency-Key` an upload was sent with, and the start of the key's lifetime: a photo the
  * key made before then belongs to an earlier use of it (docs/decisions.md "Idempotency keys").
  */
-export interface UploadKey {
+interface UploadKey {
   key: string;
   since: string;
 }
