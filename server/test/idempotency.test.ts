@@ -4,19 +4,28 @@
  * is a 422, one while the first still runs a 409; keys belong to their member and last 24 hours;
  * two nodes on one database agree. State is checked through the API.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import type { GalleryImage } from '../../src/contracts/gallery.ts';
 import { buildApp } from '../src/app.ts';
+import { insertImage } from '../src/features/gallery/repository.ts';
 import {
   ABANDONED_AFTER_MS,
   KEY_LIFETIME_MS,
   deleteExpiredKeys,
 } from '../src/members/idempotencyKeys.ts';
 import { IDEMPOTENCY_TEXTS } from '../src/plugins/idempotency.ts';
-import { jpegPart, listGallery, noisyImage, postUpload, uploadImage } from './gallery-helpers.ts';
+import {
+  galleryState,
+  jpegPart,
+  listGallery,
+  noisyImage,
+  postUpload,
+  uploadImage,
+} from './gallery-helpers.ts';
 import {
   type FilePart,
   type FriendAction,
@@ -113,6 +122,111 @@ forEachApp((t) => {
   beforeEach(async () => {
     [owner, alice, bob] = await signupMembers(t.app, 3);
     image = await uploadImage(t.app, owner);
+  });
+
+  /** The key's photo row as stored, or undefined. */
+  const keyedPhotos = (member: Member, key: string) =>
+    t.app.db
+      .selectFrom('gallery_images')
+      .select(['id', 'idempotency_key'])
+      .where('owner_id', '=', member.user.id)
+      .where('idempotency_key', '=', key)
+      .execute();
+
+  it('answers the photo an upload made when its retry follows a run that died unanswered', async () => {
+    const key = newKey();
+    const file = await jpegPart(180, 120);
+    const first = await upload(t.app, alice, file, key, { folder: 'Trips' });
+    expect(first.statusCode).toBe(201);
+    const made = first.json<{ image: GalleryImage }>().image;
+    expect(await keyedPhotos(alice, key)).toEqual([{ id: made.id, idempotency_key: key }]);
+
+    // The node died after the photo's commit and before the answer was stored: the key's row is
+    // still running, and after five minutes it counts as abandoned.
+    await holdRunning(t.app, alice, key, ABANDONED_AFTER_MS + 1_000);
+    const before = await galleryState(t.app, t.config.uploadsDir);
+    const retried = await upload(t.app, alice, file, key, { folder: 'Trips' });
+    expect(retried.statusCode).toBe(201);
+    expect(retried.headers['content-type']).toBe(first.headers['content-type']);
+    expect(retried.json()).toEqual(first.json());
+    // Nothing new: no row, no picture, no file left behind in the incoming folder.
+    expect(await galleryState(t.app, t.config.uploadsDir)).toEqual(before);
+    expect((await listGallery(t.app, alice)).map((item) => item.id)).toEqual([made.id]);
+
+    // The retry's answer is the key's answer from now on.
+    expectSameAnswer(await upload(t.app, alice, file, key, { folder: 'Trips' }), retried);
+    // It names the photo as it is now: a like given since shows.
+    await holdRunning(t.app, alice, key, ABANDONED_AFTER_MS + 2_000);
+    expect((await patch(t.app, bob, made.id, { likes: true })).statusCode).toBe(200);
+    const later = await upload(t.app, alice, file, key, { folder: 'Trips' });
+    expect(later.statusCode).toBe(201);
+    expect(later.json<{ image: GalleryImage }>().image).toMatchObject({
+      id: made.id,
+      likes: [bob.user.id],
+      likeCount: 1,
+    });
+    expect(await listGallery(t.app, alice)).toHaveLength(1);
+  });
+
+  it('keeps one photo when the abandoned run commits while its retry makes the pictures', async () => {
+    const key = newKey();
+    const file = await jpegPart(220, 140);
+    const earlier = randomBytes(16).toString('hex');
+    const before = await galleryState(t.app, t.config.uploadsDir);
+    // While the retry makes its pictures, the run it took over (still alive after all) commits.
+    const run = t.app.images.run.bind(t.app.images);
+    const spy = vi.spyOn(t.app.images, 'run').mockImplementationOnce(async (job) => {
+      const result = await run(job);
+      await insertImage(t.app.db, {
+        id: `earlier-${earlier}`,
+        ownerId: alice.user.id,
+        displayFile: `${earlier}.webp`,
+        thumbFile: `${earlier}-thumb.webp`,
+        width: 220,
+        height: 140,
+        bytes: 100,
+        folder: 'All',
+        createdAt: new Date().toISOString(),
+        uploadKey: { key, since: new Date(Date.now() - KEY_LIFETIME_MS).toISOString() },
+      });
+      return result;
+    });
+    let answer: LightMyRequestResponse;
+    try {
+      answer = await upload(t.app, alice, file, key);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(answer.statusCode).toBe(201);
+    expect(answer.json<{ image: GalleryImage }>().image.id).toBe(`earlier-${earlier}`);
+    // The retry's own pictures were removed again: the gallery's files are as they were.
+    const after = await galleryState(t.app, t.config.uploadsDir);
+    expect(after).toEqual({ ...before, rows: before.rows + 1 });
+    expect((await listGallery(t.app, alice)).map((item) => item.id)).toEqual([
+      `earlier-${earlier}`,
+    ]);
+  });
+
+  it('makes a new photo with a key whose photo is older than the key’s lifetime', async () => {
+    const key = newKey();
+    const first = await upload(t.app, alice, await jpegPart(150, 100), key);
+    expect(first.statusCode).toBe(201);
+    const old = first.json<{ image: GalleryImage }>().image;
+    await ageKey(t.app, alice, key, KEY_LIFETIME_MS + 1_000);
+    await t.app.db
+      .updateTable('gallery_images')
+      .set({ created_at: new Date(Date.now() - KEY_LIFETIME_MS - 1_000).toISOString() })
+      .where('id', '=', old.id)
+      .execute();
+    const fresh = await upload(t.app, alice, await jpegPart(151, 100), key);
+    expect(fresh.statusCode).toBe(201);
+    const made = fresh.json<{ image: GalleryImage }>().image;
+    expect(made.id).not.toBe(old.id);
+    expect((await listGallery(t.app, alice)).map((item) => item.id).sort()).toEqual(
+      [old.id, made.id].sort(),
+    );
+    // The key now names the new photo alone.
+    expect(await keyedPhotos(alice, key)).toEqual([{ id: made.id, idempotency_key: key }]);
   });
 
   it('answers a like sent again with its key as the first time, and changes nothing', async () => {

@@ -23,6 +23,7 @@ const RECORDED = [
   '0013_block_names',
   '0014_suspended_lookup',
   '0015_idempotency_keys',
+  '0016_gallery_upload_keys',
 ];
 
 const TABLES = [

@@ -84,6 +84,11 @@ interface GalleryImagesTable {
   /** Ascending order of the owner's grid; a new image takes one less than the smallest. */
   position: number;
   created_at: string;
+  /**
+   * The `Idempotency-Key` the upload was sent with, unique per owner; null without one
+   * (docs/decisions.md "Idempotency keys").
+   */
+  idempotency_key: string | null;
 }
 export type GalleryImageRow = Selectable<GalleryImagesTable>;
 

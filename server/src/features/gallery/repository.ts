@@ -5,6 +5,15 @@ import type { Database } from '../../db/schema.ts';
 import type { GalleryImageRow, ImageReactionRow, UserRow } from '../../db/schema.ts';
 import { idVisibleTo, noBlockBetween } from '../../members/blocks.ts';
 
+/**
+ * The `Idempotency-Key` an upload was sent with, and the start of the key's lifetime: a photo the
+ * key made before then belongs to an earlier use of it (docs/decisions.md "Idempotency keys").
+ */
+interface UploadKey {
+  key: string;
+  since: string;
+}
+
 export interface NewImage {
   id: string;
   ownerId: string;
@@ -15,6 +24,7 @@ export interface NewImage {
   bytes: number;
   folder: string;
   createdAt: string;
+  uploadKey?: UploadKey | undefined;
 }
 
 /**
@@ -41,12 +51,44 @@ export function withOwnerLock<T>(
   });
 }
 
+/** The owner's photo an upload sent with this key made within the key's lifetime, if any. */
+export function imageByUploadKey(
+  db: Db,
+  ownerId: string,
+  uploadKey: UploadKey,
+): Promise<GalleryImageRow | undefined> {
+  return db
+    .selectFrom('gallery_images')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .where('idempotency_key', '=', uploadKey.key)
+    .where('created_at', '>=', uploadKey.since)
+    .executeTakeFirst();
+}
+
 /**
  * A new image goes before every other one of its owner (newest first, also after a reorder). The
- * place is taken under the owner's lock, so concurrent uploads never share one.
+ * place is taken under the owner's lock, so concurrent uploads never share one. An upload with an
+ * Idempotency-Key stores the key on its row in the same transaction; when the key already made a
+ * photo within its lifetime, that photo is answered and nothing is inserted (an older photo gives
+ * the key up: after its lifetime it is a new key).
  */
-export async function insertImage(db: Db, image: NewImage): Promise<void> {
-  await withOwnerLock(db, image.ownerId, (trx) => insertUnlocked(trx, image));
+export function insertImage(db: Db, image: NewImage): Promise<GalleryImageRow | undefined> {
+  return withOwnerLock(db, image.ownerId, async (trx) => {
+    const { uploadKey } = image;
+    if (uploadKey) {
+      const made = await imageByUploadKey(trx, image.ownerId, uploadKey);
+      if (made) return made;
+      await trx
+        .updateTable('gallery_images')
+        .set({ idempotency_key: null })
+        .where('owner_id', '=', image.ownerId)
+        .where('idempotency_key', '=', uploadKey.key)
+        .execute();
+    }
+    await insertUnlocked(trx, image);
+    return undefined;
+  });
 }
 
 async function insertUnlocked(db: Db, image: NewImage): Promise<void> {
@@ -64,6 +106,7 @@ async function insertUnlocked(db: Db, image: NewImage): Promise<void> {
       caption: '',
       position: sql<number>`(select coalesce(min(position), 0) - 1 from gallery_images where owner_id = ${image.ownerId})`,
       created_at: image.createdAt,
+      idempotency_key: image.uploadKey?.key ?? null,
     })
     .execute();
 }

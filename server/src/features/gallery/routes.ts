@@ -44,7 +44,14 @@ export const galleryRoutes: FastifyPluginCallbackZod = (app, _options, done) => 
       try {
         // The same form sent again with its Idempotency-Key gets the first answer, and no photo.
         if (await app.idempotency.claimForm(request, reply, form.digest)) return reply;
-        image = await gallery.upload(deps, request.member.user, form.filePath, form.fields.folder);
+        // The key goes on the photo: a run after one that died unanswered finds that photo.
+        image = await gallery.upload(
+          deps,
+          request.member.user,
+          form.filePath,
+          form.fields.folder,
+          request.idempotency?.key,
+        );
       } finally {
         if (form.filePath) await fs.rm(form.filePath, { force: true });
       }

@@ -26,6 +26,7 @@ import { storing } from '../../lib/storageErrors.ts';
 import { keepFiles, putFiles } from '../../media/files.ts';
 import { type Media, type MediaUrl, galleryKey } from '../../media/index.ts';
 import { visibleMemberById, visibleMemberByUsername } from '../../members/blocks.ts';
+import { KEY_LIFETIME_MS } from '../../members/idempotencyKeys.ts';
 import { profileImageUrl } from '../../members/mapping.ts';
 import { type NotificationEvents, drafts, recordLikeOnce } from '../notifications/service.ts';
 import * as repo from './repository.ts';
@@ -245,36 +246,59 @@ export async function folders(
 /**
  * Stores an upload into the member's own gallery. The row is written only once both pictures are
  * stored, and the pictures are removed again if the row cannot be written.
+ *
+ * With the request's Idempotency-Key (docs/decisions.md "Idempotency keys") the key is stored on
+ * the row, in the transaction that inserts it. A run of the key that finds the photo an earlier
+ * run made (one that committed, then died before its answer was stored) answers that photo as it
+ * is now and makes nothing: checked before any picture work, and again under the owner's lock,
+ * where pictures this run stored meanwhile are removed.
  */
 export async function upload(
   deps: GalleryDeps,
   me: UserRow,
   tempFile: string | undefined,
   folder: string | undefined,
-) {
+  idempotencyKey?: string,
+): Promise<GalleryImage> {
   if (!tempFile) throw new Invalid(GALLERY_MESSAGES.noImage);
   const target = normaliseFolder(folder);
+  const now = deps.now ? deps.now() : new Date();
+  const uploadKey =
+    idempotencyKey === undefined
+      ? undefined
+      : {
+          key: idempotencyKey,
+          since: new Date(now.getTime() - KEY_LIFETIME_MS).toISOString(),
+        };
+  const before = uploadKey && (await repo.imageByUploadKey(deps.db, me.id, uploadKey));
+  if (before) return madeBefore(deps, me, before);
   const files = await galleryFiles(deps.images, tempFile);
   const objects = [files.display, files.thumb];
   const began = await storing('could not store a gallery picture', () =>
     putFiles(deps.media, objects),
   );
   const id = randomUUID();
+  let made: GalleryImageRow | undefined;
   try {
-    await repo.insertImage(deps.db, {
+    made = await repo.insertImage(deps.db, {
       id,
       ownerId: me.id,
       folder: target,
-      createdAt: stamp(deps),
+      createdAt: now.toISOString(),
       displayFile: files.displayFile,
       thumbFile: files.thumbFile,
       width: files.width,
       height: files.height,
       bytes: files.bytes,
+      uploadKey,
     });
   } catch (error) {
     await deps.media.discard(objects.map((file) => file.key));
     throw error;
+  }
+  if (made) {
+    await deps.media.discard(objects.map((file) => file.key));
+    return madeBefore(deps, me, made);
   }
   await storing('could not store a gallery picture again', () =>
     keepFiles(deps.media, objects, began),
@@ -284,6 +308,19 @@ export async function upload(
   const image = toImage(row, ownerOf(me, deps.media.url), [], deps.media.url);
   deps.events.created(liveImage(image));
   return image;
+}
+
+/**
+ * The photo an earlier run of the upload's key made, as its owner reads it now. Its watchers heard
+ * of it when it was made, so nothing is announced.
+ */
+async function madeBefore(
+  deps: GalleryDeps,
+  me: UserRow,
+  row: GalleryImageRow,
+): Promise<GalleryImage> {
+  const reactions = await repo.reactionsFor(deps.db, [row.id], me.id);
+  return toImage(row, ownerOf(me, deps.media.url), reactions, deps.media.url);
 }
 
 /** The image behind an id, a file name or a path under /uploads. */
