@@ -66,6 +66,25 @@ test('two members become friends live, then one unfriends through the dialog', a
   await b.context().close();
 });
 
+test('a search row reads Canceling… while its cancel runs, then Add Friend', async ({
+  memberPage: page,
+  otherMember: dave,
+}) => {
+  await searchBox(page).fill(dave.username);
+  const row = page.locator('.search-row', { hasText: `@${dave.username}` });
+  await row.getByRole('button', { name: 'Add Friend' }).click();
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/users/friends/cancel', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await row.getByRole('button', { name: 'Cancel' }).click();
+  await expect(row.getByRole('button', { name: 'Canceling…' })).toBeDisabled();
+  release();
+  await expect(row.getByRole('button', { name: 'Add Friend' })).toBeEnabled();
+});
+
 test('a failing friend call reverts the button and shows the spec toast', async ({
   memberPage: page,
   otherMember: dave,

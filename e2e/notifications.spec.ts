@@ -161,8 +161,8 @@ test('a dismissed notification stays gone and the request list shows its error t
   await dropdown(page).getByRole('button', { name: 'View All' }).click();
   const full = overlay(page);
   await expect(full.getByText('Welcome to Orbit!')).toBeVisible();
-  // The same words as the bell's: one spelling of Mark all read.
-  const markAllRead = full.getByRole('button', { name: 'Mark all read', exact: true });
+  // The panel's own words, beside its Clear All.
+  const markAllRead = full.getByRole('button', { name: 'Mark All Read', exact: true });
   await expect(markAllRead).toBeEnabled();
   await markAllRead.click();
   await expect(markAllRead).toBeDisabled();

@@ -1,3 +1,4 @@
+import type { RefObject } from 'react';
 import { useMenuButton } from './useMenuButton.ts';
 import './ActionMenu.css';
 
@@ -23,16 +24,19 @@ interface ActionMenuProps {
   actions: readonly MenuAction[];
   /** Set while offline: actions that need the network say so instead of running. */
   offline?: OfflineNote | null;
+  /** The '⋯' button: where a dialog one of the actions opens gives focus back. */
+  buttonRef?: RefObject<HTMLButtonElement | null>;
 }
 
 /**
  * A '⋯' button with a menu of actions, on the menu-button pattern (arrow keys, Home and End;
  * Escape closes only the menu and gives focus back to the button).
  */
-export function ActionMenu({ label, actions, offline = null }: ActionMenuProps) {
+export function ActionMenu({ label, actions, offline = null, buttonRef }: ActionMenuProps) {
   const { open, close, buttonProps, popupProps } = useMenuButton<HTMLUListElement>({
     items: '[role="menuitem"]',
     haspopup: 'menu',
+    button: buttonRef,
   });
 
   return (

@@ -1,4 +1,12 @@
-import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 
 /**
  * A button that opens a popup of items, on the menu-button pattern: the first item takes focus on
@@ -9,7 +17,10 @@ import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } f
 export function useMenuButton<Popup extends HTMLElement>({
   items,
   haspopup,
+  button: given,
 }: {
+  /** The button's ref, for a dialog an item opens to give focus back to. */
+  button?: RefObject<HTMLButtonElement | null> | undefined;
   /** Selects the items inside the popup. */
   items: string;
   /** `menu` for a role="menu" popup of actions; none for a disclosure (a navigation list). */
@@ -17,7 +28,8 @@ export function useMenuButton<Popup extends HTMLElement>({
 }) {
   const [open, setOpen] = useState(false);
   const popupId = useId();
-  const button = useRef<HTMLButtonElement>(null);
+  const own = useRef<HTMLButtonElement>(null);
+  const button = given ?? own;
   const popup = useRef<Popup>(null);
   const list = useCallback(
     () => Array.from(popup.current?.querySelectorAll<HTMLElement>(items) ?? []),

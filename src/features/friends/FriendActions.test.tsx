@@ -41,8 +41,10 @@ describe('the friend actions', () => {
     expect(screen.getByRole('button', { name: 'Add Friend' }).className).toBe(
       'button small primary',
     );
-    rerender(<FriendActions status="pending" onAct={vi.fn()} small canceling />);
+    // While the cancel runs the status already reads none: the button still says Canceling….
+    rerender(<FriendActions status="none" onAct={vi.fn()} small canceling busy />);
     expect(labels()).toEqual(['Canceling…']);
+    expect(screen.getByRole('button', { name: 'Canceling…' })).toHaveProperty('disabled', true);
     rerender(<FriendActions status="friends" onAct={vi.fn()} small />);
     expect(labels()).toEqual([]);
     expect(screen.getByText('Friends').className).toBe('badge');

@@ -45,6 +45,8 @@ export function FriendActions({
     </button>
   );
   const act = (action: FriendAction) => () => onAct(action);
+  // The status already reads `none` while the cancel runs: the button says what is happening.
+  if (canceling) return button('Canceling…', 'cancel', act('cancel'));
   switch (status) {
     case 'none':
       return button(addLabel, 'request', act('request'), true);
@@ -56,7 +58,7 @@ export function FriendActions({
         </>
       );
     case 'pending':
-      return button(canceling ? 'Canceling…' : 'Cancel', 'cancel', act('cancel'));
+      return button('Cancel', 'cancel', act('cancel'));
     case 'friends':
       return onUnfriend ? (
         button('Unfriend', 'unfriend', onUnfriend)

@@ -68,6 +68,8 @@ export function GalleryViewer({
     mode: 'view',
   });
   const [confirming, setConfirming] = useState(false);
+  /** The '⋯' button: the delete and report dialogs give focus back to it. */
+  const actionsButton = useRef<HTMLButtonElement>(null);
   /** The photo being reported: kept apart from the one shown, which may change meanwhile. */
   const [reporting, setReporting] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
@@ -241,7 +243,12 @@ export function GalleryViewer({
             <span className="viewer-copied" role="status">
               {copied ? 'Link copied' : ''}
             </span>
-            <ActionMenu label="Image actions" actions={actions} offline={offlineNote} />
+            <ActionMenu
+              label="Image actions"
+              actions={actions}
+              offline={offlineNote}
+              buttonRef={actionsButton}
+            />
             <button
               type="button"
               className="icon-button"
@@ -302,7 +309,12 @@ export function GalleryViewer({
           <Toast message={notice} />
         </div>
       </GalleryModal>
-      <Dialog open={confirming} title="Delete image?" onClose={() => setConfirming(false)}>
+      <Dialog
+        open={confirming}
+        title="Delete image?"
+        onClose={() => setConfirming(false)}
+        returnFocus={actionsButton}
+      >
         <p>This action cannot be undone.</p>
         <DialogActions
           onCancel={() => setConfirming(false)}
@@ -313,6 +325,7 @@ export function GalleryViewer({
         open={reporting !== null}
         target={{ kind: 'image', id: reporting ?? image.id }}
         onClose={() => setReporting(null)}
+        returnFocus={actionsButton}
       />
     </>
   );

@@ -5,7 +5,8 @@ import { useNotifications } from './store.ts';
  * The actions the bell dropdown and the full-screen panel share. One component per action keeps
  * their words and shape the same in both places.
  */
-export function MarkAllReadButton() {
+/** `label`: the bell says `Mark all read`, the full panel `Mark All Read` (docs/product.md). */
+export function MarkAllReadButton({ label = 'Mark all read' }: { label?: string }) {
   const unread = useNotifications((state) => state.unread);
   const markAllRead = useNotifications((state) => state.markAllRead);
   return (
@@ -14,7 +15,7 @@ export function MarkAllReadButton() {
       disabled={unread === 0}
       onClick={() => void markAllRead()}
     >
-      Mark all read
+      {label}
     </NetworkButton>
   );
 }

@@ -79,7 +79,7 @@ export function NotificationsOverlay({ open, onClose, returnFocus }: Notificatio
         {tab === 'all' && (
           <div className="notification-toolbar-actions">
             <RefreshButton label="Refresh notifications" onRefresh={refresh} />
-            <MarkAllReadButton />
+            <MarkAllReadButton label="Mark All Read" />
             <button
               type="button"
               className="button ghost"

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 import { TextAreaField } from '../../components/Field.tsx';
 import {
@@ -30,13 +30,16 @@ export function ReportDialog({
   open,
   target,
   onClose,
+  returnFocus,
 }: {
   open: boolean;
   target: ReportTarget;
   onClose: () => void;
+  /** Where focus goes once it closes (the menu that opened it is gone). */
+  returnFocus?: RefObject<HTMLElement | null>;
 }) {
   return (
-    <Dialog open={open} title={reportTitle(target)} onClose={onClose}>
+    <Dialog open={open} title={reportTitle(target)} onClose={onClose} returnFocus={returnFocus}>
       <ReportForm kind={target.kind} targetId={target.id} onClose={onClose} />
     </Dialog>
   );
