@@ -5,12 +5,12 @@
  */
 import { type Browser, type BrowserContext, type Page, expect } from '@playwright/test';
 import type { Member } from './helpers.ts';
+import { goOnline, listeningPage, messages } from './outbox-helpers.ts';
 import {
   type Api,
   OFFLINE_BANNER,
   bell,
   bellPanel,
-  controlledPage,
   loadedThumbnails,
   sendFriendRequest,
   test,
@@ -22,47 +22,20 @@ test.describe.configure({ timeout: 120_000 });
 
 const WAITING = 'Waiting to send';
 
-interface OutboxMessage {
-  key: string;
-  result: string;
-  error?: string;
-}
-
 const viewer = (page: Page) => page.getByRole('dialog', { name: 'Image viewer' });
 const likeButton = (page: Page) => viewer(page).getByRole('button', { name: /^Like\b/ });
 const friendButtons = (page: Page) => page.locator('.friend-buttons');
 
-/** What the worker told this page about the outbox, in order (not the "still waiting" retries). */
-const messages = (page: Page, result: string) =>
-  page.evaluate(
-    (result) =>
-      (JSON.parse(sessionStorage.getItem('outboxMessages') ?? '[]') as OutboxMessage[]).filter(
-        (message) => message.result === result,
-      ),
-    result,
-  );
-
 /**
- * A page of a new context with `member` signed in and the worker in control, keeping every outbox
- * message the worker posts; the member's own profile and then `friend`'s are visited online, so
- * both are saved for offline.
+ * A listening page (outbox-helpers.ts) of `member`; the member's own profile and then `friend`'s are
+ * visited online, so both are saved for offline.
  */
 async function signedInPage(
   browser: Browser,
   member: Member,
   friend: Member,
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  // Kept in the tab's session storage, so they outlast the reloads and navigations.
-  await context.addInitScript(() => {
-    navigator.serviceWorker?.addEventListener('message', (event: MessageEvent) => {
-      if ((event.data as { type?: unknown } | null)?.type !== 'outbox') return;
-      const kept = JSON.parse(sessionStorage.getItem('outboxMessages') ?? '[]') as unknown[];
-      sessionStorage.setItem('outboxMessages', JSON.stringify([...kept, event.data]));
-    });
-  });
-  const page = await controlledPage(context, member);
-  await page.reload();
+  const { context, page } = await listeningPage(browser, member);
   await loadedThumbnails(page, 1);
   await page.goto(`/profile/${friend.username}`);
   await expect(page.getByRole('button', { name: 'Accept', exact: true })).toBeEnabled();
@@ -74,11 +47,6 @@ async function signedInPage(
 async function goOffline(context: BrowserContext, page: Page) {
   await context.setOffline(true);
   await expect(page.getByText(OFFLINE_BANNER)).toBeVisible();
-}
-
-async function goOnline(context: BrowserContext, page: Page) {
-  await context.setOffline(false);
-  await page.evaluate(() => window.dispatchEvent(new Event('online')));
 }
 
 async function imageOf(api: Api, imageId: string) {

@@ -4,7 +4,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { type Page, expect } from '@playwright/test';
-import { imageIds, listeningPage, results, write } from './outbox-helpers.ts';
+import { goOnline, imageIds, listeningPage, results, write } from './outbox-helpers.ts';
 import { type Api, storedData, test, uploadPhotos } from './pwa-helpers.ts';
 
 test.use({ serviceWorkers: 'allow' });
@@ -113,8 +113,7 @@ test('Settings lists what waits; a discarded change is never sent, the other is'
   await expect(section.locator('.settings-outbox-text')).toHaveText(['Caption: “Sea at dusk”']);
   await expect(count(page)).toHaveAccessibleName('1 change waiting to send');
 
-  await context.setOffline(false);
-  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await goOnline(context, page);
   await expect
     .poll(() => results(page), { timeout: 15_000 })
     .toEqual([{ type: 'outbox', key: 'k2', result: 'sent' }]);
@@ -141,8 +140,7 @@ test('the top bar counts what waits offline, and the count goes once it is sent'
   await page.reload();
   await expect(count(page)).toHaveAccessibleName('1 change waiting to send');
 
-  await context.setOffline(false);
-  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await goOnline(context, page);
   await expect(count(page)).toHaveCount(0, { timeout: 15_000 });
   expect((await photos(member))[0]?.likes).toContain(member.id);
   await context.close();

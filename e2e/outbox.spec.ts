@@ -1,6 +1,6 @@
 /** The offline outbox (docs/decisions.md "The offline outbox"): writes kept offline, sent when back. */
 import { expect } from '@playwright/test';
-import { imageIds, listeningPage, results, write } from './outbox-helpers.ts';
+import { goOnline, imageIds, listeningPage, results, write } from './outbox-helpers.ts';
 import { sendFriendRequest, test, uploadPhotos } from './pwa-helpers.ts';
 
 test.use({ serviceWorkers: 'allow' });
@@ -32,8 +32,7 @@ test('writes made offline wait through a reload and are sent once, in order, whe
   const status = await member.request.get(`/api/users/friends/status?userId=${friend.id}`);
   expect(JSON.stringify(await status.json())).not.toMatch(/"friends"/);
 
-  await context.setOffline(false);
-  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await goOnline(context, page);
   await expect
     .poll(() => results(page), { timeout: 15_000 })
     .toEqual(['k1', 'k2', 'k3', 'k4'].map((key) => ({ type: 'outbox', key, result: 'sent' })));
@@ -67,8 +66,7 @@ test('a write the server refuses when it is sent is told with the server’s wor
   // Meanwhile the photo is deleted from another device.
   expect((await member.request.delete(`/api/gallery/${first}`)).ok()).toBe(true);
 
-  await context.setOffline(false);
-  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await goOnline(context, page);
   await expect.poll(() => results(page), { timeout: 15_000 }).toHaveLength(2);
   const [refused, sent] = (await results(page)) as {
     key: string;
