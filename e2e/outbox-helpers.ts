@@ -1,13 +1,7 @@
 /** Helpers of the offline outbox's specs (docs/decisions.md "The offline outbox"). */
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import type { Member } from './helpers.ts';
-import { type Api, controlledPage } from './pwa-helpers.ts';
-
-export async function imageIds(api: Api): Promise<string[]> {
-  const response = await api.request.get(`/api/gallery?userId=${api.id}`);
-  const { images } = (await response.json()) as { images: { id: string }[] };
-  return images.map((image) => image.id);
-}
+import { type Api, controlledPage, imageIds, uploadPhotos } from './pwa-helpers.ts';
 
 /** A write as the app sends it: JSON, with its action's key. Answers the status. */
 export const write = (page: Page, method: string, path: string, body: unknown, key: string) =>
@@ -64,6 +58,17 @@ export async function listeningPage(browser: Browser, member: Member) {
   const page = await controlledPage(context, member);
   await page.reload();
   return { context, page };
+}
+
+/** A listening page of `member`, with `count` photos uploaded first; answers their ids too. */
+export async function listeningPageWithPhotos(
+  browser: Browser,
+  member: Member & Api,
+  count: number,
+) {
+  await uploadPhotos(member, count);
+  const photoIds = await imageIds(member);
+  return { ...(await listeningPage(browser, member)), photoIds };
 }
 
 /** Back online: the network on again, and the `online` event the shell's listener hears. */

@@ -4,8 +4,8 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { type Page, expect } from '@playwright/test';
-import { goOnline, imageIds, listeningPage, results, write } from './outbox-helpers.ts';
-import { type Api, storedData, test, uploadPhotos } from './pwa-helpers.ts';
+import { goOnline, listeningPageWithPhotos, results, write } from './outbox-helpers.ts';
+import { type Api, storedData, test } from './pwa-helpers.ts';
 
 test.use({ serviceWorkers: 'allow' });
 test.describe.configure({ timeout: 90_000 });
@@ -38,9 +38,8 @@ test('logout with changes waiting asks; Cancel keeps the member in, Log out disc
   browser,
   memberApi: member,
 }) => {
-  await uploadPhotos(member, 1);
-  const [photo] = await imageIds(member);
-  const { context, page } = await listeningPage(browser, member);
+  const { context, page, photoIds } = await listeningPageWithPhotos(browser, member, 1);
+  const [photo] = photoIds;
 
   await context.setOffline(true);
   expect(await write(page, 'PATCH', `/api/gallery/${photo}`, { likes: true }, 'k1')).toBe(202);
@@ -89,9 +88,8 @@ test('Settings lists what waits; a discarded change is never sent, the other is'
   browser,
   memberApi: member,
 }) => {
-  await uploadPhotos(member, 2);
-  const [first, second] = await imageIds(member);
-  const { context, page } = await listeningPage(browser, member);
+  const { context, page, photoIds } = await listeningPageWithPhotos(browser, member, 2);
+  const [first, second] = photoIds;
 
   await context.setOffline(true);
   expect(await write(page, 'PATCH', `/api/gallery/${first}`, { likes: true }, 'k1')).toBe(202);
@@ -128,9 +126,8 @@ test('the top bar counts what waits offline, and the count goes once it is sent'
   browser,
   memberApi: member,
 }) => {
-  await uploadPhotos(member, 1);
-  const [photo] = await imageIds(member);
-  const { context, page } = await listeningPage(browser, member);
+  const { context, page, photoIds } = await listeningPageWithPhotos(browser, member, 1);
+  const [photo] = photoIds;
   await expect(count(page)).toHaveCount(0);
 
   await context.setOffline(true);
