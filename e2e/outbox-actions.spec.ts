@@ -27,14 +27,16 @@ const likeButton = (page: Page) => viewer(page).getByRole('button', { name: /^Li
 const friendButtons = (page: Page) => page.locator('.friend-buttons');
 
 /**
- * A listening page (outbox-helpers.ts) of `member`; the member's own profile and then `friend`'s are
- * visited online, so both are saved for offline.
+ * `member` with one photo and a friend request from `friend`, on a listening page (outbox-helpers.ts);
+ * the member's own profile and then `friend`'s are visited online, so both are saved for offline.
  */
 async function signedInPage(
   browser: Browser,
-  member: Member,
-  friend: Member,
+  member: Member & Api,
+  friend: Member & Api,
 ): Promise<{ context: BrowserContext; page: Page }> {
+  await uploadPhotos(member, 1);
+  await sendFriendRequest(friend, member);
   const { context, page } = await listeningPage(browser, member);
   await loadedThumbnails(page, 1);
   await page.goto(`/profile/${friend.username}`);
@@ -74,8 +76,6 @@ test('a like, a caption and an accepted request made offline show as done and wa
   memberApi: member,
   otherMemberApi: friend,
 }) => {
-  await uploadPhotos(member, 1);
-  await sendFriendRequest(friend, member);
   const { context, page } = await signedInPage(browser, member, friend);
   const photo = await openFirstPhoto(page);
   await goOffline(context, page);
@@ -161,8 +161,6 @@ test('changes refused when they are sent are undone in the page, with the server
   memberApi: member,
   otherMemberApi: friend,
 }) => {
-  await uploadPhotos(member, 1);
-  await sendFriendRequest(friend, member);
   const { context, page } = await signedInPage(browser, member, friend);
   const photo = await openFirstPhoto(page);
   await goOffline(context, page);
@@ -208,8 +206,6 @@ test('a request declined in the bell offline shows as answered and waiting, thro
   memberApi: member,
   otherMemberApi: friend,
 }) => {
-  await uploadPhotos(member, 1);
-  await sendFriendRequest(friend, member);
   const { context, page } = await signedInPage(browser, member, friend);
   const request = bellPanel(page)
     .getByRole('listitem')
