@@ -19,7 +19,7 @@ export const write = (page: Page, method: string, path: string, body: unknown, k
   );
 
 /** An outbox message the worker posted to the page: its item's key and what became of it. */
-export interface OutboxMessage {
+interface OutboxMessage {
   type: 'outbox';
   key: string;
   result: string;

@@ -66,11 +66,7 @@ test('a write the server refuses when it is sent is told with the server’s wor
 
   await goOnline(context, page);
   await expect.poll(() => results(page), { timeout: 15_000 }).toHaveLength(2);
-  const [refused, sent] = (await results(page)) as {
-    key: string;
-    result: string;
-    error?: string;
-  }[];
+  const [refused, sent] = await results(page);
   expect(refused).toMatchObject({ key: 'k1', result: 'refused' });
   expect(refused?.error).toBeTruthy();
   expect(sent).toMatchObject({ key: 'k2', result: 'sent' });
