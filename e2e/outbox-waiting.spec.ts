@@ -4,8 +4,8 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { type Page, expect } from '@playwright/test';
-import { imageIds, listeningPage, results, write } from './outbox-helpers.ts';
-import { type Api, storedData, test, uploadPhotos } from './pwa-helpers.ts';
+import { goOnline, listeningPageWithPhotos, results, write } from './outbox-helpers.ts';
+import { type Api, storedData, test } from './pwa-helpers.ts';
 
 test.use({ serviceWorkers: 'allow' });
 test.describe.configure({ timeout: 90_000 });
@@ -38,9 +38,8 @@ test('logout with changes waiting asks; Cancel keeps the member in, Log out disc
   browser,
   memberApi: member,
 }) => {
-  await uploadPhotos(member, 1);
-  const [photo] = await imageIds(member);
-  const { context, page } = await listeningPage(browser, member);
+  const { context, page, photoIds } = await listeningPageWithPhotos(browser, member, 1);
+  const [photo] = photoIds;
 
   await context.setOffline(true);
   expect(await write(page, 'PATCH', `/api/gallery/${photo}`, { likes: true }, 'k1')).toBe(202);
@@ -89,9 +88,8 @@ test('Settings lists what waits; a discarded change is never sent, the other is'
   browser,
   memberApi: member,
 }) => {
-  await uploadPhotos(member, 2);
-  const [first, second] = await imageIds(member);
-  const { context, page } = await listeningPage(browser, member);
+  const { context, page, photoIds } = await listeningPageWithPhotos(browser, member, 2);
+  const [first, second] = photoIds;
 
   await context.setOffline(true);
   expect(await write(page, 'PATCH', `/api/gallery/${first}`, { likes: true }, 'k1')).toBe(202);
@@ -113,8 +111,7 @@ test('Settings lists what waits; a discarded change is never sent, the other is'
   await expect(section.locator('.settings-outbox-text')).toHaveText(['Caption: “Sea at dusk”']);
   await expect(count(page)).toHaveAccessibleName('1 change waiting to send');
 
-  await context.setOffline(false);
-  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await goOnline(context, page);
   await expect
     .poll(() => results(page), { timeout: 15_000 })
     .toEqual([{ type: 'outbox', key: 'k2', result: 'sent' }]);
@@ -129,9 +126,8 @@ test('the top bar counts what waits offline, and the count goes once it is sent'
   browser,
   memberApi: member,
 }) => {
-  await uploadPhotos(member, 1);
-  const [photo] = await imageIds(member);
-  const { context, page } = await listeningPage(browser, member);
+  const { context, page, photoIds } = await listeningPageWithPhotos(browser, member, 1);
+  const [photo] = photoIds;
   await expect(count(page)).toHaveCount(0);
 
   await context.setOffline(true);
@@ -141,8 +137,7 @@ test('the top bar counts what waits offline, and the count goes once it is sent'
   await page.reload();
   await expect(count(page)).toHaveAccessibleName('1 change waiting to send');
 
-  await context.setOffline(false);
-  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await goOnline(context, page);
   await expect(count(page)).toHaveCount(0, { timeout: 15_000 });
   expect((await photos(member))[0]?.likes).toContain(member.id);
   await context.close();
