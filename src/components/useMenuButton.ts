@@ -38,7 +38,7 @@ export function useMenuButton<Popup extends HTMLElement>({
   const close = useCallback(() => {
     setOpen(false);
     button.current?.focus();
-  }, []);
+  }, [button]);
 
   useEffect(() => {
     if (!open) return;
@@ -60,7 +60,7 @@ export function useMenuButton<Popup extends HTMLElement>({
       document.removeEventListener('pointerdown', onPointer);
       document.removeEventListener('keydown', onKey, true);
     };
-  }, [open, list, close]);
+  }, [open, list, close, button]);
 
   const onKeyDown = (event: KeyboardEvent<Popup>) => {
     const all = list();
