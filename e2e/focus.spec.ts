@@ -77,9 +77,19 @@ test('the viewer keeps focus after a like, a caption save, menu actions and a de
   await page.keyboard.press('ArrowRight');
   await expect(counter(page)).toHaveText('3 / 4');
 
+  // The delete confirmation, left with Escape or Cancel, gives focus back to the ⋯ button.
+  const confirm = page.getByRole('dialog', { name: 'Delete image?' });
+  const actionsButton = viewer(page).getByRole('button', { name: 'Image actions' });
+  await chooseAction(page, 'Delete image');
+  await page.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await expect(actionsButton).toBeFocused();
+  await chooseAction(page, 'Delete image');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(actionsButton).toBeFocused();
+
   // Delete: the confirmation closes and focus is back in the viewer, on the next image.
   await chooseAction(page, 'Delete image');
-  const confirm = page.getByRole('dialog', { name: 'Delete image?' });
   await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(counter(page)).toHaveText('3 / 3');

@@ -103,13 +103,15 @@ test('a failing friend call reverts the button and shows the spec toast', async 
   await page.context().close();
 });
 
-test('the search says so when nothing matches, and Escape closes it', async ({
+test('the search says so when nothing matches, and Escape closes it and keeps the query', async ({
   memberPage: page,
 }) => {
   await searchBox(page).fill('zzzz-nobody-here');
   await expect(page.getByText('No results.')).toBeVisible();
   await searchBox(page).press('Escape');
   await expect(page.getByText('No results.')).toBeHidden();
+  // Only the dropdown closes: the query stays, to open the list again with ArrowDown.
+  await expect(searchBox(page)).toHaveValue('zzzz-nobody-here');
   await page.route('**/api/users/search**', (route) => route.fulfill({ status: 500, body: '' }));
   await searchBox(page).fill('someone');
   await expect(page.getByText('Search error. Try again.')).toBeVisible();

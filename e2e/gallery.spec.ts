@@ -394,7 +394,10 @@ test('a folder whose only photo is deleted is gone from the profile’s and the 
   await viewer(page).getByLabel('New folder name').fill('Moons');
   await viewer(page).getByRole('button', { name: 'Add' }).click();
   await expect(viewer(page).getByLabel('Folder')).toHaveValue('Moons');
+  // The name field has closed: Escape now closes the viewer, not the field.
+  await expect(viewer(page).getByLabel('New folder name')).toBeHidden();
   await page.keyboard.press('Escape');
+  await expect(viewer(page)).toBeHidden();
 
   const folder = page.getByRole('region', { name: 'Photos' }).getByLabel('Folder');
   await folder.selectOption('Moons');

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
 import type { GalleryOwnerRef } from './api.ts';
@@ -24,10 +24,18 @@ interface GalleryManagerProps {
   canEdit: boolean;
   onOpen: (imageId: string) => void;
   onClose: () => void;
+  /** The `View All` button, where focus goes back once the manager closes. */
+  returnFocus?: RefObject<HTMLElement | null>;
 }
 
 /** 'View All': every image of a folder in a modal (docs/product.md "Gallery manager"). */
-export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManagerProps) {
+export function GalleryManager({
+  owner,
+  canEdit,
+  onOpen,
+  onClose,
+  returnFocus,
+}: GalleryManagerProps) {
   const gallery = useGallery((state) => state.galleries[owner.id]);
   const folder = useGallery((state) => state.selectedFolder[owner.id] ?? DEFAULT_FOLDER);
   const tiles = useGallery(
@@ -95,6 +103,7 @@ export function GalleryManager({ owner, canEdit, onOpen, onClose }: GalleryManag
       className="gallery-manager"
       label={`Photos of @${owner.username}`}
       onClose={onClose}
+      returnFocus={returnFocus}
     >
       <div className="manager-frame">
         <header className="manager-head">

@@ -1,10 +1,15 @@
-import { type KeyboardEvent, type ReactNode, useEffect, useRef } from 'react';
+import { type KeyboardEvent, type ReactNode, type RefObject, useEffect, useRef } from 'react';
 
 interface GalleryModalProps {
   className: string;
   label: string;
   onClose: () => void;
   onKeyDown?: (event: KeyboardEvent<HTMLDialogElement>) => void;
+  /**
+   * The control that opens it, when known: focus goes back there even if focus had left it by the
+   * time the modal mounted (its code still loading while the page around it re-rendered).
+   */
+  returnFocus?: RefObject<HTMLElement | null>;
   children: ReactNode;
 }
 
@@ -36,6 +41,7 @@ export function GalleryModal({
   label,
   onClose,
   onKeyDown,
+  returnFocus,
   children,
 }: GalleryModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -46,10 +52,14 @@ export function GalleryModal({
     if (dialog && !dialog.open) dialog.showModal();
     return () => {
       if (dialog?.open) dialog.close();
-      if (opener?.isConnected) opener.focus();
+      // Read as the modal closes: the control that opened it may have been drawn anew meanwhile.
+      // eslint-disable-next-line react-hooks/exhaustive-deps
+      const back = returnFocus?.current;
+      if (back?.isConnected) back.focus();
+      else if (opener?.isConnected) opener.focus();
       else nearest?.()?.focus();
     };
-  }, []);
+  }, [returnFocus]);
   return (
     <dialog
       ref={ref}

@@ -68,7 +68,7 @@ export function GalleryViewer({
     mode: 'view',
   });
   const [confirming, setConfirming] = useState(false);
-  /** The '⋯' button: the delete and report dialogs give focus back to it. */
+  /** The '⋯' button: the delete and report dialogs give focus back to it, in the viewer, where the arrow keys work. */
   const actionsButton = useRef<HTMLButtonElement>(null);
   /** The photo being reported: kept apart from the one shown, which may change meanwhile. */
   const [reporting, setReporting] = useState<string | null>(null);
@@ -94,17 +94,6 @@ export function GalleryViewer({
     if (next === null) closed.current = true;
     onNavigate(next);
   };
-
-  // The confirm dialog gives focus back to the menu item that opened it, which is gone by then:
-  // keep it in the viewer, where the arrow keys work. (The dialog's own effect runs first.)
-  const confirmed = useRef(false);
-  useEffect(() => {
-    if (confirming) confirmed.current = true;
-    else if (confirmed.current) {
-      confirmed.current = false;
-      frame.current?.focus();
-    }
-  }, [confirming]);
 
   // The image left the list (deleted elsewhere, or a link to one that is gone): show a neighbour or close.
   useEffect(() => {

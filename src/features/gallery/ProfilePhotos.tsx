@@ -1,4 +1,4 @@
-import { Suspense, lazy, useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useShallow } from 'zustand/react/shallow';
 import { DEFAULT_FOLDER } from '../../contracts/constants.ts';
@@ -82,6 +82,7 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
       })),
     );
   const [managing, setManaging] = useState(false);
+  const viewAll = useRef<HTMLButtonElement>(null);
   const [viewing, view] = useViewedImage();
   useGalleryLive(ownerId);
   const openManager = useCallback(() => setManaging(true), []);
@@ -194,6 +195,7 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
           />
           {canEdit && <UploadButton owner={owner} folder={folder} canEdit={canEdit} />}
           <button
+            ref={viewAll}
             type="button"
             className="button"
             onPointerEnter={prefetchManager}
@@ -219,6 +221,7 @@ export function ProfilePhotos({ ownerId, username, canEdit }: ProfilePhotosProps
             canEdit={canEdit}
             onOpen={view}
             onClose={() => setManaging(false)}
+            returnFocus={viewAll}
           />
         )}
         {viewing && ready && viewerList && viewerShown && (

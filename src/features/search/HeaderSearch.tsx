@@ -125,8 +125,10 @@ export function HeaderSearch() {
       const row = results[highlight] ?? results[0];
       if (row) choose(row);
     } else if (event.key === 'Escape') {
-      if (expanded) collapse();
-      else setOpen(false);
+      if (expanded) return collapse();
+      // Escape closes the dropdown and keeps the query, which the browser would clear.
+      event.preventDefault();
+      setOpen(false);
     }
   };
 
