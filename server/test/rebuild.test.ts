@@ -6,7 +6,6 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { forEachApp, getPage, signupMembers, staticBuild } from './helpers.ts';
@@ -38,22 +37,14 @@ function build(name: string) {
 const A = build('A');
 const B = build('B');
 const staticDir = await staticBuild(A.files);
-/** A folder that holds no build yet, as before a deploy's first `npm run build`. */
-const unbuiltDir = await fs.mkdtemp(path.join(os.tmpdir(), 'orbit-unbuilt-'));
-afterAll(async () => {
-  await fs.rm(staticDir, { recursive: true, force: true });
-  await fs.rm(unbuiltDir, { recursive: true, force: true });
-});
+afterAll(() => fs.rm(staticDir, { recursive: true, force: true }));
 
 /** A build written over the folder as Vite writes it: the hashed files first, index.html last. */
-async function write(files: Record<string, string>, dir = staticDir) {
+async function write(files: Record<string, string>) {
   const order = Object.keys(files).sort(
     (a, b) => Number(a === 'index.html') - Number(b === 'index.html'),
   );
-  for (const file of order) {
-    await fs.mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-    await fs.writeFile(path.join(dir, file), files[file] ?? '');
-  }
+  for (const file of order) await fs.writeFile(path.join(staticDir, file), files[file] ?? '');
 }
 /** The folder as build A left it (each database's app starts from there). */
 async function onlyA() {
@@ -110,28 +101,4 @@ forEachApp(
     });
   },
   { STATIC_DIR: staticDir },
-);
-
-forEachApp(
-  (t) => {
-    describe('a server started before its first build', () => {
-      it('answers not found until the build is written, then serves it with no restart', async () => {
-        await fs.rm(path.join(unbuiltDir, 'index.html'), { force: true });
-        const before = await getPage(t.app, '/landing');
-        expect(before.statusCode).toBe(404);
-        expect(before.json()).toEqual({ error: 'Not found: GET /landing' });
-        expect((await getPage(t.app, '/')).statusCode).toBe(404);
-
-        await write(A.files, unbuiltDir);
-
-        const page = await getPage(t.app, '/landing');
-        expect(page.statusCode).toBe(200);
-        expect(page.body).toContain('data-build="A"');
-        expect((await getPage(t.app, '/')).body).toContain('data-build="A"');
-        const entry = await getPage(t.app, `/${A.entry}`, { accept: '*/*' });
-        expect(entry.statusCode).toBe(200);
-      });
-    });
-  },
-  { STATIC_DIR: unbuiltDir },
 );

@@ -92,14 +92,19 @@ function registerUploads(app: FastifyInstance, store: MediaStore) {
  * all index.html, the service worker (sw.js) and manifest.webmanifest, so a new deploy is seen at
  * once (docs/decisions.md "Caching"); and any unknown path that a browser navigates to answered with index.html so the router
  * can take it. The folder is read as it is at each request: a build made while the server runs
- * is served at once, with no restart (docs/deploy.md "Upgrades"), also a server's first build.
+ * is served at once, with no restart (docs/deploy.md "Upgrades"). Answers whether a build was
+ * found.
  */
-async function registerApp(app: FastifyInstance, staticDir: string): Promise<void> {
-  builds.set(app, { dir: staticDir, current: undefined });
+async function registerApp(app: FastifyInstance, staticDir: string): Promise<boolean> {
+  let first: Build;
+  try {
+    first = await readBuild(staticDir, await buildStamp(staticDir));
+  } catch {
+    return false;
+  }
+  builds.set(app, { dir: staticDir, current: first });
   await app.register(fastifyStatic, {
     root: staticDir,
-    // A server started before the first build serves it once written.
-    suppressWarning: true,
     index: false,
     // Source maps and what the build keeps for itself (.vite/) stay on the server's disk.
     allowedPath: (pathName) => !pathName.endsWith('.map') && !pathName.startsWith('/.vite/'),
@@ -108,10 +113,8 @@ async function registerApp(app: FastifyInstance, staticDir: string): Promise<voi
       res.header('Cache-Control', hashed ? CACHE_CONTROL.immutable : CACHE_CONTROL.revalidate);
     },
   });
-  app.get('/', async (request, reply) => {
-    const build = await currentBuild(app);
-    return build ? sendIndex(reply, build) : notFound(request, reply);
-  });
+  app.get('/', (_request, reply) => sendIndex(reply));
+  return true;
 }
 
 /** Files the build could hold; usernames may contain dots, so /profile/a.b is still a page. */
@@ -193,7 +196,7 @@ const BUILD_FILES = {
   manifest: path.join('.vite', 'manifest.json'),
   csp: 'csp.json',
 };
-const builds = new WeakMap<FastifyInstance, { dir: string; current: Build | undefined }>();
+const builds = new WeakMap<FastifyInstance, { dir: string; current: Build }>();
 
 async function buildStamp(staticDir: string): Promise<string> {
   const stats = await Promise.all(
@@ -236,21 +239,15 @@ async function readBuild(staticDir: string, stamp: string): Promise<Build> {
   };
 }
 
-function notFound(request: FastifyRequest, reply: FastifyReply) {
-  return reply
-    .status(404)
-    .send({ error: `Not found: ${request.method} ${request.url.split('?')[0]}` });
-}
-
 /**
- * The app's build as its folder holds it now, none before the first build; while a new build is
- * being written and index.html cannot be read, the last one read.
+ * The app's build as its folder holds it now; while a new build is being written and index.html
+ * cannot be read, the last one read.
  */
 async function currentBuild(app: FastifyInstance): Promise<Build | undefined> {
   const known = builds.get(app);
   if (!known) return undefined;
   const stamp = await buildStamp(known.dir);
-  if (stamp !== known.current?.stamp) {
+  if (stamp !== known.current.stamp) {
     try {
       known.current = await readBuild(known.dir, stamp);
     } catch {
@@ -281,7 +278,7 @@ async function inlineStyleHashes(staticDir: string): Promise<string[]> {
 
 /** The style hashes of the build whose index.html this app sent last (for its CSP). */
 export function appStyleHashes(app: FastifyInstance): readonly string[] {
-  return builds.get(app)?.current?.styleHashes ?? NO_HASHES;
+  return builds.get(app)?.current.styleHashes ?? NO_HASHES;
 }
 const NO_HASHES: readonly string[] = [];
 
@@ -305,8 +302,10 @@ function contentEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | nu
  * not reach), with an ETag to revalidate against. `no-cache`, never `no-store`, which would keep
  * the page out of the back/forward cache (docs/decisions.md "Back/forward cache").
  */
-function sendIndex(reply: FastifyReply, build: Build, profile?: ProfileDocument | null) {
+async function sendIndex(reply: FastifyReply, profile?: ProfileDocument | null) {
   reply.header('Cache-Control', CACHE_CONTROL.revalidate);
+  const build = await currentBuild(reply.server);
+  if (!build) return reply.sendFile('index.html');
   const document = build.index;
   const vary = reply.getHeader('Vary');
   reply.header('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
@@ -452,11 +451,13 @@ export interface StaticOptions {
 export const staticPlugin = fp<StaticOptions>(
   async (app, { document }) => {
     registerUploads(app, app.media.store);
-    await registerApp(app, app.config.staticDir);
+    const hasApp = await registerApp(app, app.config.staticDir);
     app.setNotFoundHandler(async (request, reply) => {
-      const build = wantsAppShell(request) ? await currentBuild(app) : undefined;
-      if (build) return sendIndex(reply, build, document ? await document(request) : null);
-      return notFound(request, reply);
+      if (hasApp && wantsAppShell(request))
+        return sendIndex(reply, document ? await document(request) : null);
+      return reply
+        .status(404)
+        .send({ error: `Not found: ${request.method} ${request.url.split('?')[0]}` });
     });
   },
   { name: 'orbit-static', dependencies: ['orbit-database', 'orbit-media'] },
