@@ -25,7 +25,7 @@ interface GalleryManagerProps {
   onOpen: (imageId: string) => void;
   onClose: () => void;
   /** The `View All` button, where focus goes back once the manager closes. */
-  returnFocus?: RefObject<HTMLElement | null>;
+  returnFocus?: RefObject<HTMLElement | null> | undefined;
 }
 
 /** 'View All': every image of a folder in a modal (docs/product.md "Gallery manager"). */

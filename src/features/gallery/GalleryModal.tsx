@@ -9,7 +9,7 @@ interface GalleryModalProps {
    * The control that opens it, when known: focus goes back there even if focus had left it by the
    * time the modal mounted (its code still loading while the page around it re-rendered).
    */
-  returnFocus?: RefObject<HTMLElement | null>;
+  returnFocus?: RefObject<HTMLElement | null> | undefined;
   children: ReactNode;
 }
 
