@@ -6,13 +6,7 @@
  */
 import { type Page, chromium } from 'playwright-core';
 import { median, percentile, table, writeResult } from './common.ts';
-import {
-  chromiumLaunchOptions,
-  openControlledProfile,
-  seedMember,
-  serveAppBuild,
-  sessionCookie,
-} from './pwa-fixtures.ts';
+import { chromiumLaunchOptions, seedMember, serveAppBuild, sessionCookie } from './pwa-fixtures.ts';
 
 const RUNS = 15;
 const PHOTOS = 24;
@@ -24,6 +18,7 @@ interface PageGlobals {
   document: {
     querySelectorAll(selector: string): ArrayLike<{ complete: boolean; naturalWidth: number }>;
   };
+  navigator: { serviceWorker: { controller: object | null } };
   performance: { now(): number };
 }
 
@@ -70,7 +65,12 @@ try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addCookies([sessionCookie(server.origin, member)]);
   const page = await context.newPage();
-  await openControlledProfile(page, server.origin, member.username);
+  await page.goto(`${server.origin}/profile/${member.username}`);
+  await page.waitForFunction(
+    () => (globalThis as unknown as PageGlobals).navigator.serviceWorker.controller !== null,
+    undefined,
+    { timeout: 30_000 },
+  );
   console.log('The service worker controls the page; warming its caches…');
   // Under the worker: the first reload fills its caches; the second checks they answer offline.
   await page.reload();

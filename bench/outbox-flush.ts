@@ -16,13 +16,7 @@
 import { type Browser, type CDPSession, type Page, chromium } from 'playwright-core';
 import { table, writeReport, writeResult } from './common.ts';
 import { noisePhotos, signupBenchMember } from './gallery-fixtures.ts';
-import {
-  chromiumLaunchOptions,
-  openControlledProfile,
-  seedMember,
-  serveAppBuild,
-  sessionCookie,
-} from './pwa-fixtures.ts';
+import { chromiumLaunchOptions, seedMember, serveAppBuild, sessionCookie } from './pwa-fixtures.ts';
 
 const PHOTOS_SEEDED = 20;
 const FRIENDS = 10;
@@ -36,6 +30,7 @@ const COMMAND = 'npx tsx bench/outbox-flush.ts';
 interface PageGlobals {
   navigator: {
     serviceWorker: {
+      controller: object | null;
       addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
     };
     storage: {
@@ -206,7 +201,12 @@ try {
     });
   });
   const page = await context.newPage();
-  await openControlledProfile(page, server.origin, member.username);
+  await page.goto(`${server.origin}/profile/${member.username}`);
+  await page.waitForFunction(
+    () => (globalThis as unknown as PageGlobals).navigator.serviceWorker.controller !== null,
+    undefined,
+    { timeout: 30_000 },
+  );
   await page.reload();
   await page.getByRole('button', { name: 'Upload', exact: true }).waitFor({ timeout: 30_000 });
   const cdp = await context.newCDPSession(page);

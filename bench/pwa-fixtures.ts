@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { build } from 'vite';
 import { ROOT, type RunningServer, startServer as startBenchServer } from './common.ts';
@@ -116,16 +115,4 @@ export function sessionCookie(origin: string, member: SeededMember) {
     httpOnly: true,
     sameSite: 'Lax' as const,
   };
-}
-
-/** Opens `username`'s profile in `page` and waits until the service worker controls the page. */
-export async function openControlledProfile(page: Page, origin: string, username: string) {
-  await page.goto(`${origin}/profile/${username}`);
-  await page.waitForFunction(
-    () =>
-      (globalThis as unknown as { navigator: { serviceWorker: { controller: object | null } } })
-        .navigator.serviceWorker.controller !== null,
-    undefined,
-    { timeout: 30_000 },
-  );
 }

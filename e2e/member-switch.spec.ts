@@ -7,11 +7,11 @@ import { type Page, expect } from '@playwright/test';
 import { createMember, logInHere, test } from './helpers.ts';
 import { createModerator, createOrdinaryMember } from './moderators.ts';
 import {
+  type Api,
   apiAs,
   bell,
   bellPanel,
   expectControlled,
-  imageIds,
   loadedThumbnails,
   sendFriendRequest,
   storedData,
@@ -21,6 +21,12 @@ import {
 test.use({ serviceWorkers: 'allow' });
 // Five members, uploads, a worker install and a heap snapshot.
 test.describe.configure({ timeout: 120_000 });
+
+async function imageIds(api: Api): Promise<string[]> {
+  const response = await api.request.get(`/api/gallery?userId=${api.id}`);
+  const { images } = (await response.json()) as { images: { id: string }[] };
+  return images.map((image) => image.id);
+}
 
 interface HeapSnapshot {
   snapshot: {

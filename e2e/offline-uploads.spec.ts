@@ -8,12 +8,38 @@
 import { type BrowserContext, type Locator, type Page, expect } from '@playwright/test';
 import sharp from 'sharp';
 import type { Member } from './helpers.ts';
-import { goOnline } from './outbox-helpers.ts';
-import { type Picture, bmp, jpeg, share } from './pictures.ts';
 import { type Api, controlledPage, test } from './pwa-helpers.ts';
 
 test.use({ serviceWorkers: 'allow' });
 test.describe.configure({ timeout: 120_000 });
+
+interface Picture {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+/** A real JPEG of `width` x `height`, of one colour. */
+async function jpeg(name: string, width: number, height: number): Promise<Picture> {
+  const input = sharp({ create: { width, height, channels: 3, background: '#669bbc' } });
+  return { name, mimeType: 'image/jpeg', buffer: await input.jpeg().toBuffer() };
+}
+
+/** A 2 x 2 BMP: a picture the browser shows, in a format the server does not take. */
+function bmp(name: string): Picture {
+  const buffer = Buffer.alloc(54 + 16);
+  buffer.write('BM', 0, 'ascii');
+  buffer.writeUInt32LE(buffer.length, 2);
+  buffer.writeUInt32LE(54, 10);
+  buffer.writeUInt32LE(40, 14);
+  buffer.writeInt32LE(2, 18);
+  buffer.writeInt32LE(2, 22);
+  buffer.writeUInt16LE(1, 26);
+  buffer.writeUInt16LE(24, 28);
+  buffer.writeUInt32LE(16, 34);
+  buffer.fill(0x80, 54);
+  return { name, mimeType: 'image/bmp', buffer };
+}
 
 interface ApiImage {
   id: string;
@@ -49,6 +75,12 @@ async function pick(scope: Page | Locator, page: Page, files: Picture[]) {
   const chooser = page.waitForEvent('filechooser');
   await scope.getByRole('button', { name: 'Upload', exact: true }).click();
   await (await chooser).setFiles(files);
+}
+
+/** Brings the network back and tells the page, as the browser's `online` event does. */
+async function backOnline(context: BrowserContext, page: Page) {
+  await context.setOffline(false);
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
 }
 
 test('two photos picked offline into a folder wait through a reload and arrive once when back', async ({
@@ -90,7 +122,7 @@ test('two photos picked offline into a folder wait through a reload and arrive o
   await expect(waitingTile(manager, 'harbour.jpg')).toBeVisible();
   await expect(manager.getByText(/2 photos wait to be sent/)).toBeVisible();
 
-  await goOnline(context, page);
+  await backOnline(context, page);
   await expect
     .poll(async () => (await imagesOf(member, 'Trips')).length, { timeout: 30_000 })
     .toBe(3);
@@ -122,7 +154,7 @@ test('a photo the server refuses when the outbox sends it is told in the serverâ
   await expect(waitingTile(photos(page), 'scan.bmp')).toBeVisible();
   await expect(waitingTile(photos(page), 'kept.jpg')).toBeVisible();
 
-  await goOnline(context, page);
+  await backOnline(context, page);
   const notice = page.getByRole('status').filter({ hasText: 'could not be sent' });
   await expect(notice).toContainText('A change made offline could not be sent:', {
     timeout: 30_000,
@@ -134,6 +166,36 @@ test('a photo the server refuses when the outbox sends it is told in the serverâ
   await expect(waitingTile(page, 'kept.jpg')).toHaveCount(0);
   await context.close();
 });
+
+/** Shares files into Orbit as a phone's share sheet does: a multipart POST navigation to /share. */
+async function share(page: Page, files: Picture[]): Promise<void> {
+  await page.evaluate(
+    (shared) => {
+      const form = document.createElement('form');
+      form.action = '/share';
+      form.method = 'post';
+      form.enctype = 'multipart/form-data';
+      const input = document.createElement('input');
+      input.type = 'file';
+      input.name = 'photos';
+      input.multiple = true;
+      const transfer = new DataTransfer();
+      for (const { name, mimeType, base64 } of shared) {
+        const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+        transfer.items.add(new File([bytes], name, { type: mimeType }));
+      }
+      input.files = transfer.files;
+      form.append(input);
+      document.body.append(form);
+      form.submit();
+    },
+    files.map(({ name, mimeType, buffer }) => ({
+      name,
+      mimeType,
+      base64: buffer.toString('base64'),
+    })),
+  );
+}
 
 test('photos shared with the network off open in the manager and wait to be sent on Upload', async ({
   browser,
@@ -153,7 +215,7 @@ test('photos shared with the network off open in the manager and wait to be sent
   await expect(waitingTile(manager, 'forest.jpg')).toBeVisible();
   expect(await imagesOf(member)).toHaveLength(0);
 
-  await goOnline(context, page);
+  await backOnline(context, page);
   await expect.poll(async () => (await imagesOf(member)).length, { timeout: 30_000 }).toBe(2);
   const shapes = (await imagesOf(member)).map((image) => `${image.width}x${image.height}`).sort();
   expect(shapes).toEqual(['300x200', '320x240']);
@@ -202,7 +264,7 @@ test('a photo that would not fit on the device is refused before it is kept, and
     ),
   ).toBeVisible();
 
-  await goOnline(context, page);
+  await backOnline(context, page);
   await expect.poll(async () => (await imagesOf(member)).length, { timeout: 30_000 }).toBe(1);
   await expect(waitingTile(page, 'moon.jpg')).toHaveCount(0, { timeout: 10_000 });
   expect((await imagesOf(member))[0]).toMatchObject({ width: 320, height: 240 });

@@ -5,12 +5,12 @@
  */
 import { type Browser, type BrowserContext, type Page, expect } from '@playwright/test';
 import type { Member } from './helpers.ts';
-import { goOnline, listeningPage, messages } from './outbox-helpers.ts';
 import {
   type Api,
   OFFLINE_BANNER,
   bell,
   bellPanel,
+  controlledPage,
   loadedThumbnails,
   sendFriendRequest,
   test,
@@ -22,22 +22,47 @@ test.describe.configure({ timeout: 120_000 });
 
 const WAITING = 'Waiting to send';
 
+interface OutboxMessage {
+  key: string;
+  result: string;
+  error?: string;
+}
+
 const viewer = (page: Page) => page.getByRole('dialog', { name: 'Image viewer' });
 const likeButton = (page: Page) => viewer(page).getByRole('button', { name: /^Like\b/ });
 const friendButtons = (page: Page) => page.locator('.friend-buttons');
 
+/** What the worker told this page about the outbox, in order (not the "still waiting" retries). */
+const messages = (page: Page, result: string) =>
+  page.evaluate(
+    (result) =>
+      (JSON.parse(sessionStorage.getItem('outboxMessages') ?? '[]') as OutboxMessage[]).filter(
+        (message) => message.result === result,
+      ),
+    result,
+  );
+
 /**
- * `member` with one photo and a friend request from `friend`, on a listening page (outbox-helpers.ts);
- * the member's own profile and then `friend`'s are visited online, so both are saved for offline.
+ * A page of a new context with `member` signed in and the worker in control, keeping every outbox
+ * message the worker posts; the member's own profile and then `friend`'s are visited online, so
+ * both are saved for offline.
  */
 async function signedInPage(
   browser: Browser,
-  member: Member & Api,
-  friend: Member & Api,
+  member: Member,
+  friend: Member,
 ): Promise<{ context: BrowserContext; page: Page }> {
-  await uploadPhotos(member, 1);
-  await sendFriendRequest(friend, member);
-  const { context, page } = await listeningPage(browser, member);
+  const context = await browser.newContext();
+  // Kept in the tab's session storage, so they outlast the reloads and navigations.
+  await context.addInitScript(() => {
+    navigator.serviceWorker?.addEventListener('message', (event: MessageEvent) => {
+      if ((event.data as { type?: unknown } | null)?.type !== 'outbox') return;
+      const kept = JSON.parse(sessionStorage.getItem('outboxMessages') ?? '[]') as unknown[];
+      sessionStorage.setItem('outboxMessages', JSON.stringify([...kept, event.data]));
+    });
+  });
+  const page = await controlledPage(context, member);
+  await page.reload();
   await loadedThumbnails(page, 1);
   await page.goto(`/profile/${friend.username}`);
   await expect(page.getByRole('button', { name: 'Accept', exact: true })).toBeEnabled();
@@ -49,6 +74,11 @@ async function signedInPage(
 async function goOffline(context: BrowserContext, page: Page) {
   await context.setOffline(true);
   await expect(page.getByText(OFFLINE_BANNER)).toBeVisible();
+}
+
+async function goOnline(context: BrowserContext, page: Page) {
+  await context.setOffline(false);
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
 }
 
 async function imageOf(api: Api, imageId: string) {
@@ -76,6 +106,8 @@ test('a like, a caption and an accepted request made offline show as done and wa
   memberApi: member,
   otherMemberApi: friend,
 }) => {
+  await uploadPhotos(member, 1);
+  await sendFriendRequest(friend, member);
   const { context, page } = await signedInPage(browser, member, friend);
   const photo = await openFirstPhoto(page);
   await goOffline(context, page);
@@ -161,6 +193,8 @@ test('changes refused when they are sent are undone in the page, with the server
   memberApi: member,
   otherMemberApi: friend,
 }) => {
+  await uploadPhotos(member, 1);
+  await sendFriendRequest(friend, member);
   const { context, page } = await signedInPage(browser, member, friend);
   const photo = await openFirstPhoto(page);
   await goOffline(context, page);
@@ -206,6 +240,8 @@ test('a request declined in the bell offline shows as answered and waiting, thro
   memberApi: member,
   otherMemberApi: friend,
 }) => {
+  await uploadPhotos(member, 1);
+  await sendFriendRequest(friend, member);
   const { context, page } = await signedInPage(browser, member, friend);
   const request = bellPanel(page)
     .getByRole('listitem')

@@ -1,7 +1,13 @@
 /** Helpers of the offline outbox's specs (docs/decisions.md "The offline outbox"). */
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import type { Member } from './helpers.ts';
-import { type Api, controlledPage, imageIds, uploadPhotos } from './pwa-helpers.ts';
+import { type Api, controlledPage } from './pwa-helpers.ts';
+
+export async function imageIds(api: Api): Promise<string[]> {
+  const response = await api.request.get(`/api/gallery?userId=${api.id}`);
+  const { images } = (await response.json()) as { images: { id: string }[] };
+  return images.map((image) => image.id);
+}
 
 /** A write as the app sends it: JSON, with its action's key. Answers the status. */
 export const write = (page: Page, method: string, path: string, body: unknown, key: string) =>
@@ -18,61 +24,25 @@ export const write = (page: Page, method: string, path: string, body: unknown, k
     { method, path, body, key },
   );
 
-/** An outbox message the worker posted to the page: its item's key and what became of it. */
-interface OutboxMessage {
-  type: 'outbox';
-  key: string;
-  result: string;
-  error?: string;
-}
-
-/** What the worker told this page about the outbox, in order, kept by `listeningPage`. */
-const kept = (page: Page) =>
-  page.evaluate(
-    () => JSON.parse(sessionStorage.getItem('outboxMessages') ?? '[]') as OutboxMessage[],
-  );
-
-/** The worker's messages to this page with `result` ("queued", "sent", "refused"…), in order. */
-export const messages = async (page: Page, result: string) =>
-  (await kept(page)).filter((message) => message.result === result);
-
 /** What the worker told this page about the outbox's items settled, in order (not "kept" or "still waiting"). */
-export const results = async (page: Page) =>
-  (await kept(page)).filter(
-    (message) => message.result !== 'waiting' && message.result !== 'queued',
+export const results = (page: Page) =>
+  page.evaluate(() =>
+    (window as unknown as { outboxResults: { result: string }[] }).outboxResults.filter(
+      (message) => message.result !== 'waiting' && message.result !== 'queued',
+    ),
   );
 
-/**
- * A page of a new context with `member` signed in, the worker in control, keeping every outbox
- * message the worker posts in the tab's session storage, so they outlast reloads and navigations.
- */
+/** A page of a new context with `member` signed in, the worker in control, keeping its messages. */
 export async function listeningPage(browser: Browser, member: Member) {
   const context = await browser.newContext();
   await context.addInitScript(() => {
+    const kept: unknown[] = [];
+    (window as unknown as { outboxResults: unknown[] }).outboxResults = kept;
     navigator.serviceWorker?.addEventListener('message', (event: MessageEvent) => {
-      if ((event.data as { type?: unknown } | null)?.type !== 'outbox') return;
-      const kept = JSON.parse(sessionStorage.getItem('outboxMessages') ?? '[]') as unknown[];
-      sessionStorage.setItem('outboxMessages', JSON.stringify([...kept, event.data]));
+      if ((event.data as { type?: unknown } | null)?.type === 'outbox') kept.push(event.data);
     });
   });
   const page = await controlledPage(context, member);
   await page.reload();
   return { context, page };
-}
-
-/** A listening page of `member`, with `count` photos uploaded first; answers their ids too. */
-export async function listeningPageWithPhotos(
-  browser: Browser,
-  member: Member & Api,
-  count: number,
-) {
-  await uploadPhotos(member, count);
-  const photoIds = await imageIds(member);
-  return { ...(await listeningPage(browser, member)), photoIds };
-}
-
-/** Back online: the network on again, and the `online` event the shell's listener hears. */
-export async function goOnline(context: BrowserContext, page: Page) {
-  await context.setOffline(false);
-  await page.evaluate(() => window.dispatchEvent(new Event('online')));
 }

@@ -4,8 +4,8 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { type Page, expect } from '@playwright/test';
-import { goOnline, listeningPageWithPhotos, results, write } from './outbox-helpers.ts';
-import { type Api, storedData, test } from './pwa-helpers.ts';
+import { imageIds, listeningPage, results, write } from './outbox-helpers.ts';
+import { type Api, storedData, test, uploadPhotos } from './pwa-helpers.ts';
 
 test.use({ serviceWorkers: 'allow' });
 test.describe.configure({ timeout: 90_000 });
@@ -38,8 +38,9 @@ test('logout with changes waiting asks; Cancel keeps the member in, Log out disc
   browser,
   memberApi: member,
 }) => {
-  const { context, page, photoIds } = await listeningPageWithPhotos(browser, member, 1);
-  const [photo] = photoIds;
+  await uploadPhotos(member, 1);
+  const [photo] = await imageIds(member);
+  const { context, page } = await listeningPage(browser, member);
 
   await context.setOffline(true);
   expect(await write(page, 'PATCH', `/api/gallery/${photo}`, { likes: true }, 'k1')).toBe(202);
@@ -88,8 +89,9 @@ test('Settings lists what waits; a discarded change is never sent, the other is'
   browser,
   memberApi: member,
 }) => {
-  const { context, page, photoIds } = await listeningPageWithPhotos(browser, member, 2);
-  const [first, second] = photoIds;
+  await uploadPhotos(member, 2);
+  const [first, second] = await imageIds(member);
+  const { context, page } = await listeningPage(browser, member);
 
   await context.setOffline(true);
   expect(await write(page, 'PATCH', `/api/gallery/${first}`, { likes: true }, 'k1')).toBe(202);
@@ -111,7 +113,8 @@ test('Settings lists what waits; a discarded change is never sent, the other is'
   await expect(section.locator('.settings-outbox-text')).toHaveText(['Caption: “Sea at dusk”']);
   await expect(count(page)).toHaveAccessibleName('1 change waiting to send');
 
-  await goOnline(context, page);
+  await context.setOffline(false);
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
   await expect
     .poll(() => results(page), { timeout: 15_000 })
     .toEqual([{ type: 'outbox', key: 'k2', result: 'sent' }]);
@@ -126,8 +129,9 @@ test('the top bar counts what waits offline, and the count goes once it is sent'
   browser,
   memberApi: member,
 }) => {
-  const { context, page, photoIds } = await listeningPageWithPhotos(browser, member, 1);
-  const [photo] = photoIds;
+  await uploadPhotos(member, 1);
+  const [photo] = await imageIds(member);
+  const { context, page } = await listeningPage(browser, member);
   await expect(count(page)).toHaveCount(0);
 
   await context.setOffline(true);
@@ -137,7 +141,8 @@ test('the top bar counts what waits offline, and the count goes once it is sent'
   await page.reload();
   await expect(count(page)).toHaveAccessibleName('1 change waiting to send');
 
-  await goOnline(context, page);
+  await context.setOffline(false);
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
   await expect(count(page)).toHaveCount(0, { timeout: 15_000 });
   expect((await photos(member))[0]?.likes).toContain(member.id);
   await context.close();

@@ -1,7 +1,7 @@
 /** The offline outbox (docs/decisions.md "The offline outbox"): writes kept offline, sent when back. */
 import { expect } from '@playwright/test';
-import { goOnline, listeningPageWithPhotos, results, write } from './outbox-helpers.ts';
-import { sendFriendRequest, test } from './pwa-helpers.ts';
+import { imageIds, listeningPage, results, write } from './outbox-helpers.ts';
+import { sendFriendRequest, test, uploadPhotos } from './pwa-helpers.ts';
 
 test.use({ serviceWorkers: 'allow' });
 test.describe.configure({ timeout: 90_000 });
@@ -11,9 +11,10 @@ test('writes made offline wait through a reload and are sent once, in order, whe
   memberApi: member,
   otherMemberApi: friend,
 }) => {
+  await uploadPhotos(member, 2);
   await sendFriendRequest(friend, member);
-  const { context, page, photoIds } = await listeningPageWithPhotos(browser, member, 2);
-  const [first, second] = photoIds;
+  const [first, second] = await imageIds(member);
+  const { context, page } = await listeningPage(browser, member);
 
   await context.setOffline(true);
   expect(await write(page, 'PATCH', `/api/gallery/${first}`, { caption: 'Sea' }, 'k1')).toBe(202);
@@ -31,7 +32,8 @@ test('writes made offline wait through a reload and are sent once, in order, whe
   const status = await member.request.get(`/api/users/friends/status?userId=${friend.id}`);
   expect(JSON.stringify(await status.json())).not.toMatch(/"friends"/);
 
-  await goOnline(context, page);
+  await context.setOffline(false);
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
   await expect
     .poll(() => results(page), { timeout: 15_000 })
     .toEqual(['k1', 'k2', 'k3', 'k4'].map((key) => ({ type: 'outbox', key, result: 'sent' })));
@@ -55,8 +57,9 @@ test('a write the server refuses when it is sent is told with the server’s wor
   browser,
   memberApi: member,
 }) => {
-  const { context, page, photoIds } = await listeningPageWithPhotos(browser, member, 2);
-  const [first, second] = photoIds;
+  await uploadPhotos(member, 2);
+  const [first, second] = await imageIds(member);
+  const { context, page } = await listeningPage(browser, member);
 
   await context.setOffline(true);
   expect(await write(page, 'PATCH', `/api/gallery/${first}`, { caption: 'Gone' }, 'k1')).toBe(202);
@@ -64,9 +67,14 @@ test('a write the server refuses when it is sent is told with the server’s wor
   // Meanwhile the photo is deleted from another device.
   expect((await member.request.delete(`/api/gallery/${first}`)).ok()).toBe(true);
 
-  await goOnline(context, page);
+  await context.setOffline(false);
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
   await expect.poll(() => results(page), { timeout: 15_000 }).toHaveLength(2);
-  const [refused, sent] = await results(page);
+  const [refused, sent] = (await results(page)) as {
+    key: string;
+    result: string;
+    error?: string;
+  }[];
   expect(refused).toMatchObject({ key: 'k1', result: 'refused' });
   expect(refused?.error).toBeTruthy();
   expect(sent).toMatchObject({ key: 'k2', result: 'sent' });
@@ -84,8 +92,9 @@ test('a second member signed in on the same tab never sends the first member’s
   memberApi: first,
   otherMemberApi: second,
 }) => {
-  const { context, page, photoIds } = await listeningPageWithPhotos(browser, first, 1);
-  const [photo] = photoIds;
+  await uploadPhotos(first, 1);
+  const [photo] = await imageIds(first);
+  const { context, page } = await listeningPage(browser, first);
 
   // The server cannot be reached for this write alone, so the rest of the session goes on.
   await context.route('**/api/gallery/*', (route) =>

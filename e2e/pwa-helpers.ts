@@ -72,13 +72,6 @@ export async function uploadPhotos(api: Api, count: number): Promise<void> {
   }
 }
 
-/** The ids of the photos in `api`'s gallery, as the gallery lists them. */
-export async function imageIds(api: Api): Promise<string[]> {
-  const response = await api.request.get(`/api/gallery?userId=${api.id}`);
-  const { images } = (await response.json()) as { images: { id: string }[] };
-  return images.map((image) => image.id);
-}
-
 export async function sendFriendRequest(from: Api, to: Api): Promise<void> {
   const response = await from.request.post('/api/users/friends/request', {
     data: { toUserId: to.id },

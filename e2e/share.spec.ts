@@ -1,25 +1,56 @@
 import { type Locator, type Page, expect } from '@playwright/test';
 import sharp from 'sharp';
 import { type Member, logInHere } from './helpers.ts';
-import { type Picture, share } from './pictures.ts';
 import { type Api, controlledPage, storedData, test } from './pwa-helpers.ts';
 
 test.use({ serviceWorkers: 'allow' });
 // A worker install, a share and uploads.
 test.describe.configure({ timeout: 90_000 });
 
-async function png(name: string, background: string): Promise<Picture> {
+interface SharedFile {
+  name: string;
+  type: string;
+  base64: string;
+}
+
+async function png(name: string, background: string): Promise<SharedFile> {
   const buffer = await sharp({ create: { width: 200, height: 150, channels: 3, background } })
     .png()
     .toBuffer();
-  return { name, mimeType: 'image/png', buffer };
+  return { name, type: 'image/png', base64: buffer.toString('base64') };
 }
 
-const text = (name: string): Picture => ({
+const text = (name: string): SharedFile => ({
   name,
-  mimeType: 'text/plain',
-  buffer: Buffer.from('Not a picture at all.'),
+  type: 'text/plain',
+  base64: Buffer.from('Not a picture at all.').toString('base64'),
 });
+
+/**
+ * Shares files into Orbit as a phone's share sheet does: a multipart POST navigation to /share
+ * with the files in the `photos` field, which the service worker answers.
+ */
+async function share(page: Page, files: SharedFile[]): Promise<void> {
+  await page.evaluate((shared) => {
+    const form = document.createElement('form');
+    form.action = '/share';
+    form.method = 'post';
+    form.enctype = 'multipart/form-data';
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.name = 'photos';
+    input.multiple = true;
+    const transfer = new DataTransfer();
+    for (const { name, type, base64 } of shared) {
+      const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+      transfer.items.add(new File([bytes], name, { type }));
+    }
+    input.files = transfer.files;
+    form.append(input);
+    document.body.append(form);
+    form.submit();
+  }, files);
+}
 
 const manager = (page: Page, member: Member) =>
   page.getByRole('dialog', { name: `Photos of @${member.username}` });

@@ -2,11 +2,44 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Page, type Request, type Route, expect, test } from '@playwright/test';
+import sharp from 'sharp';
 import { addPhotos, createMember, logIn } from './helpers.ts';
-import { type Picture, bmp, jpeg } from './pictures.ts';
 
 // Real uploads on a busy machine: more than the default 30 s.
 test.describe.configure({ timeout: 60_000 });
+
+interface Picture {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+async function photo(name: string, colour: string): Promise<Picture> {
+  const buffer = await sharp({
+    create: { width: 320, height: 240, channels: 3, background: colour },
+  })
+    .jpeg()
+    .toBuffer();
+  return { name, mimeType: 'image/jpeg', buffer };
+}
+
+/** A 2 x 2 BMP: a picture the browser shows, in a format the server does not take. */
+function bmp(name: string): Picture {
+  const rowBytes = 8; // two 3-byte pixels, padded to 4 bytes
+  const pixels = rowBytes * 2;
+  const buffer = Buffer.alloc(54 + pixels);
+  buffer.write('BM', 0, 'ascii');
+  buffer.writeUInt32LE(buffer.length, 2);
+  buffer.writeUInt32LE(54, 10);
+  buffer.writeUInt32LE(40, 14);
+  buffer.writeInt32LE(2, 18);
+  buffer.writeInt32LE(2, 22);
+  buffer.writeUInt16LE(1, 26);
+  buffer.writeUInt16LE(24, 28);
+  buffer.writeUInt32LE(pixels, 34);
+  buffer.fill(0x80, 54);
+  return { name, mimeType: 'image/bmp', buffer };
+}
 
 /** An iPhone's HEVC photo, 640 x 480 (what the server's tests upload too). */
 const HEIC_PHOTO = path.join(import.meta.dirname, '../server/test/fixtures/photo-640.heic');
@@ -127,7 +160,7 @@ ownerTest(
         });
       return route.continue();
     });
-    await upload(page, [await jpeg('sunset.jpg', 320, 240, '#e4572e')]);
+    await upload(page, [await photo('sunset.jpg', '#e4572e')]);
     const failed = failures(page).getByRole('listitem', { name: 'sunset.jpg not uploaded' });
     await expect(failed).toContainText('Failed sunset.jpg: The photo store is busy. Try again.');
     await page.getByRole('button', { name: 'Retry sunset.jpg' }).click();
@@ -216,9 +249,9 @@ ownerTest(
       }).observe(line, { childList: true, characterData: true, subtree: true });
     });
     await upload(page, [
-      await jpeg('first.jpg', 320, 240, '#29335c'),
-      await jpeg('second.jpg', 320, 240, '#f3a712'),
-      await jpeg('third.jpg', 320, 240, '#669bbc'),
+      await photo('first.jpg', '#29335c'),
+      await photo('second.jpg', '#f3a712'),
+      await photo('third.jpg', '#669bbc'),
     ]);
     await inFlight;
     const pending = grid(page).locator('.photo-tile.pending');

@@ -3,17 +3,32 @@
  * outbox"), on the real queue in IndexedDB and the real session store.
  */
 import 'fake-indexeddb/auto';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CurrentUser } from '../contracts/readers/user.ts';
 import { useSession } from '../features/auth/store.ts';
+import { setCurrentMember, wipeAll } from '../lib/idb.ts';
+import { resetMemberState } from '../lib/memberState.ts';
 import { readOutbox } from '../lib/outboxQueue.ts';
 import { withDialogMethods } from '../test/dialog.ts';
-import { alice, aliceSignedIn, keep } from '../test/outbox.ts';
+import { keep } from '../test/outbox.ts';
 import { Menu } from './Menu.tsx';
 
-aliceSignedIn();
-beforeEach(withDialogMethods);
+const alice = { id: 'alice-id', username: 'alice' } as CurrentUser;
+
+beforeEach(async () => {
+  withDialogMethods();
+  await setCurrentMember(alice.id);
+  useSession.setState({ status: 'signedIn', user: alice, error: null });
+});
+afterEach(async () => {
+  cleanup();
+  vi.unstubAllGlobals();
+  await resetMemberState({ memberId: alice.id, ended: true });
+  useSession.setState({ status: 'signedOut', user: null, error: null });
+  await wipeAll();
+});
 
 describe('logout with changes waiting', () => {
   function renderMenu() {

@@ -4,18 +4,22 @@
  * IndexedDB; the outbox goes with the member's session.
  */
 import 'fake-indexeddb/auto';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CurrentUser } from '../../contracts/readers/user.ts';
+import { setCurrentMember, wipeAll } from '../../lib/idb.ts';
 import { resetMemberState } from '../../lib/memberState.ts';
 import { type OutboxItem, readOutbox } from '../../lib/outboxQueue.ts';
-import { alice, aliceSignedIn, keep } from '../../test/outbox.ts';
+import { keep } from '../../test/outbox.ts';
+import { useSession } from '../auth/store.ts';
 import { useNotifications } from '../notifications/store.ts';
 import { WaitingToSend } from '../settings/WaitingToSend.tsx';
 import { useOutboxItems } from './outbox.ts';
 import { OutboxCount } from './OutboxCount.tsx';
 import { outboxItemText } from './outboxItemText.ts';
 
+const alice = { id: 'alice-id', username: 'alice' } as CurrentUser;
 /** An item as the list holds it, for the words alone. */
 const item = (method: string, path: string, json: unknown, form?: FormData): OutboxItem => ({
   id: 1,
@@ -27,10 +31,19 @@ const item = (method: string, path: string, json: unknown, form?: FormData): Out
   ...(form ? { form: () => Promise.resolve(form) } : {}),
 });
 
-// After hooks run last-registered first: this one checks, after the logout's wipe, that everything
-// of everyone went, the outboxes too.
-afterEach(async () => expect(await readOutbox('bob-id')).toEqual([]));
-aliceSignedIn();
+beforeEach(async () => {
+  await setCurrentMember(alice.id);
+  useSession.setState({ status: 'signedIn', user: alice, error: null });
+});
+afterEach(async () => {
+  cleanup();
+  vi.unstubAllGlobals();
+  await resetMemberState({ memberId: alice.id, ended: true });
+  useSession.setState({ status: 'signedOut', user: null, error: null });
+  // Everything of everyone, the outboxes too.
+  await wipeAll();
+  expect(await readOutbox('bob-id')).toEqual([]);
+});
 
 describe('a waiting change in words', () => {
   it('names reactions, captions and folders of a photo', async () => {
