@@ -333,7 +333,8 @@ test('two rows on the profile at each width, and a manager that pages through 2,
     [600, 2],
   ] as const) {
     await page.setViewportSize({ width, height: 900 });
-    await expect(grid(page).locator('.photo-open')).toHaveCount(columns * 2);
+    // The first width waits for the 2,000 images' answer to be read, which a busy machine slows.
+    await expect(grid(page).locator('.photo-open')).toHaveCount(columns * 2, { timeout: 15_000 });
   }
 
   await page.getByRole('button', { name: 'View All' }).click();
